@@ -1,0 +1,30 @@
+"""The Kasino rules engine: pure game logic, no Discord.
+
+Cards, moves and rules are immutable values; :class:`Round` and :class:`Match` hold a game
+in progress and refuse illegal moves with :class:`IllegalMove`, a message for people.
+"""
+
+from .captures import all_captures, capture_options, is_capture
+from .cards import Card, parse_cards
+from .match import Match
+from .moves import IllegalMove, Move
+from .round import Play, Round
+from .rules import Rules, capture_values, rules_for
+from .scoring import Score
+
+__all__ = [
+    "Card",
+    "IllegalMove",
+    "Match",
+    "Move",
+    "Play",
+    "Round",
+    "Rules",
+    "Score",
+    "all_captures",
+    "capture_options",
+    "capture_values",
+    "is_capture",
+    "parse_cards",
+    "rules_for",
+]

@@ -1,0 +1,96 @@
+"""Playing cards: an immutable :class:`Card`, parsing, and decks."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import ClassVar
+
+SUITS = "SHDC"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+_SYMBOL_TO_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+_SYMBOL_TO_SUIT.update({"♤": "S", "♡": "H", "♢": "D", "♧": "C"})
+_NAME_TO_RANK = {name: rank for rank, name in RANK_NAMES.items()}
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """A playing card. ``rank`` is 1..13 (ace 1, jack 11, queen 12, king 13), ``suit`` one of S H D C.
+
+    Cards are values: the two identical cards of a double deck compare equal.
+    """
+
+    rank: int
+    suit: str
+
+    SUITS: ClassVar[str] = SUITS
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
+            raise ValueError(f"a card's rank is 1..13, not {self.rank!r}")
+        if self.suit not in SUITS or len(self.suit) != 1:
+            raise ValueError(f"a card's suit is one of S H D C, not {self.suit!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read ``"10D"``, ``"as"``, ``"Q♥"`` and the like; raise ``ValueError`` otherwise."""
+        if not isinstance(text, str):
+            raise ValueError(f"cannot read a card from {text!r}")
+        cleaned = text.strip().upper()
+        if len(cleaned) < 2:
+            raise ValueError(f"{text!r} is not a card (try e.g. 10D, AS or Q♥)")
+        rank_text, suit_text = cleaned[:-1], cleaned[-1]
+        suit = _SYMBOL_TO_SUIT.get(suit_text, suit_text)
+        if suit not in SUITS:
+            raise ValueError(f"{text!r} is not a card: unknown suit {suit_text!r}")
+        if rank_text in _NAME_TO_RANK:
+            rank = _NAME_TO_RANK[rank_text]
+        elif rank_text.isdigit() and rank_text[0] != "0" and 2 <= int(rank_text) <= 10:
+            rank = int(rank_text)
+        else:
+            raise ValueError(f"{text!r} is not a card: unknown rank {rank_text!r}")
+        return cls(rank, suit)
+
+    @property
+    def rank_name(self) -> str:
+        """``"A"``, ``"2"`` .. ``"10"``, ``"J"``, ``"Q"`` or ``"K"``."""
+        return RANK_NAMES.get(self.rank, str(self.rank))
+
+    @property
+    def symbol(self) -> str:
+        """The card with a suit symbol, for people: ``"10♦"``."""
+        return self.rank_name + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def is_red(self) -> bool:
+        """Hearts and diamonds."""
+        return self.suit in "HD"
+
+    def __str__(self) -> str:
+        return self.rank_name + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Read cards separated by spaces or commas: ``parse_cards("AS 10D KH")``."""
+    return [Card.parse(part) for part in text.replace(",", " ").split()]
+
+
+def full_deck(decks: int = 1) -> list[Card]:
+    """``decks`` ordered 52-card decks, one after the other."""
+    return [Card(rank, suit) for _ in range(decks) for suit in SUITS for rank in range(1, 14)]
+
+
+def shuffled_deck(decks: int, seed: object = None) -> list[Card]:
+    """A shuffled deck; the same ``seed`` gives the same order."""
+    cards = full_deck(decks)
+    random.Random(seed).shuffle(cards)
+    return cards
+
+
+STORAN = Card(10, "D")
+LILLAN = Card(2, "S")

@@ -1,0 +1,150 @@
+"""A match: rounds until a side reaches the target and wins."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import asdict
+
+from .moves import IllegalMove, Move
+from .round import FORMAT_VERSION, Play, Round
+from .rules import Rules, rules_from_dict
+from .scoring import END_ITEMS, Score
+
+
+class Match:
+    """Rounds to the target. Start one with :meth:`start`; ``play`` moves on the current round."""
+
+    def __init__(self, rules: Rules, players: int, seed: object, round_: Round,
+                 banked: list[int]) -> None:
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.round = round_
+        self.banked = banked
+        self.rounds_played = 0
+        self.winner: int | None = None
+        self.round_scores: list[list[Score]] = []
+
+    @classmethod
+    def start(cls, rules: Rules, players: int, seed: object = None, dealer: int = 0,
+              scores: Sequence[int] | None = None) -> Match:
+        """Deal the first round. ``seed`` makes every round's shuffle reproducible."""
+        rules.check_players(players)
+        if seed is None:
+            seed = secrets.randbits(64)
+        banked = [0] * rules.sides(players) if scores is None else [int(s) for s in scores]
+        if len(banked) != rules.sides(players):
+            raise ValueError(f"scores needs one entry per side ({rules.sides(players)})")
+        first = Round.deal(rules, players, dealer, seed=_round_seed(seed, 0), scores=banked)
+        return cls(rules, players, seed, first, banked)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a side has won."""
+        return self.winner is not None
+
+    @property
+    def scores(self) -> list[int]:
+        """Match points per side, with points already taken this round where they count live."""
+        if self.rules.live and not self.round.is_over:
+            return self.round.live_totals()
+        return list(self.banked)
+
+    def play(self, move: Move) -> Play:
+        """Play ``move`` on the current round; score it, decide the winner, deal the next."""
+        if self.is_over:
+            raise IllegalMove("the match is over")
+        play = self.round.play(move)
+        if self.rules.live and not self.round.is_over:
+            self._live_winner()
+        if self.round.is_over and not self.is_over:
+            self._end_round()
+        return play
+
+    def _live_winner(self) -> None:
+        totals = self.round.live_totals()
+        self.winner = _leader(totals, self.rules.target)
+        if self.winner is not None:
+            self.banked = totals
+            self.round_scores.append([Score(items) for items in self.round.live_items()])
+
+    def _end_round(self) -> None:
+        finished = self.round
+        scores = finished.score()
+        self.round_scores.append(scores)
+        self.rounds_played += 1
+        if self.rules.live:
+            self.banked = finished.live_totals()
+            for item in END_ITEMS:
+                for side, items in enumerate(finished.end_items()):
+                    self.banked[side] += items[item]
+                self.winner = _leader(self.banked, self.rules.target)
+                if self.winner is not None:
+                    return
+        else:
+            self.banked = [b + s.total for b, s in zip(self.banked, scores, strict=True)]
+            self.winner = _leader(self.banked, self.rules.target)
+        if self.winner is None and self.rules.tiebreak == "spades":
+            self.winner = _leader(self.banked, self.rules.target, finished.spades_taken())
+        if self.winner is None:
+            self._next_round()
+
+    def _next_round(self) -> None:
+        dealer = (self.round.dealer + 1) % self.players
+        self.round = Round.deal(self.rules, self.players, dealer,
+                                seed=_round_seed(self.seed, self.rounds_played),
+                                scores=self.banked)
+
+    def to_dict(self) -> dict[str, object]:
+        """A plain, JSON-able form; :meth:`from_dict` plays on identically."""
+        return {
+            "version": FORMAT_VERSION,
+            "rules": asdict(self.rules),
+            "players": self.players,
+            "seed": self.seed,
+            "banked": list(self.banked),
+            "rounds_played": self.rounds_played,
+            "winner": self.winner,
+            "round": self.round.to_dict(),
+            "round_scores": [[s.items for s in scores] for scores in self.round_scores],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Match:
+        """Rebuild a match from :meth:`to_dict`; raise ``ValueError`` on a damaged form."""
+        try:
+            if data.get("version") != FORMAT_VERSION:
+                raise ValueError(f"unknown saved match version {data.get('version')!r}")
+            rules = rules_from_dict(data["rules"])
+            match = cls(rules, int(data["players"]), data["seed"],
+                        Round.from_dict(data["round"]), [int(s) for s in data["banked"]])
+            match.rounds_played = int(data["rounds_played"])
+            match.winner = data["winner"]
+            match.round_scores = [[Score(dict(i)) for i in r] for r in data["round_scores"]]
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"not a saved match: {error}") from error
+        return match
+
+
+def _round_seed(seed: object, number: int) -> str:
+    return f"{seed}/{number}"
+
+
+def _leader(totals: Sequence[int], target: int, spades: Sequence[int] | None = None) -> int | None:
+    """The single side with the highest total once any side reached ``target``.
+
+    With ``spades``, a tie at the top goes to the tied side with most spades.
+    """
+    best = max(totals)
+    if best < target:
+        return None
+    tied = [side for side, total in enumerate(totals) if total == best]
+    if len(tied) == 1:
+        return tied[0]
+    if spades is not None:
+        most = max(spades[side] for side in tied)
+        top = [side for side in tied if spades[side] == most]
+        if len(top) == 1:
+            return top[0]
+    return None

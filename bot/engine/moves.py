@@ -1,0 +1,49 @@
+"""Moves and the error raised for an illegal one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .cards import Card
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow; the message is meant for the player."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Play ``card`` from hand and take the table cards ``taken`` (empty: a trail).
+
+    ``Move(card)`` trails. ``taken`` is kept sorted, so moves taking the same cards are equal.
+    """
+
+    card: Card
+    taken: tuple[Card, ...] = ()
+
+    def __init__(self, card: Card, taken: Iterable[Card] = ()) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "taken", tuple(sorted(taken)))
+
+    @property
+    def is_trail(self) -> bool:
+        """Whether the move takes nothing."""
+        return not self.taken
+
+    def __str__(self) -> str:
+        if self.is_trail:
+            return f"{self.card} trails"
+        return f"{self.card} takes {' '.join(map(str, self.taken))}"
+
+    def to_dict(self) -> dict[str, object]:
+        """A plain form: ``{"card": "AS", "taken": ["4C", "9D"]}``."""
+        return {"card": str(self.card), "taken": [str(c) for c in self.taken]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Move:
+        """The inverse of :meth:`to_dict`."""
+        taken = data.get("taken", [])
+        if not isinstance(taken, list):
+            raise ValueError("a move's taken cards are a list")
+        return cls(Card.parse(str(data["card"])), [Card.parse(str(c)) for c in taken])

@@ -1,0 +1,374 @@
+"""One round: a pass through the deck, from the first deal to the scoring."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+
+from .captures import all_captures, is_capture
+from .cards import Card, full_deck, shuffled_deck
+from .moves import IllegalMove, Move
+from .rules import Rules, capture_values, rules_from_dict
+from .scoring import Score, drop_zeros, end_items, live_items
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Play:
+    """What one move did, for telling people about it."""
+
+    seat: int
+    move: Move
+    sweep: bool = False
+    sweep_scores: bool = False
+    mulle: bool = False
+
+
+class Round:
+    """A round of play. Build one with :meth:`deal` or :meth:`from_position`."""
+
+    def __init__(self, rules: Rules, players: int, dealer: int = 0) -> None:
+        rules.check_players(players)
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise ValueError(f"the dealer is a seat from 0 to {players - 1}")
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.table: list[Card] = []
+        self.deck: list[Card] = []
+        self.piles: list[list[Card]] = [[] for _ in range(players)]
+        self.sweeps = [0] * players
+        self.void_sweeps = [0] * players
+        self.mulles = [0] * players
+        self.last_capturer: int | None = None
+        self.to_move = (dealer + 1) % players
+        self.is_last_deal = False
+        self.is_over = False
+        self.deal_number = 0
+        self.scores = [0] * rules.sides(players)
+        self.plays: list[Play] = []
+
+    # -- building ---------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        players: int,
+        dealer: int = 0,
+        seed: object = None,
+        deck: Sequence[Card] | None = None,
+        scores: Sequence[int] | None = None,
+    ) -> Round:
+        """Shuffle (reproducibly with ``seed``) or take ``deck`` (top card first) and deal."""
+        self = cls(rules, players, dealer)
+        if deck is None:
+            cards = shuffled_deck(rules.decks, seed)
+        else:
+            cards = list(deck)
+            if Counter(cards) != Counter(full_deck(rules.decks)):
+                raise ValueError(f"the deck must hold exactly the {rules.cards_in_deck} cards")
+        self.deck = cards
+        self._set_scores(scores)
+        self._deal_hands(first=True)
+        return self
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        hands: Sequence[Iterable[Card]],
+        table: Iterable[Card],
+        deck: Iterable[Card] = (),
+        dealer: int = 0,
+        to_move: int | None = None,
+        piles: Sequence[Iterable[Card]] | None = None,
+        sweeps: Sequence[int] | None = None,
+        last_capturer: int | None = None,
+        scores: Sequence[int] | None = None,
+        last_deal: bool | None = None,
+    ) -> Round:
+        """Any position: hands per seat, the table, the undealt deck (top card first)."""
+        self = cls(rules, len(hands), dealer)
+        self.hands = [list(h) for h in hands]
+        self.table = list(table)
+        self.deck = list(deck)
+        if piles is not None:
+            self.piles = [list(p) for p in _per_seat(piles, self.players, "piles")]
+        if sweeps is not None:
+            self.sweeps = [int(s) for s in _per_seat(sweeps, self.players, "sweeps")]
+        if last_capturer is not None and not 0 <= last_capturer < self.players:
+            raise ValueError("last_capturer is a seat")
+        self.last_capturer = last_capturer
+        self._set_scores(scores)
+        self.is_last_deal = not self.deck if last_deal is None else bool(last_deal)
+        self.deal_number = max(1, self.deals_total - self._deals_left())
+        self._check_cards()
+        if to_move is not None:
+            if not 0 <= to_move < self.players:
+                raise ValueError("to_move is a seat")
+            self.to_move = to_move
+        self._settle()
+        return self
+
+    def _set_scores(self, scores: Sequence[int] | None) -> None:
+        if scores is not None:
+            self.scores = [int(s) for s in _per_seat(scores, self.rules.sides(self.players),
+                                                     "scores")]
+
+    def _check_cards(self) -> None:
+        everything = Counter(self.table) + Counter(self.deck)
+        for cards in (*self.hands, *self.piles):
+            everything.update(cards)
+        for card, count in everything.items():
+            if not isinstance(card, Card):
+                raise ValueError(f"{card!r} is not a Card")
+            if count > self.rules.decks:
+                raise ValueError(f"{card} appears {count} times in a {self.rules.decks}-deck game")
+
+    def copy(self) -> Round:
+        """An independent copy."""
+        return copy.deepcopy(self)
+
+    # -- dealing ----------------------------------------------------------------------
+
+    @property
+    def deals_total(self) -> int:
+        """How many deals the round has."""
+        first = self.rules.table_size + self.rules.hand_size * self.players
+        later = self.rules.hand_size * self.players
+        return 1 + -(-(self.rules.cards_in_deck - first) // later)
+
+    def _deals_left(self) -> int:
+        return -(-len(self.deck) // (self.rules.hand_size * self.players))
+
+    def _deal_hands(self, first: bool) -> None:
+        """Deal one deal from the top of the deck, as RULES.md says."""
+        packet = 2 if self.rules.deal == "pairs" else 1
+        order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
+        for _ in range(self.rules.hand_size // packet):
+            for seat in order:
+                self.hands[seat].extend(self._draw(packet))
+            if first:
+                self.table.extend(self._draw(packet * self.rules.table_size // self.rules.hand_size))
+        self.deal_number += 1
+        self.is_last_deal = not self.deck
+
+    def _draw(self, count: int) -> list[Card]:
+        cards, self.deck = self.deck[:count], self.deck[count:]
+        return cards
+
+    # -- play -------------------------------------------------------------------------
+
+    def side_of(self, seat: int) -> int:
+        """The side (team or player) a seat scores for."""
+        return self.rules.side_of(seat)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to move: each card's trail and each capture."""
+        if self.is_over:
+            return []
+        moves = []
+        for card in dict.fromkeys(self.hands[self.to_move]):
+            moves.append(Move(card))
+            moves.extend(Move(card, taken) for taken in all_captures(self.rules, card, self.table))
+        return moves
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` may be played now."""
+        try:
+            self._check(move)
+        except IllegalMove:
+            return False
+        return True
+
+    def _check(self, move: Move) -> None:
+        if self.is_over:
+            raise IllegalMove("the round is over")
+        if not isinstance(move, Move) or not isinstance(move.card, Card):
+            raise IllegalMove("that is not a move")
+        if move.card not in self.hands[self.to_move]:
+            raise IllegalMove(f"{move.card} is not in your hand")
+        missing = Counter(move.taken) - Counter(self.table)
+        if missing:
+            raise IllegalMove(f"{' '.join(map(str, missing.elements()))} is not on the table")
+        if move.taken and not is_capture(self.rules, move.card, move.taken):
+            values = " or ".join(map(str, capture_values(self.rules, move.card, True)))
+            raise IllegalMove(f"{' + '.join(map(str, move.taken))} do not make {values}")
+
+    def play(self, move: Move) -> Play:
+        """Play ``move`` for the player to move, or raise :class:`IllegalMove` changing nothing."""
+        self._check(move)
+        seat = self.to_move
+        self.hands[seat].remove(move.card)
+        if move.is_trail:
+            self.table.append(move.card)
+            play = Play(seat, move)
+        else:
+            play = self._capture(seat, move)
+        self.plays.append(play)
+        self.to_move = (seat + 1) % self.players
+        self._settle()
+        return play
+
+    def _capture(self, seat: int, move: Move) -> Play:
+        sweep = len(move.taken) == len(self.table)
+        scores = sweep and not self._sweep_void()  # judged on the points held before
+        for card in move.taken:
+            self.table.remove(card)
+        self.piles[seat].extend((move.card, *move.taken))
+        self.last_capturer = seat
+        mulle = bool(self.rules.mulle_points) and move.taken == (move.card,)
+        if sweep:
+            self.sweeps[seat] += 1
+            self.void_sweeps[seat] += not scores
+        self.mulles[seat] += mulle
+        return Play(seat, move, sweep=sweep, sweep_scores=scores, mulle=mulle)
+
+    def _sweep_void(self) -> bool:
+        """Finnish limits: no mökki in the last deal or once any side has 10 points."""
+        if not self.rules.sweep_limits:
+            return False
+        return self.is_last_deal or max(self.live_totals()) >= 10
+
+    def _settle(self) -> None:
+        """Deal when hands are empty, end the round when the deck is too, find who moves."""
+        if not any(self.hands):
+            if self.deck:
+                self._deal_hands(first=False)
+            else:
+                self._finish()
+                return
+        for step in range(self.players):
+            seat = (self.to_move + step) % self.players
+            if self.hands[seat]:
+                self.to_move = seat
+                return
+
+    def _finish(self) -> None:
+        self.is_over = True
+        if self.last_capturer is not None and self.table:
+            self.piles[self.last_capturer].extend(self.table)
+            self.table = []
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def side_piles(self) -> list[list[Card]]:
+        """Captured cards per side."""
+        piles: list[list[Card]] = [[] for _ in range(self.rules.sides(self.players))]
+        for seat, pile in enumerate(self.piles):
+            piles[self.side_of(seat)].extend(pile)
+        return piles
+
+    def _per_side(self, counts: Sequence[int]) -> list[int]:
+        totals = [0] * self.rules.sides(self.players)
+        for seat, count in enumerate(counts):
+            totals[self.side_of(seat)] += count
+        return totals
+
+    def live_items(self) -> list[dict[str, int]]:
+        """Per side, the points of items already taken (aces, storan, lillan, sweeps, mulle)."""
+        scoring = [s - v for s, v in zip(self.sweeps, self.void_sweeps, strict=True)]
+        return live_items(self.rules, self.side_piles(), self._per_side(scoring),
+                          self._per_side(self.mulles))
+
+    def live_totals(self) -> list[int]:
+        """Per side, match points before the round plus items already taken this round."""
+        return [s + sum(i.values()) for s, i in zip(self.scores, self.live_items(), strict=True)]
+
+    def end_items(self) -> list[dict[str, int]]:
+        """Per side, the end-of-round items (spades, cards, sistan); the round must be over."""
+        sistan = None if self.last_capturer is None else self.side_of(self.last_capturer)
+        return end_items(self.rules, self.side_piles(), sistan)
+
+    def score(self) -> list[Score]:
+        """One :class:`Score` per side once the round is over."""
+        if not self.is_over:
+            raise IllegalMove("the round is not over yet")
+        return [
+            Score(drop_zeros(live | end))
+            for live, end in zip(self.live_items(), self.end_items(), strict=True)
+        ]
+
+    def spades_taken(self) -> list[int]:
+        """Spades captured per side so far."""
+        return [sum(c.suit == "S" for c in pile) for pile in self.side_piles()]
+
+    # -- storing ----------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, object]:
+        """A plain, JSON-able form; :meth:`from_dict` plays on identically."""
+        return {
+            "version": FORMAT_VERSION,
+            "rules": asdict(self.rules),
+            "dealer": self.dealer,
+            "hands": [_names(h) for h in self.hands],
+            "table": _names(self.table),
+            "deck": _names(self.deck),
+            "piles": [_names(p) for p in self.piles],
+            "sweeps": list(self.sweeps),
+            "void_sweeps": list(self.void_sweeps),
+            "mulles": list(self.mulles),
+            "last_capturer": self.last_capturer,
+            "to_move": self.to_move,
+            "is_last_deal": self.is_last_deal,
+            "is_over": self.is_over,
+            "deal_number": self.deal_number,
+            "scores": list(self.scores),
+            "plays": [
+                {"seat": p.seat, **p.move.to_dict(), "sweep": p.sweep,
+                 "sweep_scores": p.sweep_scores, "mulle": p.mulle}
+                for p in self.plays
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Round:
+        """Rebuild a round from :meth:`to_dict`; raise ``ValueError`` on a damaged form."""
+        try:
+            return cls._from_dict(data)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"not a saved round: {error}") from error
+
+    @classmethod
+    def _from_dict(cls, data: dict) -> Round:
+        if data.get("version") != FORMAT_VERSION:
+            raise ValueError(f"unknown saved round version {data.get('version')!r}")
+        rules = rules_from_dict(data["rules"])
+        self = cls(rules, len(data["hands"]), data["dealer"])
+        self.hands = [_cards(h) for h in data["hands"]]
+        self.table, self.deck = _cards(data["table"]), _cards(data["deck"])
+        self.piles = [_cards(p) for p in data["piles"]]
+        self.sweeps = [int(s) for s in data["sweeps"]]
+        self.void_sweeps = [int(s) for s in data["void_sweeps"]]
+        self.mulles = [int(s) for s in data["mulles"]]
+        self.last_capturer = data["last_capturer"]
+        self.to_move = int(data["to_move"])
+        self.is_last_deal = bool(data["is_last_deal"])
+        self.is_over = bool(data["is_over"])
+        self.deal_number = int(data["deal_number"])
+        self.scores = [int(s) for s in data["scores"]]
+        self.plays = [
+            Play(p["seat"], Move.from_dict(p), p["sweep"], p["sweep_scores"], p["mulle"])
+            for p in data["plays"]
+        ]
+        self._check_cards()
+        return self
+
+
+def _per_seat(values: Sequence, count: int, name: str) -> Sequence:
+    if len(values) != count:
+        raise ValueError(f"{name} needs {count} entries, not {len(values)}")
+    return values
+
+
+def _names(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _cards(names: Iterable[str]) -> list[Card]:
+    return [Card.parse(n) for n in names]

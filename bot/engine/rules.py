@@ -1,0 +1,128 @@
+"""Rule sets: one frozen :class:`Rules` per variant, with options as small differences."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from .cards import LILLAN, STORAN, Card
+
+TIEBREAKS = ("spades", "extra-round")
+SPADES_MODES = ("most", "over-six", "most-split")
+DEALS = ("pairs", "singles")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything that makes one variant differ from another.
+
+    ``rules_for`` builds these; the fields below the options describe the variant itself.
+    """
+
+    name: str = "swedish"
+    target: int = 16
+    teams: bool = False
+    tiebreak: str = "spades"
+    live: bool = False
+    # The variant's fixed shape.
+    decks: int = 1
+    deal: str = "pairs"
+    hand_size: int = 4
+    table_size: int = 4
+    finnish_values: bool = False
+    spades: str = "most"
+    spades_points: int = 2
+    cards_points: int = 1
+    sistan_points: int = 1
+    mulle_points: int = 0
+    sweep_limits: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.target, int) or not 5 <= self.target <= 100:
+            raise ValueError(f"the target must be a whole number from 5 to 100, not {self.target!r}")
+        if self.tiebreak not in TIEBREAKS:
+            raise ValueError(f"tiebreak must be one of {', '.join(TIEBREAKS)}, not {self.tiebreak!r}")
+        if not isinstance(self.teams, bool) or not isinstance(self.live, bool):
+            raise ValueError("teams and live are true or false")
+        if self.spades not in SPADES_MODES or self.deal not in DEALS:
+            raise ValueError(f"unknown spades rule {self.spades!r} or deal {self.deal!r}")
+
+    @property
+    def cards_in_deck(self) -> int:
+        """52 or 104."""
+        return 52 * self.decks
+
+    def check_players(self, players: int) -> None:
+        """Raise ``ValueError`` unless this many players can play these rules."""
+        if not isinstance(players, int) or not 2 <= players <= 4:
+            raise ValueError(f"{self.name} is for 2, 3 or 4 players, not {players!r}")
+        if self.teams and players != 4:
+            raise ValueError("partnerships need exactly 4 players")
+
+    def sides(self, players: int) -> int:
+        """How many sides score: 2 in a partnership game, else one per player."""
+        return 2 if self.teams else players
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat plays for: its team (seats 0+2 and 1+3) or itself."""
+        return seat % 2 if self.teams else seat
+
+
+VARIANTS: dict[str, Rules] = {
+    "swedish": Rules(),
+    "overspader": Rules(name="overspader", target=21, spades="over-six", spades_points=1),
+    "finnish": Rules(
+        name="finnish",
+        tiebreak="extra-round",
+        live=True,
+        finnish_values=True,
+        spades="most-split",
+        sistan_points=0,
+        sweep_limits=True,
+    ),
+    "mulle": Rules(
+        name="mulle",
+        target=50,
+        decks=2,
+        deal="singles",
+        hand_size=5,
+        table_size=5,
+        spades_points=1,
+        cards_points=0,
+        mulle_points=5,
+    ),
+}
+ALIASES = {"överspader": "overspader", "sweden": "swedish", "finland": "finnish"}
+OPTIONS = ("target", "teams", "tiebreak", "live")
+
+
+def rules_for(name: str = "swedish", **overrides: object) -> Rules:
+    """The rules of variant ``name`` with options changed: ``rules_for("swedish", target=21)``.
+
+    Options are ``target`` (5..100), ``teams`` (4 players only), ``tiebreak``
+    (``"spades"`` or ``"extra-round"``) and ``live`` (count as you go).
+    """
+    key = ALIASES.get(str(name).lower(), str(name).lower())
+    if key not in VARIANTS:
+        raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANTS)}")
+    unknown = sorted(set(overrides) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown rule option(s) {', '.join(unknown)}; options: {', '.join(OPTIONS)}")
+    return replace(VARIANTS[key], **overrides)
+
+
+def rules_from_dict(data: dict[str, object]) -> Rules:
+    """The inverse of ``dataclasses.asdict`` on a Rules, ignoring unknown keys."""
+    known = {f.name for f in fields(Rules)}
+    return Rules(**{k: v for k, v in data.items() if k in known})
+
+
+_FINNISH_HAND = {LILLAN: 15, STORAN: 16}
+
+
+def capture_values(rules: Rules, card: Card, from_hand: bool) -> tuple[int, ...]:
+    """The values ``card`` may count as: Swedish ace ``(1, 14)``; Finnish ace from hand ``(14,)``."""
+    if rules.finnish_values:
+        if not from_hand:
+            return (card.rank,)
+        return (14,) if card.rank == 1 else (_FINNISH_HAND.get(card, card.rank),)
+    return (1, 14) if card.rank == 1 else (card.rank,)

@@ -48,31 +48,22 @@ def _size(vector: int) -> int:
     return sum(_count(vector, rank) for rank in range(1, 14))
 
 
-@lru_cache(maxsize=64)
-def _table_values(rules: Rules) -> tuple[tuple[int, ...], ...]:
-    """Index ``rank`` gives the values a table card of that rank may take."""
-    return ((),) + tuple(capture_values(rules, Card(rank, "H"), False) for rank in range(1, 14))
-
-
-@lru_cache(maxsize=4096)
 def _groups(values: tuple[tuple[int, ...], ...], available: int, target: int) -> tuple[int, ...]:
     """Every rank-count vector within ``available`` whose cards can add up to ``target``."""
+    ranks = [(r, _count(available, r), _unit(r)) for r in range(13, 0, -1) if _count(available, r)]
     found: set[int] = set()
 
-    def walk(rank: int, left: int, vector: int) -> None:
-        if left == 0:
-            if vector:
-                found.add(vector)
-            return
-        if rank == 0:
-            return
-        walk(rank - 1, left, vector)
-        for count in range(1, _count(available, rank) + 1):
-            for total in _sums(values[rank], count):
-                if total <= left:
-                    walk(rank - 1, left - total, vector + count * _unit(rank))
+    def walk(index: int, left: int, vector: int) -> None:
+        for position in range(index, len(ranks)):
+            rank, many, unit = ranks[position]
+            for count in range(1, many + 1):
+                for total in _sums(values[rank], count):
+                    if total == left:
+                        found.add(vector + count * unit)
+                    elif total < left:
+                        walk(position + 1, left - total, vector + count * unit)
 
-    walk(13, target, 0)
+    walk(0, target, 0)
     return tuple(sorted(found))
 
 
@@ -83,6 +74,12 @@ def _sums(options: tuple[int, ...], count: int) -> tuple[int, ...]:
     for _ in range(count):
         totals = {t + o for t in totals for o in options}
     return tuple(sorted(totals))
+
+
+@lru_cache(maxsize=4096)
+def _partitioner(values: tuple[tuple[int, ...], ...], available: int, target: int) -> _Partitioner:
+    """A shared, remembered partitioner: positions repeat a lot across moves and games."""
+    return _Partitioner(values, available, target)
 
 
 class _Partitioner:
@@ -110,9 +107,11 @@ class _Partitioner:
         known = self.memo.get(vector)
         if known is not None:
             return known
-        pivot = next(r for r in (*range(13, 1, -1), 1) if _count(vector, r))
+        pivot = (vector.bit_length() - 1) // _BITS + 1  # the highest rank present
+        guarded = vector | _GUARD
         result = any(
-            _fits(g, vector) and self.splits(vector - g) for g in self.by_rank.get(pivot, ())
+            (guarded - g) & _GUARD == _GUARD and self.splits(vector - g)
+            for g in self.by_rank.get(pivot, ())
         )
         self.memo[vector] = result
         return result
@@ -133,10 +132,10 @@ def is_capture(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
     """Whether the table cards ``taken`` (non-empty) are a legal capture for ``played``."""
     if not taken:
         return False
-    values = _table_values(rules)
+    values = rules.table_values
     vector = _vector(taken)
     return any(
-        _Partitioner(values, vector, target).splits(vector)
+        _partitioner(values, vector, target).splits(vector)
         for target in capture_values(rules, played, True)
     )
 
@@ -172,8 +171,8 @@ def _maximal_vectors(rules: Rules, played: Card, table: Sequence[Card]) -> Itera
     cards). The first to finish gives the answer.
     """
     whole = _vector(table)
-    values = _table_values(rules)
-    parts = [_Partitioner(values, whole, t) for t in capture_values(rules, played, True)]
+    values = rules.table_values
+    parts = [_partitioner(values, whole, t) for t in capture_values(rules, played, True)]
     if not whole or not any(p.live for p in parts):
         return
     top, bottom = _top_down(parts, whole), _bottom_up(parts, whole)
@@ -211,7 +210,9 @@ def _top_down(parts: Sequence[_Partitioner], whole: int) -> Iterator[int | None]
     frontier: dict[int, tuple[int, ...]] = {dead: tuple(1 for _ in parts)}
     kept: list[int] = []
     nodes = 0
-    units = [(rank, _unit(rank)) for rank in live_ranks]
+    units = [(part_values(parts, rank), _unit(rank)) for rank in live_ranks]
+    masks = [(p.mask, 1 << p.target) for p in parts]
+    guarded_whole = whole | _GUARD
     while frontier:
         grown: dict[int, tuple[int, ...]] = {}
         for left, reaches in frontier.items():
@@ -219,23 +220,38 @@ def _top_down(parts: Sequence[_Partitioner], whole: int) -> Iterator[int | None]
             if nodes >= _TICK:
                 nodes = 0
                 yield None
-            taken = whole - left
-            if any(_fits(k, left) for k in kept):
+            guarded = left | _GUARD
+            if any((guarded - k) & _GUARD == _GUARD for k in kept):
                 continue
+            taken = whole - left
             if taken and any(
-                p.free_of_group(r) and p.splits(taken) for p, r in zip(parts, reaches, strict=True)
+                not reach & bit and p.splits(taken)
+                for p, reach, (_, bit) in zip(parts, reaches, masks, strict=True)
             ):
                 kept.append(left)
                 yield taken
                 continue
-            for rank, unit in units:
+            for options, unit in units:
                 bigger = left + unit
-                if bigger in grown or not _fits(bigger, whole):
+                if bigger in grown or (guarded_whole - bigger) & _GUARD != _GUARD:
                     continue
-                new = tuple(p.grow_reach(r, rank) for p, r in zip(parts, reaches, strict=True))
-                if any(p.free_of_group(r) for p, r in zip(parts, new, strict=True)):
-                    grown[bigger] = new
+                new = []
+                free = False
+                for reach, (mask, bit), shifts in zip(reaches, masks, options, strict=True):
+                    more = reach
+                    for value in shifts:
+                        more |= reach << value
+                    more &= mask
+                    free = free or not more & bit
+                    new.append(more)
+                if free:
+                    grown[bigger] = tuple(new)
         frontier = grown
+
+
+def part_values(parts: Sequence[_Partitioner], rank: int) -> tuple[tuple[int, ...], ...]:
+    """Per part, the values a table card of ``rank`` may take."""
+    return tuple(p.shifts[rank] for p in parts)
 
 
 def _bottom_up(parts: Sequence[_Partitioner], whole: int) -> Iterator[None]:
@@ -258,6 +274,8 @@ def _build(part: _Partitioner, whole: int, found: set[int], maximal_only: bool) 
     holds no group, as for any maximal capture.
     """
     start = whole - _dead_cards([part], whole)
+    by_rank = {rank: [(g, _count(g, rank)) for g in gs] for rank, gs in part.by_rank.items()}
+    values, mask, target_bit = part.shifts, part.mask, 1 << part.target
     # (undecided cards, sums of cards left behind, taken, pivot rank, cards of it still to
     # cover, first group index allowed): one pivot's groups come in index order.
     stack = [(start, 1, 0, 0, 0, 0)]
@@ -269,11 +287,11 @@ def _build(part: _Partitioner, whole: int, found: set[int], maximal_only: bool) 
             yield None
         undecided, reach, taken, pivot, cover, first = stack.pop()
         if cover:
-            groups = part.by_rank[pivot]
+            groups = by_rank[pivot]
+            guarded = undecided | _GUARD
             for index in range(first, len(groups)):
-                group = groups[index]
-                need = _count(group, pivot)
-                if need <= cover and _fits(group, undecided):
+                group, need = groups[index]
+                if need <= cover and (guarded - group) & _GUARD == _GUARD:
                     rest = undecided - group
                     stack.append((rest, reach, taken + group, pivot, cover - need, index))
             continue
@@ -281,29 +299,117 @@ def _build(part: _Partitioner, whole: int, found: set[int], maximal_only: bool) 
             if taken:
                 found.add(taken)
             continue
-        pivot = next(r for r in range(13, 0, -1) if _count(undecided, r))
-        many = _count(undecided, pivot)
+        pivot = (undecided.bit_length() - 1) // _BITS + 1
+        unit = 1 << (_BITS * (pivot - 1))
+        many = (undecided >> (_BITS * (pivot - 1))) & _FIELD
         for behind in range(many + 1):
-            remaining = undecided - behind * _unit(pivot)
-            stack.append((remaining, reach, taken, pivot, many - behind, 0))
+            stack.append((undecided - behind * unit, reach, taken, pivot, many - behind, 0))
             if maximal_only:
-                reach = part.grow_reach(reach, pivot)
-                if not part.free_of_group(reach):
+                grown = reach
+                for value in values[pivot]:
+                    grown |= reach << value
+                reach = grown & mask
+                if reach & target_bit:
                     break
+
+
+_SMALL_TABLE = 10  # up to this many table cards, captures are found card by card
 
 
 def all_captures(rules: Rules, played: Card, table: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every legal capture of ``played`` from ``table``, maximal or not, each once."""
-    whole = _vector(table)
-    if not whole:
-        return []
-    values = _table_values(rules)
+    return TableIndex(rules, table).captures(played)
+
+
+_SUMS_MASK = (1 << 17) - 1  # values never exceed 16
+
+
+class TableIndex:
+    """One table, read once to serve every card of a hand (``Round.legal_moves``)."""
+
+    __slots__ = ("_found", "options", "rules", "sums", "table")
+
+    def __init__(self, rules: Rules, table: Sequence[Card]) -> None:
+        self.rules = rules
+        self.table = table
+        values = rules.table_values
+        self.options = [values[card.rank] for card in table]
+        reach = 1  # bit n set: some table cards add up to n
+        for options in self.options:
+            grown = reach
+            for value in options:
+                grown |= reach << value
+            reach = grown & _SUMS_MASK
+        self.sums = reach
+        self._found: dict[tuple[int, ...], list[tuple[Card, ...]]] = {}
+
+    def captures(self, played: Card) -> list[tuple[Card, ...]]:
+        """Every legal capture of ``played``, maximal or not, most cards first."""
+        sums = self.sums
+        targets = tuple(t for t in capture_values(self.rules, played, True) if sums >> t & 1)
+        if not targets:
+            return []
+        found = self._found.get(targets)
+        if found is None:
+            found = self._found[targets] = self._search(targets)
+        return found
+
+    def _search(self, targets: tuple[int, ...]) -> list[tuple[Card, ...]]:
+        table = self.table
+        if len(table) > _SMALL_TABLE:
+            vectors = _legal_vectors(self.rules.table_values, _vector(table), targets)
+            return [capture for vector in vectors for capture in _expand(vector, table)]
+        unions: set[int] = set()
+        for target in targets:
+            groups: set[int] = set()
+            _group_masks(self.options, 0, target, 0, groups)
+            _unions(sorted(groups), 0, 0, unions)
+        ordered = sorted(unions, key=lambda m: (-m.bit_count(), m))
+        captures = [tuple(card for i, card in enumerate(table) if m >> i & 1) for m in ordered]
+        if len(set(table)) < len(table):  # identical cards: captures are multisets
+            captures = _distinct(captures)
+        return captures
+
+
+def _distinct(captures: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
+    """The captures that differ as multisets, first of each kept."""
+    seen: set[tuple[Card, ...]] = set()
+    distinct = []
+    for capture in captures:
+        key = tuple(sorted(capture))
+        if key not in seen:
+            seen.add(key)
+            distinct.append(capture)
+    return distinct
+
+
+def _group_masks(options: list, start: int, left: int, mask: int, out: set[int]) -> None:
+    for index in range(start, len(options)):
+        for value in options[index]:
+            if value == left:
+                out.add(mask | 1 << index)
+            elif value < left:
+                _group_masks(options, index + 1, left - value, mask | 1 << index, out)
+
+
+def _unions(groups: list[int], start: int, mask: int, out: set[int]) -> None:
+    for index in range(start, len(groups)):
+        group = groups[index]
+        if not group & mask:
+            out.add(mask | group)
+            _unions(groups, index + 1, mask | group, out)
+
+
+@lru_cache(maxsize=4096)
+def _legal_vectors(
+    values: tuple[tuple[int, ...], ...], whole: int, targets: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Rank-count vectors of every capture from ``whole``, most cards first."""
     found: set[int] = set()
-    for target in capture_values(rules, played, True):
-        for _ in _build(_Partitioner(values, whole, target), whole, found, maximal_only=False):
+    for target in targets:
+        for _ in _build(_partitioner(values, whole, target), whole, found, maximal_only=False):
             pass
-    ordered = sorted(found, key=lambda v: (-_size(v), v))
-    return [capture for vector in ordered for capture in _expand(vector, table)]
+    return tuple(sorted(found, key=lambda v: (-_size(v), v)))
 
 
 def _expand(vector: int, table: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
@@ -312,9 +418,15 @@ def _expand(vector: int, table: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
     for rank in range(1, 14):
         need = _count(vector, rank)
         if need:
-            cards = [c for c in table if c.rank == rank]
+            cards = sorted(c for c in table if c.rank == rank)
             picks = list(dict.fromkeys(combinations(cards, need)))
             choices.append(picks)
     order = {card: i for i, card in reversed(list(enumerate(table)))}
     for combo in product(*choices):
         yield tuple(sorted((c for part in combo for c in part), key=order.__getitem__))
+
+
+def clear_caches() -> None:
+    """Forget remembered positions (benchmarks use this to time cold searches)."""
+    _partitioner.cache_clear()
+    _legal_vectors.cache_clear()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import ClassVar
 
 SUITS = "SHDC"
@@ -15,23 +14,68 @@ _SYMBOL_TO_SUIT.update({"♤": "S", "♡": "H", "♢": "D", "♧": "C"})
 _NAME_TO_RANK = {name: rank for rank, name in RANK_NAMES.items()}
 
 
-@dataclass(frozen=True, order=True, slots=True)
 class Card:
     """A playing card. ``rank`` is 1..13 (ace 1, jack 11, queen 12, king 13), ``suit`` one of S H D C.
 
-    Cards are values: the two identical cards of a double deck compare equal.
+    Cards are immutable values, and there is one object per card: ``Card(10, "D")`` always
+    returns the same instance, so the two identical cards of a double deck compare equal
+    and comparing or hashing a card is as cheap as it gets.
     """
 
+    __slots__ = ("_key", "rank", "suit")
+    _interned: ClassVar[dict[tuple[int, str], Card]] = {}
     rank: int
     suit: str
 
-    SUITS: ClassVar[str] = SUITS
+    def __new__(cls, rank: int, suit: str) -> Card:
+        card = cls._interned.get((rank, suit))
+        if card is not None:
+            return card
+        if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= 13:
+            raise ValueError(f"a card's rank is 1..13, not {rank!r}")
+        if not isinstance(suit, str) or len(suit) != 1 or suit not in SUITS:
+            raise ValueError(f"a card's suit is one of S H D C, not {suit!r}")
+        card = super().__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "_key", rank * 4 + SUITS.index(suit))
+        cls._interned[rank, suit] = card
+        return card
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
-            raise ValueError(f"a card's rank is 1..13, not {self.rank!r}")
-        if self.suit not in SUITS or len(self.suit) != 1:
-            raise ValueError(f"a card's suit is one of S H D C, not {self.suit!r}")
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("cards are immutable")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str]]:
+        return (Card, (self.rank, self.suit))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Card:
+        return self
+
+    def __lt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._key < other._key
+
+    def __le__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._key <= other._key
+
+    def __gt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._key > other._key
+
+    def __ge__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._key >= other._key
 
     @classmethod
     def parse(cls, text: str) -> Card:

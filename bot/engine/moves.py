@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .cards import Card
+
+
+_ORDER = attrgetter("_key")
 
 
 class IllegalMove(ValueError):
@@ -24,7 +28,8 @@ class Move:
 
     def __init__(self, card: Card, taken: Iterable[Card] = ()) -> None:
         object.__setattr__(self, "card", card)
-        object.__setattr__(self, "taken", tuple(sorted(taken)))
+        taken = tuple(taken)
+        object.__setattr__(self, "taken", tuple(sorted(taken, key=_ORDER)) if len(taken) > 1 else taken)
 
     @property
     def is_trail(self) -> bool:

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from .captures import all_captures, is_capture
+from .captures import TableIndex, is_capture
 from .cards import Card, full_deck, shuffled_deck
 from .moves import IllegalMove, Move
 from .rules import Rules, capture_values, rules_from_dict
@@ -173,9 +173,10 @@ class Round:
         if self.is_over:
             return []
         moves = []
+        index = TableIndex(self.rules, self.table)
         for card in dict.fromkeys(self.hands[self.to_move]):
             moves.append(Move(card))
-            moves.extend(Move(card, taken) for taken in all_captures(self.rules, card, self.table))
+            moves.extend(Move(card, taken) for taken in index.captures(card))
         return moves
 
     def is_legal(self, move: Move) -> bool:
@@ -193,7 +194,7 @@ class Round:
             raise IllegalMove("that is not a move")
         if move.card not in self.hands[self.to_move]:
             raise IllegalMove(f"{move.card} is not in your hand")
-        missing = Counter(move.taken) - Counter(self.table)
+        missing = move.taken and Counter(move.taken) - Counter(self.table)
         if missing:
             raise IllegalMove(f"{' '.join(map(str, missing.elements()))} is not on the table")
         if move.taken and not is_capture(self.rules, move.card, move.taken):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from functools import cached_property
 
 from .cards import LILLAN, STORAN, Card
 
@@ -45,6 +46,11 @@ class Rules:
             raise ValueError("teams and live are true or false")
         if self.spades not in SPADES_MODES or self.deal not in DEALS:
             raise ValueError(f"unknown spades rule {self.spades!r} or deal {self.deal!r}")
+
+    @cached_property
+    def table_values(self) -> tuple[tuple[int, ...], ...]:
+        """Index ``rank`` gives the values a table card of that rank may take."""
+        return ((),) + tuple(capture_values(self, Card(rank, "H"), False) for rank in range(1, 14))
 
     @property
     def cards_in_deck(self) -> int:

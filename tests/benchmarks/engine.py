@@ -1,0 +1,150 @@
+"""Engine speed: run as a script, ``python tests/benchmarks/engine.py``; prints medians.
+
+Searches are timed cold (the engine's caches of positions are cleared before each timed
+call), so the figures are what a new position costs.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bot.engine import Card, Move, Round, capture_options, parse_cards, rules_for  # noqa: E402
+from bot.engine.captures import clear_caches  # noqa: E402
+from bot.engine.cards import full_deck  # noqa: E402
+
+SWEDISH = rules_for("swedish")
+MULLE = rules_for("mulle")
+FIXED = {
+    8: "AS 2H 3D 5C 6S 8H 4D 9C",
+    12: "AS 2H 3D 5C 6S 8H 4D 9C AH 7S 10C 2D",
+    20: "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S AH 2H 3H 4H 5H 6H 7H 8H 9H 10H",
+}
+NASTY = {
+    "A-6 of every suit": (SWEDISH, "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C "
+                                   "5S 5H 5D 5C 6S 6H 6D 6C"),
+    "A-5 x4, 6-8 x2": (SWEDISH, "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C "
+                                "5S 5H 5D 5C 6S 6H 7D 8C"),
+    "mulle: 8 aces, 8 twos, 8 threes": (MULLE, "AS AH AD AC AS AH AD AC 2S 2H 2D 2C "
+                                               "2S 2H 2D 2C 3S 3H 3D 3C 3S 3H 3D 3C"),
+    "A-Q, two of each": (SWEDISH, "AS AH 2D 2C 3S 3H 4D 4C 5S 5H 6D 6C 7S 7H 8D 8C "
+                                  "9S 9H 10D 10C JS JH QD QC"),
+}
+PLAYED = parse_cards("AC KC QC JC 10S 9D 8D 7C 6H 5D 4H 3C 2C")
+
+
+def timed(call: Callable[[], object]) -> float:
+    """Milliseconds one cold call takes."""
+    clear_caches()
+    start = time.perf_counter()
+    call()
+    return (time.perf_counter() - start) * 1000
+
+
+def report(label: str, samples: list[float]) -> None:
+    print(f"  {label:<48} median {statistics.median(samples):8.3f} ms   max {max(samples):8.2f} ms")
+
+
+def fixed_tables() -> None:
+    print("capture_options, fixed tables (every played rank, full list):")
+    for size, text in FIXED.items():
+        table = parse_cards(text)
+        samples = [timed(lambda c=c: capture_options(SWEDISH, c, table)) for c in PLAYED * 5]
+        report(f"{size}-card table {text[:20]}...", samples)
+
+
+def random_tables(rng: random.Random, count: int) -> list[float]:
+    print(f"capture_options, random tables ({count} each, full list; 24 with limit=24):")
+    worst: tuple[float, str] = (0.0, "")
+    for size in (8, 12, 20, 24):
+        samples = []
+        for _ in range(count):
+            cards = rng.sample(full_deck(), size + 1)
+            limit = 24 if size == 24 else None
+            ms = timed(lambda c=cards: capture_options(SWEDISH, c[0], c[1:], limit=limit))
+            samples.append(ms)
+            worst = max(worst, (ms, f"{cards[0]} on {' '.join(map(str, cards[1:]))}"))
+        report(f"random {size}-card tables", samples)
+    print(f"  worst random case: {worst[0]:.2f} ms, {worst[1]}")
+    return [worst[0]]
+
+
+def the_a_to_ten_table() -> None:
+    print("capture_options, full list on A-10 of spades and hearts (20 cards):")
+    table = parse_cards(FIXED[20])
+    for name in ("KC", "AC", "10C"):
+        played = Card.parse(name)
+        samples = [timed(lambda p=played: capture_options(SWEDISH, p, table)) for _ in range(15)]
+        count = len(capture_options(SWEDISH, played, table))
+        report(f"{name}: {count} maximal captures", samples)
+
+
+def limited_nasty(rng: random.Random) -> None:
+    print("capture_options with limit=24 on nasty tables (every played rank):")
+    worst: tuple[float, str] = (0.0, "")
+    for label, (rules, text) in NASTY.items():
+        table = parse_cards(text)
+        samples = []
+        for played in PLAYED:
+            ms = timed(lambda p=played: capture_options(rules, p, table, limit=24))
+            samples.append(ms)
+            worst = max(worst, (ms, f"{played} on {label}"))
+        report(label, samples)
+    for _ in range(300):
+        size = rng.randint(13, 24)
+        low = [c for c in full_deck() if c.rank <= 7]
+        cards = rng.sample(low, size) + [rng.choice(full_deck())]
+        ms = timed(lambda c=cards: capture_options(SWEDISH, c[-1], c[:-1], limit=24))
+        worst = max(worst, (ms, f"{cards[-1]} on {' '.join(map(str, cards[:-1]))}"))
+    print(f"  worst (incl. 300 random low-card tables of 13-24): {worst[0]:.2f} ms, {worst[1]}")
+
+
+def legal_moves_12(rng: random.Random) -> None:
+    samples = []
+    for _ in range(300):
+        cards = rng.sample(full_deck(), 16)
+        round_ = Round.from_position(SWEDISH, [cards[:4], []], cards[4:])
+        samples.append(timed(round_.legal_moves))
+    print("legal_moves(), 4-card hand against a 12-card table:")
+    report("random positions", samples)
+
+
+def random_rounds(seconds: float = 1.0, batches: int = 5) -> None:
+    rng = random.Random(7)
+    rates = []
+    seed = 0
+    for _ in range(batches):
+        clear_caches()
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            round_ = Round.deal(SWEDISH, 2, seed=seed)
+            while not round_.is_over:
+                round_.play(rng.choice(round_.legal_moves()))
+            round_.score()
+            done += 1
+            seed += 1
+        rates.append(done / (time.perf_counter() - start))
+    print("random 2-player Swedish rounds (uniform over legal_moves()):")
+    print(f"  median {statistics.median(rates):8.0f} rounds/s   (batches: "
+          f"{', '.join(f'{r:.0f}' for r in rates)})")
+
+
+def main() -> None:
+    rng = random.Random(2026)
+    assert Move  # the public API is what is timed
+    fixed_tables()
+    random_tables(rng, 200)
+    the_a_to_ten_table()
+    limited_nasty(rng)
+    legal_moves_12(rng)
+    random_rounds()
+
+
+if __name__ == "__main__":
+    main()

@@ -19,9 +19,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, product
 
-from .cards import Card
+from .cards import Card, card_order
 from .rules import Rules, capture_values
 
+_ORDER = card_order()
+_SMALL_TABLE = 10  # up to this many cards, captures are found card by card
 _BITS = 5
 _FIELD = (1 << _BITS) - 1
 _GUARD = sum(1 << (_BITS * i + _BITS - 1) for i in range(13))
@@ -133,11 +135,26 @@ def is_capture(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
     if not taken:
         return False
     values = rules.table_values
+    targets = capture_values(rules, played, True)
+    if len(taken) <= _SMALL_TABLE:
+        options = sorted(values[card.rank] for card in taken)
+        return any(_covers(options, target) for target in targets)
     vector = _vector(taken)
-    return any(
-        _partitioner(values, vector, target).splits(vector)
-        for target in capture_values(rules, played, True)
-    )
+    return any(_partitioner(values, vector, target).splits(vector) for target in targets)
+
+
+def _covers(options: list[tuple[int, ...]], target: int) -> bool:
+    """Whether cards with these value options split into groups adding up to ``target``."""
+    groups: set[int] = set()
+    _group_masks(options, 0, target, 0, groups)
+    return _cover((1 << len(options)) - 1, list(groups))
+
+
+def _cover(left: int, groups: list[int]) -> bool:
+    if not left:
+        return True
+    lowest = left & -left  # this card must be in some group
+    return any(g & lowest and g & left == g and _cover(left ^ g, groups) for g in groups)
 
 
 def capture_options(
@@ -145,6 +162,7 @@ def capture_options(
 ) -> list[tuple[Card, ...]]:
     """Every maximal legal capture of ``played`` from ``table``, each once, most cards first.
 
+    Each capture lists its cards in card order (as ``sorted`` and :class:`Move` do).
     A capture is maximal when no other legal capture contains it. With identical cards
     (a double deck) captures are multisets. With ``limit=k`` at most ``k`` are returned,
     always including one that takes the most cards.
@@ -313,7 +331,6 @@ def _build(part: _Partitioner, whole: int, found: set[int], maximal_only: bool) 
                     break
 
 
-_SMALL_TABLE = 10  # up to this many table cards, captures are found card by card
 
 
 def all_captures(rules: Rules, played: Card, table: Sequence[Card]) -> list[tuple[Card, ...]]:
@@ -327,24 +344,29 @@ _SUMS_MASK = (1 << 17) - 1  # values never exceed 16
 class TableIndex:
     """One table, read once to serve every card of a hand (``Round.legal_moves``)."""
 
-    __slots__ = ("_found", "options", "rules", "sums", "table")
+    __slots__ = ("_found", "_options", "_sorted", "rules", "sums", "table")
 
     def __init__(self, rules: Rules, table: Sequence[Card]) -> None:
         self.rules = rules
         self.table = table
         values = rules.table_values
-        self.options = [values[card.rank] for card in table]
         reach = 1  # bit n set: some table cards add up to n
-        for options in self.options:
-            grown = reach
-            for value in options:
-                grown |= reach << value
-            reach = grown & _SUMS_MASK
+        for card in table:
+            choice = values[card.rank]
+            if len(choice) == 1:
+                reach = (reach | reach << choice[0]) & _SUMS_MASK
+            else:
+                reach = (reach | reach << choice[0] | reach << choice[1]) & _SUMS_MASK
         self.sums = reach
         self._found: dict[tuple[int, ...], list[tuple[Card, ...]]] = {}
+        self._sorted: list[Card] = []
+        self._options: list[tuple[int, ...]] = []
 
     def captures(self, played: Card) -> list[tuple[Card, ...]]:
-        """Every legal capture of ``played``, maximal or not, most cards first."""
+        """Every legal capture of ``played``, maximal or not, most cards first.
+
+        Each capture lists its cards in card order (as :class:`Move` keeps them).
+        """
         sums = self.sums
         targets = tuple(t for t in capture_values(self.rules, played, True) if sums >> t & 1)
         if not targets:
@@ -355,14 +377,20 @@ class TableIndex:
         return found
 
     def _search(self, targets: tuple[int, ...]) -> list[tuple[Card, ...]]:
-        table = self.table
-        if len(table) > _SMALL_TABLE:
+        if len(self.table) > _SMALL_TABLE:
+            table = self.table
             vectors = _legal_vectors(self.rules.table_values, _vector(table), targets)
             return [capture for vector in vectors for capture in _expand(vector, table)]
+        if not self._sorted:
+            # Low cards first: the group search stops at the first card worth too much,
+            # and captures come out in card order.
+            self._sorted = table = sorted(self.table, key=_ORDER)
+            self._options = [self.rules.table_values[card.rank] for card in table]
+        table = self._sorted
         unions: set[int] = set()
         for target in targets:
             groups: set[int] = set()
-            _group_masks(self.options, 0, target, 0, groups)
+            _group_masks(self._options, 0, target, 0, groups)
             _unions(sorted(groups), 0, 0, unions)
         ordered = sorted(unions, key=lambda m: (-m.bit_count(), m))
         captures = [tuple(card for i, card in enumerate(table) if m >> i & 1) for m in ordered]
@@ -384,7 +412,10 @@ def _distinct(captures: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
 
 
 def _group_masks(options: list, start: int, left: int, mask: int, out: set[int]) -> None:
+    """Add to ``out`` the masks of positions adding up to ``left`` (lowest values first)."""
     for index in range(start, len(options)):
+        if options[index][0] > left:
+            break
         for value in options[index]:
             if value == left:
                 out.add(mask | 1 << index)
@@ -413,7 +444,10 @@ def _legal_vectors(
 
 
 def _expand(vector: int, table: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
-    """The distinct card selections from ``table`` with the rank counts of ``vector``."""
+    """The distinct card selections from ``table`` with the rank counts of ``vector``.
+
+    Each selection lists its cards in card order.
+    """
     choices = []
     for rank in range(1, 14):
         need = _count(vector, rank)
@@ -421,9 +455,8 @@ def _expand(vector: int, table: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
             cards = sorted(c for c in table if c.rank == rank)
             picks = list(dict.fromkeys(combinations(cards, need)))
             choices.append(picks)
-    order = {card: i for i, card in reversed(list(enumerate(table)))}
-    for combo in product(*choices):
-        yield tuple(sorted((c for part in combo for c in part), key=order.__getitem__))
+    for combo in product(*choices):  # ranks ascending, each sorted: card order
+        yield tuple(card for part in combo for card in part)
 
 
 def clear_caches() -> None:

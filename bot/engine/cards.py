@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from operator import attrgetter
 from typing import ClassVar
 
 SUITS = "SHDC"
@@ -119,6 +121,11 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
+def card_order() -> Callable[[Card], int]:
+    """A sort key putting cards in rank order, then S H D C (the order of ``sorted``)."""
+    return attrgetter("_key")
+
+
 def parse_cards(text: str) -> list[Card]:
     """Read cards separated by spaces or commas: ``parse_cards("AS 10D KH")``."""
     return [Card.parse(part) for part in text.replace(",", " ").split()]
@@ -132,6 +139,8 @@ def full_deck(decks: int = 1) -> list[Card]:
 def shuffled_deck(decks: int, seed: object = None) -> list[Card]:
     """A shuffled deck; the same ``seed`` gives the same order."""
     cards = full_deck(decks)
+    if not isinstance(seed, int | float | str | bytes | None):
+        seed = repr(seed)  # any value works as a seed, e.g. a tuple
     random.Random(seed).shuffle(cards)
     return cards
 

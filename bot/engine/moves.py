@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from operator import attrgetter
 
-from .cards import Card
+from .cards import Card, card_order
 
 
-_ORDER = attrgetter("_key")
+_ORDER = card_order()
 
 
 class IllegalMove(ValueError):
@@ -30,6 +29,22 @@ class Move:
         object.__setattr__(self, "card", card)
         taken = tuple(taken)
         object.__setattr__(self, "taken", tuple(sorted(taken, key=_ORDER)) if len(taken) > 1 else taken)
+
+    @classmethod
+    def trail(cls, card: Card) -> Move:
+        """The move trailing ``card`` (one shared object per card)."""
+        move = _TRAILS.get(card)
+        if move is None:
+            move = _TRAILS[card] = cls(card)
+        return move
+
+    @classmethod
+    def _ordered(cls, card: Card, taken: tuple[Card, ...]) -> Move:
+        """A capture whose ``taken`` is already in card order (the engine's fast path)."""
+        move = object.__new__(cls)
+        object.__setattr__(move, "card", card)
+        object.__setattr__(move, "taken", taken)
+        return move
 
     @property
     def is_trail(self) -> bool:
@@ -52,3 +67,6 @@ class Move:
         if not isinstance(taken, list):
             raise ValueError("a move's taken cards are a list")
         return cls(Card.parse(str(data["card"])), [Card.parse(str(c)) for c in taken])
+
+
+_TRAILS: dict[Card, Move] = {}

@@ -131,8 +131,13 @@ class Round:
                 raise ValueError(f"{card} appears {count} times in a {self.rules.decks}-deck game")
 
     def copy(self) -> Round:
-        """An independent copy."""
-        return copy.deepcopy(self)
+        """An independent copy (cards and plays are immutable, so lists are copied shallowly)."""
+        twin = copy.copy(self)
+        twin.hands = [list(h) for h in self.hands]
+        twin.piles = [list(p) for p in self.piles]
+        for name in ("table", "deck", "sweeps", "void_sweeps", "mulles", "scores", "plays"):
+            setattr(twin, name, list(getattr(self, name)))
+        return twin
 
     # -- dealing ----------------------------------------------------------------------
 
@@ -174,9 +179,10 @@ class Round:
             return []
         moves = []
         index = TableIndex(self.rules, self.table)
+        capture = Move._ordered
         for card in dict.fromkeys(self.hands[self.to_move]):
-            moves.append(Move(card))
-            moves.extend(Move(card, taken) for taken in index.captures(card))
+            moves.append(Move.trail(card))
+            moves.extend([capture(card, taken) for taken in index.captures(card)])
         return moves
 
     def is_legal(self, move: Move) -> bool:

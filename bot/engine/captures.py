@@ -331,8 +331,6 @@ def _build(part: _Partitioner, whole: int, found: set[int], maximal_only: bool) 
                     break
 
 
-
-
 def all_captures(rules: Rules, played: Card, table: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every legal capture of ``played`` from ``table``, maximal or not, each once."""
     return TableIndex(rules, table).captures(played)

@@ -17,7 +17,7 @@ _NAME_TO_RANK = {name: rank for rank, name in RANK_NAMES.items()}
 
 
 class Card:
-    """A playing card. ``rank`` is 1..13 (ace 1, jack 11, queen 12, king 13), ``suit`` one of S H D C.
+    """A playing card: ``rank`` 1..13 (ace 1, jack 11, queen 12, king 13), ``suit`` S H D C.
 
     Cards are immutable values, and there is one object per card: ``Card(10, "D")`` always
     returns the same instance, so the two identical cards of a double deck compare equal

@@ -9,14 +9,15 @@ from dataclasses import asdict
 from .moves import IllegalMove, Move
 from .round import FORMAT_VERSION, Play, Round
 from .rules import Rules, rules_from_dict
-from .scoring import END_ITEMS, Score
+from .scoring import END_ITEMS, Score, drop_zeros
 
 
 class Match:
     """Rounds to the target. Start one with :meth:`start`; ``play`` moves on the current round."""
 
-    def __init__(self, rules: Rules, players: int, seed: object, round_: Round,
-                 banked: list[int]) -> None:
+    def __init__(
+        self, rules: Rules, players: int, seed: object, round_: Round, banked: list[int]
+    ) -> None:
         self.rules = rules
         self.players = players
         self.seed = seed
@@ -27,8 +28,14 @@ class Match:
         self.round_scores: list[list[Score]] = []
 
     @classmethod
-    def start(cls, rules: Rules, players: int, seed: object = None, dealer: int = 0,
-              scores: Sequence[int] | None = None) -> Match:
+    def start(
+        cls,
+        rules: Rules,
+        players: int,
+        seed: object = None,
+        dealer: int = 0,
+        scores: Sequence[int] | None = None,
+    ) -> Match:
         """Deal the first round. ``seed`` makes every round's shuffle reproducible."""
         rules.check_players(players)
         if seed is None:
@@ -56,18 +63,20 @@ class Match:
         if self.is_over:
             raise IllegalMove("the match is over")
         play = self.round.play(move)
-        if self.rules.live and not self.round.is_over:
-            self._live_winner()
+        if self.rules.live:
+            # Points taken with this card count at once, before any end-of-round item.
+            self._live_winner(leftovers=False)
         if self.round.is_over and not self.is_over:
             self._end_round()
         return play
 
-    def _live_winner(self) -> None:
-        totals = self.round.live_totals()
+    def _live_winner(self, leftovers: bool) -> None:
+        totals = self.round.live_totals(leftovers)
         self.winner = _leader(totals, self.rules.target)
         if self.winner is not None:
             self.banked = totals
-            self.round_scores.append([Score(items) for items in self.round.live_items()])
+            items = self.round.live_items(leftovers)
+            self.round_scores.append([Score(drop_zeros(i)) for i in items])
 
     def _end_round(self) -> None:
         finished = self.round
@@ -75,13 +84,15 @@ class Match:
         self.round_scores.append(scores)
         self.rounds_played += 1
         if self.rules.live:
+            # The leftovers' aces count as they are taken, then each end item in turn.
             self.banked = finished.live_totals()
+            self.winner = _leader(self.banked, self.rules.target)
+            end = finished.end_items()
             for item in END_ITEMS:
-                for side, items in enumerate(finished.end_items()):
-                    self.banked[side] += items[item]
-                self.winner = _leader(self.banked, self.rules.target)
                 if self.winner is not None:
                     return
+                self.banked = [b + items[item] for b, items in zip(self.banked, end, strict=True)]
+                self.winner = _leader(self.banked, self.rules.target)
         else:
             self.banked = [b + s.total for b, s in zip(self.banked, scores, strict=True)]
             self.winner = _leader(self.banked, self.rules.target)
@@ -92,9 +103,13 @@ class Match:
 
     def _next_round(self) -> None:
         dealer = (self.round.dealer + 1) % self.players
-        self.round = Round.deal(self.rules, self.players, dealer,
-                                seed=_round_seed(self.seed, self.rounds_played),
-                                scores=self.banked)
+        self.round = Round.deal(
+            self.rules,
+            self.players,
+            dealer,
+            seed=_round_seed(self.seed, self.rounds_played),
+            scores=self.banked,
+        )
 
     def to_dict(self) -> dict[str, object]:
         """A plain, JSON-able form; :meth:`from_dict` plays on identically."""
@@ -117,8 +132,13 @@ class Match:
             if data.get("version") != FORMAT_VERSION:
                 raise ValueError(f"unknown saved match version {data.get('version')!r}")
             rules = rules_from_dict(data["rules"])
-            match = cls(rules, int(data["players"]), data["seed"],
-                        Round.from_dict(data["round"]), [int(s) for s in data["banked"]])
+            match = cls(
+                rules,
+                int(data["players"]),
+                data["seed"],
+                Round.from_dict(data["round"]),
+                [int(s) for s in data["banked"]],
+            )
             match.rounds_played = int(data["rounds_played"])
             match.winner = data["winner"]
             match.round_scores = [[Score(dict(i)) for i in r] for r in data["round_scores"]]

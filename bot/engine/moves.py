@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from .cards import Card, card_order
 
-
 _ORDER = card_order()
 
 
@@ -28,7 +27,9 @@ class Move:
     def __init__(self, card: Card, taken: Iterable[Card] = ()) -> None:
         object.__setattr__(self, "card", card)
         taken = tuple(taken)
-        object.__setattr__(self, "taken", tuple(sorted(taken, key=_ORDER)) if len(taken) > 1 else taken)
+        object.__setattr__(
+            self, "taken", tuple(sorted(taken, key=_ORDER)) if len(taken) > 1 else taken
+        )
 
     @classmethod
     def trail(cls, card: Card) -> Move:

@@ -51,6 +51,7 @@ class Round:
         self.deal_number = 0
         self.scores = [0] * rules.sides(players)
         self.plays: list[Play] = []
+        self.leftovers: list[Card] = []
 
     # -- building ---------------------------------------------------------------------
 
@@ -117,8 +118,9 @@ class Round:
 
     def _set_scores(self, scores: Sequence[int] | None) -> None:
         if scores is not None:
-            self.scores = [int(s) for s in _per_seat(scores, self.rules.sides(self.players),
-                                                     "scores")]
+            self.scores = [
+                int(s) for s in _per_seat(scores, self.rules.sides(self.players), "scores")
+            ]
 
     def _check_cards(self) -> None:
         everything = Counter(self.table) + Counter(self.deck)
@@ -135,7 +137,16 @@ class Round:
         twin = copy.copy(self)
         twin.hands = [list(h) for h in self.hands]
         twin.piles = [list(p) for p in self.piles]
-        for name in ("table", "deck", "sweeps", "void_sweeps", "mulles", "scores", "plays"):
+        for name in (
+            "table",
+            "deck",
+            "sweeps",
+            "void_sweeps",
+            "mulles",
+            "scores",
+            "plays",
+            "leftovers",
+        ):
             setattr(twin, name, list(getattr(self, name)))
         return twin
 
@@ -159,7 +170,9 @@ class Round:
             for seat in order:
                 self.hands[seat].extend(self._draw(packet))
             if first:
-                self.table.extend(self._draw(packet * self.rules.table_size // self.rules.hand_size))
+                self.table.extend(
+                    self._draw(packet * self.rules.table_size // self.rules.hand_size)
+                )
         self.deal_number += 1
         self.is_last_deal = not self.deck
 
@@ -259,15 +272,17 @@ class Round:
     def _finish(self) -> None:
         self.is_over = True
         if self.last_capturer is not None and self.table:
-            self.piles[self.last_capturer].extend(self.table)
-            self.table = []
+            self.leftovers, self.table = self.table, []
+            self.piles[self.last_capturer].extend(self.leftovers)
 
     # -- scoring ----------------------------------------------------------------------
 
-    def side_piles(self) -> list[list[Card]]:
-        """Captured cards per side."""
+    def side_piles(self, leftovers: bool = True) -> list[list[Card]]:
+        """Captured cards per side; without the end-of-round leftovers if ``leftovers`` is off."""
         piles: list[list[Card]] = [[] for _ in range(self.rules.sides(self.players))]
         for seat, pile in enumerate(self.piles):
+            if not leftovers and seat == self.last_capturer and self.leftovers:
+                pile = pile[: len(pile) - len(self.leftovers)]
             piles[self.side_of(seat)].extend(pile)
         return piles
 
@@ -277,15 +292,24 @@ class Round:
             totals[self.side_of(seat)] += count
         return totals
 
-    def live_items(self) -> list[dict[str, int]]:
-        """Per side, the points of items already taken (aces, storan, lillan, sweeps, mulle)."""
-        scoring = [s - v for s, v in zip(self.sweeps, self.void_sweeps, strict=True)]
-        return live_items(self.rules, self.side_piles(), self._per_side(scoring),
-                          self._per_side(self.mulles))
+    def live_items(self, leftovers: bool = True) -> list[dict[str, int]]:
+        """Per side, the points of items already taken (aces, storan, lillan, sweeps, mulle).
 
-    def live_totals(self) -> list[int]:
+        With ``leftovers`` off, the cards the last capturer gets at the end are left out:
+        the totals as they stood after the last card was played.
+        """
+        scoring = [s - v for s, v in zip(self.sweeps, self.void_sweeps, strict=True)]
+        return live_items(
+            self.rules,
+            self.side_piles(leftovers),
+            self._per_side(scoring),
+            self._per_side(self.mulles),
+        )
+
+    def live_totals(self, leftovers: bool = True) -> list[int]:
         """Per side, match points before the round plus items already taken this round."""
-        return [s + sum(i.values()) for s, i in zip(self.scores, self.live_items(), strict=True)]
+        items = self.live_items(leftovers)
+        return [s + sum(i.values()) for s, i in zip(self.scores, items, strict=True)]
 
     def end_items(self) -> list[dict[str, int]]:
         """Per side, the end-of-round items (spades, cards, sistan); the round must be over."""
@@ -326,9 +350,15 @@ class Round:
             "is_over": self.is_over,
             "deal_number": self.deal_number,
             "scores": list(self.scores),
+            "leftovers": _names(self.leftovers),
             "plays": [
-                {"seat": p.seat, **p.move.to_dict(), "sweep": p.sweep,
-                 "sweep_scores": p.sweep_scores, "mulle": p.mulle}
+                {
+                    "seat": p.seat,
+                    **p.move.to_dict(),
+                    "sweep": p.sweep,
+                    "sweep_scores": p.sweep_scores,
+                    "mulle": p.mulle,
+                }
                 for p in self.plays
             ],
         }
@@ -359,6 +389,7 @@ class Round:
         self.is_over = bool(data["is_over"])
         self.deal_number = int(data["deal_number"])
         self.scores = [int(s) for s in data["scores"]]
+        self.leftovers = _cards(data["leftovers"])
         self.plays = [
             Play(p["seat"], Move.from_dict(p), p["sweep"], p["sweep_scores"], p["mulle"])
             for p in data["plays"]

@@ -39,9 +39,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         if not isinstance(self.target, int) or not 5 <= self.target <= 100:
-            raise ValueError(f"the target must be a whole number from 5 to 100, not {self.target!r}")
+            raise ValueError(f"the target is a whole number from 5 to 100, not {self.target!r}")
         if self.tiebreak not in TIEBREAKS:
-            raise ValueError(f"tiebreak must be one of {', '.join(TIEBREAKS)}, not {self.tiebreak!r}")
+            choices = ", ".join(TIEBREAKS)
+            raise ValueError(f"tiebreak is one of {choices}, not {self.tiebreak!r}")
         if not isinstance(self.teams, bool) or not isinstance(self.live, bool):
             raise ValueError("teams and live are true or false")
         if self.spades not in SPADES_MODES or self.deal not in DEALS:
@@ -50,7 +51,7 @@ class Rules:
     @cached_property
     def table_values(self) -> tuple[tuple[int, ...], ...]:
         """Index ``rank`` gives the values a table card of that rank may take."""
-        return ((),) + tuple(capture_values(self, Card(rank, "H"), False) for rank in range(1, 14))
+        return ((), *(capture_values(self, Card(rank, "H"), False) for rank in range(1, 14)))
 
     @property
     def cards_in_deck(self) -> int:
@@ -112,7 +113,8 @@ def rules_for(name: str = "swedish", **overrides: object) -> Rules:
         raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANTS)}")
     unknown = sorted(set(overrides) - set(OPTIONS))
     if unknown:
-        raise ValueError(f"unknown rule option(s) {', '.join(unknown)}; options: {', '.join(OPTIONS)}")
+        known = ", ".join(OPTIONS)
+        raise ValueError(f"unknown rule option(s) {', '.join(unknown)}; the options are {known}")
     return replace(VARIANTS[key], **overrides)
 
 
@@ -126,7 +128,7 @@ _FINNISH_HAND = {LILLAN: 15, STORAN: 16}
 
 
 def capture_values(rules: Rules, card: Card, from_hand: bool) -> tuple[int, ...]:
-    """The values ``card`` may count as: Swedish ace ``(1, 14)``; Finnish ace from hand ``(14,)``."""
+    """The values ``card`` may count as: Swedish ace ``(1, 14)``, Finnish ace in hand ``(14,)``."""
     if rules.finnish_values:
         if not from_hand:
             return (card.rank,)

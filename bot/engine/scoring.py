@@ -27,8 +27,9 @@ class Score:
         return self.items.get(key, 0)
 
 
-def live_items(rules: Rules, piles: Sequence[Sequence[Card]], sweeps: Sequence[int],
-               mulles: Sequence[int]) -> list[dict[str, int]]:
+def live_items(
+    rules: Rules, piles: Sequence[Sequence[Card]], sweeps: Sequence[int], mulles: Sequence[int]
+) -> list[dict[str, int]]:
     """Per side, the items that count the moment they are taken."""
     low = min(sweeps) if rules.sweep_limits else 0
     return [
@@ -43,8 +44,9 @@ def live_items(rules: Rules, piles: Sequence[Sequence[Card]], sweeps: Sequence[i
     ]
 
 
-def end_items(rules: Rules, piles: Sequence[Sequence[Card]],
-              sistan: int | None) -> list[dict[str, int]]:
+def end_items(
+    rules: Rules, piles: Sequence[Sequence[Card]], sistan: int | None
+) -> list[dict[str, int]]:
     """Per side, the items added at the end of the round, in RULES.md order."""
     spades = [sum(c.suit == "S" for c in pile) for pile in piles]
     cards = [len(pile) for pile in piles]

@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.engine import Card, Move, Round, capture_options, parse_cards, rules_for  # noqa: E402
-from bot.engine.captures import clear_caches  # noqa: E402
-from bot.engine.cards import full_deck  # noqa: E402
+from bot.engine import Card, Move, Round, capture_options, parse_cards, rules_for
+from bot.engine.captures import clear_caches
+from bot.engine.cards import full_deck
 
 SWEDISH = rules_for("swedish")
 MULLE = rules_for("mulle")
@@ -27,14 +27,22 @@ FIXED = {
     20: "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S AH 2H 3H 4H 5H 6H 7H 8H 9H 10H",
 }
 NASTY = {
-    "A-6 of every suit": (SWEDISH, "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C "
-                                   "5S 5H 5D 5C 6S 6H 6D 6C"),
-    "A-5 x4, 6-8 x2": (SWEDISH, "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C "
-                                "5S 5H 5D 5C 6S 6H 7D 8C"),
-    "mulle: 8 aces, 8 twos, 8 threes": (MULLE, "AS AH AD AC AS AH AD AC 2S 2H 2D 2C "
-                                               "2S 2H 2D 2C 3S 3H 3D 3C 3S 3H 3D 3C"),
-    "A-Q, two of each": (SWEDISH, "AS AH 2D 2C 3S 3H 4D 4C 5S 5H 6D 6C 7S 7H 8D 8C "
-                                  "9S 9H 10D 10C JS JH QD QC"),
+    "A-6 of every suit": (
+        SWEDISH,
+        "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 5D 5C 6S 6H 6D 6C",
+    ),
+    "A-5 x4, 6-8 x2": (
+        SWEDISH,
+        "AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 5D 5C 6S 6H 7D 8C",
+    ),
+    "mulle: 8 aces, 8 twos, 8 threes": (
+        MULLE,
+        "AS AH AD AC AS AH AD AC 2S 2H 2D 2C 2S 2H 2D 2C 3S 3H 3D 3C 3S 3H 3D 3C",
+    ),
+    "A-Q, two of each": (
+        SWEDISH,
+        "AS AH 2D 2C 3S 3H 4D 4C 5S 5H 6D 6C 7S 7H 8D 8C 9S 9H 10D 10C JS JH QD QC",
+    ),
 }
 PLAYED = parse_cards("AC KC QC JC 10S 9D 8D 7C 6H 5D 4H 3C 2C")
 
@@ -55,7 +63,7 @@ def fixed_tables() -> None:
     print("capture_options, fixed tables (every played rank, full list):")
     for size, text in FIXED.items():
         table = parse_cards(text)
-        samples = [timed(lambda c=c: capture_options(SWEDISH, c, table)) for c in PLAYED * 5]
+        samples = [timed(lambda c=c, t=table: capture_options(SWEDISH, c, t)) for c in PLAYED * 5]
         report(f"{size}-card table {text[:20]}...", samples)
 
 
@@ -67,7 +75,7 @@ def random_tables(rng: random.Random, count: int) -> list[float]:
         for _ in range(count):
             cards = rng.sample(full_deck(), size + 1)
             limit = 24 if size == 24 else None
-            ms = timed(lambda c=cards: capture_options(SWEDISH, c[0], c[1:], limit=limit))
+            ms = timed(lambda c=cards, k=limit: capture_options(SWEDISH, c[0], c[1:], limit=k))
             samples.append(ms)
             worst = max(worst, (ms, f"{cards[0]} on {' '.join(map(str, cards[1:]))}"))
         report(f"random {size}-card tables", samples)
@@ -92,14 +100,14 @@ def limited_nasty(rng: random.Random) -> None:
         table = parse_cards(text)
         samples = []
         for played in PLAYED:
-            ms = timed(lambda p=played: capture_options(rules, p, table, limit=24))
+            ms = timed(lambda p=played, r=rules, t=table: capture_options(r, p, t, limit=24))
             samples.append(ms)
             worst = max(worst, (ms, f"{played} on {label}"))
         report(label, samples)
     for _ in range(300):
         size = rng.randint(13, 24)
         low = [c for c in full_deck() if c.rank <= 7]
-        cards = rng.sample(low, size) + [rng.choice(full_deck())]
+        cards = [*rng.sample(low, size), rng.choice(full_deck())]
         ms = timed(lambda c=cards: capture_options(SWEDISH, c[-1], c[:-1], limit=24))
         worst = max(worst, (ms, f"{cards[-1]} on {' '.join(map(str, cards[:-1]))}"))
     print(f"  worst (incl. 300 random low-card tables of 13-24): {worst[0]:.2f} ms, {worst[1]}")
@@ -131,8 +139,10 @@ def random_rounds(seconds: float = 1.0, batches: int = 5) -> None:
             seed += 1
         rates.append(done / (time.perf_counter() - start))
     print("random 2-player Swedish rounds (uniform over legal_moves()):")
-    print(f"  median {statistics.median(rates):8.0f} rounds/s   (batches: "
-          f"{', '.join(f'{r:.0f}' for r in rates)})")
+    print(
+        f"  median {statistics.median(rates):8.0f} rounds/s   (batches: "
+        f"{', '.join(f'{r:.0f}' for r in rates)})"
+    )
 
 
 def main() -> None:

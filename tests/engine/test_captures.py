@@ -79,13 +79,20 @@ def test_eight_on_a23568_every_smaller_capture_is_a_legal_move():
 
     Groups: 8 | 6+2 | 5+3 | 5+2+A; the disjoint unions are 9 captures, plus the trail.
     """
-    game = Round.from_position(SWEDISH, [parse_cards("8D"), parse_cards("KS")],
-                               parse_cards(TABLE_A23568), to_move=0)
+    game = Round.from_position(
+        SWEDISH, [parse_cards("8D"), parse_cards("KS")], parse_cards(TABLE_A23568), to_move=0
+    )
     moves = game.legal_moves()
     taken = {key(m.taken) for m in moves if not m.is_trail}
     assert taken == caps(
-        "8C", "6H 2C", "5S 3D", "5S 2C AH",
-        "8C 6H 2C", "8C 5S 3D", "8C 5S 2C AH", "6H 2C 5S 3D",
+        "8C",
+        "6H 2C",
+        "5S 3D",
+        "5S 2C AH",
+        "8C 6H 2C",
+        "8C 5S 3D",
+        "8C 5S 2C AH",
+        "6H 2C 5S 3D",
         "8C 6H 2C 5S 3D",
     )
     assert Move(card("8D")) in moves
@@ -107,8 +114,9 @@ def test_seed_nine_takes_the_nine_from_7_5_9_q():
 def test_seed_no_capture_possible_only_trails():
     """Seed 000: table 5 7 9 Q, hand 2 8 10 K: no capture, any card is trailed."""
     hand = parse_cards("2D 8S 10C KH")
-    game = Round.from_position(SWEDISH, [hand, parse_cards("3C")], parse_cards("5D 7C 9H QS"),
-                               to_move=0)
+    game = Round.from_position(
+        SWEDISH, [hand, parse_cards("3C")], parse_cards("5D 7C 9H QS"), to_move=0
+    )
     assert all(options(str(c), "5D 7C 9H QS") == set() for c in hand)
     assert sorted(map(str, game.legal_moves())) == sorted(f"{c} trails" for c in hand)
 
@@ -180,8 +188,15 @@ def test_each_table_ace_counts_1_or_14_independently(taken):
 
 @pytest.mark.parametrize(
     ("taken", "ok"),
-    [("5C 9D", True), ("AH 5C 9D", True), ("AH AD 4C 9D", True), ("KC", False), ("2C", False),
-     ("AH 2C", False), ("5C 8D", False)],
+    [
+        ("5C 9D", True),
+        ("AH 5C 9D", True),
+        ("AH AD 4C 9D", True),
+        ("KC", False),
+        ("2C", False),
+        ("AH 2C", False),
+        ("5C 8D", False),
+    ],
 )
 def test_played_ace_counts_1_or_14(taken, ok):
     """§2: the played ace counts 1 or 14 (5+9 is 14; a table ace may be a group of its own)."""
@@ -190,8 +205,14 @@ def test_played_ace_counts_1_or_14(taken, ok):
 
 @pytest.mark.parametrize(
     ("played", "taken", "ok"),
-    [("JC", "5H 6D", True), ("QC", "5H 7D", True), ("KC", "6H 7D", True),
-     ("KC", "KH 6S 7D", True), ("JC", "10H", False), ("QC", "JH AC", True)],
+    [
+        ("JC", "5H 6D", True),
+        ("QC", "5H 7D", True),
+        ("KC", "6H 7D", True),
+        ("KC", "KH 6S 7D", True),
+        ("JC", "10H", False),
+        ("QC", "JH AC", True),
+    ],
 )
 def test_face_cards_capture_by_value(played, taken, ok):
     """§2: J 11, Q 12, K 13 capture sums like any other card."""
@@ -206,8 +227,12 @@ def test_nothing_to_take_gives_no_options():
 
 @pytest.mark.parametrize(
     ("played", "table"),
-    [("8D", TABLE_A23568), ("AS", "AD 4C 9H KS"), ("10C", "2H 3C 5D 8S"),
-     ("7C", "AH AS 3D 4H 6C 2S")],
+    [
+        ("8D", TABLE_A23568),
+        ("AS", "AD 4C 9H KS"),
+        ("10C", "2H 3C 5D 8S"),
+        ("7C", "AH AS 3D 4H 6C 2S"),
+    ],
 )
 def test_options_are_legal_and_maximal(played, table):
     """API: every option passes is_capture and no option contains another."""

@@ -27,9 +27,17 @@ def finish(rules, piles, banked, last_capturer, sweeps=None, dealer=0):
     """
     hands = [[] for _ in piles]
     hands[0] = cards("KC")
-    game = Round.from_position(rules, hands, [], piles=[cards(p) for p in piles],
-                               last_capturer=last_capturer, sweeps=sweeps, scores=banked,
-                               dealer=dealer, to_move=0)
+    game = Round.from_position(
+        rules,
+        hands,
+        [],
+        piles=[cards(p) for p in piles],
+        last_capturer=last_capturer,
+        sweeps=sweeps,
+        scores=banked,
+        dealer=dealer,
+        to_move=0,
+    )
     match = Match(rules, len(piles), 1, game, list(banked))
     match.play(Move(card("KC")))
     return match
@@ -37,8 +45,9 @@ def finish(rules, piles, banked, last_capturer, sweeps=None, dealer=0):
 
 def middle(rules, banked, hands, table, deck=DECK8):
     """A match in the middle of a round, seat 0 to move."""
-    game = Round.from_position(rules, [cards(h) for h in hands], cards(table), deck=cards(deck),
-                               scores=banked, to_move=0)
+    game = Round.from_position(
+        rules, [cards(h) for h in hands], cards(table), deck=cards(deck), scores=banked, to_move=0
+    )
     return Match(rules, len(hands), 1, game, list(banked))
 
 
@@ -93,8 +102,7 @@ def test_tie_at_the_top_goes_to_most_spades_in_the_round(spades_side):
 def test_tie_with_extra_round_option_plays_another_round():
     """§2: rule option tiebreak="extra-round": a tie always plays another round."""
     rules = rules_for("swedish", tiebreak="extra-round")
-    match = finish(rules, ["3S 4S 5S 6S 7S 8S 9S", "AH 3H 4H 5H 6H 7H"], [14, 14],
-                   last_capturer=1)
+    match = finish(rules, ["3S 4S 5S 6S 7S 8S 9S", "AH 3H 4H 5H 6H 7H"], [14, 14], last_capturer=1)
     assert match.scores == [16, 16]
     assert match.winner is None
     assert match.rounds_played == 1
@@ -114,8 +122,9 @@ def test_tie_in_spades_too_plays_another_round():
 def test_spades_tiebreak_only_among_the_tied_sides():
     """§2: side 2 has most spades but is far behind; of the tied sides 0 (2 spades) and
     1 (1 spade), side 0 wins."""
-    match = finish(SWEDISH, ["AD 3S 4S", "AH AC 6S", "7S 8S 9S 10S JS QS"], [15, 14, 0],
-                   last_capturer=2)
+    match = finish(
+        SWEDISH, ["AD 3S 4S", "AH AC 6S", "7S 8S 9S 10S JS QS"], [15, 14, 0], last_capturer=2
+    )
     assert match.scores == [16, 16, 4]
     assert match.winner == 0
 
@@ -206,9 +215,15 @@ def test_live_target_reached_with_the_last_card_wins_before_end_items(rules, tab
 
     Side 0 (15) takes an ace (or makes a tabbe) with the round's very last card: 16, a win.
     Side 1 (14) would only get there afterwards, with spades (16) and cards (17)."""
-    game = Round.from_position(rules, [cards("9C" if taken == "9H" else "5C"), []],
-                               cards(table), piles=[[], cards("3S 4S 5S 6S 7S 8S 9D 10H 2H")],
-                               last_capturer=1, scores=[15, 14], to_move=0)
+    game = Round.from_position(
+        rules,
+        [cards("9C" if taken == "9H" else "5C"), []],
+        cards(table),
+        piles=[[], cards("3S 4S 5S 6S 7S 8S 9D 10H 2H")],
+        last_capturer=1,
+        scores=[15, 14],
+        to_move=0,
+    )
     match = Match(rules, 2, 1, game, [15, 14])
     match.play(Move(game.hands[0][0], cards(taken)))
     assert match.round.is_over
@@ -260,8 +275,9 @@ FINNISH_LIVE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("rules", "banked", "hand", "table", "played", "taken"),
-                         FINNISH_LIVE_CASES)
+@pytest.mark.parametrize(
+    ("rules", "banked", "hand", "table", "played", "taken"), FINNISH_LIVE_CASES
+)
 def test_finnish_wins_mid_round(rules, banked, hand, table, played, taken):
     """§5: aces, lillan, storan and mökki count when captured; the match can end mid-round."""
     match = middle(rules, [banked, 3], [hand, "7D 8D"], table)
@@ -306,8 +322,13 @@ def test_finnish_tie_left_after_cards_plays_another_round():
 
 @pytest.mark.parametrize(
     ("name", "players", "options"),
-    [("swedish", 2, {}), ("swedish", 3, {"live": True}), ("overspader", 2, {}),
-     ("finnish", 2, {}), ("mulle", 4, {"teams": True, "target": 30})],
+    [
+        ("swedish", 2, {}),
+        ("swedish", 3, {"live": True}),
+        ("overspader", 2, {}),
+        ("finnish", 2, {}),
+        ("mulle", 4, {"teams": True, "target": 30}),
+    ],
 )
 def test_match_round_trips_and_plays_on_identically(name, players, options):
     """API: Match.from_dict(match.to_dict()) is JSON-able and plays on identically,
@@ -329,7 +350,10 @@ def test_match_round_trips_and_plays_on_identically(name, players, options):
     assert match.rounds_played >= 1
     assert copy.to_dict() == match.to_dict()
     assert (copy.winner, copy.scores, copy.rounds_played) == (
-        match.winner, match.scores, match.rounds_played)
+        match.winner,
+        match.scores,
+        match.rounds_played,
+    )
     assert max(match.scores) >= match.rules.target
     with pytest.raises(IllegalMove, match="the match is over"):
         Match.from_dict(match.to_dict()).play(Move(card("KC")))

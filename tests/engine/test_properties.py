@@ -97,8 +97,9 @@ def brute_force(rules, played, table):
 
 def maximal(captures):
     counters = {c: Counter(c) for c in captures}
-    return {c for c in captures if not any(o != c and not counters[c] - counters[o]
-                                           for o in captures)}
+    return {
+        c for c in captures if not any(o != c and not counters[c] - counters[o] for o in captures)
+    }
 
 
 small_tables = st.tuples(

@@ -48,14 +48,22 @@ def items(score):
 
 
 def position(rules, hands, table="", deck="", **kwargs):
-    return Round.from_position(rules, [cards(h) for h in hands], cards(table), deck=cards(deck),
-                               **kwargs)
+    return Round.from_position(
+        rules, [cards(h) for h in hands], cards(table), deck=cards(deck), **kwargs
+    )
 
 
 def ended(rules, piles, last_capturer=None, sweeps=None, scores=None):
     """A finished round whose sides captured ``piles``; returns the items per side."""
-    game = Round.from_position(rules, [[] for _ in piles], [], piles=[cards(p) for p in piles],
-                               last_capturer=last_capturer, sweeps=sweeps, scores=scores)
+    game = Round.from_position(
+        rules,
+        [[] for _ in piles],
+        [],
+        piles=[cards(p) for p in piles],
+        last_capturer=last_capturer,
+        sweeps=sweeps,
+        scores=scores,
+    )
     assert game.is_over
     return [items(s) for s in game.score()]
 
@@ -91,9 +99,9 @@ def expected_first_deal(deck, players, dealer):
     top = 0
     for _ in range(2):
         for step in range(1, players + 1):
-            hands[(dealer + step) % players] += deck[top:top + 2]
+            hands[(dealer + step) % players] += deck[top : top + 2]
             top += 2
-        table += deck[top:top + 2]
+        table += deck[top : top + 2]
         top += 2
     return hands, table, top
 
@@ -119,8 +127,8 @@ def test_later_deal_three_players_dealer_2():
     start = 16  # 4 to the table + 12 to the players
     order = [0, 1, 2]  # dealer 2: seat 0 is at the dealer's left
     for index, seat in enumerate(order):
-        first = deck[start + 2 * index:start + 2 * index + 2]
-        second = deck[start + 6 + 2 * index:start + 6 + 2 * index + 2]
+        first = deck[start + 2 * index : start + 2 * index + 2]
+        second = deck[start + 6 + 2 * index : start + 6 + 2 * index + 2]
         assert same(game.hands[seat], first + second)
     assert len(game.table) == 4 + 12
 
@@ -221,8 +229,7 @@ def test_dealers_left_starts_and_play_goes_clockwise(players, dealer):
 
 def test_trail_is_always_allowed_even_when_a_capture_is_possible():
     """§2: capturing is never compulsory; you may trail even when you could capture."""
-    game = position(SWEDISH, ["9C 4D", "KS"], "9H 5D", deck="2C 3C 4C 5C 6C 7C 8C 10C",
-                    to_move=0)
+    game = position(SWEDISH, ["9C 4D", "KS"], "9H 5D", deck="2C 3C 4C 5C 6C 7C 8C 10C", to_move=0)
     assert Move(card("9C")) in game.legal_moves()
     assert game.is_legal(Move(card("9C")))
     game.play(Move(card("9C")))
@@ -266,8 +273,14 @@ def test_seed_tabbe_nine_takes_3_6_9_next_player_must_trail():
 def test_seed_tabbe_after_the_previous_player_takes_the_nine():
     """Seed 000: table 9 and 5; the player before takes 9 with 9; you take the 5: a tabbe;
     the player after you must simply put a card on the table."""
-    game = position(SWEDISH, ["QC 3H", "9D 7C", "5C 8H"], "9H 5S", dealer=0, to_move=1,
-                    deck="AS AH AD AC 2S 2H 2D 2C 3S 3D 3C 4S")
+    game = position(
+        SWEDISH,
+        ["QC 3H", "9D 7C", "5C 8H"],
+        "9H 5S",
+        dealer=0,
+        to_move=1,
+        deck="AS AH AD AC 2S 2H 2D 2C 3S 3D 3C 4S",
+    )
     game.play(Move(card("9D"), cards("9H")))
     assert game.sweeps == [0, 0, 0]
     game.play(Move(card("5C"), cards("5S")))
@@ -348,8 +361,9 @@ def test_whole_round_of_trails_nobody_scores():
 @pytest.fixture
 def middle():
     """Seat 0 to move with 9C 4S; the table holds 4D 3C 2H 9S."""
-    return position(SWEDISH, ["9C 4S", "9H KD"], "4D 3C 2H 9S", to_move=0,
-                    deck="AS AH AD AC 2S 2D 2C 3S")
+    return position(
+        SWEDISH, ["9C 4S", "9H KD"], "4D 3C 2H 9S", to_move=0, deck="AS AH AD AC 2S 2D 2C 3S"
+    )
 
 
 @pytest.mark.parametrize(
@@ -424,8 +438,9 @@ def test_round_round_trips_through_a_plain_dict():
 
 def test_swedish_scoring_table():
     """§2: spades 2, cards 1, aces 1 each, storan 2, lillan 1, sistan 1, tabbe 1 each."""
-    sides = ended(SWEDISH, ["AS AH 10D 2S 3S 4S 5S KH", "6S 7S 8H 9H"], last_capturer=1,
-                  sweeps=[2, 0])
+    sides = ended(
+        SWEDISH, ["AS AH 10D 2S 3S 4S 5S KH", "6S 7S 8H 9H"], last_capturer=1, sweeps=[2, 0]
+    )
     assert sides == [
         {"spades": 2, "cards": 1, "aces": 2, "storan": 2, "lillan": 1, "tabbe": 2},
         {"sistan": 1},
@@ -437,8 +452,9 @@ def test_swedish_round_is_worth_11_points_plus_tabbar():
     deck = deck52()
     spades_hearts = [c for c in deck if c.suit in "SH"] + cards("AD")
     rest = [c for c in deck if c not in spades_hearts]
-    game = Round.from_position(SWEDISH, [[], []], [], piles=[spades_hearts, rest],
-                               last_capturer=1, sweeps=[1, 3])
+    game = Round.from_position(
+        SWEDISH, [[], []], [], piles=[spades_hearts, rest], last_capturer=1, sweeps=[1, 3]
+    )
     scores = game.score()
     assert items(scores[0]) == {"spades": 2, "cards": 1, "aces": 3, "lillan": 1, "tabbe": 1}
     assert items(scores[1]) == {"aces": 1, "storan": 2, "sistan": 1, "tabbe": 3}
@@ -483,8 +499,9 @@ def test_overspader_most_spades_alone_scores_nothing():
 
 def test_overspader_all_else_as_swedish():
     """§3: all else as Swedish (cards, aces, storan, lillan, sistan, tabbe)."""
-    sides = ended(OVERSPADER, ["AS AH 10D 2S 3S 4S 5S 6S 7S KH", "8S 9H"], last_capturer=1,
-                  sweeps=[0, 1])
+    sides = ended(
+        OVERSPADER, ["AS AH 10D 2S 3S 4S 5S 6S 7S KH", "8S 9H"], last_capturer=1, sweeps=[0, 1]
+    )
     assert sides == [
         {"spades": 1, "cards": 1, "aces": 2, "storan": 2, "lillan": 1},
         {"sistan": 1, "tabbe": 1},
@@ -545,9 +562,16 @@ def test_finnish_spades_tie_between_two_teams_not_split():
 
 @pytest.mark.parametrize(
     ("sweeps", "points"),
-    [([1, 1], [0, 0]), ([2, 1], [1, 0]), ([3, 0], [3, 0]), ([2, 2], [0, 0]),
-     ([2, 1, 1], [1, 0, 0]), ([2, 1, 0], [2, 1, 0]), ([1, 1, 1, 1], [0, 0, 0, 0]),
-     ([2, 1, 3, 1], [1, 0, 2, 0])],
+    [
+        ([1, 1], [0, 0]),
+        ([2, 1], [1, 0]),
+        ([3, 0], [3, 0]),
+        ([2, 2], [0, 0]),
+        ([2, 1, 1], [1, 0, 0]),
+        ([2, 1, 0], [2, 1, 0]),
+        ([1, 1, 1, 1], [0, 0, 0, 0]),
+        ([2, 1, 3, 1], [1, 0, 2, 0]),
+    ],
 )
 def test_finnish_mokki_cancel(sweeps, points):
     """§5: a side's sweep points are its sweeps minus the fewest sweeps any side has."""
@@ -564,8 +588,7 @@ def test_finnish_mokki_cancel_per_team(sweeps, points):
 
 def sweep_then_trail_out(rules, deck="", scores=None, piles=None):
     """Seat 0 sweeps 9S with 9C, then everyone trails to the end (8 more cards if a deck)."""
-    game = position(rules, ["9C", "KD"], "9S", to_move=0, deck=deck, scores=scores,
-                    piles=piles)
+    game = position(rules, ["9C", "KD"], "9S", to_move=0, deck=deck, scores=scores, piles=piles)
     game.play(Move(card("9C"), cards("9S")))
     assert game.table == []
     while not game.is_over:
@@ -647,8 +670,12 @@ def test_not_a_mulle(table, taken):
 
 def test_mulle_scoring_table_double_deck():
     """§6: aces 1 each, each storan 2, each lillan 1, spades 1, no cards point, sistan 1."""
-    sides = ended(MULLE, ["10D 10D 2S 2S AS AS AH KH QH", "3S 4S 5S 6S 7S 8H 9H"],
-                  last_capturer=1, sweeps=[0, 2])
+    sides = ended(
+        MULLE,
+        ["10D 10D 2S 2S AS AS AH KH QH", "3S 4S 5S 6S 7S 8H 9H"],
+        last_capturer=1,
+        sweeps=[0, 2],
+    )
     assert sides == [
         {"storan": 4, "lillan": 2, "aces": 3},
         {"spades": 1, "sistan": 1, "tabbe": 2},
@@ -667,8 +694,12 @@ def test_partnership_pools_piles_and_sweeps():
 
     Seat 1 alone has the most spades (5), but team 0 pools 4+4 = 8 against 5."""
     rules = rules_for("swedish", teams=True)
-    sides = ended(rules, ["3S 4S 5S 6S", "JS QS KS AS 2S 3H", "7S 8S 9S 10S", ""],
-                  last_capturer=3, sweeps=[1, 0, 1, 1])
+    sides = ended(
+        rules,
+        ["3S 4S 5S 6S", "JS QS KS AS 2S 3H", "7S 8S 9S 10S", ""],
+        last_capturer=3,
+        sweeps=[1, 0, 1, 1],
+    )
     assert sides == [
         {"spades": 2, "cards": 1, "tabbe": 2},
         {"aces": 1, "lillan": 1, "sistan": 1, "tabbe": 1},

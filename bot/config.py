@@ -1,0 +1,107 @@
+"""Settings for the bot, read from environment variables and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DB_PATH = Path("data") / "kasino.db"
+DEFAULT_TURN_SECONDS = 300
+DEFAULT_ROUND_PAUSE = 5.0
+MAX_AUTO_MOVES = 3
+
+
+class ConfigError(RuntimeError):
+    """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything the bot needs to run.
+
+    ``turn_seconds`` is the default turn limit for new games (a game may choose its own),
+    ``round_pause`` the pause between a round's summary and the next deal, and
+    ``max_auto_moves`` how many automatic moves in a row for one seat abandon a game.
+    """
+
+    token: str | None
+    db_path: Path = DEFAULT_DB_PATH
+    dev_guild_id: int | None = None
+    turn_seconds: int = DEFAULT_TURN_SECONDS
+    round_pause: float = DEFAULT_ROUND_PAUSE
+    max_auto_moves: int = MAX_AUTO_MOVES
+    log_level: str = "INFO"
+
+    def __repr__(self) -> str:  # never show the token
+        token = "set" if self.token else "missing"
+        return (
+            f"Config(token={token}, db_path={str(self.db_path)!r},"
+            f" dev_guild_id={self.dev_guild_id}, turn_seconds={self.turn_seconds},"
+            f" round_pause={self.round_pause})"
+        )
+
+
+def _int(env: Mapping[str, str], name: str, default: int | None, low: int = 0) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < low:
+        raise ConfigError(f"{name} must be at least {low}, not {value}")
+    return value
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if value < 0:
+        raise ConfigError(f"{name} must not be negative")
+    return value
+
+
+def load_config(
+    env: Mapping[str, str] | None = None, *, require_token: bool = True, dotenv: bool = True
+) -> Config:
+    """Build a :class:`Config` from ``env`` (default: ``os.environ`` plus ``./.env``).
+
+    Raises :class:`ConfigError` with a readable message when ``DISCORD_TOKEN`` is missing
+    (and ``require_token`` is true) or a value is malformed.
+    """
+    if env is None:
+        if dotenv:
+            from dotenv import load_dotenv
+
+            load_dotenv(override=False)
+        env = os.environ
+    token = env.get("DISCORD_TOKEN", "").strip() or None
+    if require_token and token is None:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set. Put your bot token in the environment or in a .env file"
+            " (copy .env.example to .env). Get it from the Discord Developer Portal: your"
+            " application > Bot > Reset Token. To try the bot without a token, run"
+            " `python -m bot --preview`."
+        )
+    db_raw = env.get("KASINO_DB", "").strip()
+    level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+    return Config(
+        token=token,
+        db_path=Path(db_raw) if db_raw else DEFAULT_DB_PATH,
+        dev_guild_id=_int(env, "DEV_GUILD_ID", None, low=1),
+        turn_seconds=_int(env, "TURN_SECONDS", DEFAULT_TURN_SECONDS, low=10)
+        or DEFAULT_TURN_SECONDS,
+        round_pause=_float(env, "ROUND_PAUSE", DEFAULT_ROUND_PAUSE),
+        max_auto_moves=_int(env, "MAX_AUTO_MOVES", MAX_AUTO_MOVES, low=1) or MAX_AUTO_MOVES,
+        log_level=level,
+    )

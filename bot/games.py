@@ -1,0 +1,316 @@
+"""Game flow without Discord: lobbies, starting, moves, timers' decisions, results.
+
+The cogs call these methods while holding the game's lock (:meth:`GameService.lock`);
+every change is written to storage before the method returns, so the interaction reply
+that follows always reports committed state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.config import Config
+from bot.engine import Card, IllegalMove, Match, Move, rules_for
+from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
+from bot.moves import auto_move, played_values
+from bot.render import describe_move
+from bot.storage import MoveRecord, ResultRecord, Storage
+from bot.timers import now
+
+
+class GameError(Exception):
+    """A request that cannot be done; the message is shown to the person, nothing changed."""
+
+
+@dataclass(slots=True)
+class MoveOutcome:
+    """What a move did, for the messages that follow it."""
+
+    game: Game
+    text: str
+    finished_round: Any = None  # the Round that just ended, if one did
+    scores: Any = None  # that round's Score per side
+    round_number: int = 0
+    match_over: bool = False
+    abandoned: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class GameService:
+    """Owns the in-memory cache of games, their locks, and every state change."""
+
+    def __init__(self, storage: Storage, config: Config, seed: int | None = None) -> None:
+        self.storage = storage
+        self.config = config
+        self._rng = random.Random(seed)
+        self._games: dict[int, Game] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock that serialises every change to one game."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def get(self, game_id: int) -> Game | None:
+        """A game by id (cached after the first load)."""
+        game = self._games.get(game_id)
+        if game is None:
+            game = await self.storage.get_game(game_id)
+            if game is not None and game.status.active:
+                self._games[game_id] = game
+        return game
+
+    async def active(self, channel_id: int) -> Game | None:
+        """The lobby or match in a channel, if any."""
+        for game in self._games.values():
+            if game.channel_id == channel_id and game.status.active:
+                return game
+        game = await self.storage.active_game(channel_id)
+        if game is not None:
+            game = self._games.setdefault(game.id, game)
+        return game
+
+    async def save(
+        self, game: Game, move: MoveRecord | None = None, results: list[ResultRecord] | None = None
+    ) -> None:
+        """Commit a game; on failure forget the cached copy so the next read is from disk."""
+        try:
+            await self.storage.save_game(game, now(), move, results or ())
+        except BaseException:
+            self._games.pop(game.id, None)
+            raise
+        if not game.status.active:
+            self._games.pop(game.id, None)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open_lobby(
+        self, guild_id: int, channel_id: int, host: Seat, options: GameOptions
+    ) -> Game:
+        """Create a lobby with the host seated; raises ``ChannelBusy`` if the channel is taken."""
+        rules_for(options.variant, target=options.target, teams=options.teams)  # validates
+        game = Game(0, guild_id, channel_id, int(host.user_id or 0), options, [host])
+        await self.storage.create_game(game, now())
+        self._games[game.id] = game
+        return game
+
+    async def join(self, game: Game, seat: Seat) -> None:
+        """Seat a person in a lobby."""
+        self._require(game, Status.LOBBY, "The game has already started.")
+        if seat.user_id is not None and game.seat_of(seat.user_id) is not None:
+            raise GameError("You already have a seat in this game.")
+        if len(game.seats) >= MAX_SEATS:
+            raise GameError("The table is full (4 players).")
+        game.seats.append(seat)
+        game.version += 1
+        await self.save(game)
+
+    async def leave(self, game: Game, user_id: int) -> None:
+        """Give up a seat in a lobby (the host cancels instead)."""
+        self._require(game, Status.LOBBY, "The game has already started; ask the host to stop it.")
+        index = game.seat_of(user_id)
+        if index is None:
+            raise GameError("You are not seated in this game.")
+        if user_id == game.host_id:
+            raise GameError("You are the host: use Cancel to close the lobby.")
+        del game.seats[index]
+        game.version += 1
+        await self.save(game)
+
+    async def cancel(self, game: Game, user_id: int) -> None:
+        """The host closes a lobby."""
+        self._require(game, Status.LOBBY, "The game has already started; use /kasino stop.")
+        if user_id != game.host_id:
+            raise GameError("Only the host can cancel this lobby.")
+        game.status = Status.CANCELLED
+        game.version += 1
+        await self.save(game)
+
+    async def start(self, game: Game, user_id: int) -> None:
+        """The host deals the first round."""
+        self._require(game, Status.LOBBY, "The game has already started.")
+        if user_id != game.host_id:
+            raise GameError("Only the host can start the game.")
+        if game.options.teams and len(game.seats) != 4:
+            raise GameError("A team game needs exactly 4 players.")
+        if len(game.seats) < 2:
+            raise GameError("At least 2 players are needed to start.")
+        self.deal_match(game)
+        await self.save(game)
+
+    def deal_match(self, game: Game) -> None:
+        """Start the match in memory: shuffle, deal, set the first turn's deadline."""
+        opts = game.options
+        rules = rules_for(opts.variant, target=opts.target, teams=opts.teams)
+        game.match = Match.start(rules, len(game.seats), seed=self._rng.getrandbits(64))
+        game.status = Status.PLAYING
+        game.version += 1
+        self.set_turn_timer(game)
+
+    async def rematch(self, old: Game, user_id: int) -> Game:
+        """A new match with the same seats and rules, dealt at once."""
+        if old.status.active:
+            raise GameError("This game is still running.")
+        if old.seat_of(user_id) is None:
+            raise GameError("Only the players of this game can ask for a rematch.")
+        game = Game(
+            0,
+            old.guild_id,
+            old.channel_id,
+            user_id,
+            old.options,
+            [seat.fresh() for seat in old.seats],
+        )
+        self.deal_match(game)
+        await self.storage.create_game(game, now())
+        self._games[game.id] = game
+        return game
+
+    async def stop(self, game: Game, *, allowed: bool) -> None:
+        """End a lobby or match without a result (host or channel managers only)."""
+        if not game.status.active:
+            raise GameError("This game is already over.")
+        if not allowed:
+            raise GameError("Only the host or someone with Manage Channels can stop this game.")
+        game.status = Status.STOPPED
+        game.deadline = None
+        game.timer = None
+        game.version += 1
+        await self.save(game)
+
+    @staticmethod
+    def _require(game: Game, status: Status, message: str) -> None:
+        if game.status is not status:
+            raise GameError(message if game.status.active else "This game is over.")
+
+    # ------------------------------------------------------------------ moves
+
+    def set_turn_timer(self, game: Game) -> None:
+        """The player to move gets a fresh turn limit (reminder first)."""
+        game.deadline = now() + game.options.turn_seconds
+        game.timer = Timer.REMIND
+
+    def check_turn(self, game: Game, user_id: int) -> int:
+        """The seat of ``user_id`` if they may move now; else a friendly :class:`GameError`."""
+        if game.status is not Status.PLAYING:
+            raise GameError("This game is not being played any more.")
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise GameError("You are not playing in this game; you can follow it on the table.")
+        if game.extra.get("paused"):
+            raise GameError("The next round is being dealt; try again in a moment.")
+        to_move = game.match.round.to_move
+        if to_move != seat:
+            raise GameError(f"It is not your turn: waiting for {game.seats[to_move].name}.")
+        return seat
+
+    async def play(self, game: Game, seat: int, move: Move, *, auto: bool = False) -> MoveOutcome:
+        """Apply a move for ``seat`` and commit it; :class:`GameError` if it is illegal."""
+        match = game.match
+        before = match.round
+        rounds_before = match.rounds_played
+        try:
+            play = match.play(move)
+        except IllegalMove as error:
+            raise GameError(str(error)) from None
+        player = game.seats[seat]
+        player.tabbar += int(play.sweep)
+        player.idle = player.idle + 1 if auto else 0
+        values = played_values(match.rules, move.card, move.taken)
+        text = describe_move(
+            player.name,
+            match.rules,
+            move.card,
+            move.taken,
+            values,
+            sweep=play.sweep,
+            mulle=play.mulle,
+            auto=auto,
+        )
+        outcome = MoveOutcome(game, text)
+        if match.rounds_played > rounds_before or match.is_over:
+            outcome.finished_round = before
+            outcome.scores = match.round_scores[-1] if match.round_scores else None
+            outcome.round_number = rounds_before + 1
+        game.last_move = text
+        game.version += 1
+        results = self._finish(game, outcome, player)
+        record = MoveRecord(seat, str(move.card), tuple(str(c) for c in move.taken), auto)
+        await self.save(game, record, results)
+        return outcome
+
+    def _finish(self, game: Game, outcome: MoveOutcome, mover: Seat) -> list[ResultRecord]:
+        match = game.match
+        if match.is_over:
+            outcome.match_over = True
+            game.status = Status.FINISHED
+            game.deadline = game.timer = None
+            return self.results(game)
+        if mover.idle >= self.config.max_auto_moves:
+            outcome.abandoned = True
+            game.status = Status.ABANDONED
+            game.deadline = game.timer = None
+            return []
+        if outcome.finished_round is not None and self.config.round_pause > 0:
+            game.extra["paused"] = True
+            game.deadline = now() + self.config.round_pause
+            game.timer = Timer.DEAL
+        else:
+            self.set_turn_timer(game)
+        return []
+
+    @staticmethod
+    def results(game: Game) -> list[ResultRecord]:
+        """The leaderboard lines of a finished match, one per person."""
+        match = game.match
+        lines = []
+        for index, seat in enumerate(game.seats):
+            if not seat.is_human:
+                continue
+            side = game.side_of(index)
+            lines.append(
+                ResultRecord(
+                    int(seat.user_id or 0),
+                    side,
+                    side == match.winner,
+                    match.scores[side],
+                    seat.tabbar,
+                )
+            )
+        return lines
+
+    def parse_taken(self, game: Game, indices: list[str]) -> tuple[Card, ...]:
+        """Table cards by their positions (select values), checking each is on the table."""
+        table = game.match.round.table
+        try:
+            positions = sorted({int(i) for i in indices})
+        except ValueError:
+            raise GameError("Those are not table cards.") from None
+        if not positions or positions[0] < 0 or positions[-1] >= len(table):
+            raise GameError("Those cards are not on the table any more.")
+        return tuple(table[i] for i in positions)
+
+    # ----------------------------------------------------------------- timers
+
+    async def resume_after_pause(self, game: Game) -> None:
+        """The pause after a round is over: the next round's first turn begins."""
+        game.extra.pop("paused", None)
+        game.version += 1
+        self.set_turn_timer(game)
+        await self.save(game)
+
+    async def remind(self, game: Game) -> None:
+        """After the reminder, the next deadline is the automatic move."""
+        game.deadline = now() + game.options.turn_seconds
+        game.timer = Timer.AUTO
+        await self.save(game)
+
+    async def play_for(self, game: Game) -> MoveOutcome:
+        """Play a simple safe move for the player whose time ran out."""
+        seat = game.match.round.to_move
+        return await self.play(game, seat, auto_move(game.match.round), auto=True)

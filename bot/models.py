@@ -1,0 +1,141 @@
+"""The bot's view of a game: seats, options and status around the engine's ``Match``."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+HUMAN = "human"
+COMPUTER = "computer"
+MAX_SEATS = 4
+
+VARIANT_NAMES = {
+    "swedish": "Swedish Kasino",
+    "overspader": "Överspader",
+    "finnish": "Finnish Kasino",
+    "mulle": "Mulle",
+}
+
+
+class Status(StrEnum):
+    """Where a game is in its life. Only ``LOBBY`` and ``PLAYING`` occupy the channel."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+    CANCELLED = "cancelled"
+    ABANDONED = "abandoned"
+
+    @property
+    def active(self) -> bool:
+        """Whether a game with this status still holds its channel."""
+        return self in (Status.LOBBY, Status.PLAYING)
+
+
+class Timer(StrEnum):
+    """What happens when a game's deadline passes."""
+
+    REMIND = "remind"
+    AUTO = "auto"
+    DEAL = "deal"
+
+
+@dataclass(slots=True)
+class Seat:
+    """One place at the table.
+
+    ``kind`` is ``"human"`` (``user_id`` set) or ``"computer"`` (``user_id`` is ``None``,
+    ``level`` names its strength). ``idle`` counts automatic moves in a row made for this
+    seat; ``tabbar`` counts its sweeps over the whole match.
+    """
+
+    user_id: int | None
+    name: str
+    kind: str = HUMAN
+    level: str | None = None
+    idle: int = 0
+    tabbar: int = 0
+
+    @property
+    def is_human(self) -> bool:
+        """Whether a person plays this seat."""
+        return self.kind == HUMAN and self.user_id is not None
+
+    @property
+    def mention(self) -> str:
+        """A Discord mention for a person, the plain name for a computer."""
+        return f"<@{self.user_id}>" if self.is_human else self.name
+
+    def fresh(self) -> Seat:
+        """The same player with the per-match counters cleared (for a rematch)."""
+        return Seat(self.user_id, self.name, self.kind, self.level)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        """Rebuild a seat stored by :func:`dataclasses.asdict`."""
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """The rules a lobby was opened with, plus the turn limit in seconds."""
+
+    variant: str = "swedish"
+    target: int = 16
+    teams: bool = False
+    turn_seconds: int = 300
+
+    @property
+    def variant_name(self) -> str:
+        """The variant as people call it."""
+        return VARIANT_NAMES.get(self.variant, self.variant)
+
+
+@dataclass(slots=True)
+class Game:
+    """A game row: a lobby, a match in progress, or a finished match."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    options: GameOptions
+    seats: list[Seat]
+    status: Status = Status.LOBBY
+    version: int = 0
+    match: Any = None  # bot.engine.Match once started
+    message_id: int | None = None
+    ping_id: int | None = None
+    deadline: float | None = None
+    timer: Timer | None = None
+    last_move: str = ""
+    created_at: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat index of a person, or ``None`` when they are not playing."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def side_of(self, seat: int) -> int:
+        """The side (player or team) a seat plays for."""
+        return seat % 2 if self.options.teams else seat
+
+    @property
+    def sides(self) -> int:
+        """How many sides score separately."""
+        return 2 if self.options.teams else len(self.seats)
+
+    def side_name(self, side: int) -> str:
+        """A readable name for a side: the player, or both partners."""
+        if not self.options.teams:
+            return self.seats[side].name
+        return " & ".join(s.name for i, s in enumerate(self.seats) if i % 2 == side)
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        """The seats as plain data for storage."""
+        return [asdict(seat) for seat in self.seats]

@@ -1,0 +1,292 @@
+"""Text and embeds: cards with suit symbols, the lobby, the table, hands, summaries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import discord
+
+from bot.engine import Card, Rules
+from bot.models import Game, GameOptions, Status
+from bot.moves import Choice, deal_progress
+
+SUIT_EMOJI = {"S": "♠️", "H": "♥️", "D": "♦️", "C": "♣️"}
+SUIT_PLAIN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+TABLE_COLOUR = discord.Colour.dark_green()
+ITEM_NAMES = {
+    "spades": "Spades",
+    "cards": "Cards",
+    "aces": "Aces",
+    "storan": "Storan (10♦)",
+    "lillan": "Lillan (2♠)",
+    "sistan": "Sistan",
+    "tabbe": "Tabbar",
+    "mulle": "Mulle",
+}
+HAND_TITLE = "Your hand"
+
+
+def card(c: Card) -> str:
+    """A card for a message: rank and a suit emoji (Discord draws ♥️ ♦️ red, ♠️ ♣️ black)."""
+    return f"{c.rank_name}{SUIT_EMOJI[c.suit]}"
+
+
+def plain(c: Card) -> str:
+    """A card for a label where emoji are not drawn in colour: ``A♥``."""
+    return f"{c.rank_name}{SUIT_PLAIN[c.suit]}"
+
+
+def cards(cs: Iterable[Card], *, empty: str = "(none)", fmt: Any = card) -> str:
+    """Cards separated by spaces, or ``empty``."""
+    text = " ".join(fmt(c) for c in cs)
+    return text or empty
+
+
+def sweep_word(rules: Rules) -> str:
+    """What a sweep is called in this variant."""
+    return "mökki" if rules.name == "finnish" else "tabbe"
+
+
+def value_note(rules: Rules, played: Card, values: Sequence[int]) -> str:
+    """How the played card counts, when that is not just its rank: ``" as 14"``."""
+    if not values or tuple(values) == (played.rank,):
+        return ""
+    return " as " + " or ".join(str(v) for v in values)
+
+
+def describe_move(
+    name: str,
+    rules: Rules,
+    played: Card,
+    taken: Sequence[Card],
+    values: Sequence[int] = (),
+    *,
+    sweep: bool = False,
+    mulle: bool = False,
+    auto: bool = False,
+) -> str:
+    """The last move in words: ``Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!``."""
+    if not taken:
+        text = f"{name} trailed {plain(played)}"
+    else:
+        note = value_note(rules, played, values)
+        text = f"{name} played {plain(played)}{note} and took {cards(taken, fmt=plain)}"
+    bonus = [word for word, flag in (("mulle", mulle), (sweep_word(rules), sweep)) if flag]
+    text += (": " + " and ".join(bonus) + "!") if bonus else "."
+    if auto:
+        text += " (automatic move: time ran out)"
+    return text
+
+
+def choice_label(rules: Rules, played: Card, choice: Choice) -> str:
+    """A capture option: ``Take 4♣ 9♦ A♠ (A♥ as 14)``."""
+    label = f"Take {cards(choice.taken, fmt=plain)}"
+    note = value_note(rules, played, choice.values)
+    if note:
+        label += f" ({plain(played)}{note})"
+    return label[:100]
+
+
+def choice_description(rules: Rules, choice: Choice) -> str:
+    """Why an option ranks where it does: cards, points, sweep, mulle."""
+    parts = [f"{choice.cards} cards", f"{choice.points} points"]
+    if choice.sweep:
+        parts.append(sweep_word(rules) + "!")
+    if choice.mulle:
+        parts.append("mulle!")
+    return " · ".join(parts)[:100]
+
+
+def rules_line(options: GameOptions) -> str:
+    """``Swedish Kasino to 16, teams, 5 min turns``."""
+    parts = [f"{options.variant_name} to {options.target}"]
+    if options.teams:
+        parts.append("teams (seats 1+3 against 2+4)")
+    minutes = options.turn_seconds / 60
+    parts.append(f"{minutes:g} min turns")
+    return ", ".join(parts)
+
+
+def lobby_embed(game: Game) -> discord.Embed:
+    """The public lobby: rules and seats."""
+    embed = discord.Embed(title=f"Kasino: {game.options.variant_name}", colour=TABLE_COLOUR)
+    embed.add_field(name="Rules", value=rules_line(game.options), inline=False)
+    lines = []
+    for index, seat in enumerate(game.seats):
+        host = " (host)" if seat.user_id == game.host_id else ""
+        team = f" · team {'AB'[index % 2]}" if game.options.teams else ""
+        lines.append(f"{index + 1}. {seat.mention}{host}{team}")
+    embed.add_field(name=f"Seats ({len(game.seats)}/4)", value="\n".join(lines), inline=False)
+    if game.status is Status.CANCELLED:
+        embed.description = "This lobby was cancelled."
+    else:
+        need = "4 players" if game.options.teams else "2 to 4 players"
+        embed.description = f"Press **Join** to take a seat ({need}). The host presses **Start**."
+    embed.set_footer(text=f"Game #{game.id}")
+    return embed
+
+
+def _side_field(game: Game, side: int) -> tuple[str, str]:
+    match = game.match
+    rnd = match.round
+    seats = [i for i in range(len(game.seats)) if game.side_of(i) == side]
+    captured = sum(len(rnd.piles[i]) for i in seats)
+    sweeps = sum(rnd.sweeps[i] for i in seats)
+    word = sweep_word(match.rules)
+    value = (
+        f"Score **{match.scores[side]}** / {match.rules.target}\n"
+        f"Captured {captured} cards · {word} {sweeps}"
+    )
+    return game.side_name(side), value
+
+
+def table_embed(game: Game, *, paused: bool = False) -> discord.Embed:
+    """The public table: table cards, whose turn, deal k of n, sides, last move."""
+    match = game.match
+    rnd = match.round
+    embed = discord.Embed(title=f"Kasino: {rules_line(game.options)}", colour=TABLE_COLOUR)
+    lines = [f"**Table ({len(rnd.table)}):** {cards(rnd.table, empty='empty')}"]
+    if game.status is Status.PLAYING:
+        k, n = deal_progress(rnd)
+        deal = f"Round {match.rounds_played + 1} · deal {k} of {n}"
+        if rnd.is_last_deal:
+            deal += " · ⚠️ **sistan: last deal!**"
+        lines.append(deal)
+        if paused:
+            lines.append("The next round is being dealt…")
+        else:
+            seat = game.seats[rnd.to_move]
+            due = f" (time runs out <t:{int(game.deadline)}:R>)" if game.deadline else ""
+            lines.append(f"**To move:** {seat.mention}{due}")
+    elif game.status is Status.FINISHED:
+        lines.append(f"🏆 **{winner_text(game)}**")
+    else:
+        lines.append(f"Game over ({game.status}). No result recorded.")
+    if game.last_move:
+        lines.append(f"**Last move:** {game.last_move}")
+    embed.description = "\n".join(lines)
+    for side in range(game.sides):
+        name, value = _side_field(game, side)
+        embed.add_field(name=name, value=value, inline=True)
+    embed.set_footer(text=f"Game #{game.id} · press “Your hand” to see your cards and play")
+    return embed
+
+
+def winner_text(game: Game) -> str:
+    """``Anna wins 17 to 12``."""
+    match = game.match
+    winner = match.winner
+    if winner is None:
+        return "No winner"
+    others = ", ".join(str(s) for i, s in enumerate(match.scores) if i != winner)
+    return f"{game.side_name(winner)} wins {match.scores[winner]} to {others}"
+
+
+def round_summary(
+    game: Game, finished: Any, scores: Sequence[Any] | None, round_number: int
+) -> discord.Embed:
+    """The public summary of a finished round: each side's items and the match totals."""
+    match = game.match
+    embed = discord.Embed(title=f"Round {round_number} is over", colour=TABLE_COLOUR)
+    piles = finished.side_piles()
+    for side in range(game.sides):
+        pile = piles[side]
+        spades = sum(c.suit == "S" for c in pile)
+        lines = [f"{spades} spades · {len(pile)} cards"]
+        if scores is not None:
+            items = scores[side].items
+            lines += [f"{ITEM_NAMES.get(k, k)}: {v}" for k, v in items.items() if v]
+            lines.append(f"Round: **{scores[side].total}**")
+        lines.append(f"Match: **{match.scores[side]}** / {match.rules.target}")
+        embed.add_field(name=game.side_name(side), value="\n".join(lines), inline=True)
+    if match.is_over:
+        embed.description = f"🏆 {winner_text(game)}!"
+    elif game.extra.get("paused"):
+        embed.description = "The next round is dealt in a moment."
+    else:
+        embed.description = f"Round {round_number + 1} is dealt."
+    return embed
+
+
+def hand_content(game: Game, seat: int, note: str = "") -> str:
+    """The ephemeral hand view's text for one seat (never sent publicly)."""
+    match = game.match
+    rnd = match.round
+    lines = [note] if note else []
+    lines.append(f"**{HAND_TITLE}** · {game.options.variant_name}, game #{game.id}")
+    lines.append(cards(rnd.hands[seat], empty="(empty)"))
+    lines.append(f"**Table:** {cards(rnd.table, empty='empty')}")
+    if game.status is not Status.PLAYING:
+        lines.append("The game is over.")
+    elif game.extra.get("paused"):
+        lines.append("The next round is being dealt; press Refresh in a moment.")
+    elif rnd.to_move == seat:
+        lines.append("**Your turn:** choose a card to play.")
+    else:
+        lines.append(f"Waiting for {game.seats[rnd.to_move].name} to play.")
+    return "\n".join(lines)
+
+
+def standings(game: Game) -> str:
+    """A running match's scores, one side a line."""
+    match = game.match
+    return "\n".join(
+        f"{game.side_name(side)}: **{match.scores[side]}** / {match.rules.target}"
+        for side in range(game.sides)
+    )
+
+
+RULES_TEXT = {
+    "swedish": (
+        "**Swedish Kasino** (2–4 players, one deck). Play one card a turn: capture table cards"
+        " whose values add up to it, in one or more groups (J 11, Q 12, K 13, an ace 1 or 14),"
+        " or trail it onto the table. Emptying the table is a **tabbe** (1 point). After the"
+        " last card the last capturer takes what is left (**sistan**, 1 point).\n"
+        "Round scoring: most spades 2, most cards 1, each ace 1, storan (10♦) 2, lillan (2♠) 1,"
+        " sistan 1, each tabbe 1. First to 16 wins."
+    ),
+    "overspader": (
+        "**Överspader**: Swedish Kasino, but instead of 2 points for most spades every side"
+        " scores 1 point for each spade beyond six. First to 21 wins."
+    ),
+    "finnish": (
+        "**Finnish Kasino**: cards count differently in hand: an ace is 14 (1 on the table), 2♠"
+        " is 15 and 10♦ is 16 from hand. Points count as you go (aces, 2♠ 1, 10♦ 2, each"
+        " **mökki** 1), so the match can end mid-round; most spades 2 and most cards 1 come at"
+        " the end of the round. Mökki do not count in the last deal or once anyone has 10"
+        " points, and equal mökki cancel. No sistan point. First to 16 wins."
+    ),
+    "mulle": (
+        "**Mulle**: two decks, five cards each and five to the table, dealt one at a time."
+        " Captures as in Swedish Kasino. Taking exactly the identical card (same rank and"
+        " suit) with nothing else is a **mulle**: 5 points. Scoring: most spades 1, aces 1,"
+        " each storan 2, each lillan 1, sistan 1, tabbe 1, mulle 5. First to 50 wins."
+    ),
+}
+
+
+def rules_embed(variant: str | None) -> discord.Embed:
+    """A readable rules summary for one variant (or all of them)."""
+    keys = [variant] if variant else list(RULES_TEXT)
+    embed = discord.Embed(title="Kasino rules", colour=TABLE_COLOUR)
+    embed.description = "\n\n".join(RULES_TEXT[k] for k in keys)
+    embed.set_footer(text="Start a game with /kasino new; see your cards with /kasino hand.")
+    return embed
+
+
+def scores_embed(
+    rows: Sequence[Any], variant: str | None, target: int | None, page: int, pages: int, offset: int
+) -> discord.Embed:
+    """One page of a leaderboard (rows are ``storage.BoardRow``)."""
+    board = GameOptions(variant=variant).variant_name if variant else "All variants"
+    board += f", to {target}" if target else ", all targets"
+    embed = discord.Embed(title=f"Kasino leaderboard: {board}", colour=TABLE_COLOUR)
+    lines = [
+        f"**{offset + n + 1}.** <@{row.user_id}>: {row.wins} wins in {row.matches}"
+        f" ({row.win_rate:.0%}) · {row.points} points · {row.tabbar} tabbar"
+        for n, row in enumerate(rows)
+    ]
+    embed.description = "\n".join(lines) or "No finished matches on this board yet."
+    embed.set_footer(text=f"Page {page} of {pages}")
+    return embed

@@ -1,0 +1,1 @@
+"""Discord extensions: the ``/kasino`` command group and its components."""

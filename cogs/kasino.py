@@ -1,0 +1,572 @@
+"""The ``/kasino`` command group and everything its buttons and selects do."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import Move, is_capture, rules_for
+from bot.games import GameError, GameService, MoveOutcome
+from bot.models import Game, GameOptions, Seat, Status, Timer
+from bot.moves import played_values, rank_choices
+from bot.render import (
+    hand_content,
+    lobby_embed,
+    plain,
+    round_summary,
+    rules_embed,
+    scores_embed,
+    standings,
+    table_embed,
+    value_note,
+)
+from bot.storage import ChannelBusy
+from bot.timers import Timers
+from cogs.components import (
+    KasinoButton,
+    KasinoSelect,
+    known_custom_id,
+    message_custom_ids,
+    parse_ints,
+)
+from cogs.views import (
+    CAPTURE_CHOICES,
+    hand_view,
+    lobby_view,
+    pick_view,
+    scores_view,
+    table_view,
+    take_view,
+)
+
+if TYPE_CHECKING:
+    from bot.client import KasinoBot
+
+log = logging.getLogger(__name__)
+
+VARIANTS = [
+    app_commands.Choice(name="Swedish Kasino", value="swedish"),
+    app_commands.Choice(name="Överspader", value="overspader"),
+    app_commands.Choice(name="Finnish Kasino", value="finnish"),
+    app_commands.Choice(name="Mulle", value="mulle"),
+]
+PAGE_SIZE = 10
+STALE = "⚠️ This view is out of date, so nothing was changed. Here is a fresh one:"
+NOT_MINE = "That control is not valid (it was changed or is not mine), so nothing happened."
+
+
+def jump_url(game: Game) -> str:
+    """A link to a game's lobby or table message."""
+    base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+    return f"{base}/{game.message_id}" if game.message_id else base
+
+
+async def refuse(interaction: discord.Interaction, text: str) -> None:
+    """A friendly ephemeral answer that changes nothing."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+@app_commands.guild_only()
+class Kasino(
+    commands.GroupCog, group_name="kasino", group_description="Play Kasino, the Nordic card game"
+):
+    """Lobbies, the live table, private hands, leaderboards and turn timers."""
+
+    def __init__(self, bot: KasinoBot) -> None:
+        self.bot = bot
+        assert bot.storage is not None
+        self.games = GameService(bot.storage, bot.config, seed=bot.seed)
+        self.timers = Timers(self.on_deadline)
+
+    async def cog_load(self) -> None:
+        """Register the components and restart every stored timer."""
+        self.bot.add_dynamic_items(KasinoButton, KasinoSelect)
+        for game in await self.games.storage.timed_games():
+            self.timers.schedule(game.id, game.deadline)
+
+    async def cog_unload(self) -> None:
+        """Stop the timers (their deadlines stay in the database)."""
+        self.timers.cancel_all()
+        self.bot.remove_dynamic_items(KasinoButton, KasinoSelect)
+
+    # --------------------------------------------------------------- commands
+
+    @app_commands.command(name="new", description="Open a Kasino lobby in this channel")
+    @app_commands.describe(
+        variant="Which game (default Swedish Kasino)",
+        target="Points to win (default: 16, Överspader 21, Mulle 50)",
+        teams="Partnerships: 4 players, seats 1+3 against 2+4",
+        turn_minutes="Minutes a player has for a move (default 5)",
+    )
+    @app_commands.choices(variant=VARIANTS)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        variant: app_commands.Choice[str] | None = None,
+        target: app_commands.Range[int, 5, 100] | None = None,
+        teams: bool = False,
+        turn_minutes: app_commands.Range[int, 1, 1440] | None = None,
+    ) -> None:
+        """Post a lobby; one game per channel."""
+        name = variant.value if variant else "swedish"
+        options = GameOptions(
+            variant=name,
+            target=target or rules_for(name).target,
+            teams=teams,
+            turn_seconds=turn_minutes * 60 if turn_minutes else self.bot.config.turn_seconds,
+        )
+        host = Seat(interaction.user.id, interaction.user.display_name)
+        try:
+            game = await self.games.open_lobby(
+                interaction.guild_id or 0, interaction.channel_id or 0, host, options
+            )
+        except ChannelBusy as busy:
+            running = await self.games.get(busy.game_id) if busy.game_id else None
+            link = jump_url(running) if running else "this channel"
+            await refuse(interaction, f"A game is already running in this channel: {link}")
+            return
+        await interaction.response.send_message(embed=lobby_embed(game), view=lobby_view(game))
+        log.info("game %s: lobby opened in channel %s", game.id, game.channel_id)
+        message = await interaction.original_response()
+        async with self.games.lock(game.id):
+            game.message_id = message.id
+            await self.games.save(game)
+
+    @app_commands.command(name="hand", description="See your cards (only you can see them)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """Your hand in this channel's game, ephemeral."""
+        game = await self.games.active(interaction.channel_id or 0)
+        if game is None:
+            await refuse(
+                interaction, "There is no Kasino game in this channel. Start one with /kasino new."
+            )
+            return
+        await self.show_hand(interaction, game)
+
+    @app_commands.command(name="scores", description="The server's Kasino leaderboard")
+    @app_commands.describe(
+        variant="Only this game", target="Only matches to this target", page="Page"
+    )
+    @app_commands.choices(variant=VARIANTS)
+    async def scores(
+        self,
+        interaction: discord.Interaction,
+        variant: app_commands.Choice[str] | None = None,
+        target: app_commands.Range[int, 5, 100] | None = None,
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        """Wins, matches, win rate, points and tabbar; with this channel's match standings."""
+        embed, view = await self.scores_message(
+            interaction, variant.value if variant else None, target, page
+        )
+        await interaction.response.send_message(embed=embed, view=view)
+
+    @app_commands.command(name="rules", description="A short summary of the rules")
+    @app_commands.choices(variant=VARIANTS)
+    async def rules(
+        self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
+    ) -> None:
+        """The rules of one variant (or all), only for you."""
+        embed = rules_embed(variant.value if variant else None)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="stop", description="End this channel's game (host or Manage Channels)"
+    )
+    async def stop(self, interaction: discord.Interaction) -> None:
+        """Stop the game here without recording a result."""
+        game = await self.games.active(interaction.channel_id or 0)
+        if game is None:
+            await refuse(interaction, "There is no Kasino game in this channel.")
+            return
+        perms = interaction.permissions
+        allowed = interaction.user.id == game.host_id or perms.manage_channels
+        async with self.games.lock(game.id):
+            try:
+                await self.games.stop(game, allowed=allowed)
+            except GameError as error:
+                await refuse(interaction, str(error))
+                return
+            self.timers.cancel(game.id)
+            await interaction.response.send_message(
+                f"🛑 {interaction.user.mention} stopped game #{game.id}. No result is recorded.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            log.info("game %s: stopped", game.id)
+            await self.update_table(game)
+
+    # ------------------------------------------------------------- components
+
+    async def on_button(self, interaction: discord.Interaction, kind: str, args: str) -> None:
+        """Route a button click."""
+        if kind == "scores":
+            await self.on_scores_page(interaction, args)
+            return
+        ids = parse_ints(args, 1)
+        if ids is None:
+            await refuse(interaction, NOT_MINE)
+            return
+        game = await self.games.get(ids[0])
+        if game is None or game.guild_id != interaction.guild_id:
+            await refuse(interaction, "This game no longer exists.")
+            return
+        if kind == "lobby":
+            await self.on_lobby(interaction, game, args.split(":")[-1])
+        elif kind == "hand":
+            await self.show_hand(interaction, game)
+        elif kind == "rematch":
+            await self.on_rematch(interaction, game)
+
+    async def on_select(
+        self, interaction: discord.Interaction, kind: str, args: str, values: list[str]
+    ) -> None:
+        """Route a select: card, take or pick."""
+        ids = parse_ints(args, 3 if kind in ("take", "pick") else 2)
+        if ids is None or not values:
+            await refuse(interaction, NOT_MINE)
+            return
+        game = await self.games.get(ids[0])
+        if game is None or game.guild_id != interaction.guild_id:
+            await refuse(interaction, "This game no longer exists.")
+            return
+        async with self.games.lock(game.id):
+            try:
+                seat = self.games.check_turn(game, interaction.user.id)
+            except GameError as error:
+                await refuse(interaction, str(error))
+                return
+            if ids[1] != game.version:
+                await self.send_hand(interaction, game, seat, STALE)
+                return
+            if kind == "card":
+                await self.on_card(interaction, game, seat, values[0])
+            elif kind == "take":
+                await self.on_take(interaction, game, seat, ids[2], values[0])
+            else:
+                await self.on_pick(interaction, game, seat, ids[2], values)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer clicks on ``k:`` custom_ids that no component handler will take."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        cid = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
+        if not cid.startswith("k:"):
+            return
+        if known_custom_id(cid) and cid in message_custom_ids(interaction.message):
+            return
+        await refuse(interaction, NOT_MINE)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def on_lobby(self, interaction: discord.Interaction, game: Game, action: str) -> None:
+        """Join, Leave, Start, Cancel."""
+        user = interaction.user
+        async with self.games.lock(game.id):
+            try:
+                if action == "join":
+                    await self.games.join(game, Seat(user.id, user.display_name))
+                elif action == "leave":
+                    await self.games.leave(game, user.id)
+                elif action == "cancel":
+                    await self.games.cancel(game, user.id)
+                elif action == "start":
+                    if interaction.message is not None:
+                        game.message_id = interaction.message.id
+                    await self.games.start(game, user.id)
+                else:
+                    await refuse(interaction, NOT_MINE)
+                    return
+            except GameError as error:
+                await refuse(interaction, str(error))
+                return
+            if game.status is Status.PLAYING:
+                await interaction.response.edit_message(
+                    content=None, embed=table_embed(game), view=table_view(game)
+                )
+                log.info("game %s: started with %d players", game.id, len(game.seats))
+                self.timers.schedule(game.id, game.deadline)
+                await self.ping(game, "The cards are dealt.")
+            else:
+                await interaction.response.edit_message(
+                    embed=lobby_embed(game), view=lobby_view(game)
+                )
+
+    async def on_rematch(self, interaction: discord.Interaction, old: Game) -> None:
+        """Same seats and rules, new match, new table message."""
+        async with self.games.lock(old.id):
+            try:
+                game = await self.games.rematch(old, interaction.user.id)
+            except ChannelBusy:
+                await refuse(interaction, "A game is already running in this channel.")
+                return
+            except GameError as error:
+                await refuse(interaction, str(error))
+                return
+        await interaction.response.edit_message(view=None)
+        async with self.games.lock(game.id):
+            channel = self.channel(game)
+            message = await channel.send(embed=table_embed(game), view=table_view(game))
+            game.message_id = message.id
+            await self.games.save(game)
+            log.info("game %s: rematch of game %s", game.id, old.id)
+            self.timers.schedule(game.id, game.deadline)
+            await self.ping(game, "Rematch! The cards are dealt.")
+
+    # ------------------------------------------------------------------- hand
+
+    async def show_hand(self, interaction: discord.Interaction, game: Game) -> None:
+        """Your hand (fresh), ephemeral; refused for spectators and lobbies."""
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            await refuse(
+                interaction, "You are not playing in this game; you can follow it on the table."
+            )
+        elif game.status is Status.LOBBY:
+            await refuse(interaction, "The game has not started yet.")
+        elif game.match is None or game.status is not Status.PLAYING:
+            await refuse(interaction, "This game is over.")
+        else:
+            await self.send_hand(interaction, game, seat)
+
+    async def send_hand(
+        self, interaction: discord.Interaction, game: Game, seat: int, note: str = ""
+    ) -> None:
+        """Edit the ephemeral hand view in place, or answer with a new ephemeral one."""
+        content, view = hand_content(game, seat, note), hand_view(game, seat)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(content=content, view=view, embed=None)
+        else:
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def on_card(
+        self, interaction: discord.Interaction, game: Game, seat: int, value: str
+    ) -> None:
+        """Step 2: the card is chosen; offer what it can take."""
+        hand = game.match.round.hands[seat]
+        if not value.isdigit() or int(value) >= len(hand):
+            await refuse(interaction, "That card is not in your hand.")
+            return
+        played = hand[int(value)]
+        content = hand_content(game, seat, f"You play **{plain(played)}**. What does it take?")
+        await interaction.response.edit_message(
+            content=content, view=take_view(game, seat, int(value))
+        )
+
+    async def on_take(
+        self, interaction: discord.Interaction, game: Game, seat: int, index: int, value: str
+    ) -> None:
+        """Step 3: play the card with a ranked capture or as a trail, or go to picking."""
+        rnd = game.match.round
+        if index >= len(rnd.hands[seat]):
+            await refuse(interaction, "That card is not in your hand.")
+            return
+        played = rnd.hands[seat][index]
+        if value == "pick":
+            note = f"You play **{plain(played)}**. Choose the table cards it takes:"
+            await interaction.response.edit_message(
+                content=hand_content(game, seat, note), view=pick_view(game, index)
+            )
+            return
+        if value == "trail":
+            move = Move(played)
+        else:
+            choices = rank_choices(game.match.rules, played, rnd.table, CAPTURE_CHOICES)
+            n = int(value[1:]) if value[:1] == "c" and value[1:].isdigit() else len(choices)
+            if n >= len(choices):
+                await refuse(interaction, NOT_MINE)
+                return
+            move = Move(played, choices[n].taken)
+        await self.play(interaction, game, seat, move)
+
+    async def on_pick(
+        self, interaction: discord.Interaction, game: Game, seat: int, index: int, values: list[str]
+    ) -> None:
+        """Step 3b: the player chose table cards; check they add up, then play."""
+        rnd = game.match.round
+        if index >= len(rnd.hands[seat]):
+            await refuse(interaction, "That card is not in your hand.")
+            return
+        played = rnd.hands[seat][index]
+        try:
+            taken = self.games.parse_taken(game, values)
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
+        rules = game.match.rules
+        if not is_capture(rules, played, taken):
+            values_text = value_note(rules, played, played_values(rules, played, [played]) or ())
+            note = (
+                f"⚠️ {' + '.join(plain(c) for c in taken)} cannot be taken with {plain(played)}"
+                f"{values_text}: the cards must split into groups that each add up to its value."
+                " Nothing was played; choose again:"
+            )
+            await interaction.response.edit_message(
+                content=hand_content(game, seat, note), view=pick_view(game, index)
+            )
+            return
+        await self.play(interaction, game, seat, Move(played, taken))
+
+    async def play(
+        self, interaction: discord.Interaction, game: Game, seat: int, move: Move
+    ) -> None:
+        """Apply and commit the move, answer, then update the channel."""
+        try:
+            outcome = await self.games.play(game, seat, move)
+        except GameError as error:
+            await refuse(interaction, f"{error}. Nothing was played.")
+            return
+        note = f"✅ {outcome.text}"
+        await interaction.response.edit_message(
+            content=hand_content(game, seat, note), view=hand_view(game, seat)
+        )
+        await self.after_move(outcome)
+
+    # ---------------------------------------------------------------- channel
+
+    def channel(self, game: Game) -> discord.PartialMessageable:
+        """The game's channel, without needing it in the cache."""
+        return self.bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+
+    async def update_table(self, game: Game) -> None:
+        """Edit the long-lived table (or lobby) message through the channel."""
+        if game.message_id is None:
+            return
+        if game.match is None:
+            embed, view = lobby_embed(game), lobby_view(game)
+        else:
+            embed = table_embed(game, paused=bool(game.extra.get("paused")))
+            view = table_view(game)
+        message = self.channel(game).get_partial_message(game.message_id)
+        try:
+            await message.edit(content=None, embed=embed, view=view)
+        except discord.NotFound:
+            replacement = await self.channel(game).send(embed=embed, view=view)
+            game.message_id = replacement.id
+            await self.games.save(game)
+        except discord.HTTPException:
+            log.warning("game %s: could not edit the table message", game.id, exc_info=True)
+
+    async def ping(self, game: Game, text: str) -> None:
+        """One short public message naming the player to move (the previous one is removed)."""
+        seat = game.seats[game.match.round.to_move]
+        mentions = (
+            discord.AllowedMentions(users=[discord.Object(seat.user_id)]) if seat.is_human else None
+        )
+        channel = self.channel(game)
+        old = game.ping_id
+        try:
+            message = await channel.send(
+                f"{text} {seat.mention}, your turn.",
+                allowed_mentions=mentions or discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("game %s: could not post the turn message", game.id, exc_info=True)
+            return
+        game.ping_id = message.id
+        if old:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).delete()
+
+    async def after_move(self, outcome: MoveOutcome) -> None:
+        """Everything public that follows a committed move (under the game's lock)."""
+        game = outcome.game
+        self.timers.schedule(game.id, game.deadline)
+        if outcome.finished_round is not None:
+            embed = round_summary(
+                game, outcome.finished_round, outcome.scores, outcome.round_number
+            )
+            await self.safe_send(game, embed=embed)
+        await self.update_table(game)
+        if outcome.match_over:
+            log.info("game %s: finished, winner side %s", game.id, game.match.winner)
+            await self.safe_send(game, content=f"🏆 Game over: {outcome.text}")
+        elif outcome.abandoned:
+            log.info("game %s: abandoned", game.id)
+            await self.safe_send(
+                game,
+                content=(
+                    f"{outcome.text}\nThe game is abandoned: a player missed"
+                    f" {self.bot.config.max_auto_moves} turns in a row. No result is recorded."
+                ),
+            )
+        elif not game.extra.get("paused"):
+            await self.ping(game, outcome.text)
+
+    async def safe_send(self, game: Game, **kwargs: object) -> None:
+        """Post to the game's channel, logging instead of failing."""
+        try:
+            await self.channel(game).send(allowed_mentions=discord.AllowedMentions.none(), **kwargs)  # type: ignore[arg-type]
+        except discord.HTTPException:
+            log.warning("game %s: could not post to the channel", game.id, exc_info=True)
+
+    # ----------------------------------------------------------------- timers
+
+    async def on_deadline(self, game_id: int, deadline: float) -> None:
+        """A deadline passed: deal after the pause, remind, or move for the player."""
+        async with self.games.lock(game_id):
+            game = await self.games.get(game_id)
+            if game is None or game.status is not Status.PLAYING or game.deadline != deadline:
+                return
+            if game.timer is Timer.DEAL:
+                await self.games.resume_after_pause(game)
+                self.timers.schedule(game.id, game.deadline)
+                await self.update_table(game)
+                await self.ping(game, f"Round {game.match.rounds_played + 1} is dealt.")
+            elif game.timer is Timer.REMIND:
+                await self.games.remind(game)
+                self.timers.schedule(game.id, game.deadline)
+                await self.ping(
+                    game,
+                    f"⏰ Reminder (game #{game.id}): if nobody plays"
+                    f" <t:{int(game.deadline or 0)}:R>, I will make a safe move.",
+                )
+            else:
+                outcome = await self.games.play_for(game)
+                log.info("game %s: automatic move", game.id)
+                await self.after_move(outcome)
+
+    # ----------------------------------------------------------------- scores
+
+    async def scores_message(
+        self, interaction: discord.Interaction, variant: str | None, target: int | None, page: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """The leaderboard page and its paging buttons."""
+        storage = self.games.storage
+        offset = (page - 1) * PAGE_SIZE
+        rows, total = await storage.leaderboard(
+            interaction.guild_id or 0, variant, target, offset, PAGE_SIZE
+        )
+        pages = max(1, -(-total // PAGE_SIZE))
+        embed = scores_embed(rows, variant, target, page, pages, offset)
+        game = await self.games.active(interaction.channel_id or 0)
+        if game is not None and game.match is not None:
+            embed.add_field(
+                name=f"This match (game #{game.id})", value=standings(game), inline=False
+            )
+        return embed, scores_view(variant, target, page, pages)
+
+    async def on_scores_page(self, interaction: discord.Interaction, args: str) -> None:
+        """Previous / Next on a leaderboard."""
+        parts = args.split(":")
+        if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+            await refuse(interaction, NOT_MINE)
+            return
+        variant = None if parts[0] == "-" else parts[0]
+        target = int(parts[1]) or None
+        embed, view = await self.scores_message(interaction, variant, target, max(int(parts[2]), 1))
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+async def setup(bot: KasinoBot) -> None:
+    """Load the cog (``bot.load_extension("cogs.kasino")``)."""
+    await bot.add_cog(Kasino(bot))

@@ -1,0 +1,185 @@
+"""The component layouts of the bot's messages (lobby, table, hand, scores)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.engine import capture_options, capture_values
+from bot.models import Game, Status
+from bot.moves import MAX_MENU_OPTIONS, rank_choices
+from bot.render import SUIT_EMOJI, choice_description, choice_label, plain
+from cogs.components import KasinoButton, KasinoSelect
+
+# Discord allows 25 options; two are "Trail" and "Choose the cards myself".
+CAPTURE_CHOICES = MAX_MENU_OPTIONS - 2
+
+
+def _view() -> discord.ui.View:
+    return discord.ui.View(timeout=None)
+
+
+def lobby_view(game: Game) -> discord.ui.View | None:
+    """Join, Leave, Start, Cancel (none once the lobby is closed)."""
+    if game.status is not Status.LOBBY:
+        return None
+    view = _view()
+    ready = len(game.seats) == 4 if game.options.teams else len(game.seats) >= 2
+    view.add_item(
+        KasinoButton("lobby", game.id, "join", label="Join", style=discord.ButtonStyle.success)
+    )
+    view.add_item(KasinoButton("lobby", game.id, "leave", label="Leave"))
+    view.add_item(
+        KasinoButton(
+            "lobby",
+            game.id,
+            "start",
+            label="Start",
+            style=discord.ButtonStyle.primary,
+            disabled=not ready,
+        )
+    )
+    view.add_item(
+        KasinoButton("lobby", game.id, "cancel", label="Cancel", style=discord.ButtonStyle.danger)
+    )
+    return view
+
+
+def table_view(game: Game) -> discord.ui.View | None:
+    """ "Your hand" while playing, "Rematch" after a finished match."""
+    view = _view()
+    if game.status is Status.PLAYING:
+        view.add_item(
+            KasinoButton(
+                "hand",
+                game.id,
+                game.version,
+                label="Your hand",
+                emoji="🂠",
+                style=discord.ButtonStyle.primary,
+            )
+        )
+        return view
+    if game.status is Status.FINISHED:
+        view.add_item(
+            KasinoButton("rematch", game.id, label="Rematch", style=discord.ButtonStyle.success)
+        )
+        return view
+    return None
+
+
+def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
+    rnd = game.match.round
+    rules = game.match.rules
+    played = rnd.hands[seat][index]
+    label = plain(played)
+    values = capture_values(rules, played, True)
+    if values != (played.rank,):
+        label += " (counts " + " or ".join(map(str, values)) + ")"
+    can_take = bool(rnd.table) and bool(capture_options(rules, played, list(rnd.table), limit=1))
+    description = "can capture" if can_take else "nothing to take: trail"
+    return discord.SelectOption(
+        label=label, value=str(index), description=description, emoji=SUIT_EMOJI[played.suit]
+    )
+
+
+def hand_view(game: Game, seat: int) -> discord.ui.View:
+    """On your turn a select of the card to play; always a Refresh button."""
+    view = _view()
+    rnd = game.match.round
+    my_turn = game.status is Status.PLAYING and not game.extra.get("paused") and rnd.to_move == seat
+    if my_turn and rnd.hands[seat]:
+        options = [_card_option(game, i, seat) for i in range(len(rnd.hands[seat]))]
+        view.add_item(
+            KasinoSelect(
+                "card",
+                game.id,
+                game.version,
+                options=options[:MAX_MENU_OPTIONS],
+                placeholder="Choose a card to play",
+            )
+        )
+    if game.status is Status.PLAYING:
+        view.add_item(KasinoButton("hand", game.id, game.version, label="Refresh", emoji="🔄"))
+    return view
+
+
+def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
+    """What the chosen card takes: ranked captures, trail, or choosing the cards yourself."""
+    rnd = game.match.round
+    rules = game.match.rules
+    played = rnd.hands[seat][index]
+    choices = rank_choices(rules, played, rnd.table, CAPTURE_CHOICES) if rnd.table else []
+    options = [
+        discord.SelectOption(
+            label=choice_label(rules, played, choice),
+            value=f"c{n}",
+            description=choice_description(rules, choice),
+        )
+        for n, choice in enumerate(choices)
+    ]
+    options.append(
+        discord.SelectOption(
+            label="Trail: take nothing",
+            value="trail",
+            description=f"Put {plain(played)} on the table",
+        )
+    )
+    if choices:
+        options.append(
+            discord.SelectOption(
+                label="Choose the cards myself",
+                value="pick",
+                description="Pick any table cards that add up",
+            )
+        )
+    view = _view()
+    view.add_item(
+        KasinoSelect(
+            "take",
+            game.id,
+            game.version,
+            index,
+            options=options,
+            placeholder=f"What does {plain(played)} take?",
+        )
+    )
+    view.add_item(KasinoButton("hand", game.id, game.version, label="Back"))
+    return view
+
+
+def pick_view(game: Game, index: int) -> discord.ui.View:
+    """A multi-select of the table cards (values are table positions: cards may repeat)."""
+    table = game.match.round.table[:MAX_MENU_OPTIONS]
+    options = [
+        discord.SelectOption(label=plain(c), value=str(i), emoji=SUIT_EMOJI[c.suit])
+        for i, c in enumerate(table)
+    ]
+    view = _view()
+    view.add_item(
+        KasinoSelect(
+            "pick",
+            game.id,
+            game.version,
+            index,
+            options=options,
+            placeholder="Choose the table cards to take",
+            max_values=len(options),
+        )
+    )
+    view.add_item(KasinoButton("hand", game.id, game.version, label="Back"))
+    return view
+
+
+def scores_view(variant: str | None, target: int | None, page: int, pages: int) -> discord.ui.View:
+    """Previous / Next page buttons."""
+    view = _view()
+    key = variant or "-"
+    view.add_item(
+        KasinoButton(
+            "scores", key, target or 0, max(page - 1, 1), label="Previous", disabled=page <= 1
+        )
+    )
+    view.add_item(
+        KasinoButton("scores", key, target or 0, page + 1, label="Next", disabled=page >= pages)
+    )
+    return view

@@ -1,0 +1,35 @@
+"""Fixtures for the bot tests: the real bot on a real SQLite file, driven through SimCord."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import KasinoBot
+from bot.config import Config
+from tests.bot.kasino_harness import Harness
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A fresh database file for each test."""
+    return tmp_path / "data" / "kasino.db"
+
+
+@pytest.fixture
+def bot_config(db_path: Path) -> Config:
+    """Five-minute turns, no pause between rounds (a test may override with a marker)."""
+    return Config(token=None, db_path=db_path, turn_seconds=300, round_pause=0)
+
+
+@pytest.fixture
+def simcord_bot(bot_config: Config) -> KasinoBot:
+    """The bot SimCord runs (fixed shuffles)."""
+    return KasinoBot(bot_config, seed=20240607)
+
+
+@pytest.fixture
+def harness(simcord_env) -> Harness:  # type: ignore[no-untyped-def]
+    """A guild, a channel and four members, plus helpers to play through the UI."""
+    return Harness(simcord_env)

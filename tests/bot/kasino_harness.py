@@ -1,0 +1,184 @@
+"""Helpers that play Kasino through SimCord the way people do: slash commands, buttons, selects.
+
+Tests read the bot's game state only to decide *which* card to pick (as a player reads
+their hand); every action goes through Discord components.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import simcord
+from simcord.actors import _channel_id_of, _component_interaction
+
+from bot.engine import Move
+from bot.models import Game
+from bot.moves import auto_move, rank_choices
+
+PLAYERS = ("anna", "bjorn", "cecilia", "david")
+
+
+def components(message: Any) -> list[dict[str, Any]]:
+    """Every component dict on a message (flattened)."""
+    rows = message.components if isinstance(message, simcord.ResponseMessage) else None
+    if rows is None:
+        rows = [row.to_dict() for row in message.components]
+    found = []
+    for row in rows:
+        found.extend(row.get("components", []))
+    return found
+
+
+def custom_ids(message: Any) -> list[str]:
+    """The custom_ids on a message."""
+    return [c["custom_id"] for c in components(message) if c.get("custom_id")]
+
+
+def select_options(message: Any, prefix: str) -> list[dict[str, Any]]:
+    """The options of the select whose custom_id starts with ``prefix``."""
+    for component in components(message):
+        if str(component.get("custom_id", "")).startswith(prefix):
+            return list(component.get("options", []))
+    raise AssertionError(f"no select {prefix!r} on the message: {custom_ids(message)}")
+
+
+def cid(message: Any, prefix: str) -> str:
+    """The one custom_id starting with ``prefix``."""
+    found = [c for c in custom_ids(message) if c.startswith(prefix)]
+    assert len(found) == 1, (prefix, custom_ids(message))
+    return found[0]
+
+
+class Harness:
+    """One guild, one channel ``#kasino``, four members; drives games like people."""
+
+    def __init__(self, env: simcord.Env) -> None:
+        self.env = env
+        self.guild = env.create_guild("Kasino Club")
+        self.channel = self.guild.create_text_channel("kasino")
+        self.members = [self.guild.add_member(env.create_user(name)) for name in PLAYERS]
+        self.interactions = 0
+
+    # ------------------------------------------------------------- state
+
+    @property
+    def cog(self) -> Any:
+        """The running Kasino cog (changes after a restart)."""
+        return self.env.bot.get_cog("Kasino")
+
+    async def game(self) -> Game | None:
+        """The active game in the channel, as the bot holds it."""
+        return await self.cog.games.active(self.channel.id)
+
+    def member(self, user_id: int) -> Any:
+        """The actor with this id."""
+        return next(m for m in self.members if m.id == user_id)
+
+    def public_messages(self) -> list[Any]:
+        """Every non-ephemeral message in the channel."""
+        return [m for m in self.channel.history() if not m.flags.ephemeral]
+
+    # ----------------------------------------------------------- actions
+
+    async def slash(self, member: Any, name: str, **options: Any) -> simcord.InteractionResult:
+        """A slash command; counts the interaction."""
+        self.interactions += 1
+        return await member.slash(self.channel, name, **options)
+
+    async def click(self, member: Any, message: Any, **kw: Any) -> simcord.InteractionResult:
+        """A button click."""
+        self.interactions += 1
+        return await member.click(message, **kw)
+
+    async def select(
+        self, member: Any, message: Any, values: list[str], **kw: Any
+    ) -> simcord.InteractionResult:
+        """A select choice."""
+        self.interactions += 1
+        return await member.select(message, values, **kw)
+
+    async def forge(
+        self, member: Any, message: Any, custom_id: str, values: list[str] | None = None
+    ) -> simcord.InteractionResult:
+        """Send a component interaction with any custom_id, as a tampered client could."""
+        stored = self.env.backend.get_message(_channel_id_of(message, self.env), message.id)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if values else 2}
+        if values is not None:
+            data["values"] = values
+        self.interactions += 1
+        return await _component_interaction(member, stored, data)
+
+    async def open_lobby(self, host: Any, **options: Any) -> Any:
+        """``/kasino new``; returns the lobby message."""
+        result = await self.slash(host, "kasino new", **options)
+        assert result.response is not None and not result.ephemeral, result
+        return result.response.message
+
+    async def start_game(self, players: int = 2, **options: Any) -> Game:
+        """Open a lobby, seat ``players`` members, start; returns the game."""
+        host = self.members[0]
+        lobby = await self.open_lobby(host, **options)
+        for member in self.members[1:players]:
+            result = await self.click(member, lobby, label="Join")
+            assert result.response is not None
+        result = await self.click(host, lobby, label="Start")
+        assert result.acknowledged
+        game = await self.game()
+        assert game is not None and game.match is not None
+        return game
+
+    def table_message(self, game: Game) -> Any:
+        """The game's table message as stored in the channel."""
+        return next(m for m in self.channel.history() if m.id == game.message_id)
+
+    async def open_hand(self, member: Any, game: Game) -> simcord.InteractionResult:
+        """Press "Your hand" on the table message."""
+        result = await self.click(member, self.table_message(game), label="Your hand")
+        assert result.ephemeral, result
+        return result
+
+    async def play_move(self, game: Game, move: Move | None = None, via_pick: bool = False) -> None:
+        """The player to move plays ``move`` (default: the bot's safe move) in three clicks."""
+        rnd = game.match.round
+        seat = rnd.to_move
+        member = self.member(int(game.seats[seat].user_id))
+        move = move or auto_move(rnd)
+        hand = await self.open_hand(member, game)
+        message = hand.response
+        index = rnd.hands[seat].index(move.card)
+        step = await self.select(member, message, [str(index)], custom_id=cid(message, "k:card:"))
+        message = step.response
+        if move.is_trail:
+            value = "trail"
+        elif via_pick:
+            value = "pick"
+        else:
+            choices = rank_choices(game.match.rules, move.card, rnd.table, 23)
+            value = next(
+                (f"c{n}" for n, c in enumerate(choices) if sorted(c.taken) == sorted(move.taken)),
+                "pick",
+            )
+        take_id = cid(message, "k:take:")
+        before = game.version
+        result = await self.select(member, message, [value], custom_id=take_id)
+        if value == "pick":
+            positions = _positions(rnd.table, move.taken)
+            pick_id = cid(result.response, "k:pick:")
+            result = await self.select(member, result.response, positions, custom_id=pick_id)
+        assert game.version == before + 1, result.response.content if result.response else result
+
+    async def play_to_end(self, game: Game, limit: int = 2000) -> int:
+        """Play safe moves until the match ends; returns the number of moves."""
+        moves = 0
+        while game.status.active and moves < limit:
+            await self.play_move(game)
+            moves += 1
+        return moves
+
+
+def _positions(table: list[Any], taken: tuple[Any, ...]) -> list[str]:
+    """Table positions of ``taken`` (identical cards get distinct positions)."""
+    used: list[int] = []
+    for card in taken:
+        used.append(next(i for i, c in enumerate(table) if c == card and i not in used))
+    return [str(i) for i in used]

@@ -347,14 +347,11 @@ class TableIndex:
     def __init__(self, rules: Rules, table: Sequence[Card]) -> None:
         self.rules = rules
         self.table = table
-        values = rules.table_values
+        shifts = rules.table_shifts
         reach = 1  # bit n set: some table cards add up to n
         for card in table:
-            choice = values[card.rank]
-            if len(choice) == 1:
-                reach = (reach | reach << choice[0]) & _SUMS_MASK
-            else:
-                reach = (reach | reach << choice[0] | reach << choice[1]) & _SUMS_MASK
+            low, high = shifts[card.rank]
+            reach = (reach | reach << low | reach << high) & _SUMS_MASK
         self.sums = reach
         self._found: dict[tuple[int, ...], list[tuple[Card, ...]]] = {}
         self._sorted: list[Card] = []
@@ -366,7 +363,7 @@ class TableIndex:
         Each capture lists its cards in card order (as :class:`Move` keeps them).
         """
         sums = self.sums
-        targets = tuple(t for t in capture_values(self.rules, played, True) if sums >> t & 1)
+        targets = tuple(t for t in self.rules.hand_values[played] if sums >> t & 1)
         if not targets:
             return []
         found = self._found.get(targets)

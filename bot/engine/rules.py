@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
-from .cards import LILLAN, STORAN, Card
+from .cards import LILLAN, STORAN, Card, full_deck
 
 TIEBREAKS = ("spades", "extra-round")
 SPADES_MODES = ("most", "over-six", "most-split")
@@ -52,6 +52,16 @@ class Rules:
     def table_values(self) -> tuple[tuple[int, ...], ...]:
         """Index ``rank`` gives the values a table card of that rank may take."""
         return ((), *(capture_values(self, Card(rank, "H"), False) for rank in range(1, 14)))
+
+    @cached_property
+    def table_shifts(self) -> tuple[tuple[int, int], ...]:
+        """Per rank, a table card's lowest and highest value (the same but for aces)."""
+        return tuple((min(v, default=0), max(v, default=0)) for v in self.table_values)
+
+    @cached_property
+    def hand_values(self) -> dict[Card, tuple[int, ...]]:
+        """The values each card may take when played from hand."""
+        return {card: capture_values(self, card, True) for card in full_deck()}
 
     @property
     def cards_in_deck(self) -> int:

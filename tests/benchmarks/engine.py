@@ -22,9 +22,12 @@ from bot.engine.cards import full_deck
 SWEDISH = rules_for("swedish")
 MULLE = rules_for("mulle")
 FIXED = {
-    8: "AS 2H 3D 5C 6S 8H 4D 9C",
-    12: "AS 2H 3D 5C 6S 8H 4D 9C AH 7S 10C 2D",
-    20: "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S AH 2H 3H 4H 5H 6H 7H 8H 9H 10H",
+    "8-card table": "3H 5C 7D 9S JH KD 2C 6S",
+    "12-card table": "AS 3H 5C 7D 9S JH KD 2C 6S 8H 10C QD",
+    "12-card low table": "AS 2H 3D 5C 6S 8H 4D 9C AH 7S 10C 2D",
+    "20-card table A-10 of spades and hearts": (
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S AH 2H 3H 4H 5H 6H 7H 8H 9H 10H"
+    ),
 }
 NASTY = {
     "A-6 of every suit": (
@@ -61,10 +64,10 @@ def report(label: str, samples: list[float]) -> None:
 
 def fixed_tables() -> None:
     print("capture_options, fixed tables (every played rank, full list):")
-    for size, text in FIXED.items():
+    for label, text in FIXED.items():
         table = parse_cards(text)
         samples = [timed(lambda c=c, t=table: capture_options(SWEDISH, c, t)) for c in PLAYED * 5]
-        report(f"{size}-card table {text[:20]}...", samples)
+        report(label, samples)
 
 
 def random_tables(rng: random.Random, count: int) -> list[float]:
@@ -85,7 +88,7 @@ def random_tables(rng: random.Random, count: int) -> list[float]:
 
 def the_a_to_ten_table() -> None:
     print("capture_options, full list on A-10 of spades and hearts (20 cards):")
-    table = parse_cards(FIXED[20])
+    table = parse_cards(FIXED["20-card table A-10 of spades and hearts"])
     for name in ("KC", "AC", "10C"):
         played = Card.parse(name)
         samples = [timed(lambda p=played: capture_options(SWEDISH, p, table)) for _ in range(15)]

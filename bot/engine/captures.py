@@ -23,7 +23,7 @@ from .cards import Card, card_order
 from .rules import Rules, capture_values
 
 _ORDER = card_order()
-_SMALL_TABLE = 10  # up to this many cards, captures are found card by card
+_SMALL_TABLE = 12  # up to this many cards, captures are found card by card
 _BITS = 5
 _FIELD = (1 << _BITS) - 1
 _GUARD = sum(1 << (_BITS * i + _BITS - 1) for i in range(13))
@@ -388,10 +388,20 @@ class TableIndex:
             _group_masks(self._options, 0, target, 0, groups)
             _unions(sorted(groups), 0, 0, unions)
         ordered = sorted(unions, key=lambda m: (-m.bit_count(), m))
-        captures = [tuple(card for i, card in enumerate(table) if m >> i & 1) for m in ordered]
+        captures = [_pick(table, m) for m in ordered]
         if len(set(table)) < len(table):  # identical cards: captures are multisets
             captures = _distinct(captures)
         return captures
+
+
+def _pick(cards: Sequence[Card], mask: int) -> tuple[Card, ...]:
+    """The cards at the positions of the set bits of ``mask``, in order."""
+    picked = []
+    while mask:
+        lowest = mask & -mask
+        picked.append(cards[lowest.bit_length() - 1])
+        mask ^= lowest
+    return tuple(picked)
 
 
 def _distinct(captures: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:

@@ -1,0 +1,65 @@
+"""Computer players for Kasino: ``easy``, ``normal`` and ``hard``; and hints.
+
+``choose_move(round, seat, level)`` is all a game needs. The players see a round only
+through :class:`SeatView` (their own hand and what is public), so they never cheat. The
+functions are pure apart from the time they take, so they may run in a worker thread.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bot.engine import Move, Round
+
+from . import easy, hard, normal
+from .explain import explain_move
+from .view import SeatView
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def choose_move(round: Round, seat: int, level: str, seed: object = None,
+                budget_ms: float | None = None) -> Move:
+    """The move the computer player of ``level`` makes for ``seat``, the seat to move.
+
+    ``seed`` makes the choice reproducible: the same seed and the same view of the round
+    (whatever the cards this seat cannot see) give the same move. ``budget_ms`` bounds
+    the thinking time of ``hard`` (default about 220 ms): with a seed the amount of work is
+    fixed from it, so the result never depends on the machine's speed; without one the
+    search also stops when the budget runs out. Raises ``ValueError`` for an unknown level,
+    a round that is over, or a seat that is not to move.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    if round.is_over:
+        raise ValueError("the round is over")
+    if seat != round.to_move:
+        raise ValueError(f"seat {seat} is not to move (seat {round.to_move} is)")
+    view = SeatView.of(round, seat)
+    rng = random.Random(_seed_text(seed, view)) if seed is not None else random.Random()
+    if level == "easy":
+        return easy.choose(view, rng)
+    if level == "normal":
+        return normal.choose(view)
+    deadline = None
+    if seed is None:
+        budget = hard.DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+        deadline = time.perf_counter() + budget / 1000
+    return hard.choose(view, rng, budget_ms, deadline)
+
+
+def hint(round: Round, seat: int, seed: object = None,
+         budget_ms: float | None = None) -> tuple[Move, str]:
+    """What ``hard`` would play for ``seat`` and why, in one line."""
+    move = choose_move(round, seat, "hard", seed=seed, budget_ms=budget_ms)
+    return move, explain_move(round, seat, move)
+
+
+def _seed_text(seed: object, view: SeatView) -> str:
+    """The seed mixed with the public position, so each decision draws its own worlds."""
+    cards = " ".join(map(str, (*view.hand, "|", *view.table)))
+    return f"{seed!r}/{view.seat}/{sum(view.hand_sizes)}/{view.deck_size}/{cards}"
+
+
+__all__ = ["LEVELS", "SeatView", "choose_move", "explain_move", "hint"]

@@ -1,0 +1,25 @@
+"""The moves a seat may consider: every trail and capture, trimmed on huge tables."""
+
+from __future__ import annotations
+
+from bot.engine import Move, all_captures, capture_options
+
+from .view import SeatView
+
+MAX_PER_CARD = 24  # beyond this many captures for one card, keep the biggest ones
+
+
+def moves_of(view: SeatView) -> list[Move]:
+    """Legal moves for the seat of ``view``: trails, and captures (all on normal tables)."""
+    rules, table = view.rules, view.table
+    moves: list[Move] = []
+    for card in dict.fromkeys(view.hand):
+        moves.append(Move(card))
+        if not table:
+            continue
+        found = all_captures(rules, card, table)
+        if len(found) > MAX_PER_CARD:
+            maximal = capture_options(rules, card, table, limit=MAX_PER_CARD // 2)
+            found = list(dict.fromkeys([*maximal, *found[:MAX_PER_CARD]]))
+        moves.extend(Move(card, taken) for taken in found)
+    return list(dict.fromkeys(moves))

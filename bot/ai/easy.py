@@ -1,0 +1,39 @@
+"""The ``easy`` player: a beginner who takes what catches the eye.
+
+It always captures when it can, choosing by a naive count (points, then cards) with a
+careless streak: now and then it takes some other capture. With nothing to take it trails
+a card at random, never thinking about what it leaves for the next player.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bot.engine import Move
+
+from .candidates import moves_of
+from .values import card_points
+from .view import SeatView
+
+CARELESS = 0.3  # chance of taking some capture other than the best-looking one
+
+
+def naive_worth(move: Move, table_size: int) -> float:
+    """What a beginner sees in a capture: points, a tabbe, then the number of cards."""
+    taken = (move.card, *move.taken)
+    worth = sum(map(card_points, taken)) + 0.2 * len(taken)
+    if move.taken and len(move.taken) == table_size:
+        worth += 1
+    return worth
+
+
+def choose(view: SeatView, rng: random.Random) -> Move:
+    """The ``easy`` player's move."""
+    moves = moves_of(view)
+    takes = [m for m in moves if m.taken]
+    if not takes:
+        return rng.choice(moves)
+    if len(takes) > 1 and rng.random() < CARELESS:
+        return rng.choice(takes)
+    best = max(naive_worth(m, len(view.table)) for m in takes)
+    return rng.choice([m for m in takes if naive_worth(m, len(view.table)) == best])

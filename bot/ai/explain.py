@@ -1,0 +1,100 @@
+"""One-line reasons for a move, for the hint button."""
+
+from __future__ import annotations
+
+from bot.engine import Card, Move, Round, all_captures
+from bot.engine.cards import LILLAN, STORAN
+
+from .view import SeatView
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
+    """Cards with suit symbols: ``"4♣ 9♦"``."""
+    return " ".join(card.symbol for card in cards)
+
+
+def action_text(move: Move) -> str:
+    """``"take 4♣ 9♦ with A♠"`` or ``"trail 7♣"``."""
+    if move.is_trail:
+        return f"trail {move.card.symbol}"
+    return f"take {cards_text(move.taken)} with {move.card.symbol}"
+
+
+def explain_move(round: Round, seat: int, move: Move) -> str:
+    """Why ``seat`` might play ``move``, in one line, from what that seat can see."""
+    view = SeatView.of(round, seat)
+    reasons = _capture_reasons(view, move) if move.taken else _trail_reasons(view, move)
+    return f"{action_text(move)}: {', and '.join(reasons[:2])}"
+
+
+def _capture_reasons(view: SeatView, move: Move) -> list[str]:
+    rules, taken = view.rules, (move.card, *move.taken)
+    reasons: list[str] = []
+    left = list(view.table)
+    for card in move.taken:
+        left.remove(card)
+    if view.is_last_deal and sum(view.hand_sizes) == 1:
+        reasons.append("the last capture takes the cards left on the table and sistan")
+    if rules.mulle_points and move.taken == (move.card,):
+        reasons.append(f"a mulle is worth {rules.mulle_points} points")
+    if not left:
+        reasons.append("clearing the table is a tabbe, worth a point")
+    if STORAN in taken:
+        reasons.append("storan is worth 2 points")
+    aces = sum(c.rank == 1 for c in taken)
+    if aces:
+        reasons.append("aces are worth a point each" if aces > 1 else "an ace is worth a point")
+    if LILLAN in taken:
+        reasons.append("lillan is worth a point")
+    bigger = _bigger_capture(view, move)
+    if bigger and left:
+        reasons.append(f"leaving {cards_text(left)} keeps the next player from an easy tabbe"
+                       if len(left) <= 2 else
+                       f"leaving {cards_text(left)} gives the next player less to work with")
+    spades = sum(c.suit == "S" for c in taken)
+    if spades:
+        reasons.append(_spades_reason(view, spades))
+    if not reasons:
+        reasons.append(f"{len(taken)} cards count toward the most cards"
+                       if rules.cards_points else "it leaves the least for the next player")
+    return reasons
+
+
+def _spades_reason(view: SeatView, spades: int) -> str:
+    rules = view.rules
+    what = "a spade" if spades == 1 else f"{spades} spades"
+    if rules.spades == "over-six":
+        return f"{what} toward the seven that start scoring"
+    points = rules.spades_points
+    return f"{what} toward the majority ({points} point{'s' if points > 1 else ''})"
+
+
+def _bigger_capture(view: SeatView, move: Move) -> bool:
+    """Whether the same card could have taken more."""
+    return any(len(c) > len(move.taken) and _contains(c, move.taken)
+               for c in all_captures(view.rules, move.card, view.table)[:40])
+
+
+def _contains(big: tuple[Card, ...], small: tuple[Card, ...]) -> bool:
+    rest = list(big)
+    for card in small:
+        if card not in rest:
+            return False
+        rest.remove(card)
+    return True
+
+
+def _trail_reasons(view: SeatView, move: Move) -> list[str]:
+    rules, card = view.rules, move.card
+    could_take = any(all_captures(rules, c, view.table) for c in view.hand) if view.table \
+        else False
+    first = ("no capture is worth what it would leave the next player" if could_take
+             else "nothing on the table can be taken")
+    reasons = [first]
+    keep_ten = any(c.rank == 10 and c is not STORAN for c in view.hand) and card.rank != 10 \
+        and view.unseen_count(STORAN) > 0
+    if keep_ten:
+        reasons.append("keeping a 10 to catch storan")
+    elif card.suit != "S" and card.rank != 1 and card is not STORAN:
+        reasons.append(f"{card.symbol} is worth nothing to the next player")
+    return reasons

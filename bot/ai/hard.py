@@ -1,0 +1,176 @@
+"""The ``hard`` player: perfect-information Monte Carlo over sampled hidden cards.
+
+The ``normal`` evaluation proposes a handful of candidate moves (captures whole or partial,
+and trails). Each sampled world deals the hidden cards at random; in it every candidate is
+played, followed by a few plies of a quick greedy policy for everybody (which does see the
+world's hands, so it punishes a tabbe left open), and the position reached is valued by
+the expected points of each side. The candidate with the best mean wins. The same worlds
+serve every candidate, so their comparison is fair.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from bot.engine import Card, Move
+
+from . import fastcap, normal
+from .sim import Sim
+from .values import Marginals, majority_points, objective
+from .view import SeatView
+
+DEFAULT_BUDGET_MS = 220
+CANDIDATES = 6
+PLY_MS = 0.07  # rough cost of one simulated ply, to turn a budget into a number of worlds
+MIN_WORLDS, MAX_WORLDS = 6, 160
+PRIOR = 0.05  # weight of the normal evaluation, to break near-ties
+LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited with
+WIN = normal.WIN
+
+
+def horizon(players: int) -> int:
+    """Plies simulated after the candidate move: each player answers twice."""
+    return 2 * players
+
+
+def choose(view: SeatView, rng: random.Random, budget_ms: float | None = None,
+           deadline: float | None = None) -> Move:
+    """The ``hard`` player's move (``deadline``: a ``perf_counter`` time to stop by)."""
+    return search(view, rng, budget_ms, deadline)[0][1]
+
+
+def search(view: SeatView, rng: random.Random, budget_ms: float | None = None,
+           deadline: float | None = None) -> list[tuple[float, Move]]:
+    """Candidates with their mean values, best first."""
+    scored = normal.ranked(view)
+    if len(scored) == 1:
+        return scored
+    candidates = _pick(scored)
+    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    plies = horizon(view.players)
+    worlds = int(budget / (PLY_MS * len(candidates) * (plies + 2)))
+    worlds = max(MIN_WORLDS, min(MAX_WORLDS, worlds))
+    judge = Rollout(view)
+    hidden = view.hidden()
+    totals = [0.0] * len(candidates)
+    done = 0
+    for _ in range(worlds):
+        world = Sim.from_round(view.sample(rng, hidden))
+        for i, (_, move) in enumerate(candidates):
+            sim = world.clone()
+            sim.play_move(move)
+            judge.run(sim, plies)
+            totals[i] += judge.leaf(sim)
+        done += 1
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    results = [(totals[i] / done + PRIOR * prior, move)
+               for i, (prior, move) in enumerate(candidates)]
+    results.sort(key=lambda item: (-item[0], str(item[1])))
+    return results
+
+
+def _pick(scored: Sequence[tuple[float, Move]]) -> list[tuple[float, Move]]:
+    """The best few by the normal evaluation, with the best trail among them."""
+    chosen = list(scored[:CANDIDATES])
+    if not any(m.is_trail for _, m in chosen):
+        trail = next((item for item in scored if item[1].is_trail), None)
+        if trail is not None:
+            chosen.append(trail)
+    return chosen
+
+
+class Rollout:
+    """The quick greedy policy and the leaf values, for one decision's worlds."""
+
+    def __init__(self, view: SeatView) -> None:
+        self.rules = view.rules
+        self.me = view.side
+        judge = normal.Judge(view)
+        self.marginals: Marginals = judge.marginals
+
+    def run(self, sim: Sim, plies: int) -> None:
+        """Play ``plies`` greedy moves (fewer if the round or the match ends)."""
+        for _ in range(plies):
+            if sim.over:
+                return
+            card, taken, _ = self.greedy(sim)
+            sim.play(card, taken)
+
+    def greedy(self, sim: Sim) -> tuple[Card, tuple[Card, ...], float]:
+        """The greedy move of the seat to move, and what it gains."""
+        seat = sim.to_move
+        side = sim.sides[seat]
+        value = self.marginals.value
+        table = sim.table
+        worths = [value(side, c) for c in table]
+        threat = self._threat(sim, seat)
+        full = (1 << len(table)) - 1
+        best: tuple[float, Card, tuple[Card, ...]] | None = None
+        for card in set(sim.hands[seat]):
+            own = value(side, card)
+            leave = [*table, card]
+            score = -0.5 * own - self._exposed(leave, threat)
+            if best is None or score > best[0]:
+                best = (score, card, ())
+            if not table:
+                continue
+            for mask in fastcap.masks(self.rules, card, table):
+                gain = own
+                for i, worth in enumerate(worths):
+                    if mask >> i & 1:
+                        gain += worth
+                if mask == full:
+                    gain += 1
+                elif threat:
+                    gain -= self._exposed([c for i, c in enumerate(table) if not mask >> i & 1],
+                                          threat)
+                if self.rules.mulle_points and mask.bit_count() == 1 \
+                        and table[mask.bit_length() - 1] is card:
+                    gain += self.rules.mulle_points
+                if gain > best[0]:
+                    best = (gain, card, tuple(c for i, c in enumerate(table) if mask >> i & 1))
+        assert best is not None
+        return best[1], best[2], best[0]
+
+    def _threat(self, sim: Sim, seat: int) -> list[Card]:
+        """The hand of the next opponent to move, if it moves right after ``seat``."""
+        for step in range(1, sim.players):
+            nxt = (seat + step) % sim.players
+            if sim.hands[nxt]:
+                return sim.hands[nxt] if sim.sides[nxt] != sim.sides[seat] else []
+        return []
+
+    def _exposed(self, table: list[Card], threat: Sequence[Card]) -> float:
+        """What leaving ``table`` costs if the next opponent can sweep it."""
+        if not threat or len(table) > 4:
+            return 0.0
+        full = (1 << len(table)) - 1
+        for card in set(threat):
+            masks = fastcap.capture_masks(self.rules, card, table)
+            if masks and masks[0] == full:
+                return 1.0 + sum(self.marginals.value(0, c) for c in table) * 0.5
+        return 0.0
+
+    def leaf(self, sim: Sim) -> float:
+        """The position's value for the searching side, in expected points."""
+        if sim.winner is not None:
+            return WIN if sim.winner == self.me else -WIN
+        if sim.over:
+            return objective(sim.round_points(), self.me)
+        values = [a + b for a, b in zip(sim.live(), majority_points(self.rules, sim.spades,
+                                                                    sim.cards), strict=True)]
+        rules = self.rules
+        if sim.is_last_deal and sim.last_capturer is not None and rules.sistan_points:
+            others = sim.cards_in_hands()
+            values[sim.sides[sim.last_capturer]] += rules.sistan_points * 0.6 ** others
+        value = objective(values, self.me)
+        if sim.table:
+            _, _, gain = self.greedy(sim)
+            if gain > 0:
+                side = sim.sides[sim.to_move]
+                share = LEAF_SHARE if len(values) == 2 else LEAF_SHARE * 0.6
+                value += share * gain if side == self.me else -share * gain
+        return value

@@ -25,44 +25,50 @@ def now() -> float:
 
 
 class Timers:
-    """Schedules at most one deadline per game and calls ``handler`` when it passes."""
+    """Schedules at most one deadline per game and calls ``handler`` when it passes.
+
+    A pending deadline is a ``loop.call_later`` handle (no task sleeps meanwhile); when
+    it fires, the handler runs in a new task.
+    """
 
     def __init__(self, handler: Handler) -> None:
         self._handler = handler
-        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._handles: dict[int, asyncio.TimerHandle] = {}
+        self._running: set[asyncio.Task[None]] = set()
 
     def schedule(self, game_id: int, deadline: float | None) -> None:
         """Replace the game's pending timer with one for ``deadline`` (``None``: cancel)."""
         self.cancel(game_id)
         if deadline is None:
             return
-        task = asyncio.get_running_loop().create_task(
-            self._wait(game_id, deadline), name=f"kasino-timer-{game_id}"
-        )
-        self._tasks[game_id] = task
+        loop = asyncio.get_running_loop()
+        delay = max(deadline - now(), 0.0)
+        self._handles[game_id] = loop.call_later(delay, self._fire, game_id, deadline)
 
     def cancel(self, game_id: int) -> None:
-        """Forget the game's pending timer, if any (never cancels the running handler)."""
-        task = self._tasks.pop(game_id, None)
-        if task is not None and task is not asyncio.current_task() and not task.done():
-            task.cancel()
+        """Forget the game's pending timer, if any (a handler already running finishes)."""
+        handle = self._handles.pop(game_id, None)
+        if handle is not None:
+            handle.cancel()
 
     def pending(self, game_id: int) -> bool:
         """Whether a timer is waiting for this game."""
-        task = self._tasks.get(game_id)
-        return task is not None and not task.done()
+        return game_id in self._handles
 
     def cancel_all(self) -> None:
         """Cancel every pending timer (on shutdown)."""
-        for game_id in list(self._tasks):
+        for game_id in list(self._handles):
             self.cancel(game_id)
 
-    async def _wait(self, game_id: int, deadline: float) -> None:
-        delay = deadline - now()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        if self._tasks.get(game_id) is asyncio.current_task():
-            del self._tasks[game_id]
+    def _fire(self, game_id: int, deadline: float) -> None:
+        self._handles.pop(game_id, None)
+        task = asyncio.get_running_loop().create_task(
+            self._run(game_id, deadline), name=f"kasino-timer-{game_id}"
+        )
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _run(self, game_id: int, deadline: float) -> None:
         try:
             await self._handler(game_id, deadline)
         except Exception:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
 import discord
 
 from bot.engine import capture_options, capture_values
@@ -9,6 +13,9 @@ from bot.models import Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
 from bot.render import SUIT_EMOJI, choice_description, choice_label, plain
 from cogs.components import KasinoButton, KasinoSelect
+
+P = ParamSpec("P")
+V = TypeVar("V", bound=discord.ui.View | None)
 
 # Discord allows 25 options; two are "Trail" and "Choose the cards myself".
 CAPTURE_CHOICES = MAX_MENU_OPTIONS - 2
@@ -18,6 +25,25 @@ def _view() -> discord.ui.View:
     return discord.ui.View(timeout=None)
 
 
+def _static(builder: Callable[P, V]) -> Callable[P, V]:
+    """Stop the built view before it is sent.
+
+    Every item is a ``DynamicItem`` dispatched by its custom_id, so discord.py need not
+    keep the view: a stopped view is not stored and starts no timeout task (it would
+    otherwise keep one per ephemeral hand message for 15 minutes).
+    """
+
+    @functools.wraps(builder)
+    def build(*args: P.args, **kwargs: P.kwargs) -> V:
+        view = builder(*args, **kwargs)
+        if view is not None:
+            view.stop()
+        return view
+
+    return build
+
+
+@_static
 def lobby_view(game: Game) -> discord.ui.View | None:
     """Join, Leave, Start, Cancel (none once the lobby is closed)."""
     if game.status is not Status.LOBBY:
@@ -44,6 +70,7 @@ def lobby_view(game: Game) -> discord.ui.View | None:
     return view
 
 
+@_static
 def table_view(game: Game) -> discord.ui.View | None:
     """ "Your hand" while playing, "Rematch" after a finished match."""
     view = _view()
@@ -82,6 +109,7 @@ def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
     )
 
 
+@_static
 def hand_view(game: Game, seat: int) -> discord.ui.View:
     """On your turn a select of the card to play; always a Refresh button."""
     view = _view()
@@ -103,6 +131,7 @@ def hand_view(game: Game, seat: int) -> discord.ui.View:
     return view
 
 
+@_static
 def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
     """What the chosen card takes: ranked captures, trail, or choosing the cards yourself."""
     rnd = game.match.round
@@ -147,6 +176,7 @@ def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
     return view
 
 
+@_static
 def pick_view(game: Game, index: int) -> discord.ui.View:
     """A multi-select of the table cards (values are table positions: cards may repeat)."""
     table = game.match.round.table[:MAX_MENU_OPTIONS]
@@ -170,6 +200,7 @@ def pick_view(game: Game, index: int) -> discord.ui.View:
     return view
 
 
+@_static
 def scores_view(variant: str | None, target: int | None, page: int, pages: int) -> discord.ui.View:
     """Previous / Next page buttons."""
     view = _view()

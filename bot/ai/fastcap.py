@@ -44,14 +44,29 @@ def _masks(ranks: tuple[int, ...], target: int, aces_high: bool) -> tuple[int, .
     return tuple(sorted(unions, key=lambda m: (-m.bit_count(), m)))
 
 
+_MEMO: dict[tuple, tuple[int, ...]] = {}
+_MEMO_LIMIT = 1 << 18
+
+
 def capture_masks(rules: Rules, card: Card, table: Sequence[Card]) -> tuple[int, ...]:
     """Masks over ``table`` positions of the captures ``card`` can make (small tables)."""
+    key = (rules.finnish_values, card, *[c.rank for c in table])
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        found = _MEMO[key] = _compute(rules, card, table)
+    return found
+
+
+def _compute(rules: Rules, card: Card, table: Sequence[Card]) -> tuple[int, ...]:
     ranks = tuple(c.rank for c in table)
     aces_high = not rules.finnish_values
+    targets = capture_values(rules, card, True)
     found: list[int] = []
-    for target in capture_values(rules, card, True):
+    for target in targets:
         found.extend(_masks(ranks, target, aces_high))
-    if len(capture_values(rules, card, True)) > 1:
+    if len(targets) > 1:
         found = sorted(set(found), key=lambda m: (-m.bit_count(), m))
     return tuple(found)
 

@@ -24,7 +24,7 @@ from .view import SeatView
 DEFAULT_BUDGET_MS = 220
 CANDIDATES = 6
 PLY_MS = 0.07  # rough cost of one simulated ply, to turn a budget into a number of worlds
-MIN_WORLDS, MAX_WORLDS = 6, 160
+MIN_WORLDS, MAX_WORLDS = 2, 160
 PRIOR = 0.05  # weight of the normal evaluation, to break near-ties
 LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited with
 WIN = normal.WIN

@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import simcord
+from simcord import interactions as sim_interactions
 from simcord.actors import _channel_id_of, _component_interaction
+from simcord.backend import serializers
 
 from bot.engine import Move
 from bot.models import Game
@@ -107,6 +109,30 @@ class Harness:
             data["values"] = values
         self.interactions += 1
         return await _component_interaction(member, stored, data)
+
+    def emit_component(
+        self, member: Any, message: Any, data: dict[str, Any], times: int = 1
+    ) -> list[Any]:
+        """Dispatch ``times`` identical component interactions at once, without settling."""
+        env = self.env
+        stored = env.backend.get_message(_channel_id_of(message, env), message.id)
+        records = []
+        for _ in range(times):
+            record, payload = sim_interactions.base_payload(
+                env.backend,
+                type=3,
+                channel_id=stored.channel_id,
+                guild_id=self.guild.id,
+                user_id=member.id,
+                data=dict(data),
+            )
+            payload["message"] = dict(serializers.message_payload(env.backend, stored))
+            record.source_message_id = stored.id
+            records.append((record, payload))
+        for _, payload in records:
+            env.backend.emit("INTERACTION_CREATE", payload)
+        self.interactions += times
+        return [record for record, _ in records]
 
     async def open_lobby(self, host: Any, **options: Any) -> Any:
         """``/kasino new``; returns the lobby message."""

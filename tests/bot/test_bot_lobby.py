@@ -1,0 +1,119 @@
+"""Lobbies, the informational commands, and one game per channel."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.models import Status
+from tests.bot.kasino_harness import Harness, components
+
+
+def buttons(message) -> dict[str, bool]:
+    """Button label -> disabled."""
+    return {c["label"]: bool(c.get("disabled")) for c in components(message) if c.get("label")}
+
+
+async def test_lobby_join_leave_start(harness: Harness) -> None:
+    anna, bjorn, cecilia, _ = harness.members
+    lobby = await harness.open_lobby(anna, variant="overspader")
+    embed = lobby.embeds[0]
+    assert "Överspader to 21" in embed.fields[0].value
+    assert anna.mention in embed.fields[1].value and "(host)" in embed.fields[1].value
+    assert buttons(lobby) == {"Join": False, "Leave": False, "Start": True, "Cancel": False}
+
+    joined = await harness.click(bjorn, lobby, label="Join")
+    assert bjorn.mention in joined.response.embeds[0].fields[1].value
+    assert buttons(joined.response)["Start"] is False
+    again = await harness.click(bjorn, lobby, label="Join")
+    assert again.ephemeral and "already have a seat" in again.response.content
+
+    await harness.click(cecilia, lobby, label="Join")
+    left = await harness.click(cecilia, lobby, label="Leave")
+    assert cecilia.mention not in left.response.embeds[0].fields[1].value
+    host_leaves = await harness.click(anna, lobby, label="Leave")
+    assert host_leaves.ephemeral and "Cancel" in host_leaves.response.content
+
+    not_host = await harness.click(bjorn, lobby, label="Start")
+    assert not_host.ephemeral and "Only the host" in not_host.response.content
+    started = await harness.click(anna, lobby, label="Start")
+    assert "Your hand" in buttons(started.response)
+    game = await harness.game()
+    assert game.status is Status.PLAYING and game.message_id == lobby.id
+    ping = harness.public_messages()[-1]
+    to_move = game.seats[game.match.round.to_move]
+    assert f"<@{to_move.user_id}>, your turn" in ping.content
+
+
+async def test_second_game_in_a_channel_links_to_the_first(harness: Harness) -> None:
+    anna, bjorn, *_ = harness.members
+    lobby = await harness.open_lobby(anna)
+    second = await harness.slash(bjorn, "kasino new", variant="mulle")
+    assert second.ephemeral
+    assert "already running" in second.response.content
+    assert f"/{harness.channel.id}/{lobby.id}" in second.response.content
+    # another channel is free, and a person may play in both
+    other = harness.guild.create_text_channel("kasino-2")
+    elsewhere = await anna.slash(other, "kasino new")
+    assert not elsewhere.ephemeral
+
+
+async def test_cancel_frees_the_channel(harness: Harness) -> None:
+    anna, bjorn, *_ = harness.members
+    lobby = await harness.open_lobby(anna)
+    refused = await harness.click(bjorn, lobby, label="Cancel")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    cancelled = await harness.click(anna, lobby, label="Cancel")
+    assert "cancelled" in cancelled.response.embeds[0].description
+    assert cancelled.response.components == []
+    assert await harness.game() is None
+    fresh = await harness.slash(bjorn, "kasino new")
+    assert not fresh.ephemeral
+
+
+async def test_teams_need_four_and_the_table_holds_four(harness: Harness) -> None:
+    anna, bjorn, cecilia, david = harness.members
+    erik = harness.guild.add_member(harness.env.create_user("erik"))
+    lobby = await harness.open_lobby(anna, teams=True)
+    for member in (bjorn, cecilia):
+        await harness.click(member, lobby, label="Join")
+    forced = await harness.forge(anna, lobby, f"k:lobby:{(await harness.game()).id}:start")
+    assert forced.ephemeral and "exactly 4" in forced.response.content
+    await harness.click(david, lobby, label="Join")
+    full = await harness.click(erik, lobby, label="Join")
+    assert full.ephemeral and "full" in full.response.content
+    started = await harness.click(anna, lobby, label="Start")
+    assert "team" in started.response.embeds[0].title
+
+
+async def test_rules_and_empty_channel_answers(harness: Harness) -> None:
+    anna = harness.members[0]
+    rules = await harness.slash(anna, "kasino rules", variant="finnish")
+    assert rules.ephemeral and "mökki" in rules.response.embeds[0].description
+    everything = await harness.slash(anna, "kasino rules")
+    assert "Mulle" in everything.response.embeds[0].description
+    hand = await harness.slash(anna, "kasino hand")
+    assert hand.ephemeral and "no Kasino game" in hand.response.content
+    stop = await harness.slash(anna, "kasino stop")
+    assert stop.ephemeral
+    scores = await harness.slash(anna, "kasino scores", target=21)
+    assert "No finished matches" in scores.response.embeds[0].description
+    assert "to 21" in scores.response.embeds[0].title
+
+
+async def test_stop_by_host_or_channel_manager_only(harness: Harness) -> None:
+    anna, bjorn, cecilia, _ = harness.members
+    game = await harness.start_game(2)
+    version = game.version
+    refused = await harness.slash(bjorn, "kasino stop")
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    assert game.status is Status.PLAYING and game.version == version
+    mods = harness.guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
+    moderator = harness.guild.add_member(harness.env.create_user("mod"), roles=[mods])
+    stopped = await harness.slash(moderator, "kasino stop")
+    assert not stopped.ephemeral and "No result is recorded" in stopped.response.content
+    assert game.status is Status.STOPPED
+    table = harness.table_message(game)
+    assert components(table) == []
+    rows, total = await harness.cog.games.storage.leaderboard(harness.guild.id)
+    assert total == 0
+    del anna, cecilia

@@ -72,16 +72,17 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
 def load_config(
     env: Mapping[str, str] | None = None, *, require_token: bool = True, dotenv: bool = True
 ) -> Config:
-    """Build a :class:`Config` from ``env`` (default: ``os.environ`` plus ``./.env``).
+    """Build a :class:`Config` from ``env`` (default: ``os.environ`` plus a ``.env`` file
+    found from the working directory upwards; real environment variables win).
 
     Raises :class:`ConfigError` with a readable message when ``DISCORD_TOKEN`` is missing
     (and ``require_token`` is true) or a value is malformed.
     """
     if env is None:
         if dotenv:
-            from dotenv import load_dotenv
+            from dotenv import find_dotenv, load_dotenv
 
-            load_dotenv(override=False)
+            load_dotenv(find_dotenv(usecwd=True), override=False)
         env = os.environ
     token = env.get("DISCORD_TOKEN", "").strip() or None
     if require_token and token is None:

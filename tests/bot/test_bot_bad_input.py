@@ -137,7 +137,9 @@ async def test_chosen_cards_that_do_not_add_up(harness: Harness) -> None:
     index, position = bad_pick(game)
     mover, _ = mover_and_other(harness, game)
     view = (await harness.open_hand(mover, game)).response
-    view = (await harness.select(mover, view, [str(index)], custom_id=cid(view, "k:card:"))).response
+    view = (
+        await harness.select(mover, view, [str(index)], custom_id=cid(view, "k:card:"))
+    ).response
     assert "pick" in {o["value"] for o in select_options(view, "k:take:")}
     view = (await harness.select(mover, view, ["pick"], custom_id=cid(view, "k:take:"))).response
     before = await snapshot(harness, game)
@@ -154,7 +156,9 @@ async def test_take_options_are_ranked_and_fit_discord(harness: Harness) -> None
     move = next((m for m in rnd.legal_moves() if not m.is_trail), auto_move(rnd))
     index = rnd.hands[rnd.to_move].index(move.card)
     view = (await harness.open_hand(mover, game)).response
-    view = (await harness.select(mover, view, [str(index)], custom_id=cid(view, "k:card:"))).response
+    view = (
+        await harness.select(mover, view, [str(index)], custom_id=cid(view, "k:card:"))
+    ).response
     options = select_options(view, "k:take:")
     assert len(options) <= 25
     values = [o["value"] for o in options]

@@ -19,7 +19,9 @@ def assert_hands_private(harness: Harness) -> None:
     assert any(HAND_TITLE in m.content for m in everyone), "no hand was ever shown"
     for message in harness.public_messages():
         assert HAND_TITLE not in message.content
-        assert not any(cid.startswith(("k:card", "k:take", "k:pick")) for cid in custom_ids(message))
+        assert not any(
+            cid.startswith(("k:card", "k:take", "k:pick")) for cid in custom_ids(message)
+        )
     outsider = harness.guild.add_member(harness.env.create_user("spectator"))
     visible = harness.channel.history(viewer=outsider)
     assert not any(HAND_TITLE in m.content for m in visible)
@@ -34,7 +36,9 @@ async def play_match(harness: Harness, game, pick_every: int = 4) -> int:
         move = auto_move(game.match.round)
         if not move.is_trail:
             captures += 1
-        await harness.play_move(game, move, via_pick=not move.is_trail and captures % pick_every == 0)
+        await harness.play_move(
+            game, move, via_pick=not move.is_trail and captures % pick_every == 0
+        )
         moves += 1
     return moves
 

@@ -33,7 +33,9 @@ async def test_restart_mid_match_and_finish_with_old_messages(
     # the hand view opened before the restart still works
     step = await harness.select(mover, old_hand, ["0"], custom_id=cid(old_hand, "k:card:"))
     assert "What does it take" in step.response.content
-    result = await harness.select(mover, step.response, ["trail"], custom_id=cid(step.response, "k:take:"))
+    result = await harness.select(
+        mover, step.response, ["trail"], custom_id=cid(step.response, "k:take:")
+    )
     assert "trailed" in result.response.content
     assert reloaded.version == version + 1
     # the rest of the match through the old table message's "Your hand" button
@@ -82,7 +84,7 @@ async def test_reminder_then_automatic_moves_then_abandoned(harness: Harness) ->
     assert game.status is Status.ABANDONED
     assert "abandoned" in harness.public_messages()[-1].content
     assert await harness.cog.games.storage.move_count(game.id) == 5
-    rows, total = await harness.cog.games.storage.leaderboard(harness.guild.id)
+    _, total = await harness.cog.games.storage.leaderboard(harness.guild.id)
     assert total == 0
     assert await harness.game() is None
 
@@ -101,7 +103,7 @@ async def test_a_move_resets_the_idle_count(harness: Harness) -> None:
 
 
 async def test_timers_survive_a_restart(harness: Harness, bot_config: Config) -> None:
-    game = await harness.start_game(2)
+    await harness.start_game(2)
     await harness.env.advance_time(200)
     await restart(harness, bot_config)
     reloaded = await harness.game()

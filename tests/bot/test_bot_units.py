@@ -1,0 +1,200 @@
+"""The bot's pure parts: configuration, storage, rendering, capture ranking, auto-moves."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULT_DB_PATH, ConfigError, load_config
+from bot.engine import Card, Match, Move, Round, is_capture, parse_cards, rules_for
+from bot.models import Game, GameOptions, Seat, Status
+from bot.moves import auto_move, card_points, played_values, rank_choices
+from bot.render import card, choice_label, describe_move, plain, table_embed
+from bot.storage import MIGRATIONS, ChannelBusy, MoveRecord, ResultRecord, Storage
+from cogs.components import custom_id, known_custom_id, parse_ints
+
+# ---------------------------------------------------------------- config
+
+
+def test_config_requires_a_token_with_a_clear_message() -> None:
+    with pytest.raises(ConfigError, match=r"DISCORD_TOKEN is not set.*--preview"):
+        load_config({})
+
+
+def test_config_defaults_and_values() -> None:
+    config = load_config({"DISCORD_TOKEN": "secret-token"})
+    assert config.db_path == DEFAULT_DB_PATH == Path("data/kasino.db")
+    assert config.dev_guild_id is None and config.turn_seconds == 300
+    assert "secret-token" not in repr(config)
+    config = load_config(
+        {"DISCORD_TOKEN": "t", "KASINO_DB": "/x/k.db", "DEV_GUILD_ID": "42", "TURN_SECONDS": "60"}
+    )
+    assert config.db_path == Path("/x/k.db") and config.dev_guild_id == 42
+    assert config.turn_seconds == 60
+    assert load_config({}, require_token=False).token is None
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"DEV_GUILD_ID": "abc"}, {"TURN_SECONDS": "5"}, {"ROUND_PAUSE": "-1"}, {"LOG_LEVEL": "loud"}],
+)
+def test_config_rejects_bad_values(env: dict[str, str]) -> None:
+    with pytest.raises(ConfigError):
+        load_config({"DISCORD_TOKEN": "t", **env})
+
+
+def test_config_reads_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("DEV_GUILD_ID", raising=False)
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-dotenv\nDEV_GUILD_ID=7\n")
+    config = load_config()
+    assert config.token == "from-dotenv" and config.dev_guild_id == 7
+
+
+# --------------------------------------------------------------- storage
+
+
+def new_game(channel: int = 10, players: int = 2) -> Game:
+    seats = [Seat(100 + i, f"p{i}") for i in range(players)]
+    return Game(0, 1, channel, 100, GameOptions(), seats)
+
+
+async def test_storage_migrates_and_round_trips_a_game(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "k.db"
+    storage = await Storage.open(path)
+    try:
+        assert await storage.schema_version() == len(MIGRATIONS)
+        game = await storage.create_game(new_game(), now=1000.0)
+        assert game.id == 1
+        with pytest.raises(ChannelBusy) as busy:
+            await storage.create_game(new_game(), now=1001.0)
+        assert busy.value.game_id == 1
+        game.match = Match.start(rules_for("swedish"), 2, seed=5)
+        game.status, game.version, game.deadline = Status.PLAYING, 3, 1300.0
+        game.seats[0].tabbar = 2
+        move = game.match.round.legal_moves()[0]
+        game.match.play(move)
+        await storage.save_game(game, 1002.0, MoveRecord(0, str(move.card), ()))
+        loaded = await storage.get_game(game.id)
+        assert loaded is not None and loaded.match.to_dict() == game.match.to_dict()
+        assert loaded.seats == game.seats and loaded.deadline == 1300.0
+        assert [g.id for g in await storage.timed_games()] == [game.id]
+        assert await storage.move_count(game.id) == 1
+    finally:
+        await storage.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    reopened = await Storage.open(path)  # migrations are not applied twice
+    assert (await reopened.active_game(10)).id == 1
+    await reopened.close()
+
+
+async def test_leaderboard_orders_and_filters(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "k.db")
+    try:
+        for n, (winner, target) in enumerate([(0, 16), (0, 16), (1, 16), (1, 21)]):
+            game = await storage.create_game(new_game(channel=n), now=1.0)
+            game.options = GameOptions(target=target)
+            game.status = Status.FINISHED
+            results = [
+                ResultRecord(100 + s, s, s == winner, 16 if s == winner else 9, s) for s in (0, 1)
+            ]
+            await storage.save_game(game, 2.0, results=results)
+        rows, total = await storage.leaderboard(1, target=16)
+        assert total == 2
+        assert [(r.user_id, r.wins, r.matches) for r in rows] == [(100, 2, 3), (101, 1, 3)]
+        assert rows[0].win_rate == pytest.approx(2 / 3) and rows[1].tabbar == 3
+        rows, _ = await storage.leaderboard(1, target=21)
+        assert [(r.user_id, r.wins) for r in rows] == [(101, 1), (100, 0)]
+        page, total = await storage.leaderboard(1, offset=1, limit=1)
+        assert total == 2 and len(page) == 1
+        assert (await storage.leaderboard(2))[1] == 0
+    finally:
+        await storage.close()
+
+
+# ------------------------------------------------------------- rendering
+
+
+def test_cards_show_suits_red_and_black() -> None:
+    assert card(Card.parse("AH")) == "A♥️" and card(Card.parse("10D")) == "10♦️"
+    assert card(Card.parse("QS")) == "Q♠️" and card(Card.parse("2C")) == "2♣️"
+    assert plain(Card.parse("10D")) == "10♦"
+
+
+def test_move_descriptions_say_how_aces_count() -> None:
+    rules = rules_for("swedish")
+    ace = Card.parse("AH")
+    taken = parse_cards("4C 9D AS")
+    assert played_values(rules, ace, taken) == (14,)
+    text = describe_move("Anna", rules, ace, taken, (14,), sweep=True)
+    assert text == "Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!"
+    assert describe_move("Bo", rules, Card.parse("7C"), ()) == "Bo trailed 7♣."
+    finnish = rules_for("finnish")
+    assert "mökki" in describe_move("Bo", finnish, ace, parse_cards("KS AD"), sweep=True)
+    mulle = rules_for("mulle")
+    text = describe_move("Cy", mulle, Card.parse("5D"), [Card.parse("5D")], mulle=True)
+    assert text.endswith("took 5♦: mulle!")
+    both = played_values(rules, ace, [Card.parse("AD")])  # an ace takes an ace either way
+    assert both == (1, 14)
+
+
+def test_table_embed_shows_turn_deal_and_sides() -> None:
+    game = new_game(players=2)
+    game.id, game.status = 5, Status.PLAYING
+    game.match = Match.start(rules_for("swedish", target=21), 2, seed=1)
+    game.deadline = 1_800_000_000.0
+    embed = table_embed(game)
+    text = embed.description
+    assert "deal 1 of 6" in text and "<@101>" in text and "<t:1800000000:R>" in text
+    assert "sistan" not in text
+    assert [f.name for f in embed.fields] == ["p0", "p1"]
+    assert "Score **0** / 21" in embed.fields[0].value
+    game.match.round.is_last_deal = True
+    assert "sistan: last deal" in table_embed(game).description
+
+
+# ---------------------------------------------------------- capture menu
+
+
+def test_rank_choices_prefers_points_then_cards_and_respects_the_limit() -> None:
+    rules = rules_for("swedish")
+    table = parse_cards("10D 5C 5H 2S 3C AD")
+    choices = rank_choices(rules, Card.parse("10S"), table, 23)
+    assert choices and all(is_capture(rules, Card.parse("10S"), c.taken) for c in choices)
+    keys = [(c.points, c.cards) for c in choices]
+    assert keys == sorted(keys, reverse=True)
+    assert Card.parse("10D") in choices[0].taken  # storan is worth most
+    big = parse_cards("AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S 4H 4D 4C 5S 5H 5D 5C")
+    many = rank_choices(rules, Card.parse("KS"), big, 23)
+    assert 0 < len(many) <= 23
+    label = choice_label(rules, Card.parse("AH"), many[0])
+    assert len(label) <= 100
+
+
+def test_auto_move_is_legal_and_safe() -> None:
+    rules = rules_for("swedish")
+    rnd = Round.from_position(
+        rules, [parse_cards("10D 7C 2S AH"), parse_cards("KS")], parse_cards("6C 4C 9H"), to_move=0
+    )
+    move = auto_move(rnd)
+    assert rnd.is_legal(move) and move.card == Card.parse("10D")
+    assert sorted(move.taken) == sorted(parse_cards("6C 4C"))
+    hands = [parse_cards("10D 7C 2S AH"), parse_cards("KS")]
+    trail_only = Round.from_position(rules, hands, [], to_move=0)
+    assert auto_move(trail_only) == Move(Card.parse("7C"))  # the lowest card worth nothing
+    assert card_points(Card.parse("10D")) == 2 and card_points(Card.parse("5H")) == 0
+
+
+# -------------------------------------------------------------- custom ids
+
+
+def test_custom_ids_fit_and_parse() -> None:
+    longest = custom_id("pick", 2**40, 2**31, 24)
+    assert len(longest) <= 100 and known_custom_id(longest)
+    assert parse_ints("12:7:3", 3) == (12, 7, 3)
+    assert parse_ints("12:x:3", 3) is None and parse_ints("12", 2) is None
+    assert not known_custom_id("k:other:1") and not known_custom_id("x:hand:1:2")

@@ -4,13 +4,19 @@ Cards, moves and rules are immutable values; :class:`Round` and :class:`Match` h
 in progress and refuse illegal moves with :class:`IllegalMove`, a message for people.
 """
 
-from .captures import all_captures, capture_options, is_capture
+from .captures import (
+    all_captures,
+    capture_masks,
+    capture_options,
+    capture_targets,
+    is_capture,
+)
 from .cards import Card, parse_cards
 from .match import Match
 from .moves import IllegalMove, Move
 from .round import Play, Round
 from .rules import Rules, capture_values, rules_for
-from .scoring import Score
+from .scoring import Score, card_points
 
 __all__ = [
     "Card",
@@ -22,8 +28,11 @@ __all__ = [
     "Rules",
     "Score",
     "all_captures",
+    "capture_masks",
     "capture_options",
+    "capture_targets",
     "capture_values",
+    "card_points",
     "is_capture",
     "parse_cards",
     "rules_for",

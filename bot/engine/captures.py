@@ -132,15 +132,23 @@ class _Partitioner:
 
 def is_capture(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
     """Whether the table cards ``taken`` (non-empty) are a legal capture for ``played``."""
+    return bool(capture_targets(rules, played, taken))
+
+
+def capture_targets(rules: Rules, played: Card, taken: Sequence[Card]) -> tuple[int, ...]:
+    """The values of ``played`` for which ``taken`` is a legal capture (``()``: none).
+
+    A Swedish ace taking 4 + 9 + A counts as ``(14,)``; taking a lone ace, as ``(1, 14)``.
+    """
     if not taken:
-        return False
+        return ()
     values = rules.table_values
-    targets = capture_values(rules, played, True)
+    targets = rules.hand_values[played]
     if len(taken) <= _SMALL_TABLE:
         options = sorted(values[card.rank] for card in taken)
-        return any(_covers(options, target) for target in targets)
+        return tuple(t for t in targets if _covers(options, t))
     vector = _vector(taken)
-    return any(_partitioner(values, vector, target).splits(vector) for target in targets)
+    return tuple(t for t in targets if _partitioner(values, vector, t).splits(vector))
 
 
 def _covers(options: list[tuple[int, ...]], target: int) -> bool:
@@ -382,16 +390,34 @@ class TableIndex:
             self._sorted = table = sorted(self.table, key=_ORDER)
             self._options = [self.rules.table_values[card.rank] for card in table]
         table = self._sorted
-        unions: set[int] = set()
-        for target in targets:
-            groups: set[int] = set()
-            _group_masks(self._options, 0, target, 0, groups)
-            _unions(sorted(groups), 0, 0, unions)
-        ordered = sorted(unions, key=lambda m: (-m.bit_count(), m))
-        captures = [_pick(table, m) for m in ordered]
+        captures = [_pick(table, m) for m in _masks(tuple(self._options), targets)]
         if len(set(table)) < len(table):  # identical cards: captures are multisets
             captures = _distinct(captures)
         return captures
+
+
+def capture_masks(rules: Rules, played: Card, table: Sequence[Card]) -> tuple[int, ...]:
+    """Every legal capture of ``played`` as a bit mask over ``table``'s positions.
+
+    Most cards first; for tables of up to 12 cards (``ValueError`` above that). Answers are
+    remembered by the table's ranks, so searches that ask about the same small tables
+    over and over pay once.
+    """
+    if len(table) > _SMALL_TABLE:
+        raise ValueError(f"capture_masks is for tables of up to {_SMALL_TABLE} cards")
+    values = rules.table_values
+    return _masks(tuple(values[card.rank] for card in table), rules.hand_values[played])
+
+
+@lru_cache(maxsize=1 << 16)
+def _masks(options: tuple[tuple[int, ...], ...], targets: tuple[int, ...]) -> tuple[int, ...]:
+    """Masks of the unions of disjoint groups adding up to one of ``targets``."""
+    unions: set[int] = set()
+    for target in targets:
+        groups: set[int] = set()
+        _group_masks(options, 0, target, 0, groups)
+        _unions(sorted(groups), 0, 0, unions)
+    return tuple(sorted(unions, key=lambda m: (-m.bit_count(), m)))
 
 
 def _pick(cards: Sequence[Card], mask: int) -> tuple[Card, ...]:
@@ -416,11 +442,13 @@ def _distinct(captures: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
     return distinct
 
 
-def _group_masks(options: list, start: int, left: int, mask: int, out: set[int]) -> None:
-    """Add to ``out`` the masks of positions adding up to ``left`` (lowest values first)."""
+def _group_masks(
+    options: Sequence[tuple[int, ...]], start: int, left: int, mask: int, out: set[int]
+) -> None:
+    """Add to ``out`` the masks of positions adding up to ``left``."""
     for index in range(start, len(options)):
         if options[index][0] > left:
-            break
+            continue
         for value in options[index]:
             if value == left:
                 out.add(mask | 1 << index)
@@ -468,3 +496,4 @@ def clear_caches() -> None:
     """Forget remembered positions (benchmarks use this to time cold searches)."""
     _partitioner.cache_clear()
     _legal_vectors.cache_clear()
+    _masks.cache_clear()

@@ -27,6 +27,13 @@ class Score:
         return self.items.get(key, 0)
 
 
+def card_points(card: Card) -> int:
+    """What a captured card scores by itself in the Nordic games: ace 1, storan 2, lillan 1."""
+    if card.rank == 1:
+        return 1
+    return 2 if card == STORAN else int(card == LILLAN)
+
+
 def live_items(
     rules: Rules, piles: Sequence[Sequence[Card]], sweeps: Sequence[int], mulles: Sequence[int]
 ) -> list[dict[str, int]]:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from bot.engine import Card, Rules, capture_options, capture_values
+from bot.engine.cards import LILLAN, STORAN
 
 SMALL = 10  # up to this many table cards every capture is listed; above, maximal ones
 
@@ -45,12 +46,14 @@ def _masks(ranks: tuple[int, ...], target: int, aces_high: bool) -> tuple[int, .
 
 
 _MEMO: dict[tuple, tuple[int, ...]] = {}
+_SPECIAL = (LILLAN, STORAN)  # Finnish: worth more in hand than their rank
 _MEMO_LIMIT = 1 << 18
 
 
 def capture_masks(rules: Rules, card: Card, table: Sequence[Card]) -> tuple[int, ...]:
     """Masks over ``table`` positions of the captures ``card`` can make (small tables)."""
-    key = (rules.finnish_values, card, *[c.rank for c in table])
+    played = card if rules.finnish_values and card in _SPECIAL else card.rank
+    key = (rules.finnish_values, played, *[c.rank for c in table])
     found = _MEMO.get(key)
     if found is None:
         if len(_MEMO) >= _MEMO_LIMIT:

@@ -21,18 +21,22 @@ from .sim import Sim
 from .values import Marginals, majority_points, objective
 from .view import SeatView
 
-DEFAULT_BUDGET_MS = 220
+DEFAULT_BUDGET_MS = 150
 CANDIDATES = 6
-PLY_MS = 0.07  # rough cost of one simulated ply, to turn a budget into a number of worlds
-MIN_WORLDS, MAX_WORLDS = 2, 160
+# The search counts its work in microseconds of the reference machine (this project's
+# 2-core box), weighed by step, so a seeded search does the same work on any machine.
+WORK_PER_MS = 1000.0
+WORLD_WORK, CANDIDATE_WORK, GREEDY_WORK, MASK_WORK, THREAT_WORK = 26.0, 28.0, 2.0, 0.2, 2.2
+MIN_WORLDS, MAX_WORLDS = 2, 200
 PRIOR = 0.05  # weight of the normal evaluation, to break near-ties
 LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited with
 WIN = normal.WIN
+TURNS = 3  # the horizon: how many times each player answers the candidate move
 
 
 def horizon(players: int) -> int:
-    """Plies simulated after the candidate move: each player answers twice."""
-    return 2 * players
+    """Plies simulated after the candidate move: each player answers ``TURNS`` times."""
+    return TURNS * players
 
 
 def choose(view: SeatView, rng: random.Random, budget_ms: float | None = None,
@@ -50,14 +54,14 @@ def search(view: SeatView, rng: random.Random, budget_ms: float | None = None,
     candidates = _pick(scored)
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
     plies = horizon(view.players)
-    worlds = int(budget / (PLY_MS * len(candidates) * (plies + 2)))
-    worlds = max(MIN_WORLDS, min(MAX_WORLDS, worlds))
+    limit = budget * WORK_PER_MS
     judge = Rollout(view)
     hidden = view.hidden()
     totals = [0.0] * len(candidates)
     done = 0
-    for _ in range(worlds):
+    while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
         world = Sim.from_round(view.sample(rng, hidden))
+        judge.work += WORLD_WORK + CANDIDATE_WORK * len(candidates)
         for i, (_, move) in enumerate(candidates):
             sim = world.clone()
             sim.play_move(move)
@@ -90,6 +94,7 @@ class Rollout:
         self.me = view.side
         judge = normal.Judge(view)
         self.marginals: Marginals = judge.marginals
+        self.work = 0.0  # the search's steps, weighed (see WORK_PER_MS)
 
     def run(self, sim: Sim, plies: int) -> None:
         """Play ``plies`` greedy moves (fewer if the round or the match ends)."""
@@ -103,37 +108,42 @@ class Rollout:
         """The greedy move of the seat to move, and what it gains."""
         seat = sim.to_move
         side = sim.sides[seat]
-        value = self.marginals.value
+        value, rules = self.marginals.value, self.rules
         table = sim.table
         worths = [value(side, c) for c in table]
         threat = self._threat(sim, seat)
         full = (1 << len(table)) - 1
-        best: tuple[float, Card, tuple[Card, ...]] | None = None
-        for card in set(sim.hands[seat]):
+        best: tuple[float, Card, int] | None = None
+        self.work += GREEDY_WORK
+        for card in dict.fromkeys(sim.hands[seat]):
             own = value(side, card)
-            leave = [*table, card]
-            score = -0.5 * own - self._exposed(leave, threat)
+            score = -0.5 * own
+            if threat and (best is None or score > best[0]):
+                score -= self._exposed(sorted([*table, card]), threat)
             if best is None or score > best[0]:
-                best = (score, card, ())
+                best = (score, card, 0)
             if not table:
                 continue
-            for mask in fastcap.masks(self.rules, card, table):
+            masks = fastcap.masks(rules, card, table)
+            self.work += MASK_WORK * len(masks)
+            for mask in masks:
                 gain = own
                 for i, worth in enumerate(worths):
                     if mask >> i & 1:
                         gain += worth
                 if mask == full:
                     gain += 1
-                elif threat:
+                if rules.mulle_points and mask.bit_count() == 1 \
+                        and table[mask.bit_length() - 1] is card:
+                    gain += rules.mulle_points
+                if gain > best[0] and threat and mask != full:
                     gain -= self._exposed([c for i, c in enumerate(table) if not mask >> i & 1],
                                           threat)
-                if self.rules.mulle_points and mask.bit_count() == 1 \
-                        and table[mask.bit_length() - 1] is card:
-                    gain += self.rules.mulle_points
                 if gain > best[0]:
-                    best = (gain, card, tuple(c for i, c in enumerate(table) if mask >> i & 1))
+                    best = (gain, card, mask)
         assert best is not None
-        return best[1], best[2], best[0]
+        score, card, mask = best
+        return card, tuple(c for i, c in enumerate(table) if mask >> i & 1), score
 
     def _threat(self, sim: Sim, seat: int) -> list[Card]:
         """The hand of the next opponent to move, if it moves right after ``seat``."""
@@ -145,10 +155,11 @@ class Rollout:
 
     def _exposed(self, table: list[Card], threat: Sequence[Card]) -> float:
         """What leaving ``table`` costs if the next opponent can sweep it."""
-        if not threat or len(table) > 4:
+        if len(table) > 4:
             return 0.0
         full = (1 << len(table)) - 1
-        for card in set(threat):
+        self.work += THREAT_WORK * len(threat)
+        for card in threat:
             masks = fastcap.capture_masks(self.rules, card, table)
             if masks and masks[0] == full:
                 return 1.0 + sum(self.marginals.value(0, c) for c in table) * 0.5

@@ -1,11 +1,15 @@
 """A lean copy of a round for the search: the engine's rules, fewer checks, cheap clones.
 
+The table is kept in card order (the order of cards on the table means nothing).
+
 :class:`Sim` keeps per side only what scoring needs (card, spade and point counts,
 sweeps) and plays moves the search already knows to be legal. Its results match the
 engine's (``tests/ai/test_sim.py`` plays both side by side).
 """
 
 from __future__ import annotations
+
+from bisect import insort
 
 from bot.engine import Card, Move, Round, Rules
 from bot.engine.scoring import end_items
@@ -40,7 +44,7 @@ class Sim:
         self.players = round_.players
         self.sides = [rules.side_of(seat) for seat in range(round_.players)]
         self.hands = [list(h) for h in round_.hands]
-        self.table = list(round_.table)
+        self.table = sorted(round_.table)  # kept in card order: fewer distinct tables
         self.deck = list(round_.deck)
         count = rules.sides(round_.players)
         self.cards, self.spades, self.points, self.sweeps = [0] * count, [0] * count, \
@@ -101,7 +105,7 @@ class Sim:
         if taken:
             self._capture(seat, card, taken)
         else:
-            self.table.append(card)
+            insort(self.table, card)
         self.to_move = (seat + 1) % self.players
         self._settle()
 

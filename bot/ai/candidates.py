@@ -1,4 +1,8 @@
-"""The moves a seat may consider: every trail and capture, trimmed on huge tables."""
+"""The moves a seat may consider: every trail and capture, trimmed on huge tables.
+
+On a table of more than ``BIG_TABLE`` cards (rare outside careless play) listing every
+partial capture costs more than it can be worth, so only maximal captures are kept.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from bot.engine import Move, all_captures, capture_options
 from .view import SeatView
 
 MAX_PER_CARD = 24  # beyond this many captures for one card, keep the biggest ones
+BIG_TABLE = 12  # above this many table cards, only maximal captures are listed
 
 
 def moves_of(view: SeatView) -> list[Move]:
@@ -17,7 +22,10 @@ def moves_of(view: SeatView) -> list[Move]:
         moves.append(Move(card))
         if not table:
             continue
-        found = all_captures(rules, card, table)
+        if len(table) > BIG_TABLE:
+            found = capture_options(rules, card, table, limit=MAX_PER_CARD // 2)
+        else:
+            found = all_captures(rules, card, table)
         if len(found) > MAX_PER_CARD:
             maximal = capture_options(rules, card, table, limit=MAX_PER_CARD // 2)
             found = list(dict.fromkeys([*maximal, *found[:MAX_PER_CARD]]))

@@ -23,6 +23,7 @@ from .view import SeatView
 WIN = 100.0  # reaching the target at once when points count as you go
 KEEP_TEN = 0.3  # playing away the last plain 10 while storan is still out
 KEEP_TWO = 0.12  # the same for a plain 2 and lillan
+FOLLOW_UP = 0.3  # share of this seat's best capture next turn from the table left
 
 
 class Judge:
@@ -100,7 +101,16 @@ class Judge:
                     and totals[me] == max(totals):
                 value += WIN
         value += self._after(move, table, last, points, sweeps, spades, cards)
+        if FOLLOW_UP and table:
+            value += FOLLOW_UP * self._follow_up(move.card, tuple(table))
         return value - self._keeping_cost(move.card)
+
+    def _follow_up(self, played: Card, table: tuple[Card, ...]) -> float:
+        """The best capture this seat's remaining cards could make on ``table``."""
+        rest = list(self.view.hand)
+        rest.remove(played)
+        return max((self.best_capture(c, table, self.me) for c in dict.fromkeys(rest)),
+                   default=0.0)
 
     def _after(self, move: Move, table: list[Card], last: int | None, points: list[int],
                sweeps: list[int], spades: list[int], cards: list[int]) -> float:

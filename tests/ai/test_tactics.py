@@ -78,7 +78,7 @@ def test_does_not_trail_into_an_easy_tabbe(level):
 @pytest.mark.parametrize("level", SMART)
 def test_leaves_a_card_to_deny_the_next_player_a_tabbe(level):
     # The seed page's example: Q, 5, 7, 3 on the table; taking Q + 5 + 7 leaves a lone 3.
-    round_ = position("QD 9H", "3H 5D 7C QH")
+    round_ = position("QD 9H KC 6D", "3H 5D 7C QH")
     move = play(round_, level)
     left = list(round_.table)
     for card in move.taken:

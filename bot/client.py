@@ -42,8 +42,15 @@ class KasinoBot(commands.Bot):
         await self.sync_commands()
 
     async def close(self) -> None:
-        """Stop timers and close the database after the gateway."""
+        """Close the gateway, then the database."""
         await super().close()
+        await self.close_storage()
+
+    async def close_storage(self) -> None:
+        """Close the database (its worker thread would otherwise keep the process alive)."""
+        cog = self.get_cog("Kasino")
+        if cog is not None:
+            cog.timers.cancel_all()  # type: ignore[attr-defined]
         if self.storage is not None:
             await self.storage.close()
             self.storage = None

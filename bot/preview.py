@@ -61,3 +61,4 @@ async def run_preview(config: Config, port: int | None = None) -> None:
                     flush=True,
                 )
                 await preview.wait_closed()
+        await bot.close_storage()

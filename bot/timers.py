@@ -1,21 +1,22 @@
 """Per-game deadlines (turn reminders, automatic moves, the pause between rounds).
 
 Deadlines are stored with the game, so they survive restarts: on start the bot schedules
-every stored deadline again. Each game has at most one pending timer, an asyncio task
-that sleeps until the deadline and then calls the handler with the game id and the
-deadline it was scheduled for (the handler checks it is still current).
+every stored deadline again. The handler gets the game id and the deadline it was
+scheduled for, and checks that it is still the game's current one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Awaitable, Callable
 
 import discord
 
 log = logging.getLogger(__name__)
 
+CLOCK_SLACK = 0.001  # a wake-up this close to a deadline counts as reaching it
 Handler = Callable[[int, float], Awaitable[None]]
 
 
@@ -25,48 +26,67 @@ def now() -> float:
 
 
 class Timers:
-    """Schedules at most one deadline per game and calls ``handler`` when it passes.
+    """Keeps one deadline per game and calls ``handler`` when a deadline passes.
 
-    A pending deadline is a ``loop.call_later`` handle (no task sleeps meanwhile); when
-    it fires, the handler runs in a new task.
+    A single ``loop.call_later`` handle waits for the earliest deadline of all games, so
+    moving a game's deadline later (the usual case after every move) costs a dict update,
+    not a new timer. When the handle fires, every due game's handler runs in its own task.
     """
 
     def __init__(self, handler: Handler) -> None:
         self._handler = handler
-        self._handles: dict[int, asyncio.TimerHandle] = {}
+        self._deadlines: dict[int, float] = {}
+        self._handle: asyncio.TimerHandle | None = None
+        self._handle_at = math.inf
         self._running: set[asyncio.Task[None]] = set()
 
     def schedule(self, game_id: int, deadline: float | None) -> None:
-        """Replace the game's pending timer with one for ``deadline`` (``None``: cancel)."""
-        self.cancel(game_id)
+        """Set (or with ``None`` clear) the game's deadline."""
         if deadline is None:
+            self._deadlines.pop(game_id, None)
             return
-        loop = asyncio.get_running_loop()
-        delay = max(deadline - now(), 0.0)
-        self._handles[game_id] = loop.call_later(delay, self._fire, game_id, deadline)
+        self._deadlines[game_id] = deadline
+        self._arm()
 
     def cancel(self, game_id: int) -> None:
-        """Forget the game's pending timer, if any (a handler already running finishes)."""
-        handle = self._handles.pop(game_id, None)
-        if handle is not None:
-            handle.cancel()
+        """Forget the game's deadline (a handler already running finishes)."""
+        self._deadlines.pop(game_id, None)
 
     def pending(self, game_id: int) -> bool:
-        """Whether a timer is waiting for this game."""
-        return game_id in self._handles
+        """Whether a deadline is waiting for this game."""
+        return game_id in self._deadlines
 
     def cancel_all(self) -> None:
-        """Cancel every pending timer (on shutdown)."""
-        for game_id in list(self._handles):
-            self.cancel(game_id)
+        """Forget every deadline and stop waiting (on shutdown)."""
+        self._deadlines.clear()
+        if self._handle is not None:
+            self._handle.cancel()
+        self._handle, self._handle_at = None, math.inf
 
-    def _fire(self, game_id: int, deadline: float) -> None:
-        self._handles.pop(game_id, None)
-        task = asyncio.get_running_loop().create_task(
-            self._run(game_id, deadline), name=f"kasino-timer-{game_id}"
-        )
-        self._running.add(task)
-        task.add_done_callback(self._running.discard)
+    def _arm(self) -> None:
+        if not self._deadlines:
+            return
+        earliest = min(self._deadlines.values())
+        if self._handle is not None and self._handle_at <= earliest:
+            return  # the pending wake-up comes first anyway
+        if self._handle is not None:
+            self._handle.cancel()
+        loop = asyncio.get_running_loop()
+        self._handle = loop.call_later(max(earliest - now(), 0.0), self._fire)
+        self._handle_at = earliest
+
+    def _fire(self) -> None:
+        self._handle, self._handle_at = None, math.inf
+        moment = now() + CLOCK_SLACK
+        due = [(game, at) for game, at in self._deadlines.items() if at <= moment]
+        for game_id, deadline in due:
+            del self._deadlines[game_id]
+            task = asyncio.get_running_loop().create_task(
+                self._run(game_id, deadline), name=f"kasino-timer-{game_id}"
+            )
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
+        self._arm()
 
     async def _run(self, game_id: int, deadline: float) -> None:
         try:

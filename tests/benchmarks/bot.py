@@ -1,0 +1,198 @@
+"""Benchmark: many concurrent 2-player games driven through SimCord to the end.
+
+Run as a script (it is not a test)::
+
+    python tests/benchmarks/bot.py [--games 50] [--target 16] [--wave 50]
+
+Every game is played by its two simulated members with the same three interactions a
+person uses per move ("Your hand", the card select, the take select). In each wave the
+next interaction of ``--wave`` games is dispatched at the same instant, so the bot
+handles them concurrently. It prints interactions handled per second and the p50/p99
+time from the bot receiving an interaction to its response being sent, which includes
+the engine and the SQLite commit of the move. Speed is measured here, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import discord  # noqa: E402
+import simcord  # noqa: E402
+from discord.interactions import InteractionResponse  # noqa: E402
+from discord.state import ConnectionState  # noqa: E402
+from simcord import interactions as sim_interactions  # noqa: E402
+from simcord.backend import serializers  # noqa: E402
+
+from bot.client import KasinoBot  # noqa: E402
+from bot.config import Config  # noqa: E402
+from bot.moves import auto_move, rank_choices  # noqa: E402
+
+RECEIVED: dict[int, float] = {}
+LATENCIES: list[float] = []
+
+
+def quick_settle() -> None:
+    """Let SimCord poll for settled work every millisecond instead of every 50 ms.
+
+    Otherwise the wall clock mostly measures SimCord's idle sleeps between waves (the
+    same tweak as the tests' ``quick_settle`` fixture). Latencies are unaffected.
+    """
+    defaults = getattr(simcord.Env._settle_internal, "__kwdefaults__", None)
+    if defaults and "idle" in defaults:
+        defaults["idle"] = 0.001
+
+
+def instrument() -> None:
+    """Time every interaction from the gateway event to the finished response."""
+    parse = ConnectionState.parse_interaction_create
+
+    def parse_interaction_create(self: ConnectionState, data: Any) -> None:
+        RECEIVED[int(data["id"])] = time.perf_counter()
+        parse(self, data)
+
+    ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
+    for name in ("send_message", "edit_message", "defer"):
+        original = getattr(InteractionResponse, name)
+
+        async def timed(self: InteractionResponse, *args: Any, __original: Any = original, **kw: Any) -> Any:
+            result = await __original(self, *args, **kw)
+            start = RECEIVED.pop(self._parent.id, None)
+            if start is not None:
+                LATENCIES.append(time.perf_counter() - start)
+            return result
+
+        setattr(InteractionResponse, name, timed)
+
+
+class Driver:
+    """One game: which interaction comes next, and on which message."""
+
+    def __init__(self, env: simcord.Env, guild: Any, channel: Any, members: list[Any]) -> None:
+        self.env, self.guild, self.channel, self.members = env, guild, channel, members
+        self.game: Any = None
+        self.step = "hand"
+        self.message: Any = None
+        self.record: Any = None
+        self.move: Any = None
+
+    @property
+    def done(self) -> bool:
+        return self.game is not None and not self.game.status.active
+
+    def next_interaction(self) -> Any:
+        """Dispatch this game's next interaction (without settling)."""
+        game = self.game
+        rnd = game.match.round
+        member = next(m for m in self.members if m.id == game.seats[rnd.to_move].user_id)
+        if self.step == "hand":
+            message = self.env.backend.get_message(self.channel.id, game.message_id)
+            data = {"custom_id": f"k:hand:{game.id}:{game.version}", "component_type": 2}
+        elif self.step == "card":
+            self.move = auto_move(rnd)
+            index = rnd.hands[rnd.to_move].index(self.move.card)
+            message = self.message
+            data = {"custom_id": f"k:card:{game.id}:{game.version}", "values": [str(index)]}
+        else:
+            message = self.message
+            index = rnd.hands[rnd.to_move].index(self.move.card)
+            value = "trail"
+            if not self.move.is_trail:
+                choices = rank_choices(game.match.rules, self.move.card, rnd.table, 23)
+                value = next(f"c{n}" for n, c in enumerate(choices) if c.taken == self.move.taken)
+            data = {
+                "custom_id": f"k:take:{game.id}:{game.version}:{index}",
+                "values": [value],
+            }
+        data.setdefault("component_type", 3)
+        record, payload = sim_interactions.base_payload(
+            self.env.backend, type=3, channel_id=self.channel.id, guild_id=self.guild.id,
+            user_id=member.id, data=data,
+        )  # fmt: skip
+        payload["message"] = dict(serializers.message_payload(self.env.backend, message))
+        record.source_message_id = message.id
+        self.record = record
+        self.env.backend.emit("INTERACTION_CREATE", payload)
+        return record
+
+    def advance(self) -> None:
+        """After settling: remember the response message, move to the next step."""
+        result = simcord.InteractionResult(self.env, self.record)
+        assert result.acknowledged, "an interaction was not answered"
+        response = result.response
+        self.message = self.env.backend.get_message(self.channel.id, response.id)
+        self.step = {"hand": "card", "card": "take", "take": "hand"}[self.step]
+
+
+async def run(games: int, target: int, wave: int) -> None:
+    instrument()
+    quick_settle()
+    with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
+        config = Config(token=None, db_path=Path(folder) / "kasino.db", round_pause=0)
+        bot = KasinoBot(config, seed=1)
+        async with simcord.run(bot) as env:
+            guild = env.create_guild("Bench")
+            drivers = []
+            for n in range(games):
+                channel = guild.create_text_channel(f"table-{n}")
+                members = [guild.add_member(env.create_user(f"p{n}-{i}")) for i in range(2)]
+                drivers.append(Driver(env, guild, channel, members))
+            cog = bot.get_cog("Kasino")
+            for driver in drivers:  # lobbies and starts, one after another
+                a, b = driver.members
+                lobby = (await a.slash(driver.channel, "kasino new", target=target)).response
+                await b.click(lobby, label="Join")
+                await a.click(lobby, label="Start")
+                driver.game = await cog.games.active(driver.channel.id)
+            LATENCIES.clear()
+            handled = 0
+            started = time.perf_counter()
+            while True:
+                live = [d for d in drivers if not d.done]
+                if not live:
+                    break
+                for first in range(0, len(live), wave):
+                    batch = live[first : first + wave]
+                    for driver in batch:
+                        driver.next_interaction()
+                    await env.settle()
+                    for driver in batch:
+                        driver.advance()
+                    handled += len(batch)
+            elapsed = time.perf_counter() - started
+            moves = [await cog.games.storage.move_count(d.game.id) for d in drivers]
+        await bot.close_storage()
+    report(games, target, wave, handled, elapsed, sum(moves))
+
+
+def report(games: int, target: int, wave: int, handled: int, elapsed: float, moves: int) -> None:
+    lat = sorted(LATENCIES)
+    p50 = statistics.median(lat) * 1000
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+    print(f"{games} concurrent 2-player games to {target}, {wave} interactions per wave")
+    print(f"  moves committed:        {moves}")
+    print(f"  interactions handled:   {handled} in {elapsed:.1f} s = {handled / elapsed:.0f}/s")
+    print(f"  dispatch -> response:   p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {lat[-1] * 1000:.2f} ms")
+    print(f"  (SimCord's simulated Discord runs in the same process and is included)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--target", type=int, default=16)
+    parser.add_argument("--wave", type=int, default=50, help="interactions dispatched at once")
+    args = parser.parse_args()
+    discord.utils.setup_logging(level=30)
+    asyncio.run(run(args.games, args.target, args.wave))
+
+
+if __name__ == "__main__":
+    main()

@@ -238,13 +238,14 @@ class Kasino(
             await refuse(interaction, "This game no longer exists.")
             return
         async with self.games.lock(game.id):
+            seat = game.seat_of(interaction.user.id)
+            if seat is not None and ids[1] != game.version and game.status is Status.PLAYING:
+                await self.send_hand(interaction, game, seat, STALE)
+                return
             try:
                 seat = self.games.check_turn(game, interaction.user.id)
             except GameError as error:
                 await refuse(interaction, str(error))
-                return
-            if ids[1] != game.version:
-                await self.send_hand(interaction, game, seat, STALE)
                 return
             if kind == "card":
                 await self.on_card(interaction, game, seat, values[0])

@@ -8,7 +8,6 @@ functions are pure apart from the time they take, so they may run in a worker th
 from __future__ import annotations
 
 import random
-import time
 
 from bot.engine import Move, Round
 
@@ -25,10 +24,11 @@ def choose_move(round: Round, seat: int, level: str, seed: object = None,
 
     ``seed`` makes the choice reproducible: the same seed and the same view of the round
     (whatever the cards this seat cannot see) give the same move. ``budget_ms`` bounds
-    the thinking time of ``hard`` (default about 220 ms): with a seed the amount of work is
-    fixed from it, so the result never depends on the machine's speed; without one the
-    search also stops when the budget runs out. Raises ``ValueError`` for an unknown level,
-    a round that is over, or a seat that is not to move.
+    the thinking time of ``hard`` (default 150 ms; ``easy`` and ``normal`` take about a
+    millisecond). The search counts its own work, so with a seed the result does not depend
+    on the machine's speed (short of a safety stop at four times the budget, at least
+    half a second); without one it also stops when the budget runs out. Raises
+    ``ValueError`` for an unknown level, a round that is over, or a seat not to move.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -42,10 +42,7 @@ def choose_move(round: Round, seat: int, level: str, seed: object = None,
         return easy.choose(view, rng)
     if level == "normal":
         return normal.choose(view)
-    deadline = None
-    if seed is None:
-        budget = hard.DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-        deadline = time.perf_counter() + budget / 1000
+    deadline = hard.deadline_for(budget_ms, seeded=seed is not None)
     return hard.choose(view, rng, budget_ms, deadline)
 
 

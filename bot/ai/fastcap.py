@@ -14,6 +14,8 @@ from bot.engine import Card, Rules, capture_options, capture_values
 from bot.engine.cards import LILLAN, STORAN
 
 SMALL = 10  # up to this many table cards every capture is listed; above, maximal ones
+MAX_UNIONS = 4096  # a guard against freak tables (many equal low cards)
+SEARCH_MASKS = 48  # the search looks at no more than this many captures of one card
 
 
 @lru_cache(maxsize=1 << 18)
@@ -37,7 +39,7 @@ def _masks(ranks: tuple[int, ...], target: int, aces_high: bool) -> tuple[int, .
     def join(start: int, mask: int) -> None:
         for index in range(start, len(groups)):
             group = groups[index]
-            if not group & mask:
+            if not group & mask and len(unions) < MAX_UNIONS:
                 unions.add(mask | group)
                 join(index + 1, mask | group)
 
@@ -87,9 +89,9 @@ def captures(rules: Rules, card: Card, table: Sequence[Card]) -> list[tuple[Card
 
 
 def masks(rules: Rules, card: Card, table: Sequence[Card]) -> Sequence[int]:
-    """Masks of the captures of ``card``: all of them on small tables, else maximal ones."""
+    """Masks of the captures of ``card`` for the search: the biggest ``SEARCH_MASKS``."""
     if len(table) <= SMALL:
-        return capture_masks(rules, card, table)
+        return capture_masks(rules, card, table)[:SEARCH_MASKS]
     found = []
     for taken in capture_options(rules, card, table, limit=16):
         left = list(taken)

@@ -6,6 +6,9 @@ played, followed by a few plies of a quick greedy policy for everybody (which do
 world's hands, so it punishes a tabbe left open), and the position reached is valued by
 the expected points of each side. The candidate with the best mean wins. The same worlds
 serve every candidate, so their comparison is fair.
+
+The budget is spent as counted work (weighed steps, calibrated to microseconds on the
+project's machine) rather than measured time, so a seeded search is reproducible.
 """
 
 from __future__ import annotations
@@ -26,12 +29,26 @@ CANDIDATES = 6
 # The search counts its work in microseconds of the reference machine (this project's
 # 2-core box), weighed by step, so a seeded search does the same work on any machine.
 WORK_PER_MS = 1000.0
-WORLD_WORK, CANDIDATE_WORK, GREEDY_WORK, MASK_WORK, THREAT_WORK = 26.0, 28.0, 2.0, 0.2, 2.2
+WORLD_WORK, CANDIDATE_WORK, PLY_WORK, CARD_WORK = 26.0, 28.0, 5.0, 2.5
+MASK_WORK, THREAT_WORK = 0.2, 2.2
 MIN_WORLDS, MAX_WORLDS = 2, 200
 PRIOR = 0.05  # weight of the normal evaluation, to break near-ties
 LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited with
 WIN = normal.WIN
+SAFETY, SAFETY_FLOOR_MS = 4, 500  # the seeded search's time limit (see deadline_for)
 TURNS = 3  # the horizon: how many times each player answers the candidate move
+
+
+def deadline_for(budget_ms: float | None, seeded: bool) -> float:
+    """When to stop at the latest: the budget itself, or with a seed a generous safety net.
+
+    A seeded search stops on its counted work, so it gives the same move on any machine;
+    only a machine so loaded that the work takes ``SAFETY`` times longer cuts it short.
+    """
+    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    if seeded:
+        budget = max(SAFETY * budget, SAFETY_FLOOR_MS)
+    return time.perf_counter() + budget / 1000
 
 
 def horizon(players: int) -> int:
@@ -62,14 +79,18 @@ def search(view: SeatView, rng: random.Random, budget_ms: float | None = None,
     while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
         world = Sim.from_round(view.sample(rng, hidden))
         judge.work += WORLD_WORK + CANDIDATE_WORK * len(candidates)
-        for i, (_, move) in enumerate(candidates):
+        values = []
+        for _, move in candidates:
+            if done and deadline is not None and time.perf_counter() > deadline:
+                break
             sim = world.clone()
             sim.play_move(move)
             judge.run(sim, plies)
-            totals[i] += judge.leaf(sim)
+            values.append(judge.leaf(sim))
+        if len(values) < len(candidates):
+            break  # out of time: this world is left out
+        totals = [t + v for t, v in zip(totals, values, strict=True)]
         done += 1
-        if deadline is not None and time.perf_counter() > deadline:
-            break
     results = [(totals[i] / done + PRIOR * prior, move)
                for i, (prior, move) in enumerate(candidates)]
     results.sort(key=lambda item: (-item[0], str(item[1])))
@@ -114,7 +135,7 @@ class Rollout:
         threat = self._threat(sim, seat)
         full = (1 << len(table)) - 1
         best: tuple[float, Card, int] | None = None
-        self.work += GREEDY_WORK
+        self.work += PLY_WORK + CARD_WORK * len(sim.hands[seat])
         for card in dict.fromkeys(sim.hands[seat]):
             own = value(side, card)
             score = -0.5 * own

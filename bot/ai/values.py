@@ -149,11 +149,17 @@ class Marginals:
             self.spade.append(_diff(spade_gain, base, side) / 2)
             self.card.append(_diff(card_gain, base, side) / 3)
 
+        self._known: list[dict[Card, float]] = [{} for _ in range(sides)]
+
     def value(self, side: int, card: Card) -> float:
         """What capturing ``card`` is worth to ``side`` (in objective points)."""
-        worth = self.card[side] + card_points(card)
-        if card.suit == "S":
-            worth += self.spade[side]
+        known = self._known[side]
+        worth = known.get(card)
+        if worth is None:
+            worth = self.card[side] + card_points(card)
+            if card.suit == "S":
+                worth += self.spade[side]
+            known[card] = worth
         return worth
 
 

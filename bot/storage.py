@@ -258,11 +258,9 @@ class Storage:
         columns = ", ".join(values) + ", created_at, updated_at"
         marks = ", ".join(f":{key}" for key in values) + ", :now, :now"
         try:
-            async with self._transaction() as db:
-                lastrowid = await _exec(
-                    db, f"INSERT INTO games ({columns}) VALUES ({marks})", {**values, "now": now}
-                )
-                game.id = lastrowid
+            game.id = await self._write(
+                [(f"INSERT INTO games ({columns}) VALUES ({marks})", {**values, "now": now})]
+            )
         except sqlite3.IntegrityError:
             existing = await self.active_game(game.channel_id)
             raise ChannelBusy(existing.id if existing else None) from None
@@ -304,45 +302,55 @@ class Storage:
         """Write a game's row, and in the same transaction its move and final results."""
         values = _game_values(game)
         assignments = ", ".join(f"{key} = :{key}" for key in values)
-        async with self._transaction() as db:
-            await _exec(
-                db,
+        statements: list[tuple[str, Any]] = [
+            (
                 f"UPDATE games SET {assignments}, updated_at = :now WHERE id = :id",
                 {**values, "now": now, "id": game.id},
             )
-            if move is not None:
-                await _exec(
-                    db,
+        ]
+        if move is not None:
+            taken = " ".join(move.taken)
+            statements.append(
+                (
                     "INSERT INTO moves (game_id, version, seat, card, taken, auto, at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        game.id,
-                        game.version,
-                        move.seat,
-                        move.card,
-                        " ".join(move.taken),
-                        int(move.auto),
-                        now,
-                    ),
+                    (game.id, game.version, move.seat, move.card, taken, int(move.auto), now),
                 )
-            for result in results:
-                await _exec(
-                    db,
-                    "INSERT OR REPLACE INTO results (game_id, guild_id, variant, target, user_id,"
-                    " side, won, points, tabbar, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        game.id,
-                        game.guild_id,
-                        game.options.variant,
-                        game.options.target,
-                        result.user_id,
-                        result.side,
-                        int(result.won),
-                        result.points,
-                        result.tabbar,
-                        now,
-                    ),
-                )
+            )
+        opts = game.options
+        statements.extend(
+            (
+                "INSERT OR REPLACE INTO results (game_id, guild_id, variant, target, user_id,"
+                " side, won, points, tabbar, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (game.id, game.guild_id, opts.variant, opts.target, r.user_id, r.side,
+                 int(r.won), r.points, r.tabbar, now),
+            )
+            for r in results
+        )  # fmt: skip
+        await self._write(statements)
+
+    async def _write(self, statements: list[tuple[str, Any]]) -> int:
+        """Run statements as one transaction; returns the last inserted row id.
+
+        The whole transaction runs in one trip to aiosqlite's worker thread when the
+        connection offers it, so a move's commit does not wait for the event loop between
+        statements (this matters when many games move at once).
+        """
+        run = getattr(self._db, "_execute", None)
+        raw = getattr(self._db, "_connection", None)
+        async with self._lock:
+            if run is not None and raw is not None:
+                return int(await run(_run_transaction, raw, statements))
+            await _exec(self._db, "BEGIN IMMEDIATE")
+            try:
+                last = 0
+                for sql, params in statements:
+                    last = await _exec(self._db, sql, params) or last
+            except BaseException:
+                await _exec(self._db, "ROLLBACK")
+                raise
+            await _exec(self._db, "COMMIT")
+            return last
 
     async def move_count(self, game_id: int) -> int:
         """How many moves the log holds for a game."""
@@ -396,13 +404,15 @@ class Storage:
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store a setting."""
-        async with self._transaction() as db:
-            await _exec(
-                db,
-                "INSERT INTO meta (key, value) VALUES (?, ?)"
-                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+        await self._write(
+            [
+                (
+                    "INSERT INTO meta (key, value) VALUES (?, ?)"
+                    " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )
+            ]
+        )
 
 
 def _statements(script: str) -> Iterator[str]:
@@ -417,3 +427,19 @@ async def _exec(
     """Run one statement, close its cursor, and return the last inserted row id."""
     async with db.execute(sql, params if isinstance(params, dict) else tuple(params)) as cursor:
         return int(cursor.lastrowid or 0)
+
+
+def _run_transaction(conn: sqlite3.Connection, statements: list[tuple[str, Any]]) -> int:
+    """In aiosqlite's worker thread: BEGIN IMMEDIATE, the statements, COMMIT."""
+    conn.execute("BEGIN IMMEDIATE")
+    last = 0
+    try:
+        for sql, params in statements:
+            cursor = conn.execute(sql, params)
+            last = cursor.lastrowid or last
+            cursor.close()
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return last

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -31,9 +32,13 @@ def simcord_bot(bot_config: Config) -> KasinoBot:
 
 
 @pytest.fixture
-def harness(simcord_env) -> Harness:  # type: ignore[no-untyped-def]
-    """A guild, a channel and four members, plus helpers to play through the UI."""
-    return Harness(simcord_env)
+async def harness(simcord_env) -> AsyncIterator[Harness]:  # type: ignore[no-untyped-def]
+    """A guild, a channel and four members, plus helpers to play through the UI.
+
+    Closes the bot's database at the end (SimCord's shutdown does not call ``close``).
+    """
+    yield Harness(simcord_env)
+    await simcord_env.bot.close_storage()
 
 
 @pytest.fixture(autouse=True)

@@ -134,6 +134,13 @@ class Harness:
         self.interactions += times
         return [record for record, _ in records]
 
+    async def restart(self, bot: Any) -> None:
+        """Restart on ``bot`` (same database); the old bot's database is closed first."""
+        old = self.env.bot
+        await self.env.settle()
+        await old.close_storage()
+        await self.env.restart_bot(bot)
+
     async def open_lobby(self, host: Any, **options: Any) -> Any:
         """``/kasino new``; returns the lobby message."""
         result = await self.slash(host, "kasino new", **options)

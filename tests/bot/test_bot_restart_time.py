@@ -10,7 +10,7 @@ from tests.bot.kasino_harness import Harness, cid, custom_ids
 
 async def restart(harness: Harness, config: Config) -> KasinoBot:
     bot = KasinoBot(config, seed=7)
-    await harness.env.restart_bot(bot)
+    await harness.restart(bot)
     return bot
 
 

@@ -19,14 +19,14 @@ async def test_sync_only_when_the_command_set_changes(harness: Harness, bot_conf
     env = harness.env
     assert env.bot.synced is True  # a fresh database: first sync
     assert len(command_puts(env)) == 1
-    await env.restart_bot(KasinoBot(bot_config))
+    await harness.restart(KasinoBot(bot_config))
     assert env.bot.synced is False and len(command_puts(env)) == 1
     # pretend the stored hash is from an older command set
     storage = env.bot.storage
     key = f"commands:{env.bot.application_id}:global"
     assert await storage.get_meta(key) == env.bot.command_hash(None)
     await storage.set_meta(key, "an older command set")
-    await env.restart_bot(KasinoBot(bot_config))
+    await harness.restart(KasinoBot(bot_config))
     assert env.bot.synced is True and len(command_puts(env)) == 2
     result = await harness.slash(harness.members[0], "kasino rules")
     assert result.ephemeral
@@ -47,4 +47,5 @@ async def test_dev_guild_gets_the_commands_directly(tmp_path: Path) -> None:
         result = await member.slash(channel, "kasino rules")
         assert result.ephemeral
     finally:
+        await env.bot.close_storage()
         await env.shutdown()

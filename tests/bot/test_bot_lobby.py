@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.models import Status
+from bot.models import Game, GameOptions, Seat, Status
+from bot.storage import ResultRecord
 from tests.bot.kasino_harness import Harness, components
 
 
@@ -116,3 +117,26 @@ async def test_stop_by_host_or_channel_manager_only(harness: Harness) -> None:
     assert components(table) == []
     _, total = await harness.cog.games.storage.leaderboard(harness.guild.id)
     assert total == 0
+
+
+async def test_scores_pages_and_running_match_standings(harness: Harness) -> None:
+    storage = harness.cog.games.storage
+    for n in range(12):  # twelve finished one-player-each boards, made directly in storage
+        game = await storage.create_game(new_game_row(harness, channel=1000 + n), now=1.0)
+        game.status = Status.FINISHED
+        await storage.save_game(
+            game, 2.0, results=[ResultRecord(5000 + n, 0, n % 2 == 0, 16 + n, n)]
+        )
+    await harness.start_game(2)
+    first = await harness.slash(harness.members[0], "kasino scores")
+    embed = first.response.embeds[0]
+    assert embed.footer.text == "Page 1 of 2" and embed.description.count("\n") == 9
+    assert any(f.name.startswith("This match") for f in embed.fields)
+    second = await harness.click(harness.members[1], first.response, label="Next")
+    assert second.response.embeds[0].footer.text == "Page 2 of 2"
+    assert second.response.embeds[0].description.startswith("**11.**")
+
+
+def new_game_row(harness: Harness, channel: int) -> Game:
+    seat = Seat(harness.members[0].id, "anna")
+    return Game(0, harness.guild.id, channel, seat.user_id or 0, GameOptions(), [seat])

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.config import Config
-from bot.engine import Card, IllegalMove, Match, Move, rules_for
+from bot.engine import Card, IllegalMove, Match, Move, capture_targets, rules_for
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
-from bot.moves import auto_move, played_values
+from bot.moves import auto_move
 from bot.render import describe_move
 from bot.storage import MoveRecord, ResultRecord, Storage
 from bot.timers import now
@@ -221,7 +221,7 @@ class GameService:
         player = game.seats[seat]
         player.tabbar += int(play.sweep)
         player.idle = player.idle + 1 if auto else 0
-        values = played_values(match.rules, move.card, move.taken)
+        values = capture_targets(match.rules, move.card, move.taken)
         text = describe_move(
             player.name,
             match.rules,

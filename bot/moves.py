@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from bot.engine import Card, Move, Round, Rules, capture_options, capture_values
+from bot.engine import Card, Move, Round, Rules, capture_options, capture_targets, card_points
 
 MAX_MENU_OPTIONS = 25  # Discord's limit for one select menu
-STORAN = Card(10, "D")
-LILLAN = Card(2, "S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,55 +23,9 @@ class Choice:
     values: tuple[int, ...]  # what the played card counts as in this capture
 
 
-def card_points(card: Card) -> int:
-    """Points a card is worth by itself in the Nordic games (aces, storan, lillan)."""
-    if card.rank == 1:
-        return 1
-    if card == STORAN:
-        return 2
-    return 1 if card == LILLAN else 0
-
-
 def is_mulle(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
     """A Mulle capture: exactly one table card identical to the played one."""
     return rules.mulle_points > 0 and len(taken) == 1 and taken[0] == played
-
-
-def played_values(rules: Rules, played: Card, taken: Sequence[Card]) -> tuple[int, ...]:
-    """The values the played card can take ``taken`` as (an ace may work as 1, 14 or both)."""
-    if not taken:
-        return ()
-    options = tuple(sorted(capture_values(rules, c, False) for c in taken))
-    return tuple(v for v in capture_values(rules, played, True) if _splits(options, v))
-
-
-@lru_cache(maxsize=4096)
-def _splits(options: tuple[tuple[int, ...], ...], target: int) -> bool:
-    """Whether cards (each with its possible values) split into groups of ``target``."""
-    if not options:
-        return True
-    if len(options) > 14:  # labels only: large captures are always offered by the engine
-        return True
-    first, rest = options[0], options[1:]
-    return any(_complete(rest, 0, (), target - value, target) for value in first if value <= target)
-
-
-def _complete(
-    rest: tuple[tuple[int, ...], ...],
-    start: int,
-    used: tuple[int, ...],
-    need: int,
-    target: int,
-) -> bool:
-    """Pick more cards (indices from ``start`` on) to finish a group, then split the rest."""
-    if need == 0:
-        left = tuple(v for i, v in enumerate(rest) if i not in used)
-        return _splits(left, target)
-    for index in range(start, len(rest)):
-        for value in rest[index]:
-            if value <= need and _complete(rest, index + 1, (*used, index), need - value, target):
-                return True
-    return False
 
 
 def rank_choices(rules: Rules, played: Card, table: Sequence[Card], limit: int) -> list[Choice]:
@@ -93,7 +44,7 @@ def rank_choices(rules: Rules, played: Card, table: Sequence[Card], limit: int) 
 
 
 def _with_values(rules: Rules, played: Card, choice: Choice) -> Choice:
-    values = played_values(rules, played, choice.taken)
+    values = capture_targets(rules, played, choice.taken)
     return Choice(choice.taken, choice.points, choice.cards, choice.sweep, choice.mulle, values)
 
 

@@ -10,10 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Move, is_capture, rules_for
+from bot.engine import Move, capture_values, is_capture, rules_for
 from bot.games import GameError, GameService, MoveOutcome
 from bot.models import Game, GameOptions, Seat, Status, Timer
-from bot.moves import played_values, rank_choices
+from bot.moves import rank_choices
 from bot.render import (
     hand_content,
     lobby_embed,
@@ -405,7 +405,7 @@ class Kasino(
             return
         rules = game.match.rules
         if not is_capture(rules, played, taken):
-            values_text = value_note(rules, played, played_values(rules, played, [played]) or ())
+            values_text = value_note(rules, played, capture_values(rules, played, True))
             note = (
                 f"⚠️ {' + '.join(plain(c) for c in taken)} cannot be taken with {plain(played)}"
                 f"{values_text}: the cards must split into groups that each add up to its value."

@@ -8,9 +8,19 @@ from pathlib import Path
 import pytest
 
 from bot.config import DEFAULT_DB_PATH, ConfigError, load_config
-from bot.engine import Card, Match, Move, Round, is_capture, parse_cards, rules_for
+from bot.engine import (
+    Card,
+    Match,
+    Move,
+    Round,
+    capture_targets,
+    card_points,
+    is_capture,
+    parse_cards,
+    rules_for,
+)
 from bot.models import Game, GameOptions, Seat, Status
-from bot.moves import auto_move, card_points, played_values, rank_choices
+from bot.moves import auto_move, rank_choices
 from bot.render import card, choice_label, describe_move, plain, table_embed
 from bot.storage import MIGRATIONS, ChannelBusy, MoveRecord, ResultRecord, Storage
 from cogs.components import custom_id, known_custom_id, parse_ints
@@ -129,7 +139,7 @@ def test_move_descriptions_say_how_aces_count() -> None:
     rules = rules_for("swedish")
     ace = Card.parse("AH")
     taken = parse_cards("4C 9D AS")
-    assert played_values(rules, ace, taken) == (14,)
+    assert capture_targets(rules, ace, taken) == (14,)
     text = describe_move("Anna", rules, ace, taken, (14,), sweep=True)
     assert text == "Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!"
     assert describe_move("Bo", rules, Card.parse("7C"), ()) == "Bo trailed 7♣."
@@ -138,7 +148,7 @@ def test_move_descriptions_say_how_aces_count() -> None:
     mulle = rules_for("mulle")
     text = describe_move("Cy", mulle, Card.parse("5D"), [Card.parse("5D")], mulle=True)
     assert text.endswith("took 5♦: mulle!")
-    both = played_values(rules, ace, [Card.parse("AD")])  # an ace takes an ace either way
+    both = capture_targets(rules, ace, [Card.parse("AD")])  # an ace takes an ace either way
     assert both == (1, 14)
 
 

@@ -11,6 +11,7 @@ DEFAULT_DB_PATH = Path("data") / "kasino.db"
 DEFAULT_TURN_SECONDS = 300
 DEFAULT_ROUND_PAUSE = 5.0
 MAX_AUTO_MOVES = 3
+DEFAULT_COMPUTER_PAUSE = 1.5
 
 
 class ConfigError(RuntimeError):
@@ -24,6 +25,9 @@ class Config:
     ``turn_seconds`` is the default turn limit for new games (a game may choose its own),
     ``round_pause`` the pause between a round's summary and the next deal, and
     ``max_auto_moves`` how many automatic moves in a row for one seat abandon a game.
+    ``computer_pause`` is how long a computer player seems to think before its move, and
+    ``hard_budget_ms`` bounds the thinking of the ``hard`` player and of hints (``None``:
+    the player's own default).
     """
 
     token: str | None
@@ -33,6 +37,8 @@ class Config:
     round_pause: float = DEFAULT_ROUND_PAUSE
     max_auto_moves: int = MAX_AUTO_MOVES
     log_level: str = "INFO"
+    computer_pause: float = DEFAULT_COMPUTER_PAUSE
+    hard_budget_ms: float | None = None
 
     def __repr__(self) -> str:  # never show the token
         token = "set" if self.token else "missing"
@@ -105,4 +111,6 @@ def load_config(
         round_pause=_float(env, "ROUND_PAUSE", DEFAULT_ROUND_PAUSE),
         max_auto_moves=_int(env, "MAX_AUTO_MOVES", MAX_AUTO_MOVES, low=1) or MAX_AUTO_MOVES,
         log_level=level,
+        computer_pause=_float(env, "COMPUTER_PAUSE", DEFAULT_COMPUTER_PAUSE),
+        hard_budget_ms=_int(env, "HARD_BUDGET_MS", None, low=1),
     )

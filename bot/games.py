@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.ai import LEVELS, choose_move, hint
 from bot.config import Config
 from bot.engine import Card, IllegalMove, Match, Move, capture_targets, rules_for
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
@@ -110,6 +111,40 @@ class GameService:
         game.version += 1
         await self.save(game)
 
+    async def add_computer(self, game: Game, user_id: int, level: str) -> None:
+        """The host seats a computer player of ``level``."""
+        self._require_host(game, user_id, "add computer players")
+        if level not in LEVELS:
+            raise GameError(f"There is no {level!r} computer player.")
+        if len(game.seats) >= MAX_SEATS:
+            raise GameError("The table is full (4 players).")
+        same = sum(seat.level == level for seat in game.seats if seat.is_computer)
+        game.seats.append(Seat.computer(level, same + 1))
+        game.version += 1
+        await self.save(game)
+
+    async def remove_computer(self, game: Game, user_id: int) -> None:
+        """The host removes the computer player seated last."""
+        self._require_host(game, user_id, "remove computer players")
+        computers = [i for i, seat in enumerate(game.seats) if seat.is_computer]
+        if not computers:
+            raise GameError("There is no computer player to remove.")
+        del game.seats[computers[-1]]
+        game.version += 1
+        await self.save(game)
+
+    async def toggle_hints(self, game: Game, user_id: int) -> None:
+        """The host turns hints on or off (a match played with hints is marked)."""
+        self._require_host(game, user_id, "turn hints on or off")
+        game.extra["hints"] = not game.hints
+        game.version += 1
+        await self.save(game)
+
+    def _require_host(self, game: Game, user_id: int, what: str) -> None:
+        self._require(game, Status.LOBBY, "The game has already started.")
+        if user_id != game.host_id:
+            raise GameError(f"Only the host can {what}.")
+
     async def leave(self, game: Game, user_id: int) -> None:
         """Give up a seat in a lobby (the host cancels instead)."""
         self._require(game, Status.LOBBY, "The game has already started; ask the host to stop it.")
@@ -165,6 +200,7 @@ class GameService:
             user_id,
             old.options,
             [seat.fresh() for seat in old.seats],
+            extra={"hints": True} if old.hints else {},
         )
         self.deal_match(game)
         await self.storage.create_game(game, now())
@@ -191,9 +227,26 @@ class GameService:
     # ------------------------------------------------------------------ moves
 
     def set_turn_timer(self, game: Game) -> None:
-        """The player to move gets a fresh turn limit (reminder first)."""
-        game.deadline = now() + game.options.turn_seconds
-        game.timer = Timer.REMIND
+        """The player to move gets a fresh turn limit (reminder first); a computer player
+        gets its short pause before it moves."""
+        if self.computer_to_move(game):
+            game.deadline = now() + self.config.computer_pause
+            game.timer = Timer.COMPUTER
+        else:
+            game.deadline = now() + game.options.turn_seconds
+            game.timer = Timer.REMIND
+
+    @staticmethod
+    def computer_to_move(game: Game) -> bool:
+        """Whether a computer player is to move in a running game."""
+        if game.status is not Status.PLAYING or game.match is None:
+            return False
+        return game.seats[game.match.round.to_move].is_computer
+
+    @staticmethod
+    def move_seed(game: Game) -> str:
+        """A seed for a computer's decision: the same game and position decide alike."""
+        return f"kasino:{game.id}:{game.version}"
 
     def check_turn(self, game: Game, user_id: int) -> int:
         """The seat of ``user_id`` if they may move now; else a friendly :class:`GameError`."""
@@ -266,7 +319,8 @@ class GameService:
 
     @staticmethod
     def results(game: Game) -> list[ResultRecord]:
-        """The leaderboard lines of a finished match, one per person."""
+        """The leaderboard lines of a finished match, one per person (never a computer);
+        marked when a computer played or hints were on."""
         match = game.match
         lines = []
         for index, seat in enumerate(game.seats):
@@ -280,6 +334,8 @@ class GameService:
                     side == match.winner,
                     match.scores[side],
                     seat.tabbar,
+                    vs_computer=game.has_computers,
+                    hinted=game.hints,
                 )
             )
         return lines
@@ -311,6 +367,32 @@ class GameService:
         await self.save(game)
 
     async def play_for(self, game: Game) -> MoveOutcome:
-        """Play a simple safe move for the player whose time ran out."""
+        """Play the ``normal`` computer's move for the player whose time ran out."""
+        rnd = game.match.round
+        move = await asyncio.to_thread(auto_move, rnd, self.move_seed(game))
+        return await self.play(game, rnd.to_move, move, auto=True)
+
+    async def play_computer(self, game: Game) -> MoveOutcome:
+        """A computer player's turn: think in a worker thread, then play like a person.
+
+        Called under the game's lock, so the round cannot change while it thinks.
+        """
         seat = game.match.round.to_move
-        return await self.play(game, seat, auto_move(game.match.round), auto=True)
+        level = game.seats[seat].level or "normal"
+        budget = self.config.hard_budget_ms if level == "hard" else None
+        move = await asyncio.to_thread(
+            choose_move, game.match.round, seat, level, self.move_seed(game), budget
+        )
+        return await self.play(game, seat, move)
+
+    async def hint(self, game: Game, seat: int) -> str:
+        """What ``hard`` would play for ``seat`` and why, in one line (off the event loop).
+
+        Thinks about a copy of the round, so moves made meanwhile cannot disturb it.
+        """
+        if not game.hints:
+            raise GameError("Hints are off in this game.")
+        rnd = game.match.round.copy()
+        budget = self.config.hard_budget_ms
+        _, why = await asyncio.to_thread(hint, rnd, seat, self.move_seed(game), budget)
+        return why

@@ -40,6 +40,7 @@ class Timer(StrEnum):
     REMIND = "remind"
     AUTO = "auto"
     DEAL = "deal"
+    COMPUTER = "computer"
 
 
 @dataclass(slots=True)
@@ -67,6 +68,17 @@ class Seat:
     def mention(self) -> str:
         """A Discord mention for a person, the plain name for a computer."""
         return f"<@{self.user_id}>" if self.is_human else self.name
+
+    @property
+    def is_computer(self) -> bool:
+        """Whether a computer player plays this seat."""
+        return self.kind == COMPUTER
+
+    @classmethod
+    def computer(cls, level: str, number: int = 1) -> Seat:
+        """A computer seat, named so everyone sees it is one (``🤖 Normal bot``)."""
+        suffix = f" {number}" if number > 1 else ""
+        return cls(None, f"🤖 {level.capitalize()} bot{suffix}", COMPUTER, level)
 
     def fresh(self) -> Seat:
         """The same player with the per-match counters cleared (for a rematch)."""
@@ -120,6 +132,16 @@ class Game:
             if seat.user_id == user_id:
                 return index
         return None
+
+    @property
+    def has_computers(self) -> bool:
+        """Whether a computer player has a seat."""
+        return any(seat.is_computer for seat in self.seats)
+
+    @property
+    def hints(self) -> bool:
+        """Whether the host turned hints on for this game."""
+        return bool(self.extra.get("hints"))
 
     def side_of(self, seat: int) -> int:
         """The side (player or team) a seat plays for."""

@@ -1,11 +1,13 @@
 """Game helpers between the engine and the interface: ranking captures, how a played card
-counts, the automatic move for a player who ran out of time, and the deal counter."""
+counts, the automatic move for a player who ran out of time (the ``normal`` computer
+player's), and the deal counter."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.ai import choose_move
 from bot.engine import Card, Move, Round, Rules, capture_options, capture_targets, card_points
 
 MAX_MENU_OPTIONS = 25  # Discord's limit for one select menu
@@ -48,24 +50,12 @@ def _with_values(rules: Rules, played: Card, choice: Choice) -> Choice:
     return Choice(choice.taken, choice.points, choice.cards, choice.sweep, choice.mulle, values)
 
 
-def auto_move(round_: Round) -> Move:
-    """A simple safe move for the player to move (used when their time runs out).
+def auto_move(round_: Round, seed: object = None) -> Move:
+    """The move made for a player whose time ran out: what the ``normal`` computer plays.
 
-    Takes the capture worth most points (then most cards); with nothing to take, trails
-    the lowest card that scores nothing. Later this may call the computer players.
+    CPU-bound for about a millisecond; async callers run it in a worker thread.
     """
-    moves = round_.legal_moves()
-    captures = [m for m in moves if not m.is_trail]
-    if captures:
-        table = len(round_.table)
-
-        def worth(move: Move) -> tuple[int, int]:
-            cards = (move.card, *move.taken)
-            return (sum(map(card_points, cards)) + int(len(move.taken) == table), len(cards))
-
-        return max(captures, key=worth)
-    trails = [m for m in moves if m.is_trail]
-    return min(trails, key=lambda m: (card_points(m.card) > 0, m.card.suit == "S", m.card.rank))
+    return choose_move(round_, round_.to_move, "normal", seed=seed)
 
 
 def deal_progress(round_: Round) -> tuple[int, int]:

@@ -25,6 +25,7 @@ ITEM_NAMES = {
     "mulle": "Mulle",
 }
 HAND_TITLE = "Your hand"
+HINTED_MARK = "💡"
 
 
 def card(c: Card) -> str:
@@ -118,13 +119,26 @@ def lobby_embed(game: Game) -> discord.Embed:
         team = f" · team {'AB'[index % 2]}" if game.options.teams else ""
         lines.append(f"{index + 1}. {seat.mention}{host}{team}")
     embed.add_field(name=f"Seats ({len(game.seats)}/4)", value="\n".join(lines), inline=False)
+    embed.add_field(name="Hints", value=hints_line(game), inline=False)
     if game.status is Status.CANCELLED:
         embed.description = "This lobby was cancelled."
     else:
         need = "4 players" if game.options.teams else "2 to 4 players"
-        embed.description = f"Press **Join** to take a seat ({need}). The host presses **Start**."
+        embed.description = (
+            f"Press **Join** to take a seat ({need}). The host may add computer players"
+            " (🤖 easy, normal or hard) and presses **Start**."
+        )
     embed.set_footer(text=f"Game #{game.id}")
     return embed
+
+
+def hints_line(game: Game) -> str:
+    """Whether hints are on, and what that means for the leaderboard."""
+    if not game.hints:
+        return "Off"
+    if game.has_computers:
+        return "On: the hand view has a **Hint** button"
+    return "On: the hand view has a **Hint** button; the result is marked on the leaderboard"
 
 
 def _side_field(game: Game, side: int) -> tuple[str, str]:
@@ -158,6 +172,7 @@ def table_embed(game: Game, *, paused: bool = False) -> discord.Embed:
         else:
             seat = game.seats[rnd.to_move]
             due = f" (time runs out <t:{int(game.deadline)}:R>)" if game.deadline else ""
+            due = " (thinking…)" if seat.is_computer else due
             lines.append(f"**To move:** {seat.mention}{due}")
     elif game.status is Status.FINISHED:
         lines.append(f"🏆 **{winner_text(game)}**")
@@ -276,17 +291,30 @@ def rules_embed(variant: str | None) -> discord.Embed:
 
 
 def scores_embed(
-    rows: Sequence[Any], variant: str | None, target: int | None, page: int, pages: int, offset: int
+    rows: Sequence[Any],
+    variant: str | None,
+    target: int | None,
+    page: int,
+    pages: int,
+    offset: int,
+    *,
+    computers: bool = False,
 ) -> discord.Embed:
-    """One page of a leaderboard (rows are ``storage.BoardRow``)."""
+    """One page of a leaderboard (rows are ``storage.BoardRow``): matches between people,
+    or with ``computers`` the matches played against computer players."""
     board = GameOptions(variant=variant).variant_name if variant else "All variants"
     board += f", to {target}" if target else ", all targets"
-    embed = discord.Embed(title=f"Kasino leaderboard: {board}", colour=TABLE_COLOUR)
+    title = "Kasino vs computers" if computers else "Kasino leaderboard"
+    embed = discord.Embed(title=f"{title}: {board}", colour=TABLE_COLOUR)
     lines = [
-        f"**{offset + n + 1}.** <@{row.user_id}>: {row.wins} wins in {row.matches}"
-        f" ({row.win_rate:.0%}) · {row.points} points · {row.tabbar} tabbar"
+        f"**{offset + n + 1}.** <@{row.user_id}>{HINTED_MARK if row.hinted else ''}:"
+        f" {row.wins} wins in {row.matches} ({row.win_rate:.0%}) · {row.points} points"
+        f" · {row.tabbar} tabbar"
         for n, row in enumerate(rows)
     ]
     embed.description = "\n".join(lines) or "No finished matches on this board yet."
-    embed.set_footer(text=f"Page {page} of {pages}")
+    footer = f"Page {page} of {pages}"
+    if any(row.hinted for row in rows):
+        footer += f" · {HINTED_MARK} some matches played with hints"
+    embed.set_footer(text=footer)
     return embed

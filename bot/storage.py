@@ -73,6 +73,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX results_board ON results(guild_id, variant, target);
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # version 2: results against computer players, and matches played with hints
+    """
+    ALTER TABLE results ADD COLUMN vs_computer INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE results ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0;
+    DROP INDEX results_board;
+    CREATE INDEX results_board ON results(guild_id, vs_computer, variant, target);
+    """,
 )
 
 _GAME_COLUMNS = (
@@ -101,24 +108,32 @@ class MoveRecord:
 
 @dataclass(frozen=True, slots=True)
 class ResultRecord:
-    """One player's line for the leaderboard when a match ends."""
+    """One player's line for the leaderboard when a match ends.
+
+    ``vs_computer``: a computer player was at the table (a separate board); ``hinted``:
+    hints were on.
+    """
 
     user_id: int
     side: int
     won: bool
     points: int
     tabbar: int
+    vs_computer: bool = False
+    hinted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class BoardRow:
-    """A leaderboard line: one player's totals on one board."""
+    """A leaderboard line: one player's totals on one board (``hinted``: how many of the
+    matches were played with hints)."""
 
     user_id: int
     wins: int
     matches: int
     points: int
     tabbar: int
+    hinted: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -321,9 +336,10 @@ class Storage:
         statements.extend(
             (
                 "INSERT OR REPLACE INTO results (game_id, guild_id, variant, target, user_id,"
-                " side, won, points, tabbar, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                " side, won, points, tabbar, finished_at, vs_computer, hinted)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (game.id, game.guild_id, opts.variant, opts.target, r.user_id, r.side,
-                 int(r.won), r.points, r.tabbar, now),
+                 int(r.won), r.points, r.tabbar, now, int(r.vs_computer), int(r.hinted)),
             )
             for r in results
         )  # fmt: skip
@@ -369,9 +385,15 @@ class Storage:
         target: int | None = None,
         offset: int = 0,
         limit: int = 10,
+        *,
+        computers: bool = False,
     ) -> tuple[list[BoardRow], int]:
-        """One page of a server's board (best first) and the number of players on it."""
-        where, params = ["guild_id = ?"], [guild_id]
+        """One page of a server's board (best first) and the number of players on it.
+
+        The main board counts matches between people only; ``computers=True`` gives the
+        board of matches with a computer player at the table.
+        """
+        where, params = ["guild_id = ?", "vs_computer = ?"], [guild_id, int(computers)]
         if variant:
             where.append("variant = ?")
             params.append(variant)  # type: ignore[arg-type]
@@ -385,7 +407,7 @@ class Storage:
             row = await cursor.fetchone()
         total = int(row[0]) if row else 0
         async with self._db.execute(
-            "SELECT user_id, SUM(won), COUNT(*), SUM(points), SUM(tabbar) FROM results"
+            "SELECT user_id, SUM(won), COUNT(*), SUM(points), SUM(tabbar), SUM(hinted) FROM results"
             f" WHERE {clause} GROUP BY user_id"
             " ORDER BY SUM(won) DESC, CAST(SUM(won) AS REAL) / COUNT(*) DESC, SUM(points) DESC,"
             " user_id LIMIT ? OFFSET ?",

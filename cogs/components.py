@@ -4,13 +4,14 @@ recognised. Each callback hands over to the Kasino cog.
 
 custom_id formats (``k`` for Kasino)::
 
-    k:lobby:<game>:<join|leave|start|cancel>
+    k:lobby:<game>:<join|leave|start|cancel|add-<level>|remove-computer|hints>
     k:hand:<game>:<version>             Your hand / Refresh / Back
+    k:hint:<game>:<version>             Hint (games with hints on)
     k:card:<game>:<version>             select: which card to play (value: hand position)
     k:take:<game>:<version>:<card>      select: c<n> (ranked capture), trail, pick
     k:pick:<game>:<version>:<card>      multi-select: table positions
     k:rematch:<game>
-    k:scores:<variant|->:<target>:<page>
+    k:scores:<variant|->:<target>:<page>[:<p|c>]   people / computers board
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import discord
 if TYPE_CHECKING:
     from cogs.kasino import Kasino
 
-BUTTON_KINDS = ("lobby", "hand", "rematch", "scores")
+BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores")
 SELECT_KINDS = ("card", "take", "pick")
 ARGS = r"(?P<args>[A-Za-z0-9:_-]{0,80})"
 

@@ -55,6 +55,10 @@ VARIANTS = [
     app_commands.Choice(name="Finnish Kasino", value="finnish"),
     app_commands.Choice(name="Mulle", value="mulle"),
 ]
+OPPONENTS = [
+    app_commands.Choice(name="people", value="people"),
+    app_commands.Choice(name="computers", value="computers"),
+]
 PAGE_SIZE = 10
 STALE = "⚠️ This view is out of date, so nothing was changed. Here is a fresh one:"
 NOT_MINE = "That control is not valid (it was changed or is not mine), so nothing happened."
@@ -153,19 +157,24 @@ class Kasino(
 
     @app_commands.command(name="scores", description="The server's Kasino leaderboard")
     @app_commands.describe(
-        variant="Only this game", target="Only matches to this target", page="Page"
+        variant="Only this game",
+        target="Only matches to this target",
+        page="Page",
+        opponents="Matches between people (default) or against computer players",
     )
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.choices(variant=VARIANTS, opponents=OPPONENTS)
     async def scores(
         self,
         interaction: discord.Interaction,
         variant: app_commands.Choice[str] | None = None,
         target: app_commands.Range[int, 5, 100] | None = None,
         page: app_commands.Range[int, 1, 1000] = 1,
+        opponents: app_commands.Choice[str] | None = None,
     ) -> None:
         """Wins, matches, win rate, points and tabbar; with this channel's match standings."""
+        computers = opponents is not None and opponents.value == "computers"
         embed, view = await self.scores_message(
-            interaction, variant.value if variant else None, target, page
+            interaction, variant.value if variant else None, target, page, computers=computers
         )
         await interaction.response.send_message(embed=embed, view=view)
 
@@ -222,6 +231,8 @@ class Kasino(
             await self.on_lobby(interaction, game, args.split(":")[-1])
         elif kind == "hand":
             await self.show_hand(interaction, game)
+        elif kind == "hint":
+            await self.on_hint(interaction, game, args)
         elif kind == "rematch":
             await self.on_rematch(interaction, game)
 
@@ -269,7 +280,7 @@ class Kasino(
     # ------------------------------------------------------------------ lobby
 
     async def on_lobby(self, interaction: discord.Interaction, game: Game, action: str) -> None:
-        """Join, Leave, Start, Cancel."""
+        """Join, Leave, Start, Cancel; the host's computer players and hints switch."""
         user = interaction.user
         async with self.games.lock(game.id):
             try:
@@ -283,6 +294,12 @@ class Kasino(
                     if interaction.message is not None:
                         game.message_id = interaction.message.id
                     await self.games.start(game, user.id)
+                elif action.startswith("add-"):
+                    await self.games.add_computer(game, user.id, action.removeprefix("add-"))
+                elif action == "remove-computer":
+                    await self.games.remove_computer(game, user.id)
+                elif action == "hints":
+                    await self.games.toggle_hints(game, user.id)
                 else:
                     await refuse(interaction, NOT_MINE)
                     return
@@ -348,6 +365,30 @@ class Kasino(
             await interaction.response.edit_message(content=content, view=view, embed=None)
         else:
             await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def on_hint(self, interaction: discord.Interaction, game: Game, args: str) -> None:
+        """What ``hard`` would play, privately; thought about off the event loop."""
+        ids = parse_ints(args, 2)
+        async with self.games.lock(game.id):
+            seat = game.seat_of(interaction.user.id)
+            stale = ids is None or ids[1] != game.version
+            if seat is not None and stale and game.status is Status.PLAYING:
+                await self.send_hand(interaction, game, seat, STALE)
+                return
+            try:
+                seat = self.games.check_turn(game, interaction.user.id)
+                if not game.hints:
+                    raise GameError("Hints are off in this game.")
+            except GameError as error:
+                await refuse(interaction, str(error))
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            text = await self.games.hint(game, seat)
+        except GameError as error:
+            await interaction.followup.send(str(error), ephemeral=True)
+            return
+        await interaction.followup.send(f"💡 Hint: {text}", ephemeral=True)
 
     async def on_card(
         self, interaction: discord.Interaction, game: Game, seat: int, value: str
@@ -458,16 +499,18 @@ class Kasino(
             log.warning("game %s: could not edit the table message", game.id, exc_info=True)
 
     async def ping(self, game: Game, text: str) -> None:
-        """One short public message naming the player to move (the previous one is removed)."""
+        """One short public message naming the player to move (the previous one is removed);
+        a computer to move is named, not mentioned."""
         seat = game.seats[game.match.round.to_move]
         mentions = (
             discord.AllowedMentions(users=[discord.Object(seat.user_id)]) if seat.is_human else None
         )
+        turn = f"{seat.mention}, your turn." if seat.is_human else f"{seat.name} is thinking…"
         channel = self.channel(game)
         old = game.ping_id
         try:
             message = await channel.send(
-                f"{text} {seat.mention}, your turn.",
+                f"{text} {turn}",
                 allowed_mentions=mentions or discord.AllowedMentions.none(),
             )
         except discord.HTTPException:
@@ -513,7 +556,8 @@ class Kasino(
     # ----------------------------------------------------------------- timers
 
     async def on_deadline(self, game_id: int, deadline: float) -> None:
-        """A deadline passed: deal after the pause, remind, or move for the player."""
+        """A deadline passed: deal after the pause, remind, move for the player, or let a
+        computer player move."""
         async with self.games.lock(game_id):
             game = await self.games.get(game_id)
             if game is None or game.status is not Status.PLAYING or game.deadline != deadline:
@@ -531,40 +575,67 @@ class Kasino(
                     f"⏰ Reminder (game #{game.id}): if nobody plays"
                     f" <t:{int(game.deadline or 0)}:R>, I will make a safe move.",
                 )
+            elif game.timer is Timer.COMPUTER:
+                await self.computer_turn(game)
             else:
                 outcome = await self.games.play_for(game)
                 log.info("game %s: automatic move", game.id)
                 await self.after_move(outcome)
 
+    async def computer_turn(self, game: Game) -> None:
+        """A computer player's pause is over: it moves (under the game's lock)."""
+        if not self.games.computer_to_move(game):
+            self.games.set_turn_timer(game)  # not a computer's turn after all: a fresh timer
+            await self.games.save(game)
+            self.timers.schedule(game.id, game.deadline)
+            return
+        outcome = await self.games.play_computer(game)
+        log.info("game %s: computer move", game.id)
+        await self.after_move(outcome)
+
     # ----------------------------------------------------------------- scores
 
     async def scores_message(
-        self, interaction: discord.Interaction, variant: str | None, target: int | None, page: int
+        self,
+        interaction: discord.Interaction,
+        variant: str | None,
+        target: int | None,
+        page: int,
+        *,
+        computers: bool = False,
     ) -> tuple[discord.Embed, discord.ui.View]:
-        """The leaderboard page and its paging buttons."""
+        """The leaderboard page (people's or against computers) and its buttons."""
         storage = self.games.storage
         offset = (page - 1) * PAGE_SIZE
         rows, total = await storage.leaderboard(
-            interaction.guild_id or 0, variant, target, offset, PAGE_SIZE
+            interaction.guild_id or 0, variant, target, offset, PAGE_SIZE, computers=computers
         )
         pages = max(1, -(-total // PAGE_SIZE))
-        embed = scores_embed(rows, variant, target, page, pages, offset)
+        embed = scores_embed(rows, variant, target, page, pages, offset, computers=computers)
         game = await self.games.active(interaction.channel_id or 0)
         if game is not None and game.match is not None:
             embed.add_field(
                 name=f"This match (game #{game.id})", value=standings(game), inline=False
             )
-        return embed, scores_view(variant, target, page, pages)
+        return embed, scores_view(variant, target, page, pages, computers=computers)
 
     async def on_scores_page(self, interaction: discord.Interaction, args: str) -> None:
-        """Previous / Next on a leaderboard."""
+        """Previous / Next on a leaderboard, or the switch to the other board."""
         parts = args.split(":")
-        if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
+        board = parts[3] if len(parts) == 4 else "p"  # buttons from before computer players
+        if (
+            len(parts) not in (3, 4)
+            or not parts[1].isdigit()
+            or not parts[2].isdigit()
+            or board not in ("p", "c")
+        ):
             await refuse(interaction, NOT_MINE)
             return
         variant = None if parts[0] == "-" else parts[0]
         target = int(parts[1]) or None
-        embed, view = await self.scores_message(interaction, variant, target, max(int(parts[2]), 1))
+        embed, view = await self.scores_message(
+            interaction, variant, target, max(int(parts[2]), 1), computers=board == "c"
+        )
         await interaction.response.edit_message(embed=embed, view=view)
 
 

@@ -8,8 +8,9 @@ from typing import ParamSpec, TypeVar
 
 import discord
 
+from bot.ai import LEVELS
 from bot.engine import capture_options, capture_values
-from bot.models import Game, Status
+from bot.models import MAX_SEATS, Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
 from bot.render import SUIT_EMOJI, choice_description, choice_label, plain
 from cogs.components import KasinoButton, KasinoSelect
@@ -67,7 +68,32 @@ def lobby_view(game: Game) -> discord.ui.View | None:
     view.add_item(
         KasinoButton("lobby", game.id, "cancel", label="Cancel", style=discord.ButtonStyle.danger)
     )
+    _add_host_controls(view, game)
     return view
+
+
+def _add_host_controls(view: discord.ui.View, game: Game) -> None:
+    """The second row: add a computer of each level, remove one, hints on/off."""
+    full = len(game.seats) >= MAX_SEATS
+    for level in LEVELS:
+        view.add_item(
+            KasinoButton(
+                "lobby", game.id, f"add-{level}", label=f"Add {level} computer", emoji="🤖",
+                disabled=full, row=1,
+            )
+        )  # fmt: skip
+    view.add_item(
+        KasinoButton(
+            "lobby", game.id, "remove-computer", label="Remove computer",
+            disabled=not game.has_computers, row=1,
+        )
+    )  # fmt: skip
+    view.add_item(
+        KasinoButton(
+            "lobby", game.id, "hints", label=f"Hints: {'on' if game.hints else 'off'}",
+            emoji="💡", row=1,
+        )
+    )  # fmt: skip
 
 
 @_static
@@ -111,7 +137,8 @@ def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
 
 @_static
 def hand_view(game: Game, seat: int) -> discord.ui.View:
-    """On your turn a select of the card to play; always a Refresh button."""
+    """On your turn a select of the card to play (and Hint when hints are on); always a
+    Refresh button."""
     view = _view()
     rnd = game.match.round
     my_turn = game.status is Status.PLAYING and not game.extra.get("paused") and rnd.to_move == seat
@@ -126,6 +153,8 @@ def hand_view(game: Game, seat: int) -> discord.ui.View:
                 placeholder="Choose a card to play",
             )
         )
+    if my_turn and game.hints:
+        view.add_item(KasinoButton("hint", game.id, game.version, label="Hint", emoji="💡"))
     if game.status is Status.PLAYING:
         view.add_item(KasinoButton("hand", game.id, game.version, label="Refresh", emoji="🔄"))
     return view
@@ -201,16 +230,24 @@ def pick_view(game: Game, index: int) -> discord.ui.View:
 
 
 @_static
-def scores_view(variant: str | None, target: int | None, page: int, pages: int) -> discord.ui.View:
-    """Previous / Next page buttons."""
+def scores_view(
+    variant: str | None, target: int | None, page: int, pages: int, *, computers: bool = False
+) -> discord.ui.View:
+    """Previous / Next page buttons, and a switch between the people / computers boards."""
     view = _view()
-    key = variant or "-"
+    key, board = variant or "-", "c" if computers else "p"
     view.add_item(
         KasinoButton(
-            "scores", key, target or 0, max(page - 1, 1), label="Previous", disabled=page <= 1
+            "scores", key, target or 0, max(page - 1, 1), board,
+            label="Previous", disabled=page <= 1,
+        )
+    )  # fmt: skip
+    view.add_item(
+        KasinoButton(
+            "scores", key, target or 0, page + 1, board, label="Next", disabled=page >= pages
         )
     )
-    view.add_item(
-        KasinoButton("scores", key, target or 0, page + 1, label="Next", disabled=page >= pages)
-    )
+    other = "p" if computers else "c"
+    label = "Against people" if computers else "Against computers"
+    view.add_item(KasinoButton("scores", key, target or 0, 1, other, label=label, emoji="🤖"))
     return view

@@ -21,8 +21,16 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def bot_config(db_path: Path) -> Config:
-    """Five-minute turns, no pause between rounds (a test may override with a marker)."""
-    return Config(token=None, db_path=db_path, turn_seconds=300, round_pause=0)
+    """Five-minute turns, no pause between rounds, computer players that move after 0.1 s
+    (hard ones and hints think for 10 ms of work)."""
+    return Config(
+        token=None,
+        db_path=db_path,
+        turn_seconds=300,
+        round_pause=0,
+        computer_pause=0.1,
+        hard_budget_ms=10,
+    )
 
 
 @pytest.fixture

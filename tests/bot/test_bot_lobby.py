@@ -20,7 +20,17 @@ async def test_lobby_join_leave_start(harness: Harness) -> None:
     embed = lobby.embeds[0]
     assert "Överspader to 21" in embed.fields[0].value
     assert anna.mention in embed.fields[1].value and "(host)" in embed.fields[1].value
-    assert buttons(lobby) == {"Join": False, "Leave": False, "Start": True, "Cancel": False}
+    assert buttons(lobby) == {
+        "Join": False,
+        "Leave": False,
+        "Start": True,
+        "Cancel": False,
+        "Add easy computer": False,
+        "Add normal computer": False,
+        "Add hard computer": False,
+        "Remove computer": True,
+        "Hints: off": False,
+    }
 
     joined = await harness.click(bjorn, lobby, label="Join")
     assert bjorn.mention in joined.response.embeds[0].fields[1].value

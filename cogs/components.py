@@ -17,7 +17,7 @@ custom_id formats (``k`` for Kasino)::
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -77,10 +77,7 @@ class KasinoButton(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> KasinoButton:
         """Rebuild from a clicked custom_id (never fails: bad arguments are checked later)."""
-        made = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(made, item)
-        made.kind, made.args = match["kind"], match["args"]
-        return made
+        return _rebuild(cls, item, match)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the cog."""
@@ -119,10 +116,7 @@ class KasinoSelect(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> KasinoSelect:
         """Rebuild from a used custom_id."""
-        made = cls.__new__(cls)
-        discord.ui.DynamicItem.__init__(made, item)
-        made.kind, made.args = match["kind"], match["args"]
-        return made
+        return _rebuild(cls, item, match)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the choice to the cog."""
@@ -153,3 +147,14 @@ def message_custom_ids(message: discord.Message | None) -> set[str]:
 
     walk(message.components)
     return found
+
+
+_Item = TypeVar("_Item", "KasinoButton", "KasinoSelect")
+
+
+def _rebuild(cls: type[_Item], item: discord.ui.Item[Any], match: re.Match[str]) -> _Item:
+    """A component rebuilt from its custom_id: the kind and the raw arguments."""
+    made = cls.__new__(cls)
+    discord.ui.DynamicItem.__init__(made, item)
+    made.kind, made.args = match["kind"], match["args"]
+    return made

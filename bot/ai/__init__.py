@@ -18,8 +18,9 @@ from .view import SeatView
 LEVELS = ("easy", "normal", "hard")
 
 
-def choose_move(round: Round, seat: int, level: str, seed: object = None,
-                budget_ms: float | None = None) -> Move:
+def choose_move(
+    round: Round, seat: int, level: str, seed: object = None, budget_ms: float | None = None
+) -> Move:
     """The move the computer player of ``level`` makes for ``seat``, the seat to move.
 
     ``seed`` makes the choice reproducible: the same seed and the same view of the round
@@ -46,8 +47,9 @@ def choose_move(round: Round, seat: int, level: str, seed: object = None,
     return hard.choose(view, rng, budget_ms, deadline)
 
 
-def hint(round: Round, seat: int, seed: object = None,
-         budget_ms: float | None = None) -> tuple[Move, str]:
+def hint(
+    round: Round, seat: int, seed: object = None, budget_ms: float | None = None
+) -> tuple[Move, str]:
     """What ``hard`` would play for ``seat`` and why, in one line."""
     move = choose_move(round, seat, "hard", seed=seed, budget_ms=budget_ms)
     return move, explain_move(round, seat, move)

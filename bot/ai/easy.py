@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import random
 
-from bot.engine import Move
+from bot.engine import Move, card_points
 
 from .candidates import moves_of
-from .values import card_points
 from .view import SeatView
 
 CARELESS = 0.3  # chance of taking some capture other than the best-looking one

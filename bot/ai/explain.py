@@ -48,15 +48,20 @@ def _capture_reasons(view: SeatView, move: Move) -> list[str]:
         reasons.append("lillan is worth a point")
     bigger = _bigger_capture(view, move)
     if bigger and left:
-        reasons.append(f"leaving {cards_text(left)} keeps the next player from an easy tabbe"
-                       if len(left) <= 2 else
-                       f"leaving {cards_text(left)} gives the next player less to work with")
+        reasons.append(
+            f"leaving {cards_text(left)} keeps the next player from an easy tabbe"
+            if len(left) <= 2
+            else f"leaving {cards_text(left)} gives the next player less to work with"
+        )
     spades = sum(c.suit == "S" for c in taken)
     if spades:
         reasons.append(_spades_reason(view, spades))
     if not reasons:
-        reasons.append(f"{len(taken)} cards count toward the most cards"
-                       if rules.cards_points else "it leaves the least for the next player")
+        reasons.append(
+            f"{len(taken)} cards count toward the most cards"
+            if rules.cards_points
+            else "it leaves the least for the next player"
+        )
     return reasons
 
 
@@ -71,8 +76,10 @@ def _spades_reason(view: SeatView, spades: int) -> str:
 
 def _bigger_capture(view: SeatView, move: Move) -> bool:
     """Whether the same card could have taken more."""
-    return any(len(c) > len(move.taken) and _contains(c, move.taken)
-               for c in all_captures(view.rules, move.card, view.table)[:40])
+    return any(
+        len(c) > len(move.taken) and _contains(c, move.taken)
+        for c in all_captures(view.rules, move.card, view.table)[:40]
+    )
 
 
 def _contains(big: tuple[Card, ...], small: tuple[Card, ...]) -> bool:
@@ -86,13 +93,18 @@ def _contains(big: tuple[Card, ...], small: tuple[Card, ...]) -> bool:
 
 def _trail_reasons(view: SeatView, move: Move) -> list[str]:
     rules, card = view.rules, move.card
-    could_take = any(all_captures(rules, c, view.table) for c in view.hand) if view.table \
-        else False
-    first = ("no capture is worth what it would leave the next player" if could_take
-             else "nothing on the table can be taken")
+    could_take = any(all_captures(rules, c, view.table) for c in view.hand) if view.table else False
+    first = (
+        "no capture is worth what it would leave the next player"
+        if could_take
+        else "nothing on the table can be taken"
+    )
     reasons = [first]
-    keep_ten = any(c.rank == 10 and c is not STORAN for c in view.hand) and card.rank != 10 \
+    keep_ten = (
+        any(c.rank == 10 and c is not STORAN for c in view.hand)
+        and card.rank != 10
         and view.unseen_count(STORAN) > 0
+    )
     if keep_ten:
         reasons.append("keeping a 10 to catch storan")
     elif card.suit != "S" and card.rank != 1 and card is not STORAN:

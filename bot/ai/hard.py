@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from bot.engine import Card, Move
+from bot.engine import Card, Move, capture_masks
 
 from . import fastcap, normal
 from .sim import Sim
@@ -56,14 +56,22 @@ def horizon(players: int) -> int:
     return TURNS * players
 
 
-def choose(view: SeatView, rng: random.Random, budget_ms: float | None = None,
-           deadline: float | None = None) -> Move:
+def choose(
+    view: SeatView,
+    rng: random.Random,
+    budget_ms: float | None = None,
+    deadline: float | None = None,
+) -> Move:
     """The ``hard`` player's move (``deadline``: a ``perf_counter`` time to stop by)."""
     return search(view, rng, budget_ms, deadline)[0][1]
 
 
-def search(view: SeatView, rng: random.Random, budget_ms: float | None = None,
-           deadline: float | None = None) -> list[tuple[float, Move]]:
+def search(
+    view: SeatView,
+    rng: random.Random,
+    budget_ms: float | None = None,
+    deadline: float | None = None,
+) -> list[tuple[float, Move]]:
     """Candidates with their mean values, best first."""
     scored = normal.ranked(view)
     if len(scored) == 1:
@@ -91,8 +99,9 @@ def search(view: SeatView, rng: random.Random, budget_ms: float | None = None,
             break  # out of time: this world is left out
         totals = [t + v for t, v in zip(totals, values, strict=True)]
         done += 1
-    results = [(totals[i] / done + PRIOR * prior, move)
-               for i, (prior, move) in enumerate(candidates)]
+    results = [
+        (totals[i] / done + PRIOR * prior, move) for i, (prior, move) in enumerate(candidates)
+    ]
     results.sort(key=lambda item: (-item[0], str(item[1])))
     return results
 
@@ -154,12 +163,16 @@ class Rollout:
                         gain += worth
                 if mask == full:
                     gain += 1
-                if rules.mulle_points and mask.bit_count() == 1 \
-                        and table[mask.bit_length() - 1] is card:
+                if (
+                    rules.mulle_points
+                    and mask.bit_count() == 1
+                    and table[mask.bit_length() - 1] is card
+                ):
                     gain += rules.mulle_points
                 if gain > best[0] and threat and mask != full:
-                    gain -= self._exposed([c for i, c in enumerate(table) if not mask >> i & 1],
-                                          threat)
+                    gain -= self._exposed(
+                        [c for i, c in enumerate(table) if not mask >> i & 1], threat
+                    )
                 if gain > best[0]:
                     best = (gain, card, mask)
         assert best is not None
@@ -181,7 +194,7 @@ class Rollout:
         full = (1 << len(table)) - 1
         self.work += THREAT_WORK * len(threat)
         for card in threat:
-            masks = fastcap.capture_masks(self.rules, card, table)
+            masks = capture_masks(self.rules, card, table)
             if masks and masks[0] == full:
                 return 1.0 + sum(self.marginals.value(0, c) for c in table) * 0.5
         return 0.0
@@ -192,12 +205,16 @@ class Rollout:
             return WIN if sim.winner == self.me else -WIN
         if sim.over:
             return objective(sim.round_points(), self.me)
-        values = [a + b for a, b in zip(sim.live(), majority_points(self.rules, sim.spades,
-                                                                    sim.cards), strict=True)]
+        values = [
+            a + b
+            for a, b in zip(
+                sim.live(), majority_points(self.rules, sim.spades, sim.cards), strict=True
+            )
+        ]
         rules = self.rules
         if sim.is_last_deal and sim.last_capturer is not None and rules.sistan_points:
             others = sim.cards_in_hands()
-            values[sim.sides[sim.last_capturer]] += rules.sistan_points * 0.6 ** others
+            values[sim.sides[sim.last_capturer]] += rules.sistan_points * 0.6**others
         value = objective(values, self.me)
         if sim.table:
             _, _, gain = self.greedy(sim)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.engine import Card, Move
+from bot.engine import Card, Move, card_points
 from bot.engine.cards import LILLAN, STORAN
 
 from . import fastcap
 from .candidates import moves_of
-from .values import Marginals, card_points, majority_points, objective
+from .values import Marginals, majority_points, objective
 from .view import SeatView
 
 WIN = 100.0  # reaching the target at once when points count as you go
@@ -53,8 +53,13 @@ class Judge:
 
     # -- whole-position values ------------------------------------------------------------
 
-    def _values(self, points: Sequence[int], sweeps: Sequence[int], spades: Sequence[int],
-                cards: Sequence[int]) -> list[float]:
+    def _values(
+        self,
+        points: Sequence[int],
+        sweeps: Sequence[int],
+        spades: Sequence[int],
+        cards: Sequence[int],
+    ) -> list[float]:
         """Expected round points per side."""
         low = min(sweeps) if self.rules.sweep_limits else 0
         majors = majority_points(self.rules, spades, cards)
@@ -97,8 +102,11 @@ class Judge:
         value -= objective(self.base, me)
         if self.rules.live and move.taken:
             totals = self._live_totals(points, sweeps)
-            if totals[me] >= self.rules.target and totals.count(max(totals)) == 1 \
-                    and totals[me] == max(totals):
+            if (
+                totals[me] >= self.rules.target
+                and totals.count(max(totals)) == 1
+                and totals[me] == max(totals)
+            ):
                 value += WIN
         value += self._after(move, table, last, points, sweeps, spades, cards)
         if FOLLOW_UP and table:
@@ -109,11 +117,18 @@ class Judge:
         """The best capture this seat's remaining cards could make on ``table``."""
         rest = list(self.view.hand)
         rest.remove(played)
-        return max((self.best_capture(c, table, self.me) for c in dict.fromkeys(rest)),
-                   default=0.0)
+        return max((self.best_capture(c, table, self.me) for c in dict.fromkeys(rest)), default=0.0)
 
-    def _after(self, move: Move, table: list[Card], last: int | None, points: list[int],
-               sweeps: list[int], spades: list[int], cards: list[int]) -> float:
+    def _after(
+        self,
+        move: Move,
+        table: list[Card],
+        last: int | None,
+        points: list[int],
+        sweeps: list[int],
+        spades: list[int],
+        cards: list[int],
+    ) -> float:
         """What follows the move: the next player's chances, the leftovers at the end."""
         view = self.view
         others_left = sum(n for s, n in enumerate(view.hand_sizes) if s != view.seat)
@@ -127,14 +142,20 @@ class Judge:
             scale = 1.0 if view.sides == 2 else 0.6
             value -= scale * self._risk(tuple(table), view.side_of(seat), held)
         if view.is_last_deal and last is not None and self.rules.sistan_points:
-            chance = 0.55 ** others_left
+            chance = 0.55**others_left
             worth = self.rules.sistan_points + sum(map(card_points, table)) + 0.1 * len(table)
             sign = 1 if view.side_of(last) == self.me else -1
             value += sign * chance * worth
         return value
 
-    def _leftovers(self, table: list[Card], last: int | None, points: list[int],
-                   spades: list[int], cards: list[int]) -> float:
+    def _leftovers(
+        self,
+        table: list[Card],
+        last: int | None,
+        points: list[int],
+        spades: list[int],
+        cards: list[int],
+    ) -> float:
         """The round ends with this move: leftovers and sistan to the last capturer."""
         if last is None:
             return 0.0

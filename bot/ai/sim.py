@@ -11,18 +11,32 @@ from __future__ import annotations
 
 from bisect import insort
 
-from bot.engine import Card, Move, Round, Rules
+from bot.engine import Card, Move, Round, Rules, card_points
 from bot.engine.scoring import end_items
-
-from .values import card_points
 
 
 class Sim:
     """A round in progress, as the search plays it."""
 
-    __slots__ = ("cards", "dealer", "deck", "hands", "is_last_deal", "last_capturer", "over",
-                 "players", "points", "rules", "scores", "sides", "spades", "sweeps", "table",
-                 "to_move", "winner")
+    __slots__ = (
+        "cards",
+        "dealer",
+        "deck",
+        "hands",
+        "is_last_deal",
+        "last_capturer",
+        "over",
+        "players",
+        "points",
+        "rules",
+        "scores",
+        "sides",
+        "spades",
+        "sweeps",
+        "table",
+        "to_move",
+        "winner",
+    )
 
     rules: Rules
     players: int
@@ -47,8 +61,12 @@ class Sim:
         self.table = sorted(round_.table)  # kept in card order: fewer distinct tables
         self.deck = list(round_.deck)
         count = rules.sides(round_.players)
-        self.cards, self.spades, self.points, self.sweeps = [0] * count, [0] * count, \
-            [0] * count, [0] * count
+        self.cards, self.spades, self.points, self.sweeps = (
+            [0] * count,
+            [0] * count,
+            [0] * count,
+            [0] * count,
+        )
         for seat, pile in enumerate(round_.piles):
             side = self.sides[seat]
             self.cards[side] += len(pile)
@@ -127,8 +145,9 @@ class Sim:
         self.spades[side] += (card.suit == "S") + sum(c.suit == "S" for c in taken)
         if rules.mulle_points and len(taken) == 1 and taken[0] is card:
             gained += rules.mulle_points
-        if sweep and not (rules.sweep_limits and (self.is_last_deal
-                                                  or max(self.live_totals()) >= 10)):
+        if sweep and not (
+            rules.sweep_limits and (self.is_last_deal or max(self.live_totals()) >= 10)
+        ):
             self.sweeps[side] += 1
         self.points[side] += gained
         self.last_capturer = seat
@@ -165,7 +184,7 @@ class Sim:
         at = 0
         for _ in range(rules.hand_size // packet):
             for seat in order:
-                self.hands[seat].extend(deck[at:at + packet])
+                self.hands[seat].extend(deck[at : at + packet])
                 at += packet
         del deck[:at]
         self.is_last_deal = not deck

@@ -12,20 +12,10 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from bot.engine import Card, Rules
-from bot.engine.cards import LILLAN, STORAN
+from bot.engine import Card, Rules, card_points
 
 SPADE_LUMP = 1.4  # variance factor: captures take a spade or two at a time
 CARD_LUMP = 2.5  # captures take two or three cards at a time
-
-
-def card_points(card: Card) -> int:
-    """The points a card is worth by itself: aces 1, storan 2, lillan 1."""
-    if card.rank == 1:
-        return 1
-    if card is STORAN:
-        return 2
-    return 1 if card is LILLAN else 0
 
 
 def total_cards(rules: Rules) -> int:
@@ -52,8 +42,9 @@ def _shares(remaining: int, sides: int, lump: float) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=65536)
-def majority(counts: tuple[int, ...], remaining: int, mode: str, points: int,
-             lump: float) -> tuple[float, ...]:
+def majority(
+    counts: tuple[int, ...], remaining: int, mode: str, points: int, lump: float
+) -> tuple[float, ...]:
     """Expected points per side for one majority item.
 
     ``mode`` is ``"most"`` (``points`` to the single highest count, nobody on a tie),
@@ -73,8 +64,9 @@ def majority(counts: tuple[int, ...], remaining: int, mode: str, points: int,
     return _many_sides(counts, shares, points)
 
 
-def _two_sides(counts: tuple[int, ...], remaining: int, shares: tuple[float, ...],
-               points: int) -> tuple[float, float]:
+def _two_sides(
+    counts: tuple[int, ...], remaining: int, shares: tuple[float, ...], points: int
+) -> tuple[float, float]:
     mine, theirs = counts
     win = lose = 0.0
     for x, p in enumerate(shares):
@@ -86,8 +78,9 @@ def _two_sides(counts: tuple[int, ...], remaining: int, shares: tuple[float, ...
     return points * win, points * lose
 
 
-def _many_sides(counts: tuple[int, ...], shares: tuple[float, ...],
-                points: int) -> tuple[float, ...]:
+def _many_sides(
+    counts: tuple[int, ...], shares: tuple[float, ...], points: int
+) -> tuple[float, ...]:
     """Sides independent (an approximation): P(side has the single highest count)."""
     top = max(counts) + len(shares)
     cumulative = []  # per side, P(final count < v) for v in 0..top
@@ -113,10 +106,16 @@ def _many_sides(counts: tuple[int, ...], shares: tuple[float, ...],
 
 def majority_points(rules: Rules, spades: Sequence[int], cards: Sequence[int]) -> list[float]:
     """Expected points per side from the spades and cards majorities, given counts so far."""
-    spade_ev = majority(tuple(spades), total_spades(rules) - sum(spades), rules.spades,
-                        rules.spades_points, SPADE_LUMP)
-    card_ev = majority(tuple(cards), total_cards(rules) - sum(cards), "most",
-                       rules.cards_points, CARD_LUMP)
+    spade_ev = majority(
+        tuple(spades),
+        total_spades(rules) - sum(spades),
+        rules.spades,
+        rules.spades_points,
+        SPADE_LUMP,
+    )
+    card_ev = majority(
+        tuple(cards), total_cards(rules) - sum(cards), "most", rules.cards_points, CARD_LUMP
+    )
     return [s + c for s, c in zip(spade_ev, card_ev, strict=True)]
 
 

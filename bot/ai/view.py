@@ -102,9 +102,17 @@ class SeatView:
                 hands.append(pool[:size])
                 del pool[:size]
         world = Round.from_position(
-            self.rules, hands, self.table, pool, dealer=self.dealer, to_move=self.to_move,
-            piles=self.piles, sweeps=self.sweeps, last_capturer=self.last_capturer,
-            scores=self.scores, last_deal=self.is_last_deal,
+            self.rules,
+            hands,
+            self.table,
+            pool,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            piles=self.piles,
+            sweeps=self.sweeps,
+            last_capturer=self.last_capturer,
+            scores=self.scores,
+            last_deal=self.is_last_deal,
         )
         world.void_sweeps = list(self.void_sweeps)
         world.mulles = list(self.mulles)

@@ -11,16 +11,18 @@ VARIANTS = ("swedish", "overspader", "finnish", "mulle")
 SETUPS = [(v, n, False) for v in VARIANTS for n in (2, 3, 4)] + [(v, 4, True) for v in VARIANTS]
 
 
-def random_positions(setup: tuple[str, int, bool], seed: int, rounds: int = 1,
-                     every: int = 1) -> Iterator[Round]:
+def random_positions(
+    setup: tuple[str, int, bool], seed: int, rounds: int = 1, every: int = 1
+) -> Iterator[Round]:
     """Positions met while playing random moves through ``rounds`` rounds."""
     variant, players, teams = setup
     rules = rules_for(variant, teams=teams)
     rng = random.Random(seed)
     for number in range(rounds):
         scores = [rng.choice((0, 3, 9, 14)) for _ in range(rules.sides(players))]
-        round_ = Round.deal(rules, players, dealer=rng.randrange(players),
-                            seed=(seed, number), scores=scores)
+        round_ = Round.deal(
+            rules, players, dealer=rng.randrange(players), seed=(seed, number), scores=scores
+        )
         step = 0
         while not round_.is_over:
             if step % every == 0:

@@ -31,8 +31,9 @@ def test_expected_best_matches_counting_every_hand():
     gains = [5.0, 3.0, 3.0, 1.0]
     pool, held = 9, 3
     hands = list(combinations(range(pool), held))
-    exact = sum(max((gains[i] for i in hand if i < len(gains)), default=0.0)
-                for hand in hands) / len(hands)
+    exact = sum(
+        max((gains[i] for i in hand if i < len(gains)), default=0.0) for hand in hands
+    ) / len(hands)
     assert expected_max(gains, pool, held) == pytest.approx(exact)
     assert len(hands) == comb(pool, held)
 
@@ -66,8 +67,13 @@ def test_the_view_hides_other_hands_and_the_deck():
 
 def test_explanations_name_the_cards_and_the_reason():
     rules = rules_for("swedish")
-    round_ = Round.from_position(rules, [parse_cards("AH KC"), parse_cards("5D 6D")],
-                                 parse_cards("AS 4C 9D QH"), parse_cards("2H 3H 4H"), to_move=0)
+    round_ = Round.from_position(
+        rules,
+        [parse_cards("AH KC"), parse_cards("5D 6D")],
+        parse_cards("AS 4C 9D QH"),
+        parse_cards("2H 3H 4H"),
+        to_move=0,
+    )
     text = explain_move(round_, 0, Move(parse_cards("AH")[0], parse_cards("AS 4C 9D")))
     assert text.startswith("take A♠ 4♣ 9♦ with A♥:")
     assert "aces are worth a point each" in text

@@ -14,8 +14,15 @@ from bot.engine.cards import full_deck
 SMART = ("normal", "hard")
 
 
-def position(hand: str, table: str, variant: str = "swedish", players: int = 2,
-             others: str = "", last_deal: bool = False, seed: int = 0) -> Round:
+def position(
+    hand: str,
+    table: str,
+    variant: str = "swedish",
+    players: int = 2,
+    others: str = "",
+    last_deal: bool = False,
+    seed: int = 0,
+) -> Round:
     """Seat 0 to move holding ``hand``; the unseen cards dealt at random (four each)."""
     rules = rules_for(variant)
     mine, on_table = parse_cards(hand), parse_cards(table)
@@ -33,8 +40,17 @@ def position(hand: str, table: str, variant: str = "swedish", players: int = 2,
         hands.append(hand_cards)
     if last_deal:
         piles = [pool[i::players] for i in range(players)]
-        return Round.from_position(rules, hands, on_table, (), dealer=players - 1,
-                                   to_move=0, piles=piles, last_capturer=1, last_deal=True)
+        return Round.from_position(
+            rules,
+            hands,
+            on_table,
+            (),
+            dealer=players - 1,
+            to_move=0,
+            piles=piles,
+            last_capturer=1,
+            last_deal=True,
+        )
     return Round.from_position(rules, hands, on_table, pool, dealer=players - 1, to_move=0)
 
 
@@ -45,8 +61,11 @@ def play(round_: Round, level: str) -> Move:
 def sweepable(rules, table: list[Card]) -> bool:
     """Whether some single card could take the whole table."""
     cards = {Card(rank, "H") for rank in range(1, 14)}
-    return any(capture_options(rules, c, table)[:1] and
-               len(capture_options(rules, c, table)[0]) == len(table) for c in cards)
+    return any(
+        capture_options(rules, c, table)[:1]
+        and len(capture_options(rules, c, table)[0]) == len(table)
+        for c in cards
+    )
 
 
 @pytest.mark.parametrize("level", SMART)

@@ -35,6 +35,7 @@ from simcord.backend import serializers
 
 from bot.client import KasinoBot
 from bot.config import Config
+from bot.engine import Move
 from bot.moves import auto_move, rank_choices
 
 RECEIVED: dict[int, float] = {}
@@ -100,17 +101,17 @@ class Driver:
             message = self.env.backend.get_message(self.channel.id, game.message_id)
             data = {"custom_id": f"k:hand:{game.id}:{game.version}", "component_type": 2}
         elif self.step == "card":
-            self.move = auto_move(rnd)
+            # The computer player's card, with the menu's best capture (or a trail).
+            card = auto_move(rnd).card
+            best = rank_choices(game.match.rules, card, rnd.table, 1)
+            self.move = Move(card, best[0].taken) if best else Move(card)
             index = rnd.hands[rnd.to_move].index(self.move.card)
             message = self.message
             data = {"custom_id": f"k:card:{game.id}:{game.version}", "values": [str(index)]}
         else:
             message = self.message
             index = rnd.hands[rnd.to_move].index(self.move.card)
-            value = "trail"
-            if not self.move.is_trail:
-                choices = rank_choices(game.match.rules, self.move.card, rnd.table, 23)
-                value = next(f"c{n}" for n, c in enumerate(choices) if c.taken == self.move.taken)
+            value = "trail" if self.move.is_trail else "c0"
             data = {
                 "custom_id": f"k:take:{game.id}:{game.version}:{index}",
                 "values": [value],

@@ -102,11 +102,14 @@ def run(pairing: Pairing, matches: int, workers: int) -> dict[str, list[float]]:
     for result in results:
         for level, samples in result.times.items():
             times.setdefault(level, []).extend(samples)
-    speed = "  ".join(f"{level} {statistics.median(s):.1f}/{max(s):.0f} ms"
-                      for level, s in sorted(times.items()))
-    print(f"{pairing.label:<44} {pairing.first} wins {wins}/{matches} = {wins / matches:5.1%} "
-          f"[{low:.1%}, {high:.1%}]   median/max {speed}   ({time.perf_counter() - started:.0f} s)",
-          flush=True)
+    speed = "  ".join(
+        f"{level} {statistics.median(s):.1f}/{max(s):.0f} ms" for level, s in sorted(times.items())
+    )
+    print(
+        f"{pairing.label:<44} {pairing.first} wins {wins}/{matches} = {wins / matches:5.1%} "
+        f"[{low:.1%}, {high:.1%}]   median/max {speed}   ({time.perf_counter() - started:.0f} s)",
+        flush=True,
+    )
     return times
 
 
@@ -125,8 +128,12 @@ def main() -> None:
     """Run the tournaments named on the command line (all by default)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=200, help="matches per main pairing")
-    parser.add_argument("--side-matches", type=int, default=None,
-                        help="matches for the teams and Finnish pairings (default: half)")
+    parser.add_argument(
+        "--side-matches",
+        type=int,
+        default=None,
+        help="matches for the teams and Finnish pairings (default: half)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("pairings", nargs="*", help=f"some of: {' '.join(PAIRINGS)}")
     args = parser.parse_args()
@@ -141,8 +148,10 @@ def main() -> None:
             all_times.setdefault(level, []).extend(samples)
     print("ms per decision, all tournaments:")
     for level, samples in sorted(all_times.items()):
-        print(f"  {level:<7} median {statistics.median(samples):7.1f}   max {max(samples):7.1f}"
-              f"   ({len(samples)} decisions)")
+        print(
+            f"  {level:<7} median {statistics.median(samples):7.1f}   max {max(samples):7.1f}"
+            f"   ({len(samples)} decisions)"
+        )
 
 
 if __name__ == "__main__":

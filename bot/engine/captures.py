@@ -410,12 +410,25 @@ def capture_masks(rules: Rules, played: Card, table: Sequence[Card]) -> tuple[in
     if len(table) > _SMALL_TABLE:
         raise ValueError(f"capture_masks is for tables of up to {_SMALL_TABLE} cards")
     values = rules.table_values
-    return _masks(tuple(values[card.rank] for card in table), rules.hand_values[played])
+    return _masks_in_order(tuple(values[card.rank] for card in table), rules.hand_values[played])
+
+
+@lru_cache(maxsize=1 << 16)
+def _masks_in_order(
+    options: tuple[tuple[int, ...], ...], targets: tuple[int, ...]
+) -> tuple[int, ...]:
+    """:func:`_masks` for cards in any order: searched sorted, then mapped back."""
+    order = sorted(range(len(options)), key=lambda i: options[i])
+    found = _masks(tuple(options[i] for i in order), targets)
+    return tuple(sum(1 << order[i] for i in range(len(order)) if m >> i & 1) for m in found)
 
 
 @lru_cache(maxsize=1 << 16)
 def _masks(options: tuple[tuple[int, ...], ...], targets: tuple[int, ...]) -> tuple[int, ...]:
-    """Masks of the unions of disjoint groups adding up to one of ``targets``."""
+    """Masks of the unions of disjoint groups adding up to one of ``targets``.
+
+    ``options`` (each card's values) must be sorted, lowest first.
+    """
     unions: set[int] = set()
     for target in targets:
         groups: set[int] = set()
@@ -449,10 +462,10 @@ def _distinct(captures: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
 def _group_masks(
     options: Sequence[tuple[int, ...]], start: int, left: int, mask: int, out: set[int]
 ) -> None:
-    """Add to ``out`` the masks of positions adding up to ``left``."""
+    """Add to ``out`` the masks of positions adding up to ``left`` (lowest values first)."""
     for index in range(start, len(options)):
         if options[index][0] > left:
-            continue
+            break
         for value in options[index]:
             if value == left:
                 out.add(mask | 1 << index)
@@ -501,3 +514,4 @@ def clear_caches() -> None:
     _partitioner.cache_clear()
     _legal_vectors.cache_clear()
     _masks.cache_clear()
+    _masks_in_order.cache_clear()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from typing import NamedTuple
 
 from .captures import TableIndex, is_capture
 from .cards import Card, full_deck, shuffled_deck
@@ -16,9 +17,8 @@ from .scoring import Score, drop_zeros, end_items, live_items
 FORMAT_VERSION = 1
 
 
-@dataclass(frozen=True)
-class Play:
-    """What one move did, for telling people about it."""
+class Play(NamedTuple):
+    """What one move did, for telling people about it (a tuple: cheap to make)."""
 
     seat: int
     move: Move

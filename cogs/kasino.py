@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Move, capture_values, is_capture, rules_for
+from bot.engine import Card, Move, capture_values, is_capture, rules_for
 from bot.games import GameError, GameService, MoveOutcome
 from bot.models import Game, GameOptions, Seat, Status, Timer
 from bot.moves import rank_choices
@@ -394,25 +394,33 @@ class Kasino(
         self, interaction: discord.Interaction, game: Game, seat: int, value: str
     ) -> None:
         """Step 2: the card is chosen; offer what it can take."""
-        hand = game.match.round.hands[seat]
-        if not value.isdigit() or int(value) >= len(hand):
-            await refuse(interaction, "That card is not in your hand.")
+        played = await self._held(interaction, game, seat, int(value) if value.isdigit() else -1)
+        if played is None:
             return
-        played = hand[int(value)]
         content = hand_content(game, seat, f"You play **{plain(played)}**. What does it take?")
         await interaction.response.edit_message(
             content=content, view=take_view(game, seat, int(value))
         )
+
+    @staticmethod
+    async def _held(
+        interaction: discord.Interaction, game: Game, seat: int, index: int
+    ) -> Card | None:
+        """The card at ``index`` in the seat's hand; ``None`` (refused politely) if none."""
+        hand = game.match.round.hands[seat]
+        if not 0 <= index < len(hand):
+            await refuse(interaction, "That card is not in your hand.")
+            return None
+        return hand[index]
 
     async def on_take(
         self, interaction: discord.Interaction, game: Game, seat: int, index: int, value: str
     ) -> None:
         """Step 3: play the card with a ranked capture or as a trail, or go to picking."""
         rnd = game.match.round
-        if index >= len(rnd.hands[seat]):
-            await refuse(interaction, "That card is not in your hand.")
+        played = await self._held(interaction, game, seat, index)
+        if played is None:
             return
-        played = rnd.hands[seat][index]
         if value == "pick":
             note = f"You play **{plain(played)}**. Choose the table cards it takes:"
             await interaction.response.edit_message(
@@ -434,11 +442,9 @@ class Kasino(
         self, interaction: discord.Interaction, game: Game, seat: int, index: int, values: list[str]
     ) -> None:
         """Step 3b: the player chose table cards; check they add up, then play."""
-        rnd = game.match.round
-        if index >= len(rnd.hands[seat]):
-            await refuse(interaction, "That card is not in your hand.")
+        played = await self._held(interaction, game, seat, index)
+        if played is None:
             return
-        played = rnd.hands[seat][index]
         try:
             taken = self.games.parse_taken(game, values)
         except GameError as error:

@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.ai import choose_move
-from bot.engine import Card, Move, Round, Rules, capture_options, capture_targets, card_points
+from bot.engine import (
+    Card,
+    Move,
+    Round,
+    Rules,
+    capture_options,
+    capture_targets,
+    card_points,
+    is_mulle,
+)
 
 MAX_MENU_OPTIONS = 25  # Discord's limit for one select menu
 
@@ -23,11 +32,6 @@ class Choice:
     sweep: bool
     mulle: bool
     values: tuple[int, ...]  # what the played card counts as in this capture
-
-
-def is_mulle(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
-    """A Mulle capture: exactly one table card identical to the played one."""
-    return rules.mulle_points > 0 and len(taken) == 1 and taken[0] == played
 
 
 def rank_choices(rules: Rules, played: Card, table: Sequence[Card], limit: int) -> list[Choice]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine import Card, Move, Round, all_captures
+from bot.engine import Card, Move, Round, all_captures, is_mulle
 from bot.engine.cards import LILLAN, STORAN
 
 from .view import SeatView
@@ -35,7 +35,7 @@ def _capture_reasons(view: SeatView, move: Move) -> list[str]:
         left.remove(card)
     if view.is_last_deal and sum(view.hand_sizes) == 1:
         reasons.append("the last capture takes the cards left on the table and sistan")
-    if rules.mulle_points and move.taken == (move.card,):
+    if is_mulle(rules, move.card, move.taken):
         reasons.append(f"a mulle is worth {rules.mulle_points} points")
     if not left:
         reasons.append("clearing the table is a tabbe, worth a point")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.engine import Card, Move, card_points
+from bot.engine import Card, Move, card_points, is_mulle
 from bot.engine.cards import LILLAN, STORAN
 
 from . import fastcap
@@ -91,7 +91,7 @@ class Judge:
             points[me] += sum(map(card_points, taken))
             spades[me] += sum(c.suit == "S" for c in taken)
             cards[me] += len(taken)
-            if self.rules.mulle_points and move.taken == (move.card,):
+            if is_mulle(self.rules, move.card, move.taken):
                 points[me] += self.rules.mulle_points
             if not table and self._sweep_scores():
                 sweeps[me] += 1

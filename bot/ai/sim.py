@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import insort
 
-from bot.engine import Card, Move, Round, Rules, card_points
+from bot.engine import Card, Move, Round, Rules, card_points, is_mulle
 from bot.engine.scoring import end_items
 
 
@@ -143,7 +143,7 @@ class Sim:
         gained = card_points(card) + sum(card_points(c) for c in taken)
         self.cards[side] += 1 + len(taken)
         self.spades[side] += (card.suit == "S") + sum(c.suit == "S" for c in taken)
-        if rules.mulle_points and len(taken) == 1 and taken[0] is card:
+        if is_mulle(rules, card, taken):
             gained += rules.mulle_points
         if sweep and not (
             rules.sweep_limits and (self.is_last_deal or max(self.live_totals()) >= 10)

@@ -16,7 +16,7 @@ from .match import Match
 from .moves import IllegalMove, Move
 from .round import Play, Round
 from .rules import Rules, capture_values, rules_for
-from .scoring import Score, card_points
+from .scoring import Score, card_points, is_mulle
 
 __all__ = [
     "Card",
@@ -34,6 +34,7 @@ __all__ = [
     "capture_values",
     "card_points",
     "is_capture",
+    "is_mulle",
     "parse_cards",
     "rules_for",
 ]

@@ -91,7 +91,6 @@ class _Partitioner:
         self.groups = _groups(values, available, target)
         self.target = target
         self.values = values
-        # The pivot of a vector is its highest non-ace rank (aces have the most ways to fit).
         self.live = 0
         for group in self.groups:
             self.live |= group
@@ -101,8 +100,7 @@ class _Partitioner:
             if _count(self.live, rank)
         }
         self.memo: dict[int, bool] = {0: True}
-        self.mask = (1 << (target + 1)) - 1
-        self.shifts = tuple(values[rank] for rank in range(14))
+        self.mask = (1 << (target + 1)) - 1  # subset sums above the target do not matter
 
     def splits(self, vector: int) -> bool:
         """Whether ``vector`` (non-empty for a capture) splits into groups."""
@@ -117,17 +115,6 @@ class _Partitioner:
         )
         self.memo[vector] = result
         return result
-
-    def free_of_group(self, reach: int) -> bool:
-        """Whether a set of cards with subset sums ``reach`` (a bit mask) holds no group."""
-        return not (reach >> self.target) & 1
-
-    def grow_reach(self, reach: int, rank: int) -> int:
-        """The subset sums after one more card of ``rank`` joins."""
-        grown = reach
-        for value in self.shifts[rank]:
-            grown |= reach << value
-        return grown & self.mask
 
 
 def is_capture(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
@@ -240,7 +227,8 @@ def _top_down(parts: Sequence[_Partitioner], whole: int) -> Iterator[int | None]
     frontier: dict[int, tuple[int, ...]] = {dead: tuple(1 for _ in parts)}
     kept: list[int] = []
     nodes = 0
-    units = [(part_values(parts, rank), _unit(rank)) for rank in live_ranks]
+    values = parts[0].values  # every part reads the same table
+    units = [(values[rank], _unit(rank)) for rank in live_ranks]
     masks = [(p.mask, 1 << p.target) for p in parts]
     guarded_whole = whole | _GUARD
     while frontier:
@@ -267,9 +255,9 @@ def _top_down(parts: Sequence[_Partitioner], whole: int) -> Iterator[int | None]
                     continue
                 new = []
                 free = False
-                for reach, (mask, bit), shifts in zip(reaches, masks, options, strict=True):
+                for reach, (mask, bit) in zip(reaches, masks, strict=True):
                     more = reach
-                    for value in shifts:
+                    for value in options:
                         more |= reach << value
                     more &= mask
                     free = free or not more & bit
@@ -277,11 +265,6 @@ def _top_down(parts: Sequence[_Partitioner], whole: int) -> Iterator[int | None]
                 if free:
                     grown[bigger] = tuple(new)
         frontier = grown
-
-
-def part_values(parts: Sequence[_Partitioner], rank: int) -> tuple[tuple[int, ...], ...]:
-    """Per part, the values a table card of ``rank`` may take."""
-    return tuple(p.shifts[rank] for p in parts)
 
 
 def _bottom_up(parts: Sequence[_Partitioner], whole: int) -> Iterator[None]:
@@ -305,7 +288,7 @@ def _build(part: _Partitioner, whole: int, found: set[int], maximal_only: bool) 
     """
     start = whole - _dead_cards([part], whole)
     by_rank = {rank: [(g, _count(g, rank)) for g in gs] for rank, gs in part.by_rank.items()}
-    values, mask, target_bit = part.shifts, part.mask, 1 << part.target
+    values, mask, target_bit = part.values, part.mask, 1 << part.target
     # (undecided cards, sums of cards left behind, taken, pivot rank, cards of it still to
     # cover, first group index allowed): one pivot's groups come in index order.
     stack = [(start, 1, 0, 0, 0, 0)]

@@ -12,7 +12,7 @@ from .captures import TableIndex, is_capture
 from .cards import Card, full_deck, shuffled_deck
 from .moves import IllegalMove, Move
 from .rules import Rules, capture_values, rules_from_dict
-from .scoring import Score, drop_zeros, end_items, live_items
+from .scoring import Score, drop_zeros, end_items, is_mulle, live_items
 
 FORMAT_VERSION = 1
 
@@ -242,7 +242,7 @@ class Round:
             self.table.remove(card)
         self.piles[seat].extend((move.card, *move.taken))
         self.last_capturer = seat
-        mulle = bool(self.rules.mulle_points) and move.taken == (move.card,)
+        mulle = is_mulle(self.rules, move.card, move.taken)
         if sweep:
             self.sweeps[seat] += 1
             self.void_sweeps[seat] += not scores

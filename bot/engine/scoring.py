@@ -27,6 +27,11 @@ class Score:
         return self.items.get(key, 0)
 
 
+def is_mulle(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
+    """A mulle (Mulle only): the capture of exactly one table card identical to ``played``."""
+    return bool(rules.mulle_points) and len(taken) == 1 and taken[0] == played
+
+
 def card_points(card: Card) -> int:
     """What a captured card scores by itself in the Nordic games: ace 1, storan 2, lillan 1."""
     if card.rank == 1:

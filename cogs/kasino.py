@@ -384,10 +384,13 @@ class Kasino(
     async def answer_privately(
         interaction: discord.Interaction, content: str, view: discord.ui.View | None
     ) -> None:
-        """Show a hand view: in place when it came from an ephemeral message, else as a new
-        ephemeral one. The only way a hand reaches Discord, so it is never made public."""
+        """Show a hand view: in place when it came from the clicker's own ephemeral message,
+        else as a new ephemeral one. The only way a hand reaches Discord, so it is never made
+        public nor written into someone else's message."""
         message = interaction.message
-        if message is not None and message.flags.ephemeral:
+        origin = message.interaction_metadata if message is not None else None
+        owner = origin.user.id if origin is not None else None
+        if message is not None and message.flags.ephemeral and owner == interaction.user.id:
             await interaction.response.edit_message(content=content, view=view, embed=None)
         else:
             await interaction.response.send_message(content, view=view, ephemeral=True)

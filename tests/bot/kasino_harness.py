@@ -107,6 +107,7 @@ class Harness:
         values: list[str] | None = None,
         *,
         doctor: bool = True,
+        component_type: int | None = None,
     ) -> simcord.InteractionResult:
         """Send a component interaction with any custom_id, as a tampered client could.
 
@@ -115,7 +116,8 @@ class Harness:
         """
         env = self.env
         stored = env.backend.get_message(_channel_id_of(message, env), message.id)
-        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if values else 2}
+        kind = component_type or (3 if values is not None else 2)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
         if values is not None:
             data["values"] = values
         carried = dict(serializers.message_payload(env.backend, stored))

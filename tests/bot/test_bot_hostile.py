@@ -44,6 +44,7 @@ async def take_view(harness: Harness, game: Any, capturing: bool = False) -> Any
     member = mover(harness, game)
     hand = (await harness.open_hand(member, game)).response
     step = await harness.select(member, hand, [str(index)], custom_id=cid(hand, "k:card:"))
+    assert step.response.id == hand.id  # the owner's own hand view is edited in place
     return step.response
 
 

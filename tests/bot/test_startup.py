@@ -336,3 +336,50 @@ def test_one_signal_stops_the_preview_cleanly(tmp_path: Path, stop: signal.Signa
     assert "Traceback" not in text and "Exception ignored" not in text, text
     assert "preview stopped" in text
     assert not any(temp.iterdir()), text
+
+
+HANGING_LOGIN = """
+import runpy, socket, sys
+import discord.http
+server = socket.socket()  # accepts the login request and never answers it
+server.bind(("127.0.0.1", 0))
+server.listen()
+discord.http.Route.BASE = f"http://127.0.0.1:{server.getsockname()[1]}/api/v10"
+print("logging in", flush=True)
+sys.argv = ["python -m bot"]
+runpy.run_module("bot", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_one_signal_stops_the_bot_cleanly(tmp_path: Path, stop: signal.Signals) -> None:
+    """``python -m bot`` waiting on Discord stops on one Ctrl+C or SIGTERM, exit code 0."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": "not.a.real-token",
+        "KASINO_DB": str(tmp_path / "kasino.db"),
+        "LOG_LEVEL": "WARNING",
+    }
+    child = subprocess.Popen(
+        [sys.executable, "-c", HANGING_LOGIN],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=_default_sigint,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "logging in\n"
+        time.sleep(1)  # into the login request
+        child.send_signal(stop)
+        output, _ = child.communicate(timeout=20)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, output
+    assert "Traceback" not in output and "bot stopped" in output, output

@@ -271,12 +271,16 @@ class Storage:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(str(path), isolation_level=None)
-        await _exec(db, "PRAGMA journal_mode=WAL")
-        await _exec(db, "PRAGMA synchronous=NORMAL")
-        await _exec(db, "PRAGMA foreign_keys=ON")
-        await _exec(db, "PRAGMA busy_timeout=5000")
-        storage = cls(db)
-        await storage._migrate()
+        try:
+            await _exec(db, "PRAGMA journal_mode=WAL")
+            await _exec(db, "PRAGMA synchronous=NORMAL")
+            await _exec(db, "PRAGMA foreign_keys=ON")
+            await _exec(db, "PRAGMA busy_timeout=5000")
+            storage = cls(db)
+            await storage._migrate()
+        except BaseException:
+            await db.close()  # its worker thread would otherwise keep the process alive
+            raise
         return storage
 
     async def close(self) -> None:

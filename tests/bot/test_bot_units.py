@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -207,3 +209,14 @@ def test_custom_ids_fit() -> None:
     longest = custom_id("pick", 2**63 - 1, 2**31 - 1, 24)
     assert len(longest) <= 100 and known_custom_id(longest)
     assert not known_custom_id("k:other:1") and not known_custom_id("x:hand:1:2")
+
+
+async def test_a_file_that_is_not_sqlite_is_refused_and_closed(tmp_path: Path) -> None:
+    path = tmp_path / "kasino.db"
+    path.write_bytes(b"this is not a database, " * 100)
+    before = {t.name for t in threading.enumerate()}
+    with pytest.raises(sqlite3.DatabaseError):
+        await Storage.open(path)
+    await asyncio.sleep(0.05)
+    left = {t.name for t in threading.enumerate()} - before
+    assert not left, left  # no database thread left to keep the process alive

@@ -3,6 +3,8 @@ exactly; anything else raises ``BadComponent`` and nothing else."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -87,10 +89,8 @@ def test_anything_else_is_refused(text: object, values: object) -> None:
 )
 def test_random_input_raises_only_bad_component(text: str, values: object) -> None:
     for candidate in (text, "k:" + text, "k:take:1:1:" + text):
-        try:
+        with contextlib.suppress(BadComponent):  # anything else raised fails the test
             parse_click(candidate, values)
-        except BadComponent:
-            pass
 
 
 @given(st.text(max_size=25))

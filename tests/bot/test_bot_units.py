@@ -132,7 +132,9 @@ async def test_leaderboard_orders_and_filters(tmp_path: Path) -> None:
 
 def test_cards_show_suits_red_and_black() -> None:
     assert card(Card.parse("AH")) == "A♥️" and card(Card.parse("10D")) == "10♦️"
-    assert card(Card.parse("QS")) == "Q♠️" and card(Card.parse("2C")) == "2♣️"
+    # black suits as text (no emoji variation selector): readable on the dark theme
+    assert card(Card.parse("QS")) == "Q♠" and card(Card.parse("2C")) == "2♣"
+    assert "\ufe0f" not in card(Card.parse("QS")) + card(Card.parse("2C"))
     assert plain(Card.parse("10D")) == "10♦"
 
 
@@ -160,7 +162,8 @@ def test_table_embed_shows_turn_deal_and_sides() -> None:
     game.deadline = 1_800_000_000.0
     embed = table_embed(game)
     text = embed.description
-    assert "deal 1 of 6" in text and "<@101>" in text and "<t:1800000000:R>" in text
+    # players by name in embeds, not by mention
+    assert "deal 1 of 6" in text and "<@" not in text and "<t:1800000000:R>" in text
     assert "sistan" not in text
     assert [f.name for f in embed.fields] == ["p0", "p1"]
     assert "Score **0** / 21" in embed.fields[0].value

@@ -40,6 +40,9 @@ from bot.moves import auto_move, rank_choices
 
 RECEIVED: dict[int, float] = {}
 LATENCIES: list[float] = []
+REST: list[str] = []  # every REST call the bot made, as "METHOD route"
+CREATES: dict[str, list[float]] = {}  # channel id -> virtual times of new messages
+STEP = 0.2  # virtual seconds between waves: players clicking as fast as the bot answers
 
 
 def quick_settle() -> None:
@@ -54,7 +57,28 @@ def quick_settle() -> None:
 
 
 def instrument() -> None:
-    """Time every interaction from the gateway event to the finished response."""
+    """Time every interaction from the gateway event to the finished response; count every
+    REST call, and the new messages of each channel with their (virtual) times."""
+    from simcord.http import FakeHTTPClient, FakeWebhookAdapter
+
+    from bot.timers import now
+
+    request = FakeHTTPClient.request
+
+    async def counted(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
+        REST.append(f"{route.method} {route.path}")
+        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+            CREATES.setdefault(str(route.channel_id), []).append(now())
+        return await request(self, route, *args, **kw)
+
+    FakeHTTPClient.request = counted  # type: ignore[method-assign]
+    hook = FakeWebhookAdapter.request
+
+    async def hooked(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
+        REST.append(f"{route.method} {route.path}")
+        return await hook(self, route, *args, **kw)
+
+    FakeWebhookAdapter.request = hooked  # type: ignore[method-assign]
     parse = ConnectionState.parse_interaction_create
 
     def parse_interaction_create(self: ConnectionState, data: Any) -> None:
@@ -87,6 +111,7 @@ class Driver:
         self.message: Any = None
         self.record: Any = None
         self.move: Any = None
+        self.can_take = False
 
     @property
     def done(self) -> bool:
@@ -99,12 +124,14 @@ class Driver:
         member = next(m for m in self.members if m.id == game.seats[rnd.to_move].user_id)
         if self.step == "hand":
             message = self.env.backend.get_message(self.channel.id, game.message_id)
+            self.move = None
             data = {"custom_id": f"k:hand:{game.id}:{game.version}", "component_type": 2}
         elif self.step == "card":
             # The computer player's card, with the menu's best capture (or a trail).
             card = auto_move(rnd).card
             best = rank_choices(game.match.rules, card, rnd.table, 1)
             self.move = Move(card, best[0].taken) if best else Move(card)
+            self.can_take = bool(best)
             index = rnd.hands[rnd.to_move].index(self.move.card)
             message = self.message
             data = {"custom_id": f"k:card:{game.id}:{game.version}", "values": [str(index)]}
@@ -133,6 +160,9 @@ class Driver:
         assert result.acknowledged, "an interaction was not answered"
         response = result.response
         self.message = self.env.backend.get_message(self.channel.id, response.id)
+        if self.step == "card" and self.move.is_trail and not self.can_take:
+            self.step = "hand"  # a card that can take nothing is played in one selection
+            return
         self.step = {"hand": "card", "card": "take", "take": "hand"}[self.step]
 
 
@@ -157,6 +187,8 @@ async def run(games: int, target: int, wave: int) -> None:
                 await a.click(lobby, label="Start")
                 driver.game = await cog.games.active(driver.channel.id)
             LATENCIES.clear()
+            REST.clear()
+            CREATES.clear()
             handled = 0
             started = time.perf_counter()
             while True:
@@ -171,6 +203,8 @@ async def run(games: int, target: int, wave: int) -> None:
                     for driver in batch:
                         driver.advance()
                     handled += len(batch)
+                await env.advance_time(STEP)
+            await env.advance_time(10)  # the last tables go out
             elapsed = time.perf_counter() - started
             moves = [await cog.games.storage.move_count(d.game.id) for d in drivers]
         await bot.close_storage()
@@ -186,7 +220,29 @@ def report(games: int, target: int, wave: int, handled: int, elapsed: float, mov
     print(f"  interactions handled:   {handled} in {elapsed:.1f} s = {handled / elapsed:.0f}/s")
     worst = lat[-1] * 1000
     print(f"  dispatch -> response:   p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {worst:.2f} ms")
+    calls = len(REST)
+    responses = sum(r.startswith("POST /interactions/") for r in REST)
+    print(
+        f"  REST calls:             {calls} = {calls / moves:.2f} per move"
+        f" ({responses / moves:.2f} interaction responses, the rest channel and hand updates)"
+    )
+    kinds: dict[str, int] = {}
+    for r in REST:
+        kinds[r] = kinds.get(r, 0) + 1
+    for route, count in sorted(kinds.items(), key=lambda kv: -kv[1]):
+        print(f"      {count / moves:5.2f}/move  {route}")
+    print(f"  worst burst:            {worst_burst()} new messages in one channel in 5 s (limit 5)")
     print("  (SimCord's simulated Discord runs in the same process and is included)")
+
+
+def worst_burst(window: float = 5.0) -> int:
+    """The most new messages any channel got in any ``window`` seconds (virtual time)."""
+    worst = 0
+    for times in CREATES.values():
+        times = sorted(times)
+        for i, start in enumerate(times):
+            worst = max(worst, sum(1 for t in times[i:] if t < start + window))
+    return worst
 
 
 def main() -> None:

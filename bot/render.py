@@ -11,18 +11,21 @@ from bot.engine import Card, Rules
 from bot.models import Game, GameOptions, Status
 from bot.moves import Choice, deal_progress
 
-# Red suits as emoji (Discord draws them red on every theme); black suits in text
-# presentation, without the emoji variation selector: Discord's ♠️ ♣️ emoji are near-black
-# pictures, invisible on the dark theme, while ♠ ♣ as text take the theme's text colour.
-SUIT_SHOWN = {"S": "♠", "H": "♥️", "D": "♦️", "C": "♣"}
-SUIT_PLAIN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
+# followed by U+FE0E, the text variation selector. Discord's ♠️ ♣️ emoji are near-black
+# pictures, invisible on the dark theme, and a bare ♠ is still drawn as that emoji wherever
+# the only font with the character is the emoji font (the preview's screenshots show it);
+# with U+FE0E the browser draws a text glyph in the theme's text colour.
+TEXT = "\ufe0e"
+SUIT_SHOWN = {"S": "♠" + TEXT, "H": "♥️", "D": "♦️", "C": "♣" + TEXT}
+SUIT_PLAIN = {"S": "♠" + TEXT, "H": "♥", "D": "♦", "C": "♣" + TEXT}
 TABLE_COLOUR = discord.Colour.dark_green()
 ITEM_NAMES = {
     "spades": "Spades",
     "cards": "Cards",
     "aces": "Aces",
     "storan": "Storan (10♦)",
-    "lillan": "Lillan (2♠)",
+    "lillan": "Lillan (2♠\ufe0e)",
     "sistan": "Sistan",
     "tabbe": "Tabbar",
     "mulle": "Mulle",
@@ -330,19 +333,19 @@ RULES_TEXT = {
         " whose values add up to it, in one or more groups (J 11, Q 12, K 13, an ace 1 or 14),"
         " or trail it onto the table. Emptying the table is a **tabbe** (1 point). After the"
         " last card the last capturer takes what is left (**sistan**, 1 point).\n"
-        "Round scoring: most spades 2, most cards 1, each ace 1, storan (10♦) 2, lillan (2♠) 1,"
-        " sistan 1, each tabbe 1. First to 16 wins."
+        "Round scoring: most spades 2, most cards 1, each ace 1, storan (10♦) 2,"
+        " lillan (2♠\ufe0e) 1, sistan 1, each tabbe 1. First to 16 wins."
     ),
     "overspader": (
         "**Överspader**: Swedish Kasino, but instead of 2 points for most spades every side"
         " scores 1 point for each spade beyond six. First to 21 wins."
     ),
     "finnish": (
-        "**Finnish Kasino**: cards count differently in hand: an ace is 14 (1 on the table), 2♠"
-        " is 15 and 10♦ is 16 from hand. Points count as you go (aces, 2♠ 1, 10♦ 2, each"
-        " **mökki** 1), so the match can end mid-round; most spades 2 and most cards 1 come at"
-        " the end of the round. Mökki do not count in the last deal or once anyone has 10"
-        " points, and equal mökki cancel. No sistan point. First to 16 wins."
+        "**Finnish Kasino**: cards count differently in hand: an ace is 14 (1 on the table),"
+        " 2♠\ufe0e is 15 and 10♦ is 16 from hand. Points count as you go (aces, 2♠\ufe0e 1,"
+        " 10♦ 2, each **mökki** 1), so the match can end mid-round; most spades 2 and most"
+        " cards 1 come at the end of the round. Mökki do not count in the last deal or once"
+        " anyone has 10 points, and equal mökki cancel. No sistan point. First to 16 wins."
     ),
     "mulle": (
         "**Mulle**: two decks, five cards each and five to the table, dealt one at a time."

@@ -122,7 +122,8 @@ def table_view(game: Game) -> discord.ui.View | None:
 
 def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
     """A card of the hand. No emoji: Discord's black-suit emoji are near-invisible on the
-    dark theme, and the label's ♠ ♣ ♥ ♦ are drawn as text in the theme's colour."""
+    dark theme; the label's black suits carry U+FE0E (text presentation, see
+    :data:`bot.render.SUIT_PLAIN`)."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]

@@ -132,10 +132,11 @@ async def test_leaderboard_orders_and_filters(tmp_path: Path) -> None:
 
 def test_cards_show_suits_red_and_black() -> None:
     assert card(Card.parse("AH")) == "A♥️" and card(Card.parse("10D")) == "10♦️"
-    # black suits as text (no emoji variation selector): readable on the dark theme
-    assert card(Card.parse("QS")) == "Q♠" and card(Card.parse("2C")) == "2♣"
+    # black suits in text presentation (U+FE0E, never the emoji selector U+FE0F): drawn
+    # as text in the theme's colour, readable on the dark theme
+    assert card(Card.parse("QS")) == "Q♠\ufe0e" and card(Card.parse("2C")) == "2♣\ufe0e"
     assert "\ufe0f" not in card(Card.parse("QS")) + card(Card.parse("2C"))
-    assert plain(Card.parse("10D")) == "10♦"
+    assert plain(Card.parse("10D")) == "10♦" and plain(Card.parse("10S")) == "10♠\ufe0e"
 
 
 def test_move_descriptions_say_how_aces_count() -> None:
@@ -144,8 +145,8 @@ def test_move_descriptions_say_how_aces_count() -> None:
     taken = parse_cards("4C 9D AS")
     assert capture_targets(rules, ace, taken) == (14,)
     text = describe_move("Anna", rules, ace, taken, (14,), sweep=True)
-    assert text == "Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!"
-    assert describe_move("Bo", rules, Card.parse("7C"), ()) == "Bo trailed 7♣."
+    assert text == "Anna played A♥ as 14 and took 4♣\ufe0e 9♦ A♠\ufe0e: tabbe!"
+    assert describe_move("Bo", rules, Card.parse("7C"), ()) == "Bo trailed 7♣\ufe0e."
     finnish = rules_for("finnish")
     assert "mökki" in describe_move("Bo", finnish, ace, parse_cards("KS AD"), sweep=True)
     mulle = rules_for("mulle")

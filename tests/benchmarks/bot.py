@@ -111,7 +111,6 @@ class Driver:
         self.message: Any = None
         self.record: Any = None
         self.move: Any = None
-        self.can_take = False
 
     @property
     def done(self) -> bool:
@@ -131,7 +130,6 @@ class Driver:
             card = auto_move(rnd).card
             best = rank_choices(game.match.rules, card, rnd.table, 1)
             self.move = Move(card, best[0].taken) if best else Move(card)
-            self.can_take = bool(best)
             index = rnd.hands[rnd.to_move].index(self.move.card)
             message = self.message
             data = {"custom_id": f"k:card:{game.id}:{game.version}", "values": [str(index)]}
@@ -160,10 +158,27 @@ class Driver:
         assert result.acknowledged, "an interaction was not answered"
         response = result.response
         self.message = self.env.backend.get_message(self.channel.id, response.id)
-        if self.step == "card" and self.move.is_trail and not self.can_take:
-            self.step = "hand"  # a card that can take nothing is played in one selection
+        if self.step == "card" and not any(
+            cid.startswith("k:take:") for cid in custom_ids(self.message)
+        ):
+            self.step = "hand"  # the card was played at once (a one-selection trail)
             return
         self.step = {"hand": "card", "card": "take", "take": "hand"}[self.step]
+
+
+def custom_ids(message: Any) -> list[str]:
+    """The custom_ids on a SimCord message (works for any version of the bot)."""
+    found: list[str] = []
+
+    def walk(components: Any) -> None:
+        for component in components or ():
+            data = component if isinstance(component, dict) else vars(component)
+            if isinstance(data.get("custom_id"), str):
+                found.append(data["custom_id"])
+            walk(data.get("components"))
+
+    walk(getattr(message, "components", None))
+    return found
 
 
 async def run(games: int, target: int, wave: int) -> None:
@@ -211,11 +226,64 @@ async def run(games: int, target: int, wave: int) -> None:
     report(games, target, wave, handled, elapsed, sum(moves))
 
 
+async def run_computers(target: int, pause: float) -> None:
+    """One person with three computers (easy, normal, hard) at one table: the person
+    plays as soon as it is their turn; the computers move after their pause (virtual
+    time). What matters here is the channel: new messages in any 5 s, REST per move."""
+    instrument()
+    quick_settle()
+    with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
+        config = Config(
+            token=None, db_path=Path(folder) / "kasino.db", round_pause=5, computer_pause=pause
+        )
+        bot = KasinoBot(config, seed=1)
+        async with simcord.run(bot) as env:
+            guild = env.create_guild("Bench")
+            channel = guild.create_text_channel("table")
+            person = guild.add_member(env.create_user("anna"))
+            cog = bot.get_cog("Kasino")
+            lobby = (await person.slash(channel, "kasino new", target=target)).response
+            for level in ("easy", "normal", "hard"):
+                await person.click(lobby, label=f"Add {level} computer")
+            await person.click(lobby, label="Start")
+            driver = Driver(env, guild, channel, [person])
+            storage = cog.games.storage
+            driver.game = await cog.games.active(channel.id)
+            LATENCIES.clear()
+            REST.clear()
+            CREATES.clear()
+            handled = 0
+            started = time.perf_counter()
+            while not driver.done:
+                game = driver.game
+                rnd = game.match.round
+                mine = game.seats[rnd.to_move].user_id == person.id
+                if mine and not game.extra.get("paused"):
+                    driver.next_interaction()
+                    await env.settle()
+                    driver.advance()
+                    handled += 1
+                await env.advance_time(STEP if mine else 0.5)
+                driver.game = await cog.games.active(channel.id) or await storage.get_game(
+                    driver.game.id
+                )
+            await env.advance_time(10)  # the last table goes out
+            elapsed = time.perf_counter() - started
+            moves = await cog.games.storage.move_count(driver.game.id)
+        await bot.close_storage()
+    print(f"one person with three computers (pause {pause:g} s), to {target}")
+    report_lines(handled, elapsed, moves)
+
+
 def report(games: int, target: int, wave: int, handled: int, elapsed: float, moves: int) -> None:
+    print(f"{games} concurrent 2-player games to {target}, {wave} interactions per wave")
+    report_lines(handled, elapsed, moves)
+
+
+def report_lines(handled: int, elapsed: float, moves: int) -> None:
     lat = sorted(LATENCIES)
     p50 = statistics.median(lat) * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    print(f"{games} concurrent 2-player games to {target}, {wave} interactions per wave")
     print(f"  moves committed:        {moves}")
     print(f"  interactions handled:   {handled} in {elapsed:.1f} s = {handled / elapsed:.0f}/s")
     worst = lat[-1] * 1000
@@ -250,9 +318,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--target", type=int, default=16)
     parser.add_argument("--wave", type=int, default=50, help="interactions dispatched at once")
+    parser.add_argument(
+        "--computers", action="store_true", help="one person with three computers instead"
+    )
+    parser.add_argument("--pause", type=float, default=1.5, help="the computers' pause (s)")
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
-    asyncio.run(run(args.games, args.target, args.wave))
+    if args.computers:
+        asyncio.run(run_computers(args.target, args.pause))
+    else:
+        asyncio.run(run(args.games, args.target, args.wave))
 
 
 if __name__ == "__main__":

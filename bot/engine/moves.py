@@ -63,11 +63,13 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Move:
-        """The inverse of :meth:`to_dict`."""
+        """The inverse of :meth:`to_dict`; ``ValueError`` for anything else."""
+        if not isinstance(data, dict) or "card" not in data:
+            raise ValueError("a saved move is a mapping with a card")
         taken = data.get("taken", [])
         if not isinstance(taken, list):
             raise ValueError("a move's taken cards are a list")
-        return cls(Card.parse(str(data["card"])), [Card.parse(str(c)) for c in taken])
+        return cls(Card.parse(data["card"]), [Card.parse(c) for c in taken])
 
 
 _TRAILS: dict[Card, Move] = {}

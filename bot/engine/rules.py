@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 from .cards import LILLAN, STORAN, Card, full_deck
+from .checks import brief
 
 TIEBREAKS = ("spades", "extra-round")
 SPADES_MODES = ("most", "over-six", "most-split")
@@ -38,15 +39,44 @@ class Rules:
     sweep_limits: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.target, int) or not 5 <= self.target <= 100:
-            raise ValueError(f"the target is a whole number from 5 to 100, not {self.target!r}")
+        if not isinstance(self.target, int) or isinstance(self.target, bool):
+            raise ValueError(
+                f"the target is a whole number from 5 to 100, not {brief(self.target)}"
+            )
+        if not 5 <= self.target <= 100:
+            raise ValueError(
+                f"the target is a whole number from 5 to 100, not {brief(self.target)}"
+            )
         if self.tiebreak not in TIEBREAKS:
             choices = ", ".join(TIEBREAKS)
-            raise ValueError(f"tiebreak is one of {choices}, not {self.tiebreak!r}")
+            raise ValueError(f"tiebreak is one of {choices}, not {brief(self.tiebreak)}")
         if not isinstance(self.teams, bool) or not isinstance(self.live, bool):
             raise ValueError("teams and live are true or false")
         if self.spades not in SPADES_MODES or self.deal not in DEALS:
-            raise ValueError(f"unknown spades rule {self.spades!r} or deal {self.deal!r}")
+            raise ValueError(f"unknown spades rule {brief(self.spades)} or deal {brief(self.deal)}")
+        self._check_shape()
+
+    def _check_shape(self) -> None:
+        """Refuse a variant shape no deal can follow (``decks=7``, ``hand_size=0``)."""
+        if not isinstance(self.name, str):
+            raise ValueError("a variant's name is text")
+        if self.decks not in (1, 2) or isinstance(self.decks, bool):
+            raise ValueError(f"a game has 1 or 2 decks, not {brief(self.decks)}")
+        packet = 2 if self.deal == "pairs" else 1
+        for field in ("hand_size", "table_size"):
+            size = getattr(self, field)
+            if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= 8:
+                raise ValueError(f"{field} is a whole number from 0 to 8, not {brief(size)}")
+            if size % packet:
+                raise ValueError(f"{field} must be even when cards are dealt in pairs")
+        if not self.hand_size:
+            raise ValueError("a hand holds at least one card")
+        for field in ("spades_points", "cards_points", "sistan_points", "mulle_points"):
+            points = getattr(self, field)
+            if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 10:
+                raise ValueError(f"{field} is a whole number from 0 to 10, not {brief(points)}")
+        if not isinstance(self.finnish_values, bool) or not isinstance(self.sweep_limits, bool):
+            raise ValueError("finnish_values and sweep_limits are true or false")
 
     @cached_property
     def table_values(self) -> tuple[tuple[int, ...], ...]:
@@ -70,8 +100,8 @@ class Rules:
 
     def check_players(self, players: int) -> None:
         """Raise ``ValueError`` unless this many players can play these rules."""
-        if not isinstance(players, int) or not 2 <= players <= 4:
-            raise ValueError(f"{self.name} is for 2, 3 or 4 players, not {players!r}")
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+            raise ValueError(f"{self.name} is for 2, 3 or 4 players, not {brief(players)}")
         if self.teams and players != 4:
             raise ValueError("partnerships need exactly 4 players")
 
@@ -129,9 +159,23 @@ def rules_for(name: str = "swedish", **overrides: object) -> Rules:
 
 
 def rules_from_dict(data: dict[str, object]) -> Rules:
-    """The inverse of ``dataclasses.asdict`` on a Rules, ignoring unknown keys."""
-    known = {f.name for f in fields(Rules)}
-    return Rules(**{k: v for k, v in data.items() if k in known})
+    """The inverse of ``dataclasses.asdict`` on a Rules, ignoring unknown keys.
+
+    Only a known variant with its options changed is accepted: every other field must be
+    the variant's own (raises ``ValueError`` naming the field otherwise).
+    """
+    if not isinstance(data, dict):
+        raise ValueError("saved rules are a mapping of rule fields")
+    name = data.get("name", "swedish")
+    if not isinstance(name, str) or name not in VARIANTS:
+        raise ValueError(f"unknown variant {brief(name)}; the variants are {', '.join(VARIANTS)}")
+    rules = replace(VARIANTS[name], **{k: data[k] for k in OPTIONS if k in data})
+    for field in fields(Rules):
+        if field.name in data:
+            value, expected = data[field.name], getattr(rules, field.name)
+            if type(value) is not type(expected) or value != expected:
+                raise ValueError(f"{name} has {field.name} {expected!r}, not {brief(value)}")
+    return rules
 
 
 _FINNISH_HAND = {LILLAN: 15, STORAN: 16}

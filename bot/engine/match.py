@@ -6,8 +6,9 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import asdict
 
+from .cards import LILLAN, STORAN, Card
 from .moves import IllegalMove, Move
-from .round import FORMAT_VERSION, Play, Round
+from .round import FORMAT_VERSION, READABLE_VERSIONS, Play, Round
 from .rules import Rules, rules_from_dict
 from .scoring import END_ITEMS, Score, drop_zeros
 
@@ -83,7 +84,9 @@ class Match:
         scores = finished.score()
         self.round_scores.append(scores)
         self.rounds_played += 1
-        if self.rules.live:
+        if self.rules.live and self.rules.builds:
+            self._count_out(finished)
+        elif self.rules.live:
             # The leftovers' aces count as they are taken, then each end item in turn.
             self.banked = finished.live_totals()
             self.winner = _leader(self.banked, self.rules.target)
@@ -93,6 +96,11 @@ class Match:
                     return
                 self.banked = [b + items[item] for b, items in zip(self.banked, end, strict=True)]
                 self.winner = _leader(self.banked, self.rules.target)
+        elif self._nets(finished):
+            # Target 11, two players (7.1): the round's winner scores the difference.
+            low = min(s.total for s in scores)
+            self.banked = [b + s.total - low for b, s in zip(self.banked, scores, strict=True)]
+            self.winner = _leader(self.banked, self.rules.target)
         else:
             self.banked = [b + s.total for b, s in zip(self.banked, scores, strict=True)]
             self.winner = _leader(self.banked, self.rules.target)
@@ -101,8 +109,51 @@ class Match:
         if self.winner is None:
             self._next_round()
 
+    def _nets(self, finished: Round) -> bool:
+        rules = self.rules
+        return rules.net_at_eleven and rules.target == 11 and finished.players == 2
+
+    def _count_out(self, finished: Round) -> None:
+        """7.1's counting out: from the points before the round, add the round's items in
+        the order cards, last capture, spades, big casino, little casino, aces (♠ ♣ ♥ ♦),
+        sweeps, mulle; the first side to reach the target wins."""
+        start = list(finished.scores)
+        scores = finished.score()
+        piles = finished.side_piles()
+        steps: list[list[int]] = []
+        for key in ("cards", "sistan", "spades"):
+            steps.append([s[key] for s in scores])
+        rules = self.rules
+        steps.append([rules.storan_points * pile.count(STORAN) for pile in piles])
+        steps.append([rules.lillan_points * pile.count(LILLAN) for pile in piles])
+        for suit in "SCHD":
+            steps.append([rules.ace_points * pile.count(_ace(suit)) for pile in piles])
+        steps.append([s["tabbe"] for s in scores])
+        steps.append([s["mulle"] for s in scores])
+        self.banked = start
+        for step in steps:
+            self.banked = [b + p for b, p in zip(self.banked, step, strict=True)]
+            self.winner = _leader(self.banked, self.rules.target)
+            if self.winner is not None:
+                return
+
+    def _next_dealer(self) -> int:
+        finished, players = self.round, self.players
+        if self.rules.next_dealer == "right":
+            return (finished.dealer - 1) % players
+        if self.rules.next_dealer == "loser":
+            # South African: the round's loser is dealt to first and starts.
+            totals = [s.total for s in self.round_scores[-1]]
+            low = min(totals)
+            step = self.rules.direction
+            starter = (finished.dealer + step) % players
+            order = [(starter + step * i) % players for i in range(players)]
+            loser = next(seat for seat in order if totals[self.rules.side_of(seat)] == low)
+            return (loser - step) % players
+        return (finished.dealer + 1) % players
+
     def _next_round(self) -> None:
-        dealer = (self.round.dealer + 1) % self.players
+        dealer = self._next_dealer()
         self.round = Round.deal(
             self.rules,
             self.players,
@@ -129,7 +180,7 @@ class Match:
     def from_dict(cls, data: dict[str, object]) -> Match:
         """Rebuild a match from :meth:`to_dict`; raise ``ValueError`` on a damaged form."""
         try:
-            if data.get("version") != FORMAT_VERSION:
+            if data.get("version") not in READABLE_VERSIONS:
                 raise ValueError(f"unknown saved match version {data.get('version')!r}")
             rules = rules_from_dict(data["rules"])
             match = cls(
@@ -145,6 +196,10 @@ class Match:
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"not a saved match: {error}") from error
         return match
+
+
+def _ace(suit: str) -> Card:
+    return Card(1, suit)
 
 
 def _round_seed(seed: object, number: int) -> str:

@@ -1,4 +1,9 @@
-"""One round: a pass through the deck, from the first deal to the scoring."""
+"""One round: a pass through the deck, from the first deal to the scoring.
+
+The table holds cards and, in the building games, :class:`Build` items; capture piles are
+lists of cards with the top card last. The Nordic games take the original fast paths
+below; a building game's moves go through its family in :mod:`bot.engine.building`.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +13,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from typing import NamedTuple
 
+from .builds import Build, Item, item_cards, item_from_data, item_to_data
 from .captures import TableIndex, is_capture
-from .cards import Card, full_deck, shuffled_deck
+from .cards import Card, shuffled_deck
 from .moves import IllegalMove, Move
 from .rules import Rules, capture_values, rules_from_dict
 from .scoring import Score, drop_zeros, end_items, is_mulle, live_items
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 class Play(NamedTuple):
@@ -38,20 +45,23 @@ class Round:
         self.players = players
         self.dealer = dealer
         self.hands: list[list[Card]] = [[] for _ in range(players)]
-        self.table: list[Card] = []
+        self.table: list[Item] = []  # cards, and builds in the building games
         self.deck: list[Card] = []
         self.piles: list[list[Card]] = [[] for _ in range(players)]
         self.sweeps = [0] * players
         self.void_sweeps = [0] * players
         self.mulles = [0] * players
+        self.mulle_points = [0] * players
         self.last_capturer: int | None = None
-        self.to_move = (dealer + 1) % players
+        self.to_move = (dealer + rules.direction) % players
         self.is_last_deal = False
         self.is_over = False
         self.deal_number = 0
         self.scores = [0] * rules.sides(players)
         self.plays: list[Play] = []
         self.leftovers: list[Card] = []
+        self.known: list[list[int]] = [[] for _ in range(players)]  # Swazi partners' values
+        self._context = None  # the building family's reading of this position
 
     # -- building ---------------------------------------------------------------------
 
@@ -68,13 +78,15 @@ class Round:
         """Shuffle (reproducibly with ``seed``) or take ``deck`` (top card first) and deal."""
         self = cls(rules, players, dealer)
         if deck is None:
-            cards = shuffled_deck(rules.decks, seed)
+            cards = shuffled_deck(rules.decks, seed, rules.pictures)
         else:
             cards = list(deck)
-            if Counter(cards) != Counter(full_deck(rules.decks)):
+            if Counter(cards) != Counter(rules.deck()):
                 raise ValueError(f"the deck must hold exactly the {rules.cards_in_deck} cards")
         self.deck = cards
         self._set_scores(scores)
+        if rules.layout == "cut":
+            self._cut_layout(seed)
         self._deal_hands(first=True)
         return self
 
@@ -83,7 +95,7 @@ class Round:
         cls,
         rules: Rules,
         hands: Sequence[Iterable[Card]],
-        table: Iterable[Card],
+        table: Iterable[Item],
         deck: Iterable[Card] = (),
         dealer: int = 0,
         to_move: int | None = None,
@@ -92,8 +104,14 @@ class Round:
         last_capturer: int | None = None,
         scores: Sequence[int] | None = None,
         last_deal: bool | None = None,
+        known: Sequence[Iterable[int]] | None = None,
     ) -> Round:
-        """Any position: hands per seat, the table, the undealt deck (top card first)."""
+        """Any position: hands per seat, the table, the undealt deck (top card first).
+
+        In the building games the table may hold :class:`Build` items and ``piles`` are
+        capture piles with the top card last; ``known`` gives, per seat, build values a
+        Swazi partner is known to hold.
+        """
         self = cls(rules, len(hands), dealer)
         self.hands = [list(h) for h in hands]
         self.table = list(table)
@@ -105,6 +123,8 @@ class Round:
         if last_capturer is not None and not 0 <= last_capturer < self.players:
             raise ValueError("last_capturer is a seat")
         self.last_capturer = last_capturer
+        if known is not None:
+            self.known = [sorted(set(k)) for k in _per_seat(known, self.players, "known")]
         self._set_scores(scores)
         self.is_last_deal = not self.deck if last_deal is None else bool(last_deal)
         self.deal_number = max(1, self.deals_total - self._deals_left())
@@ -123,7 +143,13 @@ class Round:
             ]
 
     def _check_cards(self) -> None:
-        everything = Counter(self.table) + Counter(self.deck)
+        everything = Counter(self.deck)
+        for item in self.table:
+            if isinstance(item, Build):
+                self._check_build(item)
+                everything.update(item.cards)
+            else:
+                everything[item] += 1
         for cards in (*self.hands, *self.piles):
             everything.update(cards)
         for card, count in everything.items():
@@ -131,6 +157,20 @@ class Round:
                 raise ValueError(f"{card!r} is not a Card")
             if count > self.rules.decks:
                 raise ValueError(f"{card} appears {count} times in a {self.rules.decks}-deck game")
+            if not self.rules.pictures and card.rank > 10:
+                raise ValueError(f"{card} is not in a deck without pictures")
+
+    def _check_build(self, build: Build) -> None:
+        """A build on the table must be possible: its groups make its value, its owner a seat."""
+        from .building import split_groups
+
+        if not self.rules.builds:
+            raise ValueError("builds are only in the building games")
+        if not 0 <= build.owner < self.players:
+            raise ValueError(f"the owner of {build} is not a seat")
+        for group in build.groups:
+            if split_groups(self.rules, group, build.value, None, False) is None:
+                raise ValueError(f"the cards of {build} do not make groups of {build.value}")
 
     def copy(self) -> Round:
         """An independent copy (cards and plays are immutable, so lists are copied shallowly)."""
@@ -143,11 +183,14 @@ class Round:
             "sweeps",
             "void_sweeps",
             "mulles",
+            "mulle_points",
             "scores",
             "plays",
             "leftovers",
         ):
             setattr(twin, name, list(getattr(self, name)))
+        twin.known = [list(k) for k in self.known]
+        twin._context = None
         return twin
 
     # -- dealing ----------------------------------------------------------------------
@@ -155,26 +198,49 @@ class Round:
     @property
     def deals_total(self) -> int:
         """How many deals the round has."""
-        first = self.rules.table_size + self.rules.hand_size * self.players
-        later = self.rules.hand_size * self.players
+        hand, table = self.rules.sizes_for(self.players)
+        if self.rules.crazy:
+            return 1
+        first = table + hand * self.players
+        later = hand * self.players
         return 1 + -(-(self.rules.cards_in_deck - first) // later)
 
     def _deals_left(self) -> int:
-        return -(-len(self.deck) // (self.rules.hand_size * self.players))
+        if self.rules.crazy:
+            return 0
+        return -(-len(self.deck) // (self.rules.sizes_for(self.players)[0] * self.players))
 
     def _deal_hands(self, first: bool) -> None:
         """Deal one deal from the top of the deck, as RULES.md says."""
+        hand, table = self.rules.sizes_for(self.players)
+        if self.rules.layout == "cut":
+            table = 0  # the layout was cut from the middle of the deck
         packet = 2 if self.rules.deal == "pairs" else 1
-        order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
-        for _ in range(self.rules.hand_size // packet):
+        step = self.rules.direction
+        order = [(self.dealer + step * (1 + i)) % self.players for i in range(self.players)]
+        for _ in range(hand // packet):
             for seat in order:
                 self.hands[seat].extend(self._draw(packet))
-            if first:
-                self.table.extend(
-                    self._draw(packet * self.rules.table_size // self.rules.hand_size)
-                )
+            if first and table:
+                self.table.extend(self._draw(packet * table // hand))
         self.deal_number += 1
         self.is_last_deal = not self.deck
+        self._context = None
+
+    def _cut_layout(self, seed: object) -> None:
+        """Swazi and Sotho: four cards cut face up from the middle of the deck.
+
+        With ``redeal`` a layout holding a scoring card (ace, 2♠, 10♦) or three pictures
+        goes back under the deck and four more are cut (at most 20 times).
+        """
+        for _ in range(20):
+            middle = len(self.deck) // 2 - 2
+            layout = self.deck[middle : middle + 4]
+            del self.deck[middle : middle + 4]
+            if not self.rules.redeal or not _spoils_layout(layout):
+                break
+            self.deck.extend(layout)
+        self.table = list(layout)
 
     def _draw(self, count: int) -> list[Card]:
         cards, self.deck = self.deck[:count], self.deck[count:]
@@ -187,9 +253,15 @@ class Round:
         return self.rules.side_of(seat)
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the player to move: each card's trail and each capture."""
+        """Every legal move of the player to move: each card's trail and each capture.
+
+        In the building games also every build move, each once.
+        """
         if self.is_over:
             return []
+        family = self.rules.family
+        if family is not None:
+            return family.legal_moves(self)
         moves = []
         index = TableIndex(self.rules, self.table)
         capture = Move._ordered
@@ -209,6 +281,10 @@ class Round:
     def _check(self, move: Move) -> None:
         if self.is_over:
             raise IllegalMove("the round is over")
+        family = self.rules.family
+        if family is not None:
+            family.check(self, move)
+            return
         if not isinstance(move, Move) or not isinstance(move.card, Card):
             raise IllegalMove("that is not a move")
         if move.card not in self.hands[self.to_move]:
@@ -216,6 +292,8 @@ class Round:
         missing = move.taken and Counter(move.taken) - Counter(self.table)
         if missing:
             raise IllegalMove(f"{' '.join(map(str, missing.elements()))} is not on the table")
+        if move.value is not None or move.table_builds:
+            raise IllegalMove(f"{self.rules.name} has no building")
         if move.taken and not is_capture(self.rules, move.card, move.taken):
             values = " or ".join(map(str, capture_values(self.rules, move.card, True)))
             raise IllegalMove(f"{' + '.join(map(str, move.taken))} do not make {values}")
@@ -224,14 +302,21 @@ class Round:
         """Play ``move`` for the player to move, or raise :class:`IllegalMove` changing nothing."""
         self._check(move)
         seat = self.to_move
-        self.hands[seat].remove(move.card)
-        if move.is_trail:
-            self.table.append(move.card)
-            play = Play(seat, move)
+        family = self.rules.family
+        if family is not None:
+            play = Play(seat, move, *family.apply(self, move))
+            self._context = None
+            if self.rules.crazy and self.deck:
+                self.hands[seat].extend(self._draw(1))
         else:
-            play = self._capture(seat, move)
+            self.hands[seat].remove(move.card)
+            if move.is_trail:
+                self.table.append(move.card)
+                play = Play(seat, move)
+            else:
+                play = self._capture(seat, move)
         self.plays.append(play)
-        self.to_move = (seat + 1) % self.players
+        self.to_move = (seat + self.rules.direction) % self.players
         self._settle()
         return play
 
@@ -246,8 +331,32 @@ class Round:
         if sweep:
             self.sweeps[seat] += 1
             self.void_sweeps[seat] += not scores
-        self.mulles[seat] += mulle
+        if mulle:
+            self.mulles[seat] += 1
+            self.mulle_points[seat] += self.rules.mulle_points
         return Play(seat, move, sweep=sweep, sweep_scores=scores, mulle=mulle)
+
+    def pile_of(self, seat: int) -> int:
+        """The index in ``piles`` of the pile a seat's captures go to (Swazi partners share)."""
+        if self.rules.shared_piles and self.rules.teams:
+            return seat % 2
+        return seat
+
+    def add_to_pile(self, seat: int, card: Card, taken: Sequence[Item], cards: list[Card]) -> None:
+        """Put a capture on the seat's pile in the variant's order (top card last)."""
+        pile = self.piles[self.pile_of(seat)]
+        order = self.rules.pile_order
+        if order == "card-on-top":
+            pile.extend(sorted(cards))
+            pile.append(card)
+        elif order == "built":
+            built = [c for item in taken for c in _built_order(item)]
+            pictures = [c for c in built if c.rank > 10]
+            pile.extend([*pictures, *(c for c in built if c.rank <= 10), card])
+        elif order == "lowest-on-top":
+            pile.extend(sorted([card, *cards], key=lambda c: (-c.rank, c.suit)))
+        else:
+            pile.extend((card, *cards))
 
     def _sweep_void(self) -> bool:
         """Finnish limits: no mökki in the last deal or once any side has 10 points."""
@@ -264,24 +373,27 @@ class Round:
                 self._finish()
                 return
         for step in range(self.players):
-            seat = (self.to_move + step) % self.players
+            seat = (self.to_move + step * self.rules.direction) % self.players
             if self.hands[seat]:
                 self.to_move = seat
                 return
 
     def _finish(self) -> None:
         self.is_over = True
+        self._context = None
         if self.last_capturer is not None and self.table:
-            self.leftovers, self.table = self.table, []
-            self.piles[self.last_capturer].extend(self.leftovers)
+            cards = [card for item in self.table for card in item_cards(item)]
+            self.leftovers, self.table = cards, []
+            self.piles[self.pile_of(self.last_capturer)].extend(self.leftovers)
 
     # -- scoring ----------------------------------------------------------------------
 
     def side_piles(self, leftovers: bool = True) -> list[list[Card]]:
         """Captured cards per side; without the end-of-round leftovers if ``leftovers`` is off."""
         piles: list[list[Card]] = [[] for _ in range(self.rules.sides(self.players))]
+        last = None if self.last_capturer is None else self.pile_of(self.last_capturer)
         for seat, pile in enumerate(self.piles):
-            if not leftovers and seat == self.last_capturer and self.leftovers:
+            if not leftovers and seat == last and self.leftovers:
                 pile = pile[: len(pile) - len(self.leftovers)]
             piles[self.side_of(seat)].extend(pile)
         return piles
@@ -303,7 +415,7 @@ class Round:
             self.rules,
             self.side_piles(leftovers),
             self._per_side(scoring),
-            self._per_side(self.mulles),
+            self._per_side(self.mulle_points),
         )
 
     def live_totals(self, leftovers: bool = True) -> list[int]:
@@ -338,12 +450,14 @@ class Round:
             "rules": asdict(self.rules),
             "dealer": self.dealer,
             "hands": [_names(h) for h in self.hands],
-            "table": _names(self.table),
+            "table": [item_to_data(item) for item in self.table],
             "deck": _names(self.deck),
             "piles": [_names(p) for p in self.piles],
             "sweeps": list(self.sweeps),
             "void_sweeps": list(self.void_sweeps),
             "mulles": list(self.mulles),
+            "mulle_points": list(self.mulle_points),
+            "known": [list(k) for k in self.known],
             "last_capturer": self.last_capturer,
             "to_move": self.to_move,
             "is_last_deal": self.is_last_deal,
@@ -373,16 +487,24 @@ class Round:
 
     @classmethod
     def _from_dict(cls, data: dict) -> Round:
-        if data.get("version") != FORMAT_VERSION:
-            raise ValueError(f"unknown saved round version {data.get('version')!r}")
+        version = data.get("version")
+        if version not in READABLE_VERSIONS:
+            raise ValueError(f"unknown saved round version {version!r}")
         rules = rules_from_dict(data["rules"])
         self = cls(rules, len(data["hands"]), data["dealer"])
         self.hands = [_cards(h) for h in data["hands"]]
-        self.table, self.deck = _cards(data["table"]), _cards(data["deck"])
+        self.table = [item_from_data(item) for item in data["table"]]
+        self.deck = _cards(data["deck"])
         self.piles = [_cards(p) for p in data["piles"]]
         self.sweeps = [int(s) for s in data["sweeps"]]
         self.void_sweeps = [int(s) for s in data["void_sweeps"]]
         self.mulles = [int(s) for s in data["mulles"]]
+        if version == 1:  # version 1 (Nordic only) kept mulle counts alone
+            self.mulle_points = [rules.mulle_points * m for m in self.mulles]
+        else:
+            self.mulle_points = [int(s) for s in data["mulle_points"]]
+            self.known = [sorted({int(v) for v in k}) for k in data["known"]]
+            _per_seat(self.known, self.players, "known")
         self.last_capturer = data["last_capturer"]
         self.to_move = int(data["to_move"])
         self.is_last_deal = bool(data["is_last_deal"])
@@ -396,6 +518,19 @@ class Round:
         ]
         self._check_cards()
         return self
+
+
+def _spoils_layout(layout: Sequence[Card]) -> bool:
+    """A Swazi layout worth dealing again: a scoring card or three pictures."""
+    scoring = any(c.rank == 1 or (c.rank, c.suit) in ((2, "S"), (10, "D")) for c in layout)
+    return scoring or sum(c.rank > 10 for c in layout) >= 3
+
+
+def _built_order(item: Item) -> list[Card]:
+    """A taken item's cards in the order they were built (Sotho piles)."""
+    if isinstance(item, Card):
+        return [item]
+    return [card for group in item.groups for card in group]
 
 
 def _per_seat(values: Sequence, count: int, name: str) -> Sequence:

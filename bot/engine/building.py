@@ -41,15 +41,17 @@ generated moves and explains any other with a sentence for the player.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
 from .builds import Build, Item, item_cards, item_key
-from .captures import _group_masks, _masks_in_order
-from .cards import Card
+from .captures import _unions
+from .cards import Card, card_order
 from .moves import IllegalMove, Move, TableBuild
+
+_ORDER = card_order()
 
 if TYPE_CHECKING:
     from .round import Round
@@ -59,22 +61,57 @@ if TYPE_CHECKING:
 # -- group search ------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1 << 15)
+_TOP = 16  # no value is higher
+
+
+@lru_cache(maxsize=1 << 14)
+def groups_by_sum(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """Index ``s``: masks (over ``options``' positions) of the groups adding up to ``s``.
+
+    One walk over the subsets worth at most 16 serves every target of a position.
+    """
+    count = len(options)
+    order = sorted(range(count), key=lambda i: options[i][0])
+    found: list[set[int]] = [set() for _ in range(_TOP + 1)]
+
+    def walk(start: int, total: int, mask: int) -> None:
+        for k in range(start, count):
+            index = order[k]
+            values = options[index]
+            if values[0] + total > _TOP:
+                break
+            grown = mask | 1 << index
+            for value in values:
+                reached = total + value
+                if reached <= _TOP:
+                    found[reached].add(grown)
+                    walk(k + 1, reached, grown)
+
+    walk(0, 0, 0)
+    return tuple(tuple(sorted(f)) for f in found)
+
+
 def single_groups(options: tuple[tuple[int, ...], ...], target: int) -> tuple[int, ...]:
     """Masks (over ``options``' positions, as given) of single groups adding up to ``target``."""
-    if target <= 0 or not options:
+    if not 0 < target <= _TOP or not options:
         return ()
-    order = sorted(range(len(options)), key=lambda i: options[i])
-    found: set[int] = set()
-    _group_masks(tuple(options[i] for i in order), 0, target, 0, found)
-    return tuple(sorted(sum(1 << order[i] for i in _bits(m)) for m in found))
+    return groups_by_sum(options)[target]
 
 
 def union_groups(options: tuple[tuple[int, ...], ...], target: int) -> tuple[int, ...]:
     """Masks of every union of disjoint groups adding up to ``target`` (non-empty)."""
-    if target <= 0 or not options:
+    if not 0 < target <= _TOP or not options:
         return ()
-    return _masks_in_order(options, (target,))
+    return _unions_of(groups_by_sum(options)[target])
+
+
+@lru_cache(maxsize=1 << 14)
+def _unions_of(groups: tuple[int, ...]) -> tuple[int, ...]:
+    if len(groups) < 2:
+        return groups
+    found: set[int] = set()
+    _unions(groups, 0, 0, found)
+    return tuple(sorted(found))
 
 
 def _bits(mask: int) -> list[int]:
@@ -85,11 +122,6 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def _subsets(positions: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    for size in range(len(positions) + 1):
-        yield from combinations(positions, size)
 
 
 def holds(rules: Rules, values: Iterable[int], cards: Sequence[Card]) -> bool:
@@ -206,62 +238,205 @@ class Pile(NamedTuple):
     card: Card
 
 
+_NEVER = (99,)  # the value options of an item no group may hold: it sorts last
+_SUMS = (1 << 17) - 1  # values never exceed 16
+
+
+def _reach(options: Iterable[tuple[int, ...]]) -> int:
+    """Bit n set: some groupable items add up to n."""
+    reach = 1
+    for values in options:
+        if values is not _NEVER:
+            grown = reach
+            for v in values:
+                grown |= reach << v
+            reach = grown & _SUMS
+    return reach
+
+
+@lru_cache(maxsize=1 << 14)
+def _card_table(
+    table_values: tuple[tuple[int, ...], ...], ranks: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], ...], int, tuple[tuple[int, int], ...]]:
+    """For a table of loose cards: value options, reachable sums, (rank, bit) of pictures."""
+    options = tuple([table_values[rank] or _NEVER for rank in ranks])
+    pairs = tuple((rank, 1 << i) for i, rank in enumerate(ranks) if not table_values[rank])
+    return options, _reach(options), pairs
+
+
 class Context:
-    """One position of a building game, read once to serve every card of the hand."""
+    """One position of a building game, read once to serve every card of the hand.
+
+    Items (table items in canonical order, then usable pile tops) are addressed by
+    position; sets of items are bit masks over positions.
+    """
 
     def __init__(self, family: Casino, rnd: Round, seat: int) -> None:
         rules = family.rules
         self.rules = rules
         self.seat = seat
         self.hand = rnd.hands[seat]
-        self.items: list[Item] = sorted(rnd.table, key=item_key)
+        table = rnd.table
+        cards = [i for i in table if i.__class__ is Card]
+        if len(cards) == len(table):
+            self.items: list[Item] = sorted(cards, key=_ORDER)
+        else:
+            builds = sorted((i for i in table if i.__class__ is not Card), key=item_key)
+            self.items = [*sorted(cards, key=_ORDER), *builds]
         self.tops: list[Pile] = family.pile_tops(rnd, seat)
         items = [*self.items, *(top.card for top in self.tops)]
         self.all_items = items
         self.table_count = len(self.items)
+        self.pile_mask = ((1 << len(items)) - 1) ^ ((1 << self.table_count) - 1)
         table_values = rules.table_values
         permissive = rules.permissive
-        self.gpos: list[int] = []  # groupable positions (into all_items)
+        self.whole: dict[int, list[int]] = {}  # value -> masks of builds taken whole
+        self.simple: list[tuple[int, int]] = []  # (mask, value): strict 7.1 increases
+        self.pairs: dict[int, list[int]] = {}  # rank -> masks of loose pictures (no number)
+        self.owned: dict[int, int] = {}  # value -> mask of the seat's builds of that value
+        if len(items) == len(cards):  # cards only: remembered by their ranks
+            ranks = tuple([card.rank for card in items])
+            self.options, self.sums, pairs = _card_table(table_values, ranks)
+            for rank, bit in pairs:
+                self.pairs.setdefault(rank, []).append(bit)
+            items = ()
         options: list[tuple[int, ...]] = []
-        self.whole: dict[int, list[int]] = {}  # value -> builds taken or built on whole
-        self.simple: list[tuple[int, int]] = []  # (position, value): strict 7.1 increases
-        self.pairs: dict[int, list[int]] = {}  # rank -> loose pictures without a number
-        self.owned: dict[int, list[int]] = {}  # value -> positions of the seat's builds
         for position, item in enumerate(items):
-            if isinstance(item, Card):
+            bit = 1 << position
+            if item.__class__ is Card:
                 values = table_values[item.rank]
                 if values:
-                    self.gpos.append(position)
                     options.append(values)
                 else:
-                    self.pairs.setdefault(item.rank, []).append(position)
+                    options.append(_NEVER)
+                    self.pairs.setdefault(item.rank, []).append(bit)
                 continue
             if item.owner == seat:
-                self.owned.setdefault(item.value, []).append(position)
+                self.owned[item.value] = self.owned.get(item.value, 0) | bit
             if permissive and not item.multiple:
-                self.gpos.append(position)
                 options.append((item.value,))
             else:
-                self.whole.setdefault(item.value, []).append(position)
+                options.append(_NEVER)
+                self.whole.setdefault(item.value, []).append(bit)
                 if not item.multiple:
-                    self.simple.append((position, item.value))
-        self.options = tuple(options)
-        self.pile_bits = 0  # groupable bits that are pile tops
-        for bit, position in enumerate(self.gpos):
-            if position >= self.table_count:
-                self.pile_bits |= 1 << bit
+                    self.simple.append((bit, item.value))
+        if items:
+            self.options = tuple(options)
+            self.sums = _reach(options)
+        self.owned_mask = 0
+        for mask in self.owned.values():
+            self.owned_mask |= mask
         self.drift_free = family.drift_free(rnd, seat)
+        self.trail_ok = family.trail_allowed(rnd, seat, self)
+        counts: dict[int, int] = {}
+        hand_values = rules.hand_values
+        for card in self.hand:
+            for v in hand_values[card]:
+                counts[v] = counts.get(v, 0) + 1
+        self.held_counts = sorted(counts.items())
         self._unions: dict[int, tuple[int, ...]] = {}
+        self._groups: dict[int, tuple[int, ...]] = {}
+        self._wholes: dict[int, list[int]] = {}
+        self._captures: dict[int, list[int]] = {}
+        self._builds: dict[tuple[tuple[int, ...], int], list[int]] = {}
+        self._taken: dict[int, tuple[Item, ...]] = {}
         self._rests: dict[Card, list[Card]] = {}
+        self.moves: dict[Card, list[Move]] = {}
 
     def unions(self, value: int) -> tuple[int, ...]:
+        """Masks of unions of disjoint groups of groupable items adding up to ``value``."""
         found = self._unions.get(value)
         if found is None:
-            found = self._unions[value] = union_groups(self.options, value)
+            found = union_groups(self.options, value) if self.sums >> value & 1 else ()
+            self._unions[value] = found
         return found
 
     def groups(self, value: int) -> tuple[int, ...]:
-        return single_groups(self.options, value)
+        """Masks of single groups of groupable items adding up to ``value``."""
+        found = self._groups.get(value)
+        if found is None:
+            found = single_groups(self.options, value) if self.sums >> value & 1 else ()
+            self._groups[value] = found
+        return found
+
+    def wholes(self, value: int) -> list[int]:
+        """Masks of every subset (the empty one first) of the whole builds of ``value``."""
+        found = self._wholes.get(value)
+        if found is None:
+            found = [0]
+            for bit in self.whole.get(value, ()):
+                found += [m | bit for m in found]
+            self._wholes[value] = found
+        return found
+
+    def capture_masks(self, value: int) -> list[int]:
+        """Masks of every capture of ``value``: unions of groups and whole builds."""
+        found = self._captures.get(value)
+        if found is None:
+            unions = self.unions(value)
+            if value not in self.whole:
+                found = list(unions)
+            else:
+                wholes = self.wholes(value)
+                found = [*wholes[1:]]
+                for union in unions:
+                    found.extend([union | chosen for chosen in wholes])
+            self._captures[value] = found
+        return found
+
+    def build_masks(self, own: tuple[int, ...], value: int, strict: bool) -> list[int]:
+        """Masks of the table items a card worth ``own`` may build into ``value`` with."""
+        key = (own, value)
+        found = self._builds.get(key)
+        if found is None:
+            shapes: list[int] = []
+            sums = self.sums
+            for mine in own:
+                if mine == value:
+                    shapes.append(0)
+                elif mine < value:
+                    if sums >> (value - mine) & 1:
+                        shapes.extend(self.groups(value - mine))
+                    if strict and self.simple:
+                        shapes.extend(bit for bit, v in self.simple if v + mine == value)
+            found = []
+            if shapes == [0] and not self.sums >> value & 1 and value not in self.whole:
+                pass  # the played card alone: nothing to build with
+            elif shapes:
+                unions = (0, *self.unions(value))
+                wholes = self.wholes(value)
+                seen: set[int] = set()
+                for shape in shapes:
+                    for union in unions:
+                        if union & shape:
+                            continue
+                        for chosen in wholes:
+                            mask = shape | union | chosen
+                            if mask and mask not in seen:
+                                seen.add(mask)
+                                found.append(mask)
+            self._builds[key] = found
+        return found
+
+    def targets(self, own: tuple[int, ...], strict: bool) -> int:
+        """Bit w set: a card worth ``own`` might build w (a quick filter)."""
+        sums = self.sums
+        found = 0
+        for mine in own:
+            found |= (sums & ~1) << mine  # the card and a group of items
+            if sums >> mine & 1 and (sums & ~1 or mine in self.whole):
+                found |= 1 << mine  # the card on items of its own value
+            elif mine in self.whole:
+                found |= 1 << mine
+            if strict:
+                for _, v in self.simple:
+                    found |= 1 << (v + mine)
+        return found
+
+    def held(self, card: Card) -> list[int]:
+        """The values the rest of the hand can take once ``card`` is played."""
+        own = self.rules.hand_values[card]
+        return [v for v, n in self.held_counts if n > (v in own)]
 
     def rest(self, card: Card) -> list[Card]:
         found = self._rests.get(card)
@@ -269,22 +444,35 @@ class Context:
             found = self._rests[card] = _without(self.hand, card)
         return found
 
-    def positions(self, mask: int) -> list[int]:
-        gpos = self.gpos
-        return [gpos[b] for b in _bits(mask)]
+    def owned_after(self, gone: int) -> set[int]:
+        """Values of the seat's builds still on the table once the items ``gone`` leave."""
+        return {v for v, mask in self.owned.items() if mask & ~gone}
 
-    def owned_after(self, gone: Iterable[int]) -> set[int]:
-        """Values of the seat's builds still on the table once positions ``gone`` leave."""
-        gone = set(gone)
-        return {v for v, ps in self.owned.items() if any(p not in gone for p in ps)}
+    def take(self, mask: int) -> tuple[Item, ...]:
+        """The items of ``mask`` in canonical order."""
+        found = self._taken.get(mask)
+        if found is None:
+            items = self.all_items
+            if mask & (mask - 1) == 0:
+                found = (items[mask.bit_length() - 1],)
+            else:
+                found = tuple(items[p] for p in _bits(mask))
+                if mask & self.pile_mask:
+                    found = tuple(sorted(found, key=item_key))
+            self._taken[mask] = found
+        return found
 
-    def pick(self, positions: Iterable[int]) -> tuple[Item, ...]:
-        """Items at ``positions`` in canonical order (positions follow it but for pile tops)."""
-        items = self.all_items
-        chosen = [items[p] for p in sorted(positions)]
-        if any(p >= self.table_count for p in positions):
-            return tuple(sorted(chosen, key=item_key))
-        return tuple(chosen)
+    def mask_of(self, items: Sequence[Item]) -> int | None:
+        """The mask of ``items`` (a multiset), or ``None`` if some are not there."""
+        mask = 0
+        for item in items:
+            for position, there in enumerate(self.all_items):
+                if not mask >> position & 1 and there == item:
+                    mask |= 1 << position
+                    break
+            else:
+                return None
+        return mask
 
 
 # -- the Casino core (7.1, 7.2, 7.3) ----------------------------------------------------
@@ -310,9 +498,9 @@ class Casino:
         """Whether the seat may trail at all (7.1: not while owning a build)."""
         return self.rules.permissive or not ctx.owned
 
-    def build_allowed(self, ctx: Context, positions: Sequence[int], value: int) -> bool:
+    def build_allowed(self, ctx: Context, mask: int, value: int) -> bool:
         """A last say on a build move's items (South African pile tops and owners)."""
-        return not any(p >= ctx.table_count for p in positions)
+        return not mask & ctx.pile_mask
 
     def table_build_with_trail(self) -> bool:
         """Permissive Casino: a build from table cards alone, then a trail."""
@@ -334,105 +522,96 @@ class Casino:
         return moves
 
     def moves_for(self, rnd: Round, ctx: Context, card: Card) -> list[Move]:
-        """Every legal move playing ``card``, each once."""
-        found: dict[Move, None] = {}
-        rest = ctx.rest(card)
+        """Every legal move playing ``card``, each once (remembered for the position)."""
+        found = ctx.moves.get(card)
+        if found is not None:
+            return found
         rules = self.rules
-        trail_ok = self.trail_allowed(rnd, ctx.seat, ctx)
-        if trail_ok and holds(rules, ctx.owned, rest):
-            found[Move.trail(card)] = None
-        for move in self._captures(ctx, card, rest):
-            found[move] = None
-        for move in self._builds(ctx, card, rest):
-            found[move] = None
-        if trail_ok and self.table_build_with_trail():
-            for move in self._table_builds(ctx, card, rest):
-                found[move] = None
-        return list(found)
+        owned = ctx.owned
+        rest = ctx.rest(card) if owned or rules.permissive else ctx.hand
+        found = []
+        trail_ok = ctx.trail_ok
+        if trail_ok and (not owned or holds(rules, owned, rest)):
+            found.append(Move.trail(card))
+        if ctx.all_items:
+            self._captures(ctx, card, rest, found)
+            self._builds(ctx, card, rest, found)
+            if trail_ok and rules.permissive:
+                self._table_builds(ctx, card, rest, found)
+        if rules.decks > 1:  # identical cards: different items, the same move
+            found = list(dict.fromkeys(found))
+        ctx.moves[card] = found
+        return found
 
-    def _captures(self, ctx: Context, card: Card, rest: list[Card]) -> Iterator[Move]:
+    def _captures(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         rules = self.rules
         make = Move._ordered
+        take = ctx.take
         owned = ctx.owned
         values = rules.hand_values[card]
         if not values:  # a picture without a number pairs one loose card of its rank
-            for position in ctx.pairs.get(card.rank, ()):
-                if not owned or holds(rules, ctx.owned_after(()), rest):
-                    yield make(card, (ctx.all_items[position],))
+            if owned and not holds(rules, owned, rest):
+                return
+            out.extend(make(card, take(bit)) for bit in ctx.pairs.get(card.rank, ()))
             return
-        for value in values:
-            wholes = ctx.whole.get(value, ())
-            for union in (0, *ctx.unions(value)):
-                base = ctx.positions(union)
-                for chosen in _subsets(wholes):
-                    if not union and not chosen:
-                        continue
-                    positions = [*base, *chosen]
-                    if owned and not holds(rules, ctx.owned_after(positions), rest):
-                        continue
-                    yield make(card, ctx.pick(positions))
+        if len(values) == 1:
+            masks = ctx.capture_masks(values[0])
+        else:  # an ace takes one value for the whole capture
+            masks = list(dict.fromkeys(m for v in values for m in ctx.capture_masks(v)))
+        if not masks:
+            return
+        if not owned:
+            out.extend([make(card, take(mask)) for mask in masks])
+            return
+        for mask in masks:
+            if holds(rules, ctx.owned_after(mask), rest):
+                out.append(make(card, take(mask)))
 
-    def _increases(self, ctx: Context, played: int, value: int) -> list[tuple[int, int]]:
-        """(groupable mask, simple build position or -1) for the played card's group."""
-        out: list[tuple[int, int]] = []
-        strict = not self.rules.permissive
-        for own in self.rules.table_values[played]:
-            if own == value:
-                out.append((0, -1))
-            elif own < value:
-                out.extend((g, -1) for g in ctx.groups(value - own))
-                if strict:
-                    out.extend((0, p) for p, v in ctx.simple if v + own == value)
-        return out
-
-    def _builds(self, ctx: Context, card: Card, rest: list[Card]) -> Iterator[Move]:
+    def _builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         rules = self.rules
-        if not rules.table_values[card.rank]:
+        own = rules.table_values[card.rank]
+        if not own:
             return  # pictures without a number are never built
-        held = sorted({v for c in rest for v in rules.hand_values[c]})
         make = Move._made
-        for value in held:
-            shapes = self._increases(ctx, card.rank, value)
-            if not shapes:
+        take = ctx.take
+        owned = ctx.owned
+        strict = not rules.permissive
+        checked = ctx.pile_mask or owned
+        targets = ctx.targets(own, strict)
+        for value in ctx.held(card):
+            if not targets >> value & 1:
                 continue
-            unions = (0, *ctx.unions(value))
-            wholes = ctx.whole.get(value, ())
-            for mask, grown in shapes:
-                for union in unions:
-                    if union & mask:
-                        continue
-                    base = ctx.positions(union | mask)
-                    if grown >= 0:
-                        base.append(grown)
-                    for chosen in _subsets(wholes):
-                        positions = [*base, *chosen]
-                        if not positions or not self.build_allowed(ctx, positions, value):
-                            continue
-                        after = ctx.owned_after(positions) | {value}
-                        if not holds(rules, after, rest):
-                            continue
-                        yield make(card, (), value, ctx.pick(positions), ())
+            masks = ctx.build_masks(own, value, strict)
+            if not masks:
+                continue
+            if not checked:
+                out.extend([make(card, (), value, take(mask), ()) for mask in masks])
+                continue
+            for mask in masks:
+                if not self.build_allowed(ctx, mask, value):
+                    continue
+                if owned and not holds(rules, ctx.owned_after(mask) | {value}, rest):
+                    continue
+                out.append(make(card, (), value, take(mask), ()))
 
-    def _table_builds(self, ctx: Context, card: Card, rest: list[Card]) -> Iterator[Move]:
+    def _table_builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         """Permissive: build with table items only (no pile tops), then trail ``card``."""
         rules = self.rules
-        held = sorted({v for c in rest for v in rules.hand_values[c]})
         make = Move._made
-        for value in held:
-            wholes = ctx.whole.get(value, ())
+        for value in ctx.held(card):
+            wholes = ctx.wholes(value)
             for union in (0, *ctx.unions(value)):
-                if union & ctx.pile_bits:
+                if union & ctx.pile_mask:
                     continue
-                base = ctx.positions(union)
-                for chosen in _subsets(wholes):
-                    positions = [*base, *chosen]
-                    if len(positions) < 2:
+                for chosen in wholes:
+                    mask = union | chosen
+                    if mask.bit_count() < 2:
                         continue
-                    after = ctx.owned_after(positions) | {value}
+                    after = ctx.owned_after(mask) | {value}
                     if not holds(rules, after, rest):
                         continue
-                    extra = (TableBuild(value, ctx.pick(positions)),)
-                    yield make(card, (), None, (), extra)
+                    extra = (TableBuild(value, ctx.take(mask)),)
+                    out.append(make(card, (), None, (), extra))
 
     # Playing ----------------------------------------------------------------------------
 
@@ -498,27 +677,21 @@ class Casino:
                 return "a build is taken whole, by a card of its value"
             if isinstance(item, Card) and not rules.table_values[item.rank] and values:
                 return f"{item} has no number: only a card of its rank takes it"
-        positions = _positions_of(ctx, taken)
-        if positions is not None and values:
-            if any(p >= ctx.table_count for p in positions) and not ctx.tops:
-                return "you may not take cards from a capture pile"
-            owned = ctx.owned_after(positions)
-            if self._is_capture(ctx, card, positions) and not holds(rules, owned, rest):
+        mask = ctx.mask_of(taken)
+        if mask is not None and values:
+            owned = ctx.owned_after(mask)
+            if self._is_capture(ctx, card, mask) and not holds(rules, owned, rest):
                 return _keep_message(rules, owned, rest, "for your build")
         shown = " + ".join(map(str, taken))
         return f"{shown} do not make {' or '.join(map(str, values)) or card.rank_name}"
 
-    def _is_capture(self, ctx: Context, card: Card, positions: list[int]) -> bool:
+    def _is_capture(self, ctx: Context, card: Card, mask: int) -> bool:
         for value in self.rules.hand_values[card]:
-            loose = [p for p in positions if p in ctx.gpos]
-            whole = [p for p in positions if p not in ctx.gpos]
-            if any(ctx.all_items[p].value != value for p in whole):
-                continue
-            if not loose:
-                return True
-            mask = sum(1 << ctx.gpos.index(p) for p in loose)
-            if mask in ctx.unions(value):
-                return True
+            for union in (0, *ctx.unions(value)):
+                if mask & ~union and (mask & ~union) in ctx.wholes(value):
+                    return True
+                if mask == union:
+                    return True
         return False
 
     def _explain_build(
@@ -544,12 +717,8 @@ class Casino:
                 return "a multiple build's value cannot change"
             if isinstance(item, Card) and not rules.table_values[item.rank]:
                 return f"{item} has no number: it cannot be built"
-        positions = _positions_of(ctx, using)
-        if (
-            positions is not None
-            and not table_only
-            and not self.build_allowed(ctx, positions, value)
-        ):
+        mask = ctx.mask_of(using)
+        if mask is not None and not table_only and not self.build_allowed(ctx, mask, value):
             return self._pile_build_message()
         played = None if table_only else card
         strict = not rules.permissive
@@ -558,7 +727,7 @@ class Casino:
                 return "only the card you play can change a build's value"
             parts = " + ".join(map(str, (*([] if table_only else [card]), *using)))
             return f"{parts} do not make groups of {value}"
-        after = (ctx.owned_after(positions or ()) if positions is not None else set()) | {value}
+        after = (ctx.owned_after(mask) if mask is not None else set()) | {value}
         if not holds(rules, after, rest):
             return _keep_message(rules, after, rest, "for your builds")
         return "that build is not allowed"
@@ -631,21 +800,6 @@ class Casino:
         return (sweep, scores, mulle)
 
 
-def _positions_of(ctx: Context, items: Sequence[Item]) -> list[int] | None:
-    """Positions in ``ctx.all_items`` of ``items`` (a multiset), or ``None`` if missing."""
-    free = list(range(len(ctx.all_items)))
-    out = []
-    for item in items:
-        for index, position in enumerate(free):
-            if ctx.all_items[position] == item:
-                out.append(position)
-                del free[index]
-                break
-        else:
-            return None
-    return out
-
-
 def _keep_message(rules: Rules, values: Iterable[int], cards: Sequence[Card], what: str) -> str:
     wanted = sorted(set(values))
     lone = [v for v in wanted if not any(v in rules.hand_values[c] for c in cards)]
@@ -672,12 +826,11 @@ class SouthAfrican(Casino):
     def trail_allowed(self, rnd: Round, seat: int, ctx: Context) -> bool:
         return not ctx.owned or ctx.drift_free
 
-    def build_allowed(self, ctx: Context, positions: Sequence[int], value: int) -> bool:
-        owns_one = any(p in ps for ps in ctx.owned.values() for p in positions)
+    def build_allowed(self, ctx: Context, mask: int, value: int) -> bool:
+        owns_one = bool(mask & ctx.owned_mask)
         if ctx.owned and not owns_one and not ctx.drift_free:
             return False  # owning a build, you must add to it or capture
-        uses_pile = any(p >= ctx.table_count for p in positions)
-        return not uses_pile or owns_one
+        return owns_one or not mask & ctx.pile_mask
 
     def _pile_build_message(self) -> str:
         return (

@@ -218,11 +218,16 @@ class Round:
         packet = 2 if self.rules.deal == "pairs" else 1
         step = self.rules.direction
         order = [(self.dealer + step * (1 + i)) % self.players for i in range(self.players)]
+        # Table cards go out between the players' packets when they divide evenly (4 and 4,
+        # 8 and 4), else after the players' cards (South African: 13 each, then 1).
+        between = packet * table // hand if (packet * table) % hand == 0 else 0
         for _ in range(hand // packet):
             for seat in order:
                 self.hands[seat].extend(self._draw(packet))
-            if first and table:
-                self.table.extend(self._draw(packet * table // hand))
+            if first and between:
+                self.table.extend(self._draw(between))
+        if first and table and not between:
+            self.table.extend(self._draw(table))
         self.deal_number += 1
         self.is_last_deal = not self.deck
         self._context = None

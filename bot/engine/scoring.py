@@ -73,7 +73,7 @@ def _settled_end_items(rules: Rules, piles: Sequence[Sequence[Card]]) -> list[di
     spades = [sum(c.suit == "S" for c in pile) for pile in piles]
     cards = [len(pile) for pile in piles]
     all_spades = 13 * rules.decks if rules.pictures else 10 * rules.decks
-    out: list[dict[str, int]] = [{} for _ in piles]
+    out: list[dict[str, int]] = [{"spades": 0, "cards": 0} for _ in piles]
     for side in range(len(piles)):
         if rules.spades == "each-other":
             out[side]["spades"] = _other_spades(piles[side]) * rules.spades_points

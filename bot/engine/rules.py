@@ -41,6 +41,7 @@ class Rules:
     last_capture_point: bool = False
     redeal: bool = False
     crazy: bool = False
+    table_builds: int = 1  # Swazi, Sotho: builds a turn may make without the hand card
     # The variant's fixed shape.
     decks: int = 1
     deal: str = "pairs"
@@ -94,6 +95,8 @@ class Rules:
             or self.next_dealer not in NEXT_DEALERS
         ):
             raise ValueError("unknown building family, pile order, layout or dealer rule")
+        if not isinstance(self.table_builds, int) or not 0 <= self.table_builds <= 3:
+            raise ValueError(f"table_builds is 0, 1, 2 or 3, not {self.table_builds!r}")
         if isinstance(self.sizes, list):  # from a saved game's JSON
             object.__setattr__(self, "sizes", tuple(tuple(s) for s in self.sizes))
         if isinstance(self.player_counts, list):
@@ -275,13 +278,21 @@ ALIASES = {
     "south_african": "south-african",
 }
 OPTIONS = ("target", "teams", "tiebreak", "live")
-BUILDING_OPTIONS = ("sweeps", "permissive", "last_capture_point", "redeal", "crazy")
+BUILDING_OPTIONS = (
+    "sweeps",
+    "permissive",
+    "last_capture_point",
+    "redeal",
+    "crazy",
+    "table_builds",
+)
 _OPTION_VARIANTS = {
     "sweeps": ("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african"),
     "permissive": ("casino", "royal", "mulle-glimne"),
     "last_capture_point": ("casino", "royal"),
     "redeal": ("swazi", "sotho"),
     "crazy": ("swazi", "sotho"),
+    "table_builds": ("swazi", "sotho"),
 }
 
 
@@ -294,7 +305,9 @@ def rules_for(name: str = "swedish", **overrides: object) -> Rules:
     Royal Casino and Glimne's Mulle), ``last_capture_point`` (most cards 2 and the last
     capture 1 instead of most cards 3; Casino and Royal Casino), and for Swazi and Sotho
     ``redeal`` (a layout with a scoring card or three pictures is dealt again) and
-    ``crazy`` (crazy casino: 2 players, eight cards each and a draw pile).
+    ``crazy`` (crazy casino: 2 players, eight cards each and a draw pile) and
+    ``table_builds`` (0 to 3, default 1: how many builds a turn may make without the hand
+    card, besides what the hand card does).
     """
     key = ALIASES.get(str(name).lower(), str(name).lower())
     if key not in VARIANTS:

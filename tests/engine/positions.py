@@ -88,3 +88,61 @@ def played_position(rng, name, options, players, teams, steps):
             break
         rnd.play(rng.choice(rnd.legal_moves()))
     return rnd
+
+
+SWAZI_FAMILY = [
+    ("swazi", {}),
+    ("swazi", {"table_builds": 0}),
+    ("swazi", {"table_builds": 2}),
+    ("swazi", {"crazy": True}),
+    ("sotho", {}),
+]
+
+
+def random_swazi_position(rng, name, options, max_items=4):
+    """A small Swazi or Sotho position: builds of distinct values, piles, partners."""
+    teams = not options.get("crazy") and rng.random() < 0.3
+    rules = rules_for(name, teams=teams, **options)
+    players = 4 if teams else (2 if options.get("crazy") else rng.choice((2, 3)))
+    deck = rules.deck()
+    rng.shuffle(deck)
+    hands = [[deck.pop() for _ in range(rng.randint(1, 3))] for _ in range(players)]
+    table = [deck.pop() for _ in range(rng.randint(0, max_items))]
+    values = set()
+    for _ in range(rng.randint(0, 2)):
+        owner = rng.randrange(players)
+        build = random_build(rules, rng, deck, owner)
+        if build is None or build.value in values:
+            continue
+        if not any(build.value in rules.hand_values[c] for c in hands[owner]):
+            fits = [c for c in deck if build.value in rules.hand_values[c]]
+            if not fits:
+                continue
+            hands[owner].append(fits[0])
+            deck.remove(fits[0])
+        values.add(build.value)
+        table.append(build)
+    for seat in range(players):  # owners hold a card for each value (one card each)
+        owned = {b.value for b in table if hasattr(b, "owner") and b.owner == seat}
+        if not can_hold(rules, owned, hands[seat]):
+            table = [b for b in table if not (hasattr(b, "owner") and b.owner == seat)]
+    room = max(0, 7 - len(table))  # the brute force tries every subset of items
+    piles = [[] for _ in range(players)]
+    for _ in range(rng.randint(0, min(room, 4))):
+        piles[rng.randrange(players)].append(deck.pop())
+    if rules.shared_piles and teams:
+        piles[0] += piles[2]
+        piles[1] += piles[3]
+        piles[2], piles[3] = [], []
+    known = [sorted(rng.sample(range(1, 15), rng.randint(0, 2))) for _ in range(players)]
+    rnd = Round.from_position(
+        rules,
+        hands,
+        table,
+        deck=[deck.pop() for _ in range(rng.choice((0, 0, 3)))],
+        piles=piles,
+        known=known if teams else None,
+        to_move=0,
+    )
+    rnd.deal_number = rng.choice((1, 2))
+    return rnd

@@ -616,15 +616,68 @@ class Casino:
     # Playing ----------------------------------------------------------------------------
 
     def check(self, rnd: Round, move: Move) -> None:
-        """Raise :class:`IllegalMove` with a reason unless ``move`` is legal now."""
+        """Raise :class:`IllegalMove` with a reason unless ``move`` is legal now.
+
+        The move is checked directly (no list of moves is made), so checking stays cheap
+        on any table; tests hold it equal to :meth:`legal_moves`.
+        """
         if not isinstance(move, Move) or not isinstance(move.card, Card):
             raise IllegalMove("that is not a move")
         ctx = self.context(rnd)
         if move.card not in ctx.hand:
             raise IllegalMove(f"{move.card} is not in your hand")
-        if move in self.moves_for(rnd, ctx, move.card):
+        if self.valid(rnd, ctx, move):
             return
         raise IllegalMove(self.explain(rnd, ctx, move))
+
+    def valid(self, rnd: Round, ctx: Context, move: Move) -> bool:
+        """Whether ``move`` (with the card in hand) is legal, checked on its own items."""
+        rules = self.rules
+        card = move.card
+        rest = ctx.rest(card)
+        owned = ctx.owned
+        free = 0
+        masks = []
+        for part in (move.taken, move.using, *(b.using for b in move.table_builds)):
+            mask = _locate(ctx, part, free)
+            if mask is None:
+                return False
+            free |= mask
+            masks.append(mask)
+        taken_mask, using_mask = masks[0], masks[1]
+        strict = not rules.permissive
+        if move.table_builds:
+            if not (rules.permissive and move.is_trail and len(move.table_builds) == 1):
+                return False
+            extra = move.table_builds[0]
+            mask = masks[2]
+            if not ctx.trail_ok or mask.bit_count() < 2 or mask & ctx.pile_mask:
+                return False
+            if extra.value not in ctx.held(card):
+                return False
+            if split_groups(rules, extra.using, extra.value, None, False) is None:
+                return False
+            return holds(rules, ctx.owned_after(mask) | {extra.value}, rest)
+        if move.value is not None:
+            value = move.value
+            if not rules.table_values[card.rank] or not move.using:
+                return False
+            if value not in ctx.held(card) or not self.build_allowed(ctx, using_mask, value):
+                return False
+            if split_groups(rules, move.using, value, card, strict) is None:
+                return False
+            return not owned or holds(rules, ctx.owned_after(using_mask) | {value}, rest)
+        if move.taken:
+            values = rules.hand_values[card]
+            if not values:
+                pair = any(bit == taken_mask for bit in ctx.pairs.get(card.rank, ()))
+                return pair and (not owned or holds(rules, owned, rest))
+            if not any(
+                split_groups(rules, move.taken, v, None, strict) is not None for v in values
+            ):
+                return False
+            return not owned or holds(rules, ctx.owned_after(taken_mask), rest)
+        return ctx.trail_ok and (not owned or holds(rules, owned, rest))
 
     def explain(self, rnd: Round, ctx: Context, move: Move) -> str:
         """Why ``move`` is illegal, for the player."""
@@ -798,6 +851,22 @@ class Casino:
             rnd.mulles[seat] += 1
             rnd.mulle_points[seat] += self.rules.hand_values[move.card][0]
         return (sweep, scores, mulle)
+
+
+def _locate(ctx: Context, items: Sequence[Item], taken: int) -> int | None:
+    """The mask of ``items`` among positions not in ``taken`` (identical cards: the first
+    free ones), or ``None`` if some are not there."""
+    mask = 0
+    everything = ctx.all_items
+    for item in items:
+        for position, there in enumerate(everything):
+            bit = 1 << position
+            if not (taken | mask) & bit and there == item:
+                mask |= bit
+                break
+        else:
+            return None
+    return mask
 
 
 def _keep_message(rules: Rules, values: Iterable[int], cards: Sequence[Card], what: str) -> str:

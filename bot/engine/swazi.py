@@ -488,9 +488,127 @@ class Swazi(Casino):
         ctx = self.context(rnd)
         if move.card not in ctx.hand:
             raise IllegalMove(f"{move.card} is not in your hand")
-        if move in self.moves_for(rnd, ctx, move.card):
+        if self.plan(ctx, move) is not None:
             return
         raise IllegalMove(self.explain(rnd, ctx, move))
+
+    def valid(self, rnd: Round, ctx: SwaziContext, move: Move) -> bool:  # type: ignore[override]
+        return self.plan(ctx, move) is not None
+
+    def plan(self, ctx: SwaziContext, move: Move) -> tuple | None:
+        """The move's plan (kind, hand mask, mask, touches, owners) if legal, checked on its
+        own items alone (no list of moves is made)."""
+        found = ctx.plans.get(move)
+        if found is not None:
+            return found
+        rules = self.rules
+        card = move.card
+        if len(move.table_builds) > rules.table_builds:
+            return None
+        rest = list(ctx.hand)
+        rest.remove(card)
+        free = 0
+        masks = []
+        for part in (move.taken or move.using, *(b.using for b in move.table_builds)):
+            mask = _locate(ctx.all_items, part, free)
+            if mask is None:
+                return None
+            free |= mask
+            masks.append(mask)
+        hand_mask = masks[0]
+        kind = move.kind
+        values = [b.value for b in move.table_builds]
+        if kind == "build":
+            values.append(move.value)
+        if len(values) != len(set(values)):
+            return None
+        touches = []
+        for extra, mask in zip(move.table_builds, masks[1:], strict=True):
+            touch = self._touch(ctx, extra.value, mask, None)
+            if touch is None:
+                return None
+            touches.append(touch)
+        value = None
+        if kind == "build":
+            value = move.value
+            touch = self._touch(ctx, value, hand_mask, card)
+            if touch is None:
+                return None
+            touches.insert(0, touch)
+        elif kind == "capture" and not self._capture_ok(ctx, card, hand_mask):
+            return None
+        out: dict[Move, tuple] = {}
+        self._finish(ctx, card, rest, kind, hand_mask, free, value, touches, out)
+        found = out.get(move)
+        if found is not None:
+            ctx.plans[move] = found
+        return found
+
+    def _capture_ok(self, ctx: SwaziContext, card: Card, mask: int) -> bool:
+        values = self.rules.hand_values[card]
+        if not values:  # a Sotho picture: loose cards of its rank
+            return all(p < ctx.table_count and _rank_at(ctx, p) == card.rank for p in _bits(mask))
+        builds = mask & ctx.build_mask
+        atoms = mask & ~builds
+        if atoms and not ctx.pile_ok(atoms):
+            return False
+        for value in values:
+            if any(ctx.all_items[p].value != value for p in _bits(builds)):
+                continue
+            if not atoms:
+                return True
+            flags = _local_flags(ctx, atoms, value)
+            if flags is None:
+                continue
+            if not atoms & ctx.pile_mask or builds or flags & BASE:
+                return True
+        return False
+
+    def _touch(self, ctx: SwaziContext, value: int, mask: int, card: Card | None) -> Touch | None:
+        """The build of ``value`` made of the items ``mask`` (and ``card``), if valid."""
+        if not 0 < value <= 16:
+            return None
+        kept = ctx.side_builds.get(value, 0)
+        if kept & ~mask:
+            return None  # new groups of a value join the side's build of that value
+        builds = mask & ctx.build_mask & ~kept
+        atoms = mask & ~ctx.build_mask
+        changed = 0
+        if builds:
+            if card is None or builds & (builds - 1):
+                return None
+            item = ctx.all_items[builds.bit_length() - 1]
+            own = self.rules.table_values[card.rank]
+            opponent = (builds, item.value) in ctx.opp_simple
+            if not opponent or not any(item.value + v == value for v in own):
+                return None
+            changed = builds
+        if changed:
+            if atoms and (_local_flags(ctx, atoms, value) is None or not ctx.pile_ok(atoms)):
+                return None
+            return Touch(value, mask, True, changed, kept)
+        if card is None:
+            if not atoms:
+                return None
+            flags = _local_flags(ctx, atoms, value)
+            if flags is None or not self._new_groups_ok(ctx, atoms, flags, kept, 0, False):
+                return None
+            return Touch(value, mask, False, 0, kept)
+        own = self.rules.table_values[card.rank]
+        if not own:
+            return None
+        for shape in _submasks(atoms):
+            if shape & ctx.pile_mask and (shape & ctx.pile_mask) & ((shape & ctx.pile_mask) - 1):
+                continue
+            left = atoms & ~shape
+            if not any(_adds_up(ctx, shape, value - mine) for mine in own if mine <= value):
+                continue
+            flags = _local_flags(ctx, left, value) if left else 0
+            if flags is None:
+                continue
+            if self._new_groups_ok(ctx, left, flags, kept, shape, True):
+                return Touch(value, mask, True, 0, kept)
+        return None
 
     def explain(self, rnd: Round, ctx: SwaziContext, move: Move) -> str:  # type: ignore[override]
         rules = self.rules
@@ -527,10 +645,13 @@ class Swazi(Casino):
                 continue
             if isinstance(item, Build) and (item.multiple or item.value == move.value):
                 return "an opponent's build is augmented only if you capture it this turn"
-        if move.is_trail and ctx.first_half:
-            owns = any(isinstance(b, Build) and b.owner == ctx.seat for b in rnd.table)
-            if owns or move.table_builds:
-                return "in the first twelve cards you may not trail while you own a build"
+        owns = [b for b in rnd.table if isinstance(b, Build) and b.owner == ctx.seat]
+        restricted = ctx.first_half or ctx.crazy_restricted
+        if move.is_trail and restricted and (owns or move.table_builds):
+            return "in the first twelve cards you may not trail while you own a build"
+        kept = [b for b in owns if b not in wanted]
+        if ctx.first_half and len(kept) + len(values) > 1:
+            return "in the first twelve cards you own one build at most at the end of your turn"
         left = [b.value for b in rnd.table if isinstance(b, Build) and b not in wanted]
         if any(v in left for v in values):
             return "never two builds of one value on the table"
@@ -546,8 +667,9 @@ class Swazi(Casino):
 
     def apply(self, rnd: Round, move: Move) -> tuple[bool, bool, bool]:
         ctx = self.context(rnd)
-        self.moves_for(rnd, ctx, move.card)
-        kind, hand_mask, mask, touches, owners = ctx.plans[move]
+        found = self.plan(ctx, move)
+        assert found is not None, "a checked move has a plan"
+        kind, hand_mask, mask, touches, owners = found
         seat = ctx.seat
         rules = self.rules
         rnd.hands[seat].remove(move.card)
@@ -612,6 +734,55 @@ class Swazi(Casino):
         return Build([*groups, *split], touch.value, owner)
 
 
+def _locate(everything: Sequence[Item], items: Sequence[Item], taken: int) -> int | None:
+    """The mask of ``items`` among positions not in ``taken``, or ``None``."""
+    mask = 0
+    for item in items:
+        for position, there in enumerate(everything):
+            bit = 1 << position
+            if not (taken | mask) & bit and there == item:
+                mask |= bit
+                break
+        else:
+            return None
+    return mask
+
+
+def _adds_up(ctx: SwaziContext, mask: int, target: int) -> bool:
+    """Whether the cards of ``mask`` add up to ``target`` (the empty set makes 0)."""
+    totals = {0}
+    for position in _bits(mask):
+        options = ctx.options[position]
+        if options is _NEVER:
+            return False
+        totals = {t + v for t in totals for v in options if t + v <= target}
+    return target in totals
+
+
+def _local_flags(ctx: SwaziContext, atoms: int, value: int) -> int | None:
+    """Flags of ``atoms`` as a union of groups of ``value`` (None: no split at all)."""
+    groups = [g for g in ctx.groups(value) if not g & ~atoms]
+    pile = ctx.pile_mask
+    best: int | None = None
+
+    def walk(start: int, left: int, count: int, base: bool) -> None:
+        nonlocal best
+        if not left:
+            flags = SINGLE if count == 1 else MULTI | (MULTI_BASE if base else 0)
+            if base:
+                flags |= BASE
+            best = (best or 0) | flags
+            return
+        low = left & -left
+        for index in range(start, len(groups)):
+            group = groups[index]
+            if group & low and not group & ~left:
+                walk(0, left & ~group, count + 1, base or not group & pile)
+
+    walk(0, atoms, 0, False)
+    return best
+
+
 def _rank_at(ctx: SwaziContext, position: int) -> int:
     item = ctx.all_items[position]
     return item.rank if isinstance(item, Card) else 0
@@ -642,9 +813,11 @@ def _split_cards(
 ) -> list[tuple[Card, ...]] | None:
     """Split cards into groups of ``value``, one pile card at most per group."""
     entries = [(rules.table_values[c.rank], c, bool(_pile_position(ctx, c))) for c in atoms]
-    if played is not None:
-        entries.insert(0, (rules.table_values[played.rank], played, False))
-    return _split_entries(entries, value)
+    if played is None:
+        return _split_entries(entries, value)
+    entries.insert(0, (rules.table_values[played.rank], played, False))
+    found = _split_entries(entries, value)
+    return None if found is None else [*found[1:], found[0]]  # the hand card's group last
 
 
 def _pile_position(ctx: SwaziContext, card: Card) -> bool:

@@ -283,11 +283,15 @@ class Context:
         else:
             builds = sorted((i for i in table if i.__class__ is not Card), key=item_key)
             self.items = [*sorted(cards, key=_ORDER), *builds]
-        self.tops: list[Pile] = family.pile_tops(rnd, seat)
-        items = [*self.items, *(top.card for top in self.tops)]
-        self.all_items = items
+        self.tops: list[Pile] = family.pile_tops(rnd, seat) if family.tops else []
         self.table_count = len(self.items)
-        self.pile_mask = ((1 << len(items)) - 1) ^ ((1 << self.table_count) - 1)
+        if self.tops:
+            items = [*self.items, *(top.card for top in self.tops)]
+            self.pile_mask = ((1 << len(items)) - 1) ^ ((1 << self.table_count) - 1)
+        else:
+            items = self.items
+            self.pile_mask = 0
+        self.all_items = items
         table_values = rules.table_values
         permissive = rules.permissive
         self.whole: dict[int, list[int]] = {}  # value -> masks of builds taken whole
@@ -336,6 +340,7 @@ class Context:
         self.held_counts = sorted(counts.items())
         self._unions: dict[int, tuple[int, ...]] = {}
         self._groups: dict[int, tuple[int, ...]] = {}
+        self._by_sum: tuple[tuple[int, ...], ...] | None = None
         self._wholes: dict[int, list[int]] = {}
         self._captures: dict[int, list[int]] = {}
         self._builds: dict[tuple[tuple[int, ...], int], list[int]] = {}
@@ -347,7 +352,7 @@ class Context:
         """Masks of unions of disjoint groups of groupable items adding up to ``value``."""
         found = self._unions.get(value)
         if found is None:
-            found = union_groups(self.options, value) if self.sums >> value & 1 else ()
+            found = _unions_of(self.groups(value)) if self.sums >> value & 1 else ()
             self._unions[value] = found
         return found
 
@@ -355,7 +360,13 @@ class Context:
         """Masks of single groups of groupable items adding up to ``value``."""
         found = self._groups.get(value)
         if found is None:
-            found = single_groups(self.options, value) if self.sums >> value & 1 else ()
+            if self.sums >> value & 1 and 0 < value <= _TOP:
+                by_sum = self._by_sum
+                if by_sum is None:
+                    by_sum = self._by_sum = groups_by_sum(self.options)
+                found = by_sum[value]
+            else:
+                found = ()
             self._groups[value] = found
         return found
 
@@ -481,6 +492,8 @@ class Context:
 class Casino:
     """Anglo-American Casino (7.1); Royal Casino and Glimne's Mulle differ only in data."""
 
+    tops = False  # whether pile top cards join captures and builds (South African)
+
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
 
@@ -552,7 +565,7 @@ class Casino:
         if not values:  # a picture without a number pairs one loose card of its rank
             if owned and not holds(rules, owned, rest):
                 return
-            out.extend(make(card, take(bit)) for bit in ctx.pairs.get(card.rank, ()))
+            out.extend([make(card, take(bit)) for bit in ctx.pairs.get(card.rank, ())])
             return
         if len(values) == 1:
             masks = ctx.capture_masks(values[0])
@@ -626,7 +639,8 @@ class Casino:
         ctx = self.context(rnd)
         if move.card not in ctx.hand:
             raise IllegalMove(f"{move.card} is not in your hand")
-        if self.valid(rnd, ctx, move):
+        listed = ctx.moves.get(move.card)  # legal_moves() already listed this card's moves
+        if move in listed if listed is not None else self.valid(rnd, ctx, move):
             return
         raise IllegalMove(self.explain(rnd, ctx, move))
 
@@ -883,6 +897,8 @@ def _keep_message(rules: Rules, values: Iterable[int], cards: Sequence[Card], wh
 
 class SouthAfrican(Casino):
     """7.6: the top card of each other player's pile joins captures, and owners' builds."""
+
+    tops = True
 
     def pile_tops(self, rnd: Round, seat: int) -> list[Pile]:
         return [

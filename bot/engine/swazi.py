@@ -253,9 +253,9 @@ class Swazi(Casino):
     def _new_groups_ok(
         self, ctx: SwaziContext, union: int, flags: int, kept: int, shape: int, played: bool
     ) -> bool:
-        """Whether groups ``union`` (plus the hand card's group ``shape``) make a valid build."""
-        if not ctx.pile_ok(union | shape):
-            return False
+        """Whether groups ``union`` (plus the hand card's group ``shape``) make a valid build.
+
+        Pile cards are checked for the whole turn at its end (top cards first)."""
         pile = ctx.pile_mask
         if kept:
             return bool(union or played)
@@ -287,8 +287,6 @@ class Swazi(Casino):
             wholes = ctx.builds_of.get(value, 0)
             whole_sets = _submasks(wholes)
             for union, flags in [(0, 0), *ctx.unions(value).items()]:
-                if union and not ctx.pile_ok(union):
-                    continue
                 for chosen in whole_sets:
                     mask = union | chosen
                     if not mask or mask in seen:
@@ -311,18 +309,15 @@ class Swazi(Casino):
                     shapes.extend((bit, bit) for bit, v in ctx.opp_simple if v + mine == value)
             done: set[int] = set()
             for shape, changed in shapes:
-                if shape & ctx.pile_mask and not changed and not kept:
-                    pass  # checked with the base rule below
                 for union, flags in [(0, 0), *ctx.unions(value).items()]:
                     if union & shape:
                         continue
                     mask = shape | union | kept
                     if mask in done and not changed:
                         continue
-                    if changed:
-                        if not ctx.pile_ok(union):
-                            continue
-                    elif not self._new_groups_ok(ctx, union, flags, kept, shape, True):
+                    if not changed and not self._new_groups_ok(
+                        ctx, union, flags, kept, shape, True
+                    ):
                         continue
                     done.add(mask)
                     yield ("build", mask, value, Touch(value, mask, True, changed, kept))
@@ -550,8 +545,6 @@ class Swazi(Casino):
             return all(p < ctx.table_count and _rank_at(ctx, p) == card.rank for p in _bits(mask))
         builds = mask & ctx.build_mask
         atoms = mask & ~builds
-        if atoms and not ctx.pile_ok(atoms):
-            return False
         for value in values:
             if any(ctx.all_items[p].value != value for p in _bits(builds)):
                 continue
@@ -584,7 +577,7 @@ class Swazi(Casino):
                 return None
             changed = builds
         if changed:
-            if atoms and (_local_flags(ctx, atoms, value) is None or not ctx.pile_ok(atoms)):
+            if atoms and _local_flags(ctx, atoms, value) is None:
                 return None
             return Touch(value, mask, True, changed, kept)
         if card is None:

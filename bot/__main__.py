@@ -1,15 +1,34 @@
-"""Run the bot: ``python -m bot`` (needs DISCORD_TOKEN) or ``python -m bot --preview``."""
+"""Run the Kasino Discord bot, or try it in your browser without Discord.
+
+The bot needs DISCORD_TOKEN, in the environment or in a .env file (copy .env.example).
+With --preview it runs against SimCord's local Preview instead: no token, a throwaway
+database. Stop either with Ctrl+C.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
+import socket
 import sys
+from collections.abc import Awaitable, Callable, Iterator
 
+import aiohttp
 import discord
 
-from bot.config import ConfigError, load_config
+from bot.client import StartupError
+from bot.config import Config, ConfigError, load_config
+
+log = logging.getLogger("bot")
+
+NETWORK_HINT = "Check the network connection (and any proxy or firewall), then start the bot again."
+TOKEN_HINT = (
+    "Check DISCORD_TOKEN in .env (or the environment): copy the token again from the"
+    " Discord Developer Portal, your application > Bot > Reset Token."
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -26,6 +45,126 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _http_error(error: discord.HTTPException) -> str:
+    """``503 Service Unavailable: the text``, without discord.py's error-code noise."""
+    reason = getattr(error.response, "reason", None) or ""
+    text = f"{error.status} {reason}".strip()
+    if error.text and error.text != reason:
+        text += f": {error.text}"
+    return text
+
+
+def _network_error(error: BaseException) -> str | None:
+    """The one-line explanation of a network failure, or None if it is not one."""
+    cause = getattr(error, "os_error", None)
+    if isinstance(error, socket.gaierror) or isinstance(cause, socket.gaierror):
+        host = getattr(error, "host", None) or "discord.com"
+        detail = (cause or error).strerror or "no answer"
+        return f"cannot reach Discord: looking up {host} failed ({detail}). {NETWORK_HINT}"
+    if isinstance(error, aiohttp.ClientConnectorError):
+        detail = error.os_error.strerror or str(error.os_error)
+        return f"cannot reach Discord at {error.host}:{error.port} ({detail}). {NETWORK_HINT}"
+    if isinstance(error, aiohttp.ClientError | ConnectionError | TimeoutError):
+        return f"cannot reach Discord ({type(error).__name__}: {error}). {NETWORK_HINT}"
+    return None
+
+
+def describe_startup_error(error: BaseException, config: Config) -> str | None:
+    """One line for a person: what went wrong at start-up and what to do about it.
+
+    None when ``error`` is not a known start-up problem (a bug: let its traceback show).
+    """
+    if isinstance(error, StartupError):
+        return str(error)
+    if isinstance(error, discord.LoginFailure):
+        return f"Discord rejected the bot token. {TOKEN_HINT}"
+    if isinstance(error, discord.PrivilegedIntentsRequired):
+        return (
+            "Discord refused a privileged intent. The bot needs none; if you changed its"
+            " intents, switch them on in the Developer Portal, your application > Bot >"
+            " Privileged Gateway Intents."
+        )
+    if isinstance(error, discord.ConnectionClosed):
+        if error.code == 4004:
+            return f"Discord rejected the bot token when connecting. {TOKEN_HINT}"
+        reason = f": {error.reason}" if error.reason else ""
+        return (
+            f"Discord closed the connection (code {error.code}{reason})."
+            " Try again in a few minutes; see https://discordstatus.com."
+        )
+    if isinstance(error, discord.GatewayNotFound):
+        return (
+            "Discord's gateway cannot be found."
+            " Try again in a few minutes; see https://discordstatus.com."
+        )
+    if isinstance(error, discord.HTTPException):
+        if error.status >= 500:
+            return (
+                f"Discord's servers answered {_http_error(error)}. This is on Discord's side:"
+                " try again in a few minutes; see https://discordstatus.com."
+            )
+        if isinstance(error, discord.Forbidden | discord.NotFound) and config.dev_guild_id:
+            return (
+                f"Discord refused to register the commands in the server DEV_GUILD_ID="
+                f"{config.dev_guild_id} ({_http_error(error)}). Invite the bot to that server,"
+                " or correct or remove DEV_GUILD_ID in .env."
+            )
+        return (
+            f"Discord answered {_http_error(error)} while starting."
+            " Check the application in the Discord Developer Portal, then start the bot again."
+        )
+    return _network_error(error)
+
+
+@contextlib.contextmanager
+def _sigterm_cancels(task: asyncio.Task[None]) -> Iterator[list[bool]]:
+    """While inside, SIGTERM (``docker stop``) cancels ``task``, as Ctrl+C does.
+
+    Yields a list whose one flag tells whether it happened.
+    """
+    loop = asyncio.get_running_loop()
+    terminated = [False]
+
+    def terminate() -> None:
+        terminated[0] = True
+        task.cancel()
+
+    try:
+        loop.add_signal_handler(signal.SIGTERM, terminate)
+    except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main thread
+        yield terminated
+        return
+    try:
+        yield terminated
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+async def _until_stopped(run: Callable[[], Awaitable[None]]) -> None:
+    """Await ``run()``; a SIGTERM ends it like Ctrl+C, but returns normally."""
+    task = asyncio.current_task()
+    assert task is not None
+    with _sigterm_cancels(task) as terminated:
+        try:
+            await run()
+        except asyncio.CancelledError:
+            if not terminated[0]:
+                raise
+
+
+async def run_bot(config: Config) -> None:
+    """Log in, open the database, connect; the database is closed however this ends."""
+    from bot.client import KasinoBot
+
+    assert config.token is not None
+    bot = KasinoBot(config)
+    try:
+        async with bot:  # leaving it calls bot.close(), which closes the database
+            await bot.start(config.token)
+    finally:
+        await bot.close_storage()  # in case close() itself failed
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parse_args(argv)
@@ -36,21 +175,47 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
     if args.preview:
-        from bot.preview import PreviewUnavailable, run_preview
+        return _preview(config, args.port)
+    try:
+        asyncio.run(_until_stopped(lambda: run_bot(config)))
+    except KeyboardInterrupt:
+        pass
+    except Exception as error:
+        message = describe_startup_error(error, config)
+        if message is None:
+            raise
+        log.debug("the bot stopped on an error", exc_info=error)
+        print(f"error: {message}", file=sys.stderr)
+        return 1
+    print("bot stopped", flush=True)
+    return 0
 
-        try:
-            asyncio.run(run_preview(config, port=args.port))
-        except PreviewUnavailable as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            print("preview stopped")
-        return 0
-    from bot.client import KasinoBot
 
-    bot = KasinoBot(config)
-    assert config.token is not None
-    bot.run(config.token, log_handler=None)
+def _preview(config: Config, port: int | None) -> int:
+    from bot.preview import PreviewUnavailable, run_preview
+
+    try:
+        asyncio.run(_until_stopped(lambda: run_preview(config, port=port)))
+    except KeyboardInterrupt:
+        pass
+    except PreviewUnavailable as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except StartupError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except Exception as error:
+        # SimCord reports a port it cannot bind as its SetupError, caused by the OSError.
+        cause = error if isinstance(error, OSError) else error.__cause__
+        if port is None or not isinstance(cause, OSError):
+            raise
+        print(
+            f"error: cannot start the preview on port {port} ({cause.strerror or cause})."
+            " Choose another --port, or leave it out for a free one.",
+            file=sys.stderr,
+        )
+        return 1
+    print("preview stopped", flush=True)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import sqlite3
 
 import discord
 from discord.ext import commands
@@ -15,6 +16,10 @@ from bot.storage import Storage
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.kasino",)
+
+
+class StartupError(RuntimeError):
+    """The bot cannot start; the message says why and what to do, in one line."""
 
 
 class KasinoBot(commands.Bot):
@@ -36,15 +41,24 @@ class KasinoBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync commands if the set changed."""
-        self.storage = await Storage.open(self.config.db_path)
+        try:
+            self.storage = await Storage.open(self.config.db_path)
+        except (OSError, sqlite3.Error) as error:
+            raise StartupError(
+                f"cannot open the database {self.config.db_path} ({error}). Check KASINO_DB"
+                " (a writable file path; the folder is created if needed)."
+            ) from error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
 
     async def close(self) -> None:
-        """Close the gateway, then the database."""
-        await super().close()
-        await self.close_storage()
+        """Close the gateway, then the database (even if closing the gateway fails or is
+        cancelled: its worker thread would keep the process alive)."""
+        try:
+            await super().close()
+        finally:
+            await self.close_storage()
 
     async def close_storage(self) -> None:
         """Close the database (its worker thread would otherwise keep the process alive)."""

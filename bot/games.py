@@ -8,7 +8,12 @@ that follows always reports committed state.
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 import random
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,8 +23,10 @@ from bot.engine import Card, IllegalMove, Match, Move, capture_targets, rules_fo
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
 from bot.moves import auto_move
 from bot.render import describe_move
-from bot.storage import MoveRecord, ResultRecord, Storage
+from bot.storage import CorruptGame, MoveRecord, ResultRecord, Storage
 from bot.timers import now
+
+log = logging.getLogger(__name__)
 
 
 class GameError(Exception):
@@ -40,46 +47,90 @@ class MoveOutcome:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class GameService:
-    """Owns the in-memory cache of games, their locks, and every state change."""
+BrokenHandler = Callable[[CorruptGame], Awaitable[None]]
 
-    def __init__(self, storage: Storage, config: Config, seed: int | None = None) -> None:
+
+class GameService:
+    """Owns the loaded games, their locks, and every state change.
+
+    The database row is the truth. A game is touched only inside :meth:`session`, which
+    holds the game's lock and hands out the one loaded copy (loaded under that lock, so
+    two interactions arriving together after a restart cannot each load their own). Saves
+    are compare-and-set on the version, so a stale copy could never overwrite the row;
+    when anything fails inside a session the copy is dropped and the next session loads
+    the row again. The cache only spares re-reading a game on every click.
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        config: Config,
+        seed: int | None = None,
+        on_broken: BrokenHandler | None = None,
+    ) -> None:
         self.storage = storage
         self.config = config
         self._rng = random.Random(seed)
         self._games: dict[int, Game] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._on_broken = on_broken
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        """The lock that serialises every change to one game."""
+        """The lock that serialises every change to one game (kept while anyone uses it)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
-    async def get(self, game_id: int) -> Game | None:
-        """A game by id (cached after the first load)."""
+    @asynccontextmanager
+    async def session(self, game_id: int) -> AsyncIterator[Game | None]:
+        """Hold the game's lock and yield its one loaded copy (``None``: no such game, or
+        its saved state was damaged and the game has just been closed and reported)."""
+        async with self.lock(game_id):
+            game = await self._load(game_id)
+            try:
+                yield game
+            except BaseException:
+                self._games.pop(game_id, None)  # it may hold changes that were not saved
+                raise
+
+    async def _load(self, game_id: int) -> Game | None:
         game = self._games.get(game_id)
-        if game is None:
+        if game is not None:
+            return game
+        try:
             game = await self.storage.get_game(game_id)
-            if game is not None and game.status.active:
-                self._games[game_id] = game
+        except CorruptGame as broken:
+            await self._close_broken(broken)
+            return None
+        if game is not None and game.status.active:
+            self._games[game_id] = game
         return game
 
-    async def active(self, channel_id: int) -> Game | None:
-        """The lobby or match in a channel, if any."""
+    async def _close_broken(self, broken: CorruptGame) -> None:
+        log.error("game %s: saved state refused (%s); closing it", broken.game_id, broken.reason)
+        if await self.storage.close_broken(broken.game_id, now()) and self._on_broken:
+            await self._on_broken(broken)
+
+    async def channel_game(self, channel_id: int) -> int | None:
+        """The id of the lobby or match in a channel, if any."""
         for game in self._games.values():
             if game.channel_id == channel_id and game.status.active:
-                return game
-        game = await self.storage.active_game(channel_id)
-        if game is not None:
-            game = self._games.setdefault(game.id, game)
-        return game
+                return game.id
+        return await self.storage.channel_game(channel_id)
+
+    async def active(self, channel_id: int) -> Game | None:
+        """The lobby or match in a channel (the loaded copy), if any."""
+        game_id = await self.channel_game(channel_id)
+        if game_id is None:
+            return None
+        async with self.session(game_id) as game:
+            return game if game is not None and game.status.active else None
 
     async def save(
         self, game: Game, move: MoveRecord | None = None, results: list[ResultRecord] | None = None
     ) -> None:
-        """Commit a game; on failure forget the cached copy so the next read is from disk."""
+        """Commit a game (inside its session); a finished game leaves the cache."""
         try:
             await self.storage.save_game(game, now(), move, results or ())
         except BaseException:
@@ -340,15 +391,12 @@ class GameService:
             )
         return lines
 
-    def parse_taken(self, game: Game, indices: list[str]) -> tuple[Card, ...]:
-        """Table cards by their positions (select values), checking each is on the table."""
+    @staticmethod
+    def taken_at(game: Game, positions: tuple[int, ...]) -> tuple[Card, ...]:
+        """Table cards by their positions (distinct, sorted), checking each is there."""
         table = game.match.round.table
-        try:
-            positions = sorted({int(i) for i in indices})
-        except ValueError:
-            raise GameError("Those are not table cards.") from None
-        if not positions or positions[0] < 0 or positions[-1] >= len(table):
-            raise GameError("Those cards are not on the table any more.")
+        if not positions or positions[-1] >= len(table):
+            raise GameError("Those cards are not on the table any more, so nothing was played")
         return tuple(table[i] for i in positions)
 
     # ----------------------------------------------------------------- timers
@@ -385,14 +433,13 @@ class GameService:
         )
         return await self.play(game, seat, move)
 
-    async def hint(self, game: Game, seat: int) -> str:
-        """What ``hard`` would play for ``seat`` and why, in one line (off the event loop).
+    def hint_job(self, game: Game, seat: int) -> Callable[[], tuple[Move, str]]:
+        """What ``hard`` would play for ``seat`` and why: a job to run in a worker thread.
 
-        Thinks about a copy of the round, so moves made meanwhile cannot disturb it.
+        It thinks about a copy of the round taken now, so moves made meanwhile cannot
+        disturb it.
         """
         if not game.hints:
             raise GameError("Hints are off in this game.")
         rnd = game.match.round.copy()
-        budget = self.config.hard_budget_ms
-        _, why = await asyncio.to_thread(hint, rnd, seat, self.move_seed(game), budget)
-        return why
+        return functools.partial(hint, rnd, seat, self.move_seed(game), self.config.hard_budget_ms)

@@ -27,6 +27,7 @@ class Status(StrEnum):
     STOPPED = "stopped"
     CANCELLED = "cancelled"
     ABANDONED = "abandoned"
+    BROKEN = "broken"  # its saved state could not be loaded; closed without a result
 
     @property
     def active(self) -> bool:
@@ -125,6 +126,9 @@ class Game:
     last_move: str = ""
     created_at: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    # The version the database holds for this game (``None``: not stored yet). A save
+    # succeeds only if the row still has it, so a stale copy can never overwrite the truth.
+    stored_version: int | None = field(default=None, repr=False, compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat index of a person, or ``None`` when they are not playing."""

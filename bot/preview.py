@@ -33,7 +33,11 @@ def check_preview_installed() -> None:
 
 
 async def run_preview(config: Config, port: int | None = None) -> None:
-    """Start the bot in SimCord, open the Preview, print its URL and wait until it closes."""
+    """Start the bot in SimCord, open the Preview, print its URL and wait until it closes.
+
+    However this ends (the page's End button, Ctrl+C, an error), the bot's database is
+    closed and the throwaway folder removed.
+    """
     check_preview_installed()
     import simcord
 
@@ -44,21 +48,25 @@ async def run_preview(config: Config, port: int | None = None) -> None:
             config, token=None, dev_guild_id=None, db_path=Path(folder) / "kasino.db"
         )
         bot = KasinoBot(settings)
-        async with simcord.run(bot, check_errors=False) as env:
-            guild = env.create_guild("Kasino Preview")
-            channel = guild.create_text_channel("kasino")
-            members = [
-                guild.add_member(env.create_user(name.lower(), global_name=name))
-                for name in MEMBERS
-            ]
-            async with env.preview(
-                channel, viewers=members, layout="channel", port=port
-            ) as preview:
-                print(f"Kasino preview running: open {preview.url}", flush=True)
-                print(
-                    "Switch between members in the page, type /kasino new, and play."
-                    " Press Ctrl+C (or End preview session) to stop.",
-                    flush=True,
-                )
-                await preview.wait_closed()
-        await bot.close_storage()
+        try:
+            async with simcord.run(bot, check_errors=False) as env:
+                guild = env.create_guild("Kasino Preview")
+                channel = guild.create_text_channel("kasino")
+                members = [
+                    guild.add_member(env.create_user(name.lower(), global_name=name))
+                    for name in MEMBERS
+                ]
+                async with env.preview(
+                    channel, viewers=members, layout="channel", port=port
+                ) as preview:
+                    print(f"Kasino preview running: open {preview.url}", flush=True)
+                    print(
+                        "Switch between members in the page, type /kasino new, and play."
+                        " Press Ctrl+C (or End preview session) to stop.",
+                        flush=True,
+                    )
+                    await preview.wait_closed()
+        finally:
+            # Also on Ctrl+C (cancellation) and errors: the database's worker thread would
+            # keep the process alive, and the folder is removed only after this.
+            await bot.close_storage()

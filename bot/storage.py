@@ -88,6 +88,21 @@ _GAME_COLUMNS = (
 )
 
 
+class CorruptGame(Exception):
+    """A game row whose saved form cannot be loaded; says where to report it."""
+
+    def __init__(self, game_id: int, guild_id: int, channel_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be loaded: {reason}")
+        self.game_id = game_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.reason = reason
+
+
+class StaleGame(Exception):
+    """A save from a copy of a game that is older than the database's row."""
+
+
 class ChannelBusy(Exception):
     """A channel already has a lobby or a match; ``game_id`` names it."""
 
@@ -150,6 +165,19 @@ def _load_match(state: str | None) -> Any:
 
 
 def _row_to_game(row: sqlite3.Row | tuple[Any, ...]) -> Game:
+    """A game from its row; :class:`CorruptGame` if any part of it cannot be read."""
+    try:
+        return _parse_row(row)
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+        gid, guild, channel = (_int_or_zero(value) for value in row[:3])
+        raise CorruptGame(gid, guild, channel, str(error)[:200] or type(error).__name__) from None
+
+
+def _int_or_zero(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _parse_row(row: sqlite3.Row | tuple[Any, ...]) -> Game:
     (
         gid,
         guild,
@@ -168,12 +196,12 @@ def _row_to_game(row: sqlite3.Row | tuple[Any, ...]) -> Game:
         extra,
         created,
     ) = row
-    return Game(
+    game = Game(
         id=gid,
         guild_id=guild,
         channel_id=channel,
         host_id=host,
-        options=GameOptions(**json.loads(options)),
+        options=GameOptions(**_json_object(options)),
         seats=[Seat.from_dict(s) for s in json.loads(seats)],
         status=Status(status),
         version=version,
@@ -184,8 +212,23 @@ def _row_to_game(row: sqlite3.Row | tuple[Any, ...]) -> Game:
         timer=Timer(timer) if timer else None,
         last_move=last_move,
         created_at=created,
-        extra=json.loads(extra),
+        extra=_json_object(extra),
+        stored_version=version,
     )
+    if game.status is Status.PLAYING and game.match is None:
+        raise ValueError("a game in play has no saved match")
+    if game.match is not None and (
+        game.match.players != len(game.seats) or game.match.rules.name != game.options.variant
+    ):
+        raise ValueError("the match disagrees with the game's seats or options")
+    return game
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, not {type(value).__name__}")
+    return value
 
 
 def _game_values(game: Game) -> dict[str, Any]:
@@ -228,12 +271,16 @@ class Storage:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(str(path), isolation_level=None)
-        await _exec(db, "PRAGMA journal_mode=WAL")
-        await _exec(db, "PRAGMA synchronous=NORMAL")
-        await _exec(db, "PRAGMA foreign_keys=ON")
-        await _exec(db, "PRAGMA busy_timeout=5000")
-        storage = cls(db)
-        await storage._migrate()
+        try:
+            await _exec(db, "PRAGMA journal_mode=WAL")
+            await _exec(db, "PRAGMA synchronous=NORMAL")
+            await _exec(db, "PRAGMA foreign_keys=ON")
+            await _exec(db, "PRAGMA busy_timeout=5000")
+            storage = cls(db)
+            await storage._migrate()
+        except BaseException:
+            await db.close()  # its worker thread would otherwise keep the process alive
+            raise
         return storage
 
     async def close(self) -> None:
@@ -277,30 +324,47 @@ class Storage:
                 [(f"INSERT INTO games ({columns}) VALUES ({marks})", {**values, "now": now})]
             )
         except sqlite3.IntegrityError:
-            existing = await self.active_game(game.channel_id)
-            raise ChannelBusy(existing.id if existing else None) from None
+            raise ChannelBusy(await self.channel_game(game.channel_id)) from None
         game.created_at = now
+        game.stored_version = game.version
         return game
 
     async def get_game(self, game_id: int) -> Game | None:
         """The game with this id, or ``None``."""
         return await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
 
-    async def active_game(self, channel_id: int) -> Game | None:
-        """The lobby or match running in a channel, if any."""
-        return await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ?"
-            " AND status IN ('lobby', 'playing')",
-            (channel_id,),
-        )
-
-    async def timed_games(self) -> list[Game]:
-        """Every active game with a pending deadline (to restart timers after a restart)."""
+    async def channel_game(self, channel_id: int) -> int | None:
+        """The id of the lobby or match running in a channel, if any."""
         async with self._db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL"
+            "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+            (channel_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else None
+
+    async def deadlines(self) -> list[tuple[int, float]]:
+        """``(game id, deadline)`` of every active game with one (to restart the timers).
+
+        Reads no saved state, so one damaged game cannot stop the others from starting.
+        """
+        async with self._db.execute(
+            "SELECT id, deadline FROM games WHERE deadline IS NOT NULL"
             " AND status IN ('lobby', 'playing') ORDER BY deadline"
         ) as cursor:
-            return [_row_to_game(row) for row in await cursor.fetchall()]
+            return [(int(gid), float(at)) for gid, at in await cursor.fetchall()]
+
+    async def close_broken(self, game_id: int, now: float) -> bool:
+        """Close an active game whose saved state cannot be loaded (no result); ``True`` the
+        first time only, so it is reported once."""
+        async with self._lock:
+            cursor = await self._db.execute(
+                "UPDATE games SET status = 'broken', deadline = NULL, timer = NULL,"
+                " updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
+                (now, game_id),
+            )
+            changed = cursor.rowcount == 1
+            await cursor.close()
+        return changed
 
     async def _one(self, sql: str, params: Iterable[Any]) -> Game | None:
         async with self._db.execute(sql, tuple(params)) as cursor:
@@ -314,13 +378,19 @@ class Storage:
         move: MoveRecord | None = None,
         results: Iterable[ResultRecord] = (),
     ) -> None:
-        """Write a game's row, and in the same transaction its move and final results."""
+        """Write a game's row, and in the same transaction its move and final results.
+
+        The row is written only if the database still holds the version this copy was
+        loaded at (:class:`StaleGame` otherwise, nothing written).
+        """
         values = _game_values(game)
         assignments = ", ".join(f"{key} = :{key}" for key in values)
+        expected = {"id": game.id, "expected": game.stored_version, "now": now}
         statements: list[tuple[str, Any]] = [
             (
-                f"UPDATE games SET {assignments}, updated_at = :now WHERE id = :id",
-                {**values, "now": now, "id": game.id},
+                f"UPDATE games SET {assignments}, updated_at = :now"
+                " WHERE id = :id AND version = :expected",
+                {**values, **expected},
             )
         ]
         if move is not None:
@@ -343,10 +413,14 @@ class Storage:
             )
             for r in results
         )  # fmt: skip
-        await self._write(statements)
+        await self._write(statements, check_first=True)
+        game.stored_version = game.version
 
-    async def _write(self, statements: list[tuple[str, Any]]) -> int:
+    async def _write(self, statements: list[tuple[str, Any]], check_first: bool = False) -> int:
         """Run statements as one transaction; returns the last inserted row id.
+
+        With ``check_first`` the first statement must change exactly one row, else the
+        transaction is rolled back and :class:`StaleGame` raised.
 
         The whole transaction runs in one trip to aiosqlite's worker thread when the
         connection offers it, so a move's commit does not wait for the event loop between
@@ -356,12 +430,14 @@ class Storage:
         raw = getattr(self._db, "_connection", None)
         async with self._lock:
             if run is not None and raw is not None:
-                return int(await run(_run_transaction, raw, statements))
+                return int(await run(_run_transaction, raw, statements, check_first))
             await _exec(self._db, "BEGIN IMMEDIATE")
             try:
                 last = 0
-                for sql, params in statements:
-                    last = await _exec(self._db, sql, params) or last
+                for number, (sql, params) in enumerate(statements):
+                    async with self._db.execute(sql, params) as cursor:
+                        _check_changed(cursor.rowcount, number == 0 and check_first)
+                        last = cursor.lastrowid or last
             except BaseException:
                 await _exec(self._db, "ROLLBACK")
                 raise
@@ -451,13 +527,21 @@ async def _exec(
         return int(cursor.lastrowid or 0)
 
 
-def _run_transaction(conn: sqlite3.Connection, statements: list[tuple[str, Any]]) -> int:
+def _check_changed(rowcount: int, required: bool) -> None:
+    if required and rowcount != 1:
+        raise StaleGame("the game changed in the database since this copy was loaded")
+
+
+def _run_transaction(
+    conn: sqlite3.Connection, statements: list[tuple[str, Any]], check_first: bool
+) -> int:
     """In aiosqlite's worker thread: BEGIN IMMEDIATE, the statements, COMMIT."""
     conn.execute("BEGIN IMMEDIATE")
     last = 0
     try:
-        for sql, params in statements:
+        for number, (sql, params) in enumerate(statements):
             cursor = conn.execute(sql, params)
+            _check_changed(cursor.rowcount, number == 0 and check_first)
             last = cursor.lastrowid or last
             cursor.close()
     except BaseException:

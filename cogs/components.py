@@ -1,17 +1,7 @@
 """Buttons and selects as ``DynamicItem``s: their custom_id carries the game id (and, for
 moves, the state version), so they keep working after a restart and stale ones are
-recognised. Each callback hands over to the Kasino cog.
-
-custom_id formats (``k`` for Kasino)::
-
-    k:lobby:<game>:<join|leave|start|cancel|add-<level>|remove-computer|hints>
-    k:hand:<game>:<version>             Your hand / Refresh / Back
-    k:hint:<game>:<version>             Hint (games with hints on)
-    k:card:<game>:<version>             select: which card to play (value: hand position)
-    k:take:<game>:<version>:<card>      select: c<n> (ranked capture), trail, pick
-    k:pick:<game>:<version>:<card>      multi-select: table positions
-    k:rematch:<game>
-    k:scores:<variant|->:<target>:<page>[:<p|c>]   people / computers board
+recognised. Each callback hands the raw custom_id and values to the Kasino cog, which
+parses them in one strict place (:mod:`cogs.custom_ids`).
 """
 
 from __future__ import annotations
@@ -21,25 +11,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
+from cogs.custom_ids import BUTTON_KINDS, SELECT_KINDS, custom_id
+
 if TYPE_CHECKING:
     from cogs.kasino import Kasino
 
-BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores")
-SELECT_KINDS = ("card", "take", "pick")
-ARGS = r"(?P<args>[A-Za-z0-9:_-]{0,80})"
-
-
-def custom_id(kind: str, *parts: object) -> str:
-    """Build a custom_id such as ``k:take:12:7:3``."""
-    return ":".join(("k", kind, *map(str, parts)))
-
-
-def parse_ints(args: str, count: int) -> tuple[int, ...] | None:
-    """The first ``count`` numeric fields of a custom_id's arguments, or ``None``."""
-    parts = args.split(":")
-    if len(parts) < count or not all(p.isdigit() for p in parts[:count]):
-        return None
-    return tuple(int(p) for p in parts[:count])
+# Loose on purpose: anything shaped like ours reaches the strict parser, which refuses it
+# politely (a custom_id no item matches would get no answer at all).
+ARGS = r"(?P<args>[^\s]{0,96})"
 
 
 def _cog(interaction: discord.Interaction) -> Kasino:
@@ -52,7 +31,7 @@ class KasinoButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=re.compile(r"k:(?P<kind>" + "|".join(BUTTON_KINDS) + r"):" + ARGS),
 ):
-    """Every Kasino button; ``kind`` and ``args`` come from the custom_id."""
+    """Every Kasino button."""
 
     def __init__(
         self,
@@ -69,19 +48,17 @@ class KasinoButton(
             label=label, style=style, emoji=emoji, custom_id=cid, disabled=disabled, row=row
         )
         super().__init__(button)
-        self.kind = kind
-        self.args = ":".join(map(str, args))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> KasinoButton:
-        """Rebuild from a clicked custom_id (never fails: bad arguments are checked later)."""
-        return _rebuild(cls, item, match)
+        """Rebuild from a clicked custom_id (never fails: the cog parses it strictly)."""
+        return _rebuild(cls, item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the cog."""
-        await _cog(interaction).on_button(interaction, self.kind, self.args)
+        await _cog(interaction).on_component(interaction, self.item.custom_id, None)
 
 
 class KasinoSelect(
@@ -108,20 +85,18 @@ class KasinoSelect(
             row=row,
         )
         super().__init__(select)
-        self.kind = kind
-        self.args = ":".join(map(str, args))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> KasinoSelect:
         """Rebuild from a used custom_id."""
-        return _rebuild(cls, item, match)
+        return _rebuild(cls, item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the choice to the cog."""
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await _cog(interaction).on_select(interaction, self.kind, self.args, values)
+        values = (interaction.data or {}).get("values")  # type: ignore[union-attr]
+        await _cog(interaction).on_component(interaction, self.item.custom_id, values)
 
 
 def known_custom_id(value: str) -> bool:
@@ -132,29 +107,47 @@ def known_custom_id(value: str) -> bool:
     )
 
 
-def message_custom_ids(message: discord.Message | None) -> set[str]:
-    """Every custom_id on a message's components."""
-    found: set[str] = set()
-    if message is None:
-        return found
+def find_component(message: discord.Message | None, cid: str) -> Any:
+    """The component with custom_id ``cid`` on ``message``, or ``None``."""
 
-    def walk(components: Any) -> None:
+    def walk(components: Any) -> Any:
         for component in components:
-            cid = getattr(component, "custom_id", None)
-            if cid:
-                found.add(cid)
-            walk(getattr(component, "children", ()))
+            if getattr(component, "custom_id", None) == cid:
+                return component
+            found = walk(getattr(component, "children", ()))
+            if found is not None:
+                return found
+        return None
 
-    walk(message.components)
-    return found
+    return walk(message.components) if message is not None else None
+
+
+def dispatched(message: discord.Message | None, cid: str, component_type: object) -> bool:
+    """Whether discord.py hands this click to one of our items: it does only when the
+    message carries a component of that custom_id and type (others get no answer unless
+    the cog's listener gives one)."""
+    component = find_component(message, cid)
+    kind = getattr(getattr(component, "type", None), "value", None)
+    return known_custom_id(cid) and kind is not None and kind == component_type
+
+
+def offered(message: discord.Message | None, cid: str, values: Any) -> bool:
+    """Whether ``message`` carries the component ``cid`` and, for a select, offers every
+    value chosen: a genuine click always does; a tampered one may not."""
+    component = find_component(message, cid)
+    if component is None:
+        return False
+    if values is None:
+        return not hasattr(component, "options")
+    options = {option.value for option in getattr(component, "options", ())}
+    return isinstance(values, list) and all(isinstance(v, str) and v in options for v in values)
 
 
 _Item = TypeVar("_Item", "KasinoButton", "KasinoSelect")
 
 
-def _rebuild(cls: type[_Item], item: discord.ui.Item[Any], match: re.Match[str]) -> _Item:
-    """A component rebuilt from its custom_id: the kind and the raw arguments."""
+def _rebuild(cls: type[_Item], item: discord.ui.Item[Any]) -> _Item:
+    """A component rebuilt around the clicked item (its custom_id is read by the cog)."""
     made = cls.__new__(cls)
     discord.ui.DynamicItem.__init__(made, item)
-    made.kind, made.args = match["kind"], match["args"]
     return made

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING
@@ -25,15 +26,10 @@ from bot.render import (
     table_embed,
     value_note,
 )
-from bot.storage import ChannelBusy
+from bot.storage import ChannelBusy, CorruptGame
 from bot.timers import Timers
-from cogs.components import (
-    KasinoButton,
-    KasinoSelect,
-    known_custom_id,
-    message_custom_ids,
-    parse_ints,
-)
+from cogs.components import KasinoButton, KasinoSelect, dispatched, offered
+from cogs.custom_ids import BadComponent, Click, ScoresPage, parse_click
 from cogs.views import (
     CAPTURE_CHOICES,
     hand_view,
@@ -62,6 +58,9 @@ OPPONENTS = [
 PAGE_SIZE = 10
 STALE = "⚠️ This view is out of date, so nothing was changed. Here is a fresh one:"
 NOT_MINE = "That control is not valid (it was changed or is not mine), so nothing happened."
+GONE = "This game no longer exists, so nothing happened."
+ELSEWHERE = "That control belongs to a game in another channel, so nothing happened."
+NO_GAME = "There is no Kasino game in this channel. Start one with /kasino new."
 
 
 def jump_url(game: Game) -> str:
@@ -87,14 +86,16 @@ class Kasino(
     def __init__(self, bot: KasinoBot) -> None:
         self.bot = bot
         assert bot.storage is not None
-        self.games = GameService(bot.storage, bot.config, seed=bot.seed)
+        self.games = GameService(
+            bot.storage, bot.config, seed=bot.seed, on_broken=self.report_broken
+        )
         self.timers = Timers(self.on_deadline)
 
     async def cog_load(self) -> None:
         """Register the components and restart every stored timer."""
         self.bot.add_dynamic_items(KasinoButton, KasinoSelect)
-        for game in await self.games.storage.timed_games():
-            self.timers.schedule(game.id, game.deadline)
+        for game_id, deadline in await self.games.storage.deadlines():
+            self.timers.schedule(game_id, deadline)
 
     async def cog_unload(self) -> None:
         """Stop the timers (their deadlines stay in the database)."""
@@ -128,32 +129,35 @@ class Kasino(
             turn_seconds=turn_minutes * 60 if turn_minutes else self.bot.config.turn_seconds,
         )
         host = Seat(interaction.user.id, interaction.user.display_name)
+        # loading the running game first closes it if its saved state is damaged
+        running = await self.games.active(interaction.channel_id or 0)
         try:
+            if running is not None:
+                raise ChannelBusy(running.id)
             game = await self.games.open_lobby(
                 interaction.guild_id or 0, interaction.channel_id or 0, host, options
             )
-        except ChannelBusy as busy:
-            running = await self.games.get(busy.game_id) if busy.game_id else None
+        except ChannelBusy:
             link = jump_url(running) if running else "this channel"
             await refuse(interaction, f"A game is already running in this channel: {link}")
             return
         await interaction.response.send_message(embed=lobby_embed(game), view=lobby_view(game))
         log.info("game %s: lobby opened in channel %s", game.id, game.channel_id)
         message = await interaction.original_response()
-        async with self.games.lock(game.id):
-            game.message_id = message.id
-            await self.games.save(game)
+        async with self.games.session(game.id) as game:
+            if game is not None:
+                game.message_id = message.id
+                await self.games.save(game)
 
     @app_commands.command(name="hand", description="See your cards (only you can see them)")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand in this channel's game, ephemeral."""
-        game = await self.games.active(interaction.channel_id or 0)
-        if game is None:
-            await refuse(
-                interaction, "There is no Kasino game in this channel. Start one with /kasino new."
-            )
-            return
-        await self.show_hand(interaction, game)
+        game_id = await self.games.channel_game(interaction.channel_id or 0)
+        async with self.games.session(game_id or 0) as game:
+            if game is None or not game.status.active:
+                await refuse(interaction, NO_GAME)
+                return
+            await self.show_hand(interaction, game)
 
     @app_commands.command(name="scores", description="The server's Kasino leaderboard")
     @app_commands.describe(
@@ -192,13 +196,13 @@ class Kasino(
     )
     async def stop(self, interaction: discord.Interaction) -> None:
         """Stop the game here without recording a result."""
-        game = await self.games.active(interaction.channel_id or 0)
-        if game is None:
-            await refuse(interaction, "There is no Kasino game in this channel.")
-            return
-        perms = interaction.permissions
-        allowed = interaction.user.id == game.host_id or perms.manage_channels
-        async with self.games.lock(game.id):
+        game_id = await self.games.channel_game(interaction.channel_id or 0)
+        async with self.games.session(game_id or 0) as game:
+            if game is None or not game.status.active:
+                await refuse(interaction, "There is no Kasino game in this channel.")
+                return
+            perms = interaction.permissions
+            allowed = interaction.user.id == game.host_id or perms.manage_channels
             try:
                 await self.games.stop(game, allowed=allowed)
             except GameError as error:
@@ -214,123 +218,137 @@ class Kasino(
 
     # ------------------------------------------------------------- components
 
-    async def on_button(self, interaction: discord.Interaction, kind: str, args: str) -> None:
-        """Route a button click."""
-        if kind == "scores":
-            await self.on_scores_page(interaction, args)
-            return
-        ids = parse_ints(args, 1)
-        if ids is None:
-            await refuse(interaction, NOT_MINE)
-            return
-        game = await self.games.get(ids[0])
-        if game is None or game.guild_id != interaction.guild_id:
-            await refuse(interaction, "This game no longer exists.")
-            return
-        if kind == "lobby":
-            await self.on_lobby(interaction, game, args.split(":")[-1])
-        elif kind == "hand":
-            await self.show_hand(interaction, game)
-        elif kind == "hint":
-            await self.on_hint(interaction, game, args)
-        elif kind == "rematch":
-            await self.on_rematch(interaction, game)
-
-    async def on_select(
-        self, interaction: discord.Interaction, kind: str, args: str, values: list[str]
+    async def on_component(
+        self, interaction: discord.Interaction, raw_id: str, values: object
     ) -> None:
-        """Route a select: card, take or pick."""
-        ids = parse_ints(args, 3 if kind in ("take", "pick") else 2)
-        if ids is None or not values:
+        """Every Kasino button and select: parse strictly, check the component was really
+        offered on its message and belongs to this channel's game, then act on it."""
+        try:
+            click = parse_click(raw_id, values)
+        except BadComponent:
             await refuse(interaction, NOT_MINE)
             return
-        game = await self.games.get(ids[0])
-        if game is None or game.guild_id != interaction.guild_id:
-            await refuse(interaction, "This game no longer exists.")
+        if not offered(interaction.message, raw_id, values):
+            await refuse(interaction, NOT_MINE)
             return
-        async with self.games.lock(game.id):
-            seat = game.seat_of(interaction.user.id)
-            if seat is not None and ids[1] != game.version and game.status is Status.PLAYING:
-                await self.send_hand(interaction, game, seat, STALE)
+        if click.kind == "scores":
+            assert click.scores is not None
+            await self.on_scores_page(interaction, click.scores)
+            return
+        if click.kind == "hint":
+            await self.on_hint(interaction, click)
+            return
+        async with self.games.session(click.game) as game:
+            if game is None:
+                await refuse(interaction, GONE)
                 return
-            try:
-                seat = self.games.check_turn(game, interaction.user.id)
-            except GameError as error:
-                await refuse(interaction, str(error))
+            if await self.foreign(interaction, game, click.kind):
                 return
-            if kind == "card":
-                await self.on_card(interaction, game, seat, values[0])
-            elif kind == "take":
-                await self.on_take(interaction, game, seat, ids[2], values[0])
+            if click.kind == "lobby":
+                await self.on_lobby(interaction, game, click.action)
+            elif click.kind == "hand":
+                await self.show_hand(interaction, game)
+            elif click.kind == "rematch":
+                await self.on_rematch(interaction, game)
             else:
-                await self.on_pick(interaction, game, seat, ids[2], values)
+                await self.on_move_select(interaction, game, click)
+
+    @staticmethod
+    async def foreign(interaction: discord.Interaction, game: Game, kind: str) -> bool:
+        """Refuse (and say ``True``) when the game is not the one of this channel, or a
+        lobby or rematch button comes with another message than the game's own."""
+        if game.guild_id != interaction.guild_id or game.channel_id != interaction.channel_id:
+            await refuse(interaction, ELSEWHERE)
+            return True
+        message = interaction.message
+        if kind in ("lobby", "rematch") and game.message_id not in (None, message and message.id):
+            await refuse(interaction, NOT_MINE)
+            return True
+        return False
+
+    async def on_move_select(
+        self, interaction: discord.Interaction, game: Game, click: Click
+    ) -> None:
+        """A card, take or pick select (inside the game's session)."""
+        seat = game.seat_of(interaction.user.id)
+        if seat is not None and click.version != game.version and game.status is Status.PLAYING:
+            await self.send_hand(interaction, game, seat, STALE)
+            return
+        try:
+            seat = self.games.check_turn(game, interaction.user.id)
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
+        if click.kind == "card":
+            await self.on_card(interaction, game, seat, click.numbers[0])
+        elif click.kind == "take":
+            await self.on_take(interaction, game, seat, click)
+        else:
+            await self.on_pick(interaction, game, seat, click)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer clicks on ``k:`` custom_ids that no component handler will take."""
         if interaction.type is not discord.InteractionType.component:
             return
-        cid = str((interaction.data or {}).get("custom_id", ""))  # type: ignore[union-attr]
-        if not cid.startswith("k:"):
-            return
-        if known_custom_id(cid) and cid in message_custom_ids(interaction.message):
-            return
-        await refuse(interaction, NOT_MINE)
+        data = interaction.data or {}
+        cid = str(data.get("custom_id", ""))
+        kind = data.get("component_type")
+        if cid.startswith("k:") and not dispatched(interaction.message, cid, kind):
+            await refuse(interaction, NOT_MINE)
 
     # ------------------------------------------------------------------ lobby
 
     async def on_lobby(self, interaction: discord.Interaction, game: Game, action: str) -> None:
         """Join, Leave, Start, Cancel; the host's computer players and hints switch."""
         user = interaction.user
-        async with self.games.lock(game.id):
-            try:
-                if action == "join":
-                    await self.games.join(game, Seat(user.id, user.display_name))
-                elif action == "leave":
-                    await self.games.leave(game, user.id)
-                elif action == "cancel":
-                    await self.games.cancel(game, user.id)
-                elif action == "start":
-                    if interaction.message is not None:
-                        game.message_id = interaction.message.id
-                    await self.games.start(game, user.id)
-                elif action.startswith("add-"):
-                    await self.games.add_computer(game, user.id, action.removeprefix("add-"))
-                elif action == "remove-computer":
-                    await self.games.remove_computer(game, user.id)
-                elif action == "hints":
-                    await self.games.toggle_hints(game, user.id)
-                else:
-                    await refuse(interaction, NOT_MINE)
-                    return
-            except GameError as error:
-                await refuse(interaction, str(error))
-                return
-            if game.status is Status.PLAYING:
-                await interaction.response.edit_message(
-                    content=None, embed=table_embed(game), view=table_view(game)
-                )
-                log.info("game %s: started with %d players", game.id, len(game.seats))
-                self.timers.schedule(game.id, game.deadline)
-                await self.ping(game, "The cards are dealt.")
+        try:
+            if action == "join":
+                await self.games.join(game, Seat(user.id, user.display_name))
+            elif action == "leave":
+                await self.games.leave(game, user.id)
+            elif action == "cancel":
+                await self.games.cancel(game, user.id)
+            elif action == "start":
+                if interaction.message is not None:
+                    game.message_id = interaction.message.id
+                await self.games.start(game, user.id)
+            elif action.startswith("add-"):
+                await self.games.add_computer(game, user.id, action.removeprefix("add-"))
+            elif action == "remove-computer":
+                await self.games.remove_computer(game, user.id)
+            elif action == "hints":
+                await self.games.toggle_hints(game, user.id)
             else:
-                await interaction.response.edit_message(
-                    embed=lobby_embed(game), view=lobby_view(game)
-                )
+                await refuse(interaction, NOT_MINE)
+                return
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
+        if game.status is Status.PLAYING:
+            await interaction.response.edit_message(
+                content=None, embed=table_embed(game), view=table_view(game)
+            )
+            log.info("game %s: started with %d players", game.id, len(game.seats))
+            self.timers.schedule(game.id, game.deadline)
+            await self.ping(game, "The cards are dealt.")
+        else:
+            await interaction.response.edit_message(embed=lobby_embed(game), view=lobby_view(game))
 
     async def on_rematch(self, interaction: discord.Interaction, old: Game) -> None:
-        """Same seats and rules, new match, new table message."""
-        async with self.games.lock(old.id):
-            try:
-                game = await self.games.rematch(old, interaction.user.id)
-            except ChannelBusy:
-                await refuse(interaction, "A game is already running in this channel.")
-                return
-            except GameError as error:
-                await refuse(interaction, str(error))
-                return
+        """Same seats and rules, new match, new table message (inside the old game's
+        session; the new game gets its own)."""
+        try:
+            new = await self.games.rematch(old, interaction.user.id)
+        except ChannelBusy:
+            await refuse(interaction, "A game is already running in this channel.")
+            return
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
         await interaction.response.edit_message(view=None)
-        async with self.games.lock(game.id):
+        async with self.games.session(new.id) as game:
+            assert game is not None
             channel = self.channel(game)
             message = await channel.send(embed=table_embed(game), view=table_view(game))
             game.message_id = message.id
@@ -358,95 +376,101 @@ class Kasino(
     async def send_hand(
         self, interaction: discord.Interaction, game: Game, seat: int, note: str = ""
     ) -> None:
-        """Edit the ephemeral hand view in place, or answer with a new ephemeral one."""
+        """The seat's hand view with its move menus."""
         content, view = hand_content(game, seat, note), hand_view(game, seat)
+        await self.answer_privately(interaction, content, view)
+
+    @staticmethod
+    async def answer_privately(
+        interaction: discord.Interaction, content: str, view: discord.ui.View | None
+    ) -> None:
+        """Show a hand view: in place when it came from the clicker's own ephemeral message,
+        else as a new ephemeral one. The only way a hand reaches Discord, so it is never made
+        public nor written into someone else's message."""
         message = interaction.message
-        if message is not None and message.flags.ephemeral:
+        origin = message.interaction_metadata if message is not None else None
+        owner = origin.user.id if origin is not None else None
+        if message is not None and message.flags.ephemeral and owner == interaction.user.id:
             await interaction.response.edit_message(content=content, view=view, embed=None)
         else:
             await interaction.response.send_message(content, view=view, ephemeral=True)
 
-    async def on_hint(self, interaction: discord.Interaction, game: Game, args: str) -> None:
-        """What ``hard`` would play, privately; thought about off the event loop."""
-        ids = parse_ints(args, 2)
-        async with self.games.lock(game.id):
+    async def on_hint(self, interaction: discord.Interaction, click: Click) -> None:
+        """What ``hard`` would play, privately; thought about off the event loop, on a copy
+        of the round taken inside the game's session."""
+        async with self.games.session(click.game) as game:
+            if game is None:
+                await refuse(interaction, GONE)
+                return
+            if await self.foreign(interaction, game, click.kind):
+                return
             seat = game.seat_of(interaction.user.id)
-            stale = ids is None or ids[1] != game.version
-            if seat is not None and stale and game.status is Status.PLAYING:
+            if seat is not None and click.version != game.version and game.status.active:
                 await self.send_hand(interaction, game, seat, STALE)
                 return
             try:
                 seat = self.games.check_turn(game, interaction.user.id)
-                if not game.hints:
-                    raise GameError("Hints are off in this game.")
+                think = self.games.hint_job(game, seat)
             except GameError as error:
                 await refuse(interaction, str(error))
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text = await self.games.hint(game, seat)
-        except GameError as error:
-            await interaction.followup.send(str(error), ephemeral=True)
-            return
-        await interaction.followup.send(f"💡 Hint: {text}", ephemeral=True)
+        _, why = await asyncio.to_thread(think)
+        await interaction.followup.send(f"💡 Hint: {why}", ephemeral=True)
 
     async def on_card(
-        self, interaction: discord.Interaction, game: Game, seat: int, value: str
+        self, interaction: discord.Interaction, game: Game, seat: int, index: int
     ) -> None:
         """Step 2: the card is chosen; offer what it can take."""
-        played = await self._held(interaction, game, seat, int(value) if value.isdigit() else -1)
+        played = await self._held(interaction, game, seat, index)
         if played is None:
             return
         content = hand_content(game, seat, f"You play **{plain(played)}**. What does it take?")
-        await interaction.response.edit_message(
-            content=content, view=take_view(game, seat, int(value))
-        )
+        await self.answer_privately(interaction, content, take_view(game, seat, index))
 
     @staticmethod
     async def _held(
-        interaction: discord.Interaction, game: Game, seat: int, index: int
+        interaction: discord.Interaction, game: Game, seat: int, index: int | None
     ) -> Card | None:
         """The card at ``index`` in the seat's hand; ``None`` (refused politely) if none."""
         hand = game.match.round.hands[seat]
-        if not 0 <= index < len(hand):
-            await refuse(interaction, "That card is not in your hand.")
+        if index is None or not 0 <= index < len(hand):
+            await refuse(interaction, "That card is not in your hand, so nothing was played.")
             return None
         return hand[index]
 
     async def on_take(
-        self, interaction: discord.Interaction, game: Game, seat: int, index: int, value: str
+        self, interaction: discord.Interaction, game: Game, seat: int, click: Click
     ) -> None:
         """Step 3: play the card with a ranked capture or as a trail, or go to picking."""
         rnd = game.match.round
-        played = await self._held(interaction, game, seat, index)
+        played = await self._held(interaction, game, seat, click.card)
         if played is None:
             return
-        if value == "pick":
+        if click.choice == "pick":
             note = f"You play **{plain(played)}**. Choose the table cards it takes:"
-            await interaction.response.edit_message(
-                content=hand_content(game, seat, note), view=pick_view(game, index)
-            )
+            view = pick_view(game, click.card or 0)
+            await self.answer_privately(interaction, hand_content(game, seat, note), view)
             return
-        if value == "trail":
+        if click.choice == "trail":
             move = Move(played)
         else:
             choices = rank_choices(game.match.rules, played, rnd.table, CAPTURE_CHOICES)
-            n = int(value[1:]) if value[:1] == "c" and value[1:].isdigit() else len(choices)
-            if n >= len(choices):
+            if click.numbers[0] >= len(choices):
                 await refuse(interaction, NOT_MINE)
                 return
-            move = Move(played, choices[n].taken)
+            move = Move(played, choices[click.numbers[0]].taken)
         await self.play(interaction, game, seat, move)
 
     async def on_pick(
-        self, interaction: discord.Interaction, game: Game, seat: int, index: int, values: list[str]
+        self, interaction: discord.Interaction, game: Game, seat: int, click: Click
     ) -> None:
         """Step 3b: the player chose table cards; check they add up, then play."""
-        played = await self._held(interaction, game, seat, index)
+        played = await self._held(interaction, game, seat, click.card)
         if played is None:
             return
         try:
-            taken = self.games.parse_taken(game, values)
+            taken = self.games.taken_at(game, click.numbers)
         except GameError as error:
             await refuse(interaction, str(error))
             return
@@ -458,9 +482,8 @@ class Kasino(
                 f"{values_text}: the cards must split into groups that each add up to its value."
                 " Nothing was played; choose again:"
             )
-            await interaction.response.edit_message(
-                content=hand_content(game, seat, note), view=pick_view(game, index)
-            )
+            view = pick_view(game, click.card or 0)
+            await self.answer_privately(interaction, hand_content(game, seat, note), view)
             return
         await self.play(interaction, game, seat, Move(played, taken))
 
@@ -473,10 +496,7 @@ class Kasino(
         except GameError as error:
             await refuse(interaction, f"{error}. Nothing was played.")
             return
-        note = f"✅ {outcome.text}"
-        await interaction.response.edit_message(
-            content=hand_content(game, seat, note), view=hand_view(game, seat)
-        )
+        await self.send_hand(interaction, game, seat, f"✅ {outcome.text}")
         await self.after_move(outcome)
 
     # ---------------------------------------------------------------- channel
@@ -523,6 +543,7 @@ class Kasino(
             log.warning("game %s: could not post the turn message", game.id, exc_info=True)
             return
         game.ping_id = message.id
+        await self.games.save(game)  # saved as soon as posted: a restart can still delete it
         if old:
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).delete()
@@ -554,18 +575,34 @@ class Kasino(
 
     async def safe_send(self, game: Game, **kwargs: object) -> None:
         """Post to the game's channel, logging instead of failing."""
+        await self.post(self.channel(game), game.id, **kwargs)
+
+    @staticmethod
+    async def post(channel: discord.PartialMessageable, game_id: int, **kwargs: object) -> None:
+        """Post without mentions, logging instead of failing."""
         try:
-            await self.channel(game).send(allowed_mentions=discord.AllowedMentions.none(), **kwargs)  # type: ignore[arg-type]
+            await channel.send(allowed_mentions=discord.AllowedMentions.none(), **kwargs)  # type: ignore[arg-type]
         except discord.HTTPException:
-            log.warning("game %s: could not post to the channel", game.id, exc_info=True)
+            log.warning("game %s: could not post to the channel", game_id, exc_info=True)
+
+    async def report_broken(self, broken: CorruptGame) -> None:
+        """Say once, in its channel, that a game's saved state was damaged and it is closed."""
+        self.timers.cancel(broken.game_id)
+        if not broken.channel_id:
+            return
+        channel = self.bot.get_partial_messageable(broken.channel_id, guild_id=broken.guild_id)
+        text = (
+            f"⚠️ Game #{broken.game_id} could not be loaded: its saved state is damaged. It is"
+            " closed, with no result recorded. Start a new one with /kasino new."
+        )
+        await self.post(channel, broken.game_id, content=text)
 
     # ----------------------------------------------------------------- timers
 
     async def on_deadline(self, game_id: int, deadline: float) -> None:
         """A deadline passed: deal after the pause, remind, move for the player, or let a
         computer player move."""
-        async with self.games.lock(game_id):
-            game = await self.games.get(game_id)
+        async with self.games.session(game_id) as game:
             if game is None or game.status is not Status.PLAYING or game.deadline != deadline:
                 return
             if game.timer is Timer.DEAL:
@@ -625,22 +662,10 @@ class Kasino(
             )
         return embed, scores_view(variant, target, page, pages, computers=computers)
 
-    async def on_scores_page(self, interaction: discord.Interaction, args: str) -> None:
+    async def on_scores_page(self, interaction: discord.Interaction, page: ScoresPage) -> None:
         """Previous / Next on a leaderboard, or the switch to the other board."""
-        parts = args.split(":")
-        board = parts[3] if len(parts) == 4 else "p"  # buttons from before computer players
-        if (
-            len(parts) not in (3, 4)
-            or not parts[1].isdigit()
-            or not parts[2].isdigit()
-            or board not in ("p", "c")
-        ):
-            await refuse(interaction, NOT_MINE)
-            return
-        variant = None if parts[0] == "-" else parts[0]
-        target = int(parts[1]) or None
         embed, view = await self.scores_message(
-            interaction, variant, target, max(int(parts[2]), 1), computers=board == "c"
+            interaction, page.variant, page.target, page.page, computers=page.computers
         )
         await interaction.response.edit_message(embed=embed, view=view)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import simcord
 from simcord import interactions as sim_interactions
-from simcord.actors import _channel_id_of, _component_interaction
+from simcord.actors import _channel_id_of
 from simcord.backend import serializers
 
 from bot.engine import Move
@@ -100,15 +100,43 @@ class Harness:
         return await member.select(message, values, **kw)
 
     async def forge(
-        self, member: Any, message: Any, custom_id: str, values: list[str] | None = None
+        self,
+        member: Any,
+        message: Any,
+        custom_id: str,
+        values: list[str] | None = None,
+        *,
+        doctor: bool = True,
+        component_type: int | None = None,
     ) -> simcord.InteractionResult:
-        """Send a component interaction with any custom_id, as a tampered client could."""
-        stored = self.env.backend.get_message(_channel_id_of(message, self.env), message.id)
-        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if values else 2}
+        """Send a component interaction with any custom_id, as a tampered client could.
+
+        With ``doctor`` the message it arrives with also carries that component (with the
+        forged values among its options), so only the bot's own checks can refuse it.
+        """
+        env = self.env
+        stored = env.backend.get_message(_channel_id_of(message, env), message.id)
+        kind = component_type or (3 if values is not None else 2)
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
         if values is not None:
             data["values"] = values
+        carried = dict(serializers.message_payload(env.backend, stored))
+        if doctor:
+            carried["components"] = [*carried.get("components", []), _row(custom_id, values)]
+        record, payload = sim_interactions.base_payload(
+            env.backend,
+            type=3,
+            channel_id=stored.channel_id,
+            guild_id=self.guild.id,
+            user_id=member.id,
+            data=data,
+        )
+        payload["message"] = carried
+        record.source_message_id = stored.id
         self.interactions += 1
-        return await _component_interaction(member, stored, data)
+        env.backend.emit("INTERACTION_CREATE", payload)
+        await env._settle_internal(dispatch="INTERACTION_CREATE")
+        return simcord.InteractionResult(env, record)
 
     def emit_component(
         self, member: Any, message: Any, data: dict[str, Any], times: int = 1
@@ -212,6 +240,16 @@ class Harness:
             await self.play_move(game)
             moves += 1
         return moves
+
+
+def _row(custom_id: str, values: list[str] | None) -> dict[str, Any]:
+    """An action row holding one forged button or select."""
+    if values is None:
+        component = {"type": 2, "custom_id": custom_id, "style": 2, "label": "forged"}
+    else:
+        options = [{"label": v[:100] or "?", "value": v} for v in dict.fromkeys(values)]
+        component = {"type": 3, "custom_id": custom_id, "options": options, "max_values": 25}
+    return {"type": 1, "components": [component]}
 
 
 def _positions(table: list[Any], taken: tuple[Any, ...]) -> list[str]:

@@ -33,7 +33,7 @@ async def test_off_turn_hand_has_no_move_controls_and_forged_moves_are_refused(
     assert not any(c.startswith("k:card") for c in custom_ids(result.response))
     before = await snapshot(harness, game)
     forged = await harness.forge(
-        other, harness.table_message(game), f"k:card:{game.id}:{game.version}", ["0"]
+        other, harness.table_message(game), f"k:card:{game.id}:{game.version}", ["0"], doctor=False
     )
     assert forged.ephemeral and "not valid" in forged.response.content
     # the same select on the mover's own hand view, used by the wrong person
@@ -80,7 +80,7 @@ async def test_double_click_applies_once(harness: Harness) -> None:
     assert "trailed" in first.response.content
     storage = harness.cog.games.storage
     version, count = game.version, await storage.move_count(game.id)
-    second = await harness.forge(mover, first.response, take_id, ["trail"])
+    second = await harness.forge(mover, first.response, take_id, ["trail"], doctor=False)
     assert second.ephemeral
     assert game.version == version and await storage.move_count(game.id) == count == 1
 
@@ -111,7 +111,8 @@ async def test_forged_and_broken_custom_ids(harness: Harness) -> None:
         "k:nonsense:1:2",
         f"k:hand:{game.id + 99}:0",
     ):
-        result = await harness.forge(mover, table, forged, ["trail"] if "take" in forged else None)
+        values = ["trail"] if "take" in forged else None
+        result = await harness.forge(mover, table, forged, values, doctor=False)
         assert result.ephemeral, forged
         assert "not valid" in result.response.content, forged
     assert await snapshot(harness, game) == before

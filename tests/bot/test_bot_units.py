@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -23,7 +25,8 @@ from bot.models import Game, GameOptions, Seat, Status
 from bot.moves import auto_move, rank_choices
 from bot.render import card, choice_label, describe_move, plain, table_embed
 from bot.storage import MIGRATIONS, ChannelBusy, MoveRecord, ResultRecord, Storage
-from cogs.components import custom_id, known_custom_id, parse_ints
+from cogs.components import known_custom_id
+from cogs.custom_ids import custom_id
 
 # ---------------------------------------------------------------- config
 
@@ -91,14 +94,14 @@ async def test_storage_migrates_and_round_trips_a_game(tmp_path: Path) -> None:
         loaded = await storage.get_game(game.id)
         assert loaded is not None and loaded.match.to_dict() == game.match.to_dict()
         assert loaded.seats == game.seats and loaded.deadline == 1300.0
-        assert [g.id for g in await storage.timed_games()] == [game.id]
+        assert await storage.deadlines() == [(game.id, 1300.0)]
         assert await storage.move_count(game.id) == 1
     finally:
         await storage.close()
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     reopened = await Storage.open(path)  # migrations are not applied twice
-    assert (await reopened.active_game(10)).id == 1
+    assert await reopened.channel_game(10) == 1
     await reopened.close()
 
 
@@ -202,9 +205,18 @@ def test_auto_move_is_legal_and_safe() -> None:
 # -------------------------------------------------------------- custom ids
 
 
-def test_custom_ids_fit_and_parse() -> None:
-    longest = custom_id("pick", 2**40, 2**31, 24)
+def test_custom_ids_fit() -> None:
+    longest = custom_id("pick", 2**63 - 1, 2**31 - 1, 24)
     assert len(longest) <= 100 and known_custom_id(longest)
-    assert parse_ints("12:7:3", 3) == (12, 7, 3)
-    assert parse_ints("12:x:3", 3) is None and parse_ints("12", 2) is None
     assert not known_custom_id("k:other:1") and not known_custom_id("x:hand:1:2")
+
+
+async def test_a_file_that_is_not_sqlite_is_refused_and_closed(tmp_path: Path) -> None:
+    path = tmp_path / "kasino.db"
+    path.write_bytes(b"this is not a database, " * 100)
+    before = {t.name for t in threading.enumerate()}
+    with pytest.raises(sqlite3.DatabaseError):
+        await Storage.open(path)
+    await asyncio.sleep(0.05)
+    left = {t.name for t in threading.enumerate()} - before
+    assert not left, left  # no database thread left to keep the process alive

@@ -1,0 +1,174 @@
+"""custom_ids and select values: built here, and read here, strictly.
+
+This is the one place where what a client sends back (a component's custom_id and the
+values chosen in a select) is parsed. Whatever does not fit exactly, such as a number
+that is not plain ASCII digits, a number out of range, an unknown kind or action, or the
+wrong count of values, raises :class:`BadComponent` and is refused politely by the cog
+with nothing changed. No Discord import, so it is tested on its own.
+
+custom_id formats (``k`` for Kasino)::
+
+    k:lobby:<game>:<join|leave|start|cancel|add-<level>|remove-computer|hints>
+    k:hand:<game>:<version>             Your hand / Refresh / Back
+    k:hint:<game>:<version>             Hint (games with hints on)
+    k:card:<game>:<version>             select: which card to play (value: hand position)
+    k:take:<game>:<version>:<card>      select: c<n> (ranked capture), trail, pick
+    k:pick:<game>:<version>:<card>      multi-select: table positions
+    k:rematch:<game>
+    k:scores:<variant|->:<target>:<page>[:<p|c>]   people / computers board
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.ai import LEVELS
+from bot.models import VARIANT_NAMES
+
+BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores")
+SELECT_KINDS = ("card", "take", "pick")
+MAX_ID = 2**63 - 1  # Discord snowflakes and SQLite integers are signed 64-bit
+MAX_VERSION = 2**31 - 1
+MAX_OPTIONS = 25  # Discord's limit of options in one select
+MAX_PAGE = 1000
+LOBBY_ACTIONS = frozenset(
+    ("join", "leave", "start", "cancel", "remove-computer", "hints", *(f"add-{x}" for x in LEVELS))
+)
+TAKE_WORDS = ("trail", "pick")
+
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,18}", re.ASCII)
+_CAPTURE = re.compile(r"c(0|[1-9][0-9]?)", re.ASCII)
+# kind -> the number of fields after the kind
+_FIELDS = {"lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "rematch": 1}
+
+
+class BadComponent(ValueError):
+    """A custom_id or value that the bot never made; refused, nothing changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoresPage:
+    """A leaderboard page: variant (``None``: all), target (``None``: all), page, board."""
+
+    variant: str | None
+    target: int | None
+    page: int
+    computers: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A parsed component interaction.
+
+    ``game`` and ``version`` name the state the component was made for; ``card`` is the
+    chosen hand position (take, pick); ``action`` the lobby action; ``choice`` the take
+    menu's word (``trail``, ``pick`` or ``capture``) and ``numbers`` the select's numbers
+    (card: the hand position; take: the ranked capture; pick: table positions, sorted).
+    """
+
+    kind: str
+    game: int = 0
+    version: int | None = None
+    card: int | None = None
+    action: str = ""
+    choice: str = ""
+    numbers: tuple[int, ...] = ()
+    scores: ScoresPage | None = None
+
+
+def custom_id(kind: str, *parts: object) -> str:
+    """Build a custom_id such as ``k:take:12:7:3``."""
+    return ":".join(("k", kind, *map(str, parts)))
+
+
+def number(text: object, high: int, low: int = 0) -> int:
+    """A plain ASCII decimal from ``low`` to ``high``, else :class:`BadComponent`."""
+    if not isinstance(text, str) or not _NUMBER.fullmatch(text):
+        raise BadComponent(f"not a number: {text!r}")
+    value = int(text)
+    if not low <= value <= high:
+        raise BadComponent(f"out of range: {value}")
+    return value
+
+
+def parse_click(text: object, values: object = None) -> Click:
+    """Read a whole component interaction: its custom_id and (for selects) its values."""
+    if not isinstance(text, str) or len(text) > 100:
+        raise BadComponent("not a custom_id")
+    parts = text.split(":")
+    if len(parts) < 2 or parts[0] != "k":
+        raise BadComponent(f"not a Kasino custom_id: {text!r}")
+    kind, fields = parts[1], parts[2:]
+    if kind == "scores":
+        _no_values(values)
+        return Click("scores", scores=_scores(fields))
+    if kind not in _FIELDS or len(fields) != _FIELDS[kind]:
+        raise BadComponent(f"unknown custom_id {text!r}")
+    game = number(fields[0], MAX_ID, 1)
+    if kind == "lobby":
+        if fields[1] not in LOBBY_ACTIONS:
+            raise BadComponent(f"unknown lobby action {fields[1]!r}")
+        _no_values(values)
+        return Click(kind, game, action=fields[1])
+    if kind == "rematch":
+        _no_values(values)
+        return Click(kind, game)
+    version = number(fields[1], MAX_VERSION)
+    if kind in BUTTON_KINDS:
+        _no_values(values)
+        return Click(kind, game, version)
+    card = number(fields[2], MAX_OPTIONS - 1) if len(fields) == 3 else None
+    return _select(kind, game, version, card, _values(values))
+
+
+def _select(kind: str, game: int, version: int, card: int | None, values: list[str]) -> Click:
+    if kind == "card":
+        (value,) = _exactly_one(values)
+        return Click(kind, game, version, numbers=(number(value, MAX_OPTIONS - 1),))
+    if kind == "take":
+        (value,) = _exactly_one(values)
+        if value in TAKE_WORDS:
+            return Click(kind, game, version, card, choice=value)
+        found = _CAPTURE.fullmatch(value) if isinstance(value, str) else None
+        if found is None or int(found[1]) >= MAX_OPTIONS:
+            raise BadComponent(f"not a capture choice: {value!r}")
+        return Click(kind, game, version, card, choice="capture", numbers=(int(found[1]),))
+    positions = tuple(sorted({number(v, MAX_OPTIONS - 1) for v in values}))
+    if len(positions) != len(values) or not positions:
+        raise BadComponent("table positions must be distinct")
+    return Click(kind, game, version, card, numbers=positions)
+
+
+def _scores(fields: list[str]) -> ScoresPage:
+    if len(fields) == 3:
+        fields = [*fields, "p"]  # buttons from before the computers board
+    if len(fields) != 4 or fields[3] not in ("p", "c"):
+        raise BadComponent("not a leaderboard page")
+    variant = None if fields[0] == "-" else fields[0]
+    if variant is not None and variant not in VARIANT_NAMES:
+        raise BadComponent(f"unknown variant {variant!r}")
+    target = number(fields[1], 100)
+    if 0 < target < 5:
+        raise BadComponent(f"no such target: {target}")
+    page = number(fields[2], MAX_PAGE, 1)
+    return ScoresPage(variant, target or None, page, fields[3] == "c")
+
+
+def _values(values: object) -> list[str]:
+    if not isinstance(values, list) or not 1 <= len(values) <= MAX_OPTIONS:
+        raise BadComponent("a select sends from 1 to 25 values")
+    if not all(isinstance(v, str) and len(v) <= 100 for v in values):
+        raise BadComponent("select values are short strings")
+    return values
+
+
+def _exactly_one(values: list[str]) -> list[str]:
+    if len(values) != 1:
+        raise BadComponent("this select takes one value")
+    return values
+
+
+def _no_values(values: object) -> None:
+    if values not in (None, []):
+        raise BadComponent("a button sends no values")

@@ -1,0 +1,102 @@
+"""The strict parser of custom_ids and select values: what the bot makes reads back
+exactly; anything else raises ``BadComponent`` and nothing else."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cogs.custom_ids import (
+    MAX_ID,
+    BadComponent,
+    Click,
+    ScoresPage,
+    custom_id,
+    number,
+    parse_click,
+)
+
+
+def test_what_the_bot_makes_reads_back() -> None:
+    assert parse_click(custom_id("lobby", 5, "add-hard")) == Click("lobby", 5, action="add-hard")
+    assert parse_click(custom_id("hand", 5, 9)) == Click("hand", 5, 9)
+    assert parse_click(custom_id("card", 5, 9), ["3"]) == Click("card", 5, 9, numbers=(3,))
+    take = parse_click(custom_id("take", 5, 9, 2), ["c4"])
+    assert take == Click("take", 5, 9, 2, choice="capture", numbers=(4,))
+    assert parse_click(custom_id("take", 5, 9, 2), ["trail"]).choice == "trail"
+    pick = parse_click(custom_id("pick", 5, 9, 2), ["7", "0", "3"])
+    assert pick.numbers == (0, 3, 7)
+    assert parse_click(custom_id("rematch", 5)) == Click("rematch", 5)
+    page = parse_click(custom_id("scores", "-", 0, 2, "c")).scores
+    assert page == ScoresPage(None, None, 2, True)
+    old = parse_click("k:scores:mulle:50:1").scores  # from before the computers board
+    assert old == ScoresPage("mulle", 50, 1, False)
+    assert parse_click(custom_id("hand", MAX_ID, 0)).game == MAX_ID
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("k:card:5:9", ["²"]),  # passes str.isdigit()
+        ("k:card:5:9", ["٣"]),
+        ("k:card:5:9", ["03"]),
+        ("k:card:5:9", ["25"]),
+        ("k:card:5:9", ["-1"]),
+        ("k:card:5:9", [" 1"]),
+        ("k:card:5:9", ["1", "2"]),
+        ("k:card:5:9", []),
+        ("k:card:5:9", None),
+        ("k:card:5:9", [1]),
+        ("k:take:5:9:2", ["c²"]),
+        ("k:take:5:9:2", ["c25"]),
+        ("k:take:5:9:2", ["c01"]),
+        ("k:take:5:9:2", ["steal"]),
+        ("k:take:5:9:99", ["trail"]),
+        ("k:pick:5:9:2", ["1", "1"]),
+        ("k:pick:5:9:2", ["99"]),
+        ("k:pick:5:9:2", ["0"] * 26),
+        ("k:hand:5:9", ["0"]),
+        (f"k:hand:{'1' * 25}:1", None),  # SQLite cannot hold it
+        (f"k:hand:{MAX_ID + 1}:1", None),
+        ("k:hand:0:1", None),
+        ("k:hand:05:1", None),
+        ("k:hand:5", None),
+        ("k:hand:5:1:2", None),
+        ("k:lobby:5:explode", None),
+        ("k:lobby:5:add-godlike", None),
+        ("k:scores:nonsense:16:1", None),
+        ("k:scores:-:3:1", None),
+        ("k:scores:-:16:0", None),
+        ("k:scores:-:16:1:x", None),
+        ("k:other:1", None),
+        ("x:hand:1:2", None),
+        ("", None),
+        (None, None),
+        ("k:hand:" + "9" * 200, None),
+    ],
+)
+def test_anything_else_is_refused(text: object, values: object) -> None:
+    with pytest.raises(BadComponent):
+        parse_click(text, values)
+
+
+@given(
+    st.text(max_size=120),
+    st.one_of(st.none(), st.lists(st.text(max_size=30), max_size=30), st.integers()),
+)
+def test_random_input_raises_only_bad_component(text: str, values: object) -> None:
+    for candidate in (text, "k:" + text, "k:take:1:1:" + text):
+        with contextlib.suppress(BadComponent):  # anything else raised fails the test
+            parse_click(candidate, values)
+
+
+@given(st.text(max_size=25))
+def test_numbers_are_plain_ascii(text: str) -> None:
+    try:
+        value = number(text, 10**6)
+    except BadComponent:
+        return
+    assert text.isascii() and str(value) == text

@@ -607,3 +607,41 @@ def test_build_string_and_parts():
     with pytest.raises(AttributeError):
         built.value = 9
     assert Build.from_dict(built.to_dict()) == built
+
+
+def test_nordic_games_have_no_building_and_their_moves_keep_their_shape():
+    game = position(rules_for("swedish"), ["3C 8H", "2C"], "5H 3D")
+    with pytest.raises(IllegalMove, match="no building"):
+        game.play(build("3C", "5H", 8))
+    moves = game.legal_moves()
+    assert {m.kind for m in moves} == {"trail", "capture"}
+    trail_ = Move(card("8H"))
+    assert trail_.kind == "trail" and trail_.value is None and trail_.using == ()
+    assert all(m.value is None and m.using == () and not m.table_builds for m in moves)
+    with pytest.raises(ValueError, match="builds are only in the building games"):
+        Round.from_position(rules_for("swedish"), [cards("2C")], items("[8: 3C 5H]@0"))
+
+
+def test_move_kinds_values_and_plain_forms():
+    capture = take("8H", "[8: 3C 5H]@1 8S")
+    assert capture.kind == "capture" and capture.value is None and capture.using == ()
+    assert capture.taken == (card("8S"), Build.parse("[8: 3C 5H]", owner=1))
+    made = build("3C", "5H", 8)
+    assert made.kind == "build" and made.value == 8 and made.using == (card("5H"),)
+    assert str(made) == "3C builds 8 with 5H"
+    assert Move.from_dict(json.loads(json.dumps(capture.to_dict()))) == capture
+    assert Move.from_dict(made.to_dict()) == made
+    extra = Move(card("4D"), table_builds=[(9, items("5H 4S"))])
+    assert extra.kind == "trail" and Move.from_dict(extra.to_dict()) == extra
+    assert hash(made) == hash(Move.build(card("3C"), items("5H"), 8))
+    with pytest.raises(ValueError):
+        Move(card("3C"), items("5H"), value=8)
+
+
+def test_table_builds_option_for_swazi_and_sotho():
+    assert rules_for("swazi").table_builds == 1
+    assert rules_for("sotho", table_builds=3).table_builds == 3
+    with pytest.raises(ValueError, match="table_builds"):
+        rules_for("swazi", table_builds=7)
+    with pytest.raises(ValueError, match="table_builds"):
+        rules_for("casino", table_builds=2)

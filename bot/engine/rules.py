@@ -138,7 +138,7 @@ class Rules:
     def check_players(self, players: int) -> None:
         """Raise ``ValueError`` unless this many players can play these rules."""
         if not isinstance(players, int) or players not in self.player_counts:
-            counts = " or ".join(map(str, self.player_counts))
+            counts = ", ".join(map(str, self.player_counts[:-1])) + f" or {self.player_counts[-1]}"
             raise ValueError(f"{self.name} is for {counts} players, not {players!r}")
         if self.teams and players != 4:
             raise ValueError("partnerships need exactly 4 players")

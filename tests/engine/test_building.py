@@ -619,7 +619,7 @@ def test_nordic_games_have_no_building_and_their_moves_keep_their_shape():
     assert trail_.kind == "trail" and trail_.value is None and trail_.using == ()
     assert all(m.value is None and m.using == () and not m.table_builds for m in moves)
     with pytest.raises(ValueError, match="builds are only in the building games"):
-        Round.from_position(rules_for("swedish"), [cards("2C")], items("[8: 3C 5H]@0"))
+        Round.from_position(rules_for("swedish"), [cards("2C"), []], items("[8: 3C 5H]@0"))
 
 
 def test_move_kinds_values_and_plain_forms():

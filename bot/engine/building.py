@@ -114,6 +114,13 @@ def _unions_of(groups: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
+def clear_caches() -> None:
+    """Forget remembered groups (benchmarks time cold searches)."""
+    groups_by_sum.cache_clear()
+    _unions_of.cache_clear()
+    _card_table.cache_clear()
+
+
 def _bits(mask: int) -> list[int]:
     """The positions of the set bits of ``mask``, lowest first."""
     out = []
@@ -239,6 +246,7 @@ class Pile(NamedTuple):
 
 
 _NEVER = (99,)  # the value options of an item no group may hold: it sorts last
+_BYTE_BITS = [tuple(i for i in range(8) if byte >> i & 1) for byte in range(256)]
 _SUMS = (1 << 17) - 1  # values never exceed 16
 
 
@@ -344,7 +352,7 @@ class Context:
         self._wholes: dict[int, list[int]] = {}
         self._captures: dict[int, list[int]] = {}
         self._builds: dict[tuple[tuple[int, ...], int], list[int]] = {}
-        self._taken: dict[int, tuple[Item, ...]] = {}
+        self._chunks: list[dict[int, tuple[Item, ...]]] = []
         self._rests: dict[Card, list[Card]] = {}
         self.moves: dict[Card, list[Move]] = {}
 
@@ -460,17 +468,26 @@ class Context:
         return {v for v, mask in self.owned.items() if mask & ~gone}
 
     def take(self, mask: int) -> tuple[Item, ...]:
-        """The items of ``mask`` in canonical order."""
-        found = self._taken.get(mask)
-        if found is None:
-            items = self.all_items
-            if mask & (mask - 1) == 0:
-                found = (items[mask.bit_length() - 1],)
-            else:
-                found = tuple(items[p] for p in _bits(mask))
-                if mask & self.pile_mask:
-                    found = tuple(sorted(found, key=item_key))
-            self._taken[mask] = found
+        """The items of ``mask`` in canonical order (remembered eight positions at a time)."""
+        chunks = self._chunks
+        found = ()
+        base = 0
+        rest = mask
+        while rest:
+            byte = rest & 255
+            if byte:
+                if base >= len(chunks):
+                    chunks.extend({} for _ in range(base + 1 - len(chunks)))
+                part = chunks[base].get(byte)
+                if part is None:
+                    items = self.all_items
+                    start = 8 * base
+                    part = chunks[base][byte] = tuple([items[start + i] for i in _BYTE_BITS[byte]])
+                found += part
+            rest >>= 8
+            base += 1
+        if mask & self.pile_mask:
+            found = tuple(sorted(found, key=item_key))
         return found
 
     def mask_of(self, items: Sequence[Item]) -> int | None:

@@ -1,8 +1,10 @@
 """Swazi and Sotho Casino (RULES.md 7.4, 7.5): builds with owners, table build actions and
 the top cards of capture piles, all in one turn.
 
-A turn plays one hand card, which captures, builds or trails; besides, the turn may make
-up to ``rules.table_builds`` builds without the hand card (``Move.table_builds``). In
+A turn plays one hand card, which captures, builds or trails; a trailing turn may also
+make up to ``rules.table_builds`` builds without the hand card (``Move.table_builds``).
+(The sources allow such builds with any hand action; combined with captures and builds
+they multiply a busy table's turns past a million, so the engine pairs them with trails.) In
 every build or capture, items split into *groups* of the value: loose table cards and
 pile cards adding up to it (each group holds at most one pile card), or whole builds of
 the value. Pile cards are the top cards of other sides' capture piles (Sotho: of every
@@ -111,6 +113,10 @@ class SwaziContext:
                 self.opp_builds[build.value] = bit
                 if not build.multiple:
                     self.opp_simple.append((bit, build.value))
+        self.build_list = [
+            (bit, items[bit.bit_length() - 1].value, owner) for bit, owner in self.owner.items()
+        ]
+        self.holding: dict[tuple[Card, frozenset[int]], bool] = {}
         self.first_half = family.restricted(rnd, seat)
         self.crazy_restricted = rules.crazy and bool(rnd.deck)
         self._groups: dict[int, tuple[int, ...]] = {}
@@ -173,8 +179,12 @@ class SwaziContext:
         return True
 
     def take(self, mask: int) -> tuple[Item, ...]:
+        """The items of ``mask`` in canonical order."""
         items = self.all_items
-        return tuple(sorted((items[p] for p in _bits(mask)), key=item_key))
+        found = tuple([items[p] for p in _bits(mask)])
+        if mask & self.pile_mask:
+            found = tuple(sorted(found, key=item_key))
+        return found
 
 
 class Swazi(Casino):
@@ -334,8 +344,12 @@ class Swazi(Casino):
     ) -> None:
         kind, mask, value, touch = action
         touches = [touch] if touch is not None else []
-        used = {value} if kind == "build" else set()
-        self._extend(ctx, card, rest, kind, mask, mask, value, touches, extras, 0, limit, used, out)
+        if kind != "trail":  # builds without the hand card come with a trail only
+            self._finish(ctx, card, rest, kind, mask, mask, value, touches, out)
+            return
+        self._extend(
+            ctx, card, rest, kind, mask, mask, value, touches, extras, 0, limit, set(), out
+        )
 
     def _extend(
         self,
@@ -393,10 +407,7 @@ class Swazi(Casino):
         if not ctx.pile_ok(mask):
             return
         # Builds left on the table: untouched ones and the touched ones.
-        left_values = []
-        for bit, owner in ctx.owner.items():
-            if not bit & mask:
-                left_values.append((ctx.all_items[bit.bit_length() - 1].value, owner))
+        left_values = [(value, owner) for bit, value, owner in ctx.build_list if not bit & mask]
         values = [v for v, _ in left_values] + [t.value for t in touches]
         if len(values) != len(set(values)):
             return  # never two builds of one value
@@ -422,6 +433,13 @@ class Swazi(Casino):
     ) -> list[int] | None:
         """Owners of the touched builds such that every owner holds its values, or None."""
         seat, partner = ctx.seat, ctx.partner
+        if partner is None:  # every touched build is the mover's
+            need = frozenset([v for v, o in left if o == seat] + [t.value for t in touches])
+            key = (card, need)
+            found = ctx.holding.get(key)
+            if found is None:
+                found = ctx.holding[key] = holds(self.rules, need, rest)
+            return [seat] * len(touches) if found else None
         defaults = []
         choices = []
         for touch in touches:
@@ -500,6 +518,8 @@ class Swazi(Casino):
         card = move.card
         if len(move.table_builds) > rules.table_builds:
             return None
+        if move.table_builds and not move.is_trail:
+            return None  # builds without the hand card come with a trail only
         rest = list(ctx.hand)
         rest.remove(card)
         free = 0
@@ -621,6 +641,8 @@ class Swazi(Casino):
             return f"{item} is not on the table"
         if len(move.table_builds) > rules.table_builds:
             return f"a turn makes at most {rules.table_builds} build(s) without the hand card"
+        if move.table_builds and not move.is_trail:
+            return "builds made without the hand card come with a trail, not a capture or build"
         rest = list(ctx.hand)
         rest.remove(move.card)
         values = [b.value for b in move.table_builds]

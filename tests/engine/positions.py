@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from bot.engine import Build, Match, Round, rules_for
-
-from .reference import can_hold, values_on_table
+from tests.engine.reference import can_hold, values_on_table
 
 CASINO_FAMILY = [
     ("casino", {}),

@@ -384,9 +384,11 @@ def swazi_reference(rnd: Round) -> set[Move]:
                         hand_parts.append(("build", frozenset(chosen), value, how))
         for kind, chosen, value, how in hand_parts:
             combos = [[]]
-            if rules.table_builds >= 1:
+            if kind != "trail":  # builds without the hand card come with a trail only
+                pass
+            elif rules.table_builds >= 1:
                 combos += [[t] for t in table_builds]
-            if rules.table_builds >= 2:
+            if kind == "trail" and rules.table_builds >= 2:
                 combos += [[t, u] for t in table_builds for u in table_builds if t[1] < u[1]]
             for extra in combos:
                 sets = [chosen, *(t[0] for t in extra)]

@@ -12,8 +12,7 @@ import pytest
 
 from bot.engine import Build, IllegalMove, Match, Move, Round, rules_for
 from bot.engine.cards import full_deck
-
-from .buildhelp import build, card, cards, items, position, table_text, take, trail
+from tests.engine.buildhelp import build, card, cards, items, position, table_text, take, trail
 
 CASINO = rules_for("casino")
 ROYAL = rules_for("royal")

@@ -7,9 +7,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Move
-
-from .positions import CASINO_FAMILY, SWAZI_FAMILY, random_position, random_swazi_position
-from .reference import reference_moves, swazi_reference
+from tests.engine.positions import (
+    CASINO_FAMILY,
+    SWAZI_FAMILY,
+    random_position,
+    random_swazi_position,
+)
+from tests.engine.reference import reference_moves, swazi_reference
 
 MANY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -14,8 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Build, Card, Match, Round, rules_for
-
-from .reference import can_hold, reference_moves
+from tests.engine.reference import can_hold, reference_moves
 
 # (variant, options) and the player counts each is played with.
 VARIANTS = [

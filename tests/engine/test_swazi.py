@@ -8,8 +8,7 @@ import pytest
 
 from bot.engine import Build, IllegalMove, Move, Round, rules_for
 from bot.engine.cards import full_deck
-
-from .buildhelp import build, card, cards, items, position, table_text, take, trail
+from tests.engine.buildhelp import build, card, cards, items, position, table_text, take, trail
 
 SWAZI = rules_for("swazi")
 SOTHO = rules_for("sotho")
@@ -217,16 +216,24 @@ def test_trail_always_allowed_but_never_the_last_card_that_takes_your_build():
 
 def test_two_players_first_twelve_cards_no_trail_while_owning_one_build_at_most():
     """Seed 002/003: while playing the first twelve cards you may not trail while you own
-    a build, and you own at most one build at the end of your turn (a second build is fine
-    if you take one of the two in the same turn)."""
-    table = "[9: 6S 3S]@0 5S 5D 7H"
-    game = first_twelve(position(SWAZI, ["9D 3C 10H", "2C"], table))
+    a build, and you own at most one build at the end of your turn; stealing a card into
+    a build you take at once is fine."""
+    table = "[9: 6S 3S]@0 5S 5D 7H 10C 6C"
+    game = first_twelve(position(SWAZI, ["9D 3C 10H", "2C"], table, piles=["", "4D"]))
     refused(game, trail("3C"), "may not trail while you own a build")
     refused(game, build("3C", "7H", 10), "one build at most")
-    assert legal(game, with_extra("9D", 10, "5S 5D", take("9D", "[9: 3S 6S]@0")))
+    assert legal(game, take("10H", "10C 6C 4D"))  # the opponent's 4 stolen into a 10
     later = position(SWAZI, ["9D 3C 10H", "2C"], table)
     assert legal(later, trail("3C")) and legal(later, with_extra("3C", 10, "5S 5D"))
     assert legal(later, build("3C", "7H", 10))
+
+
+def test_builds_without_the_hand_card_come_with_a_trail():
+    """Decision: builds made without the hand card accompany a trail, not a capture or a
+    build of the hand card (the turns would multiply past a million on busy tables)."""
+    game = position(SWAZI, ["9D 3C 10H", "2C"], "[9: 6S 3S]@0 5S 5D")
+    assert legal(game, with_extra("3C", 10, "5S 5D"))
+    refused(game, with_extra("9D", 10, "5S 5D", take("9D", "[9: 3S 6S]@0")), "come with a trail")
 
 
 def test_crazy_casino_eight_cards_and_a_draw_pile():

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import asdict
 
 from .cards import LILLAN, STORAN, Card
 from .moves import IllegalMove, Move
 from .round import FORMAT_VERSION, READABLE_VERSIONS, Play, Round
-from .rules import Rules, rules_from_dict
+from .rules import Rules, rules_from_dict, rules_to_dict
 from .scoring import END_ITEMS, Score, drop_zeros
 
 
@@ -166,7 +165,7 @@ class Match:
         """A plain, JSON-able form; :meth:`from_dict` plays on identically."""
         return {
             "version": FORMAT_VERSION,
-            "rules": asdict(self.rules),
+            "rules": rules_to_dict(self.rules),
             "players": self.players,
             "seed": self.seed,
             "banked": list(self.banked),

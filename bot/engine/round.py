@@ -10,14 +10,13 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
 from typing import NamedTuple
 
 from .builds import Build, Item, item_cards, item_from_data, item_to_data
 from .captures import TableIndex, is_capture
 from .cards import Card, shuffled_deck
 from .moves import IllegalMove, Move
-from .rules import Rules, capture_values, rules_from_dict
+from .rules import Rules, capture_values, rules_from_dict, rules_to_dict
 from .scoring import Score, drop_zeros, end_items, is_mulle, live_items
 
 FORMAT_VERSION = 2
@@ -452,7 +451,7 @@ class Round:
         """A plain, JSON-able form; :meth:`from_dict` plays on identically."""
         return {
             "version": FORMAT_VERSION,
-            "rules": asdict(self.rules),
+            "rules": rules_to_dict(self.rules),
             "dealer": self.dealer,
             "hands": [_names(h) for h in self.hands],
             "table": [item_to_data(item) for item in self.table],

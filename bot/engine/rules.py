@@ -326,6 +326,15 @@ def rules_for(name: str = "swedish", **overrides: object) -> Rules:
     return rules
 
 
+def rules_to_dict(rules: Rules) -> dict[str, object]:
+    """The rules as plain JSON data (tuples as lists, so a JSON round trip is equal)."""
+
+    def plain(value: object) -> object:
+        return [plain(v) for v in value] if isinstance(value, tuple | list) else value
+
+    return {f.name: plain(getattr(rules, f.name)) for f in fields(Rules)}
+
+
 def rules_from_dict(data: dict[str, object]) -> Rules:
     """The inverse of ``dataclasses.asdict`` on a Rules, ignoring unknown keys."""
     known = {f.name for f in fields(Rules)}

@@ -68,27 +68,28 @@ _TOP = 16  # no value is higher
 def groups_by_sum(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
     """Index ``s``: masks (over ``options``' positions) of the groups adding up to ``s``.
 
-    One walk over the subsets worth at most 16 serves every target of a position.
+    One pass over the items serves every target of a position (subset sums up to 16).
     """
-    count = len(options)
-    order = sorted(range(count), key=lambda i: options[i][0])
-    found: list[set[int]] = [set() for _ in range(_TOP + 1)]
-
-    def walk(start: int, total: int, mask: int) -> None:
-        for k in range(start, count):
-            index = order[k]
-            values = options[index]
-            if values[0] + total > _TOP:
-                break
-            grown = mask | 1 << index
+    found: list[list[int]] = [[] for _ in range(_TOP + 1)]
+    found[0].append(0)
+    for index, values in enumerate(options):
+        if values[0] > _TOP:
+            continue
+        bit = 1 << index
+        if len(values) == 1:
+            value = values[0]
+            for total in range(_TOP - value, -1, -1):  # high first: each item once
+                masks = found[total]
+                if masks:
+                    found[total + value].extend([m | bit for m in masks])
+        else:  # an ace: 1 or 14, from the sums before this card
+            before = [list(masks) for masks in found]
             for value in values:
-                reached = total + value
-                if reached <= _TOP:
-                    found[reached].add(grown)
-                    walk(k + 1, reached, grown)
-
-    walk(0, 0, 0)
-    return tuple(tuple(sorted(f)) for f in found)
+                for total in range(_TOP - value, -1, -1):
+                    if before[total]:
+                        found[total + value].extend([m | bit for m in before[total]])
+    found[0] = []
+    return tuple(tuple(sorted(set(masks))) for masks in found)
 
 
 def single_groups(options: tuple[tuple[int, ...], ...], target: int) -> tuple[int, ...]:
@@ -349,6 +350,8 @@ class Context:
         self._unions: dict[int, tuple[int, ...]] = {}
         self._groups: dict[int, tuple[int, ...]] = {}
         self._by_sum: tuple[tuple[int, ...], ...] | None = None
+        self._targets: dict[tuple[int, ...], int] = {}
+        self._held: dict[tuple[int, ...], list[int]] = {}
         self._wholes: dict[int, list[int]] = {}
         self._captures: dict[int, list[int]] = {}
         self._builds: dict[tuple[tuple[int, ...], int], list[int]] = {}
@@ -439,6 +442,12 @@ class Context:
 
     def targets(self, own: tuple[int, ...], strict: bool) -> int:
         """Bit w set: a card worth ``own`` might build w (a quick filter)."""
+        found = self._targets.get(own)
+        if found is None:
+            found = self._targets[own] = self._targets_of(own, strict)
+        return found
+
+    def _targets_of(self, own: tuple[int, ...], strict: bool) -> int:
         sums = self.sums
         found = 0
         for mine in own:
@@ -455,7 +464,10 @@ class Context:
     def held(self, card: Card) -> list[int]:
         """The values the rest of the hand can take once ``card`` is played."""
         own = self.rules.hand_values[card]
-        return [v for v, n in self.held_counts if n > (v in own)]
+        found = self._held.get(own)
+        if found is None:
+            found = self._held[own] = [v for v, n in self.held_counts if n > (v in own)]
+        return found
 
     def rest(self, card: Card) -> list[Card]:
         found = self._rests.get(card)
@@ -565,7 +577,8 @@ class Casino:
             found.append(Move.trail(card))
         if ctx.all_items:
             self._captures(ctx, card, rest, found)
-            self._builds(ctx, card, rest, found)
+            if ctx.sums != 1 or ctx.whole or ctx.simple:
+                self._builds(ctx, card, rest, found)
             if trail_ok and rules.permissive:
                 self._table_builds(ctx, card, rest, found)
         if rules.decks > 1:  # identical cards: different items, the same move

@@ -341,7 +341,8 @@ class GameService:
             outcome.finished_round = before
             outcome.scores = match.round_scores[-1] if match.round_scores else None
             outcome.round_number = rounds_before + 1
-        game.last_move = text
+        # a new round's table starts without the last round's move (the summary has it)
+        game.last_move = "" if outcome.finished_round is not None else text
         game.version += 1
         results = self._finish(game, outcome, player)
         record = MoveRecord(seat, str(move.card), tuple(str(c) for c in move.taken), auto)

@@ -11,15 +11,21 @@ from bot.engine import Card, Rules
 from bot.models import Game, GameOptions, Status
 from bot.moves import Choice, deal_progress
 
-SUIT_EMOJI = {"S": "♠️", "H": "♥️", "D": "♦️", "C": "♣️"}
-SUIT_PLAIN = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
+# followed by U+FE0E, the text variation selector. Discord's ♠️ ♣️ emoji are near-black
+# pictures, invisible on the dark theme, and a bare ♠ is still drawn as that emoji wherever
+# the only font with the character is the emoji font (the preview's screenshots show it);
+# with U+FE0E the browser draws a text glyph in the theme's text colour.
+TEXT = "\ufe0e"
+SUIT_SHOWN = {"S": "♠" + TEXT, "H": "♥️", "D": "♦️", "C": "♣" + TEXT}
+SUIT_PLAIN = {"S": "♠" + TEXT, "H": "♥", "D": "♦", "C": "♣" + TEXT}
 TABLE_COLOUR = discord.Colour.dark_green()
 ITEM_NAMES = {
     "spades": "Spades",
     "cards": "Cards",
     "aces": "Aces",
     "storan": "Storan (10♦)",
-    "lillan": "Lillan (2♠)",
+    "lillan": "Lillan (2♠\ufe0e)",
     "sistan": "Sistan",
     "tabbe": "Tabbar",
     "mulle": "Mulle",
@@ -29,8 +35,18 @@ HINTED_MARK = "💡"
 
 
 def card(c: Card) -> str:
-    """A card for a message: rank and a suit emoji (Discord draws ♥️ ♦️ red, ♠️ ♣️ black)."""
-    return f"{c.rank_name}{SUIT_EMOJI[c.suit]}"
+    """A card for a message: ``A♥️`` (red emoji), ``A♠`` (text: readable on both themes)."""
+    return f"{c.rank_name}{SUIT_SHOWN[c.suit]}"
+
+
+def sorted_cards(cs: Iterable[Card]) -> list[Card]:
+    """Cards in the order a player holds them: by rank (ace first), then suit."""
+    return sorted(cs, key=lambda c: (c.rank, "SHDC".index(c.suit)))
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 point``, ``2 points``."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def plain(c: Card) -> str:
@@ -91,7 +107,7 @@ def choice_label(rules: Rules, played: Card, choice: Choice) -> str:
 
 def choice_description(rules: Rules, choice: Choice) -> str:
     """Why an option ranks where it does: cards, points, sweep, mulle."""
-    parts = [f"{choice.cards} cards", f"{choice.points} points"]
+    parts = [plural(choice.cards, "card"), plural(choice.points, "point")]
     if choice.sweep:
         parts.append(sweep_word(rules) + "!")
     if choice.mulle:
@@ -117,11 +133,13 @@ def lobby_embed(game: Game) -> discord.Embed:
     for index, seat in enumerate(game.seats):
         host = " (host)" if seat.user_id == game.host_id else ""
         team = f" · team {'AB'[index % 2]}" if game.options.teams else ""
-        lines.append(f"{index + 1}. {seat.mention}{host}{team}")
+        lines.append(f"{index + 1}. **{seat.name}**{host}{team}")
     embed.add_field(name=f"Seats ({len(game.seats)}/4)", value="\n".join(lines), inline=False)
     embed.add_field(name="Hints", value=hints_line(game), inline=False)
     if game.status is Status.CANCELLED:
         embed.description = "This lobby was cancelled."
+    elif game.status is not Status.LOBBY:
+        embed.description = "The game has started: the table is posted below at every turn."
     else:
         need = "4 players" if game.options.teams else "2 to 4 players"
         embed.description = (
@@ -155,25 +173,51 @@ def _side_field(game: Game, side: int) -> tuple[str, str]:
     return game.side_name(side), value
 
 
+def deal_line(game: Game) -> str:
+    """``Round 2 · deal 3 of 6``, with the sistan warning on the last deal."""
+    match = game.match
+    k, n = deal_progress(match.round)
+    line = f"Round {match.rounds_played + 1} · deal {k} of {n}"
+    if match.round.is_last_deal:
+        line += " · ⚠️ **sistan: last deal!**"
+    return line
+
+
+def score_line(game: Game) -> str:
+    """``Anna **3** · Bjorn **5** (to 16)``."""
+    match = game.match
+    scores = " · ".join(
+        f"{game.side_name(side)} **{match.scores[side]}**" for side in range(game.sides)
+    )
+    return f"{scores} (to {match.rules.target})"
+
+
+def due(game: Game) -> str:
+    """`` (time runs out in 5 minutes)`` as a Discord relative timestamp, or nothing."""
+    if not game.deadline or game.extra.get("paused"):
+        return ""
+    seat = game.seats[game.match.round.to_move]
+    if seat.is_computer:
+        return " (thinking…)"
+    return f" (time runs out <t:{int(game.deadline)}:R>)"
+
+
 def table_embed(game: Game, *, paused: bool = False) -> discord.Embed:
-    """The public table: table cards, whose turn, deal k of n, sides, last move."""
+    """The public table: table cards, whose turn, deal k of n, sides, last move. Players
+    are named by name (a mention in an embed shows as a number where not cached)."""
     match = game.match
     rnd = match.round
+    paused = paused or bool(game.extra.get("paused"))
     embed = discord.Embed(title=f"Kasino: {rules_line(game.options)}", colour=TABLE_COLOUR)
     lines = [f"**Table ({len(rnd.table)}):** {cards(rnd.table, empty='empty')}"]
     if game.status is Status.PLAYING:
-        k, n = deal_progress(rnd)
-        deal = f"Round {match.rounds_played + 1} · deal {k} of {n}"
-        if rnd.is_last_deal:
-            deal += " · ⚠️ **sistan: last deal!**"
-        lines.append(deal)
+        lines.append(deal_line(game))
         if paused:
-            lines.append("The next round is being dealt…")
+            lines.append(f"Round {match.rounds_played} is over; round {match.rounds_played + 1}"
+                         " is dealt in a moment.")  # fmt: skip
         else:
             seat = game.seats[rnd.to_move]
-            due = f" (time runs out <t:{int(game.deadline)}:R>)" if game.deadline else ""
-            due = " (thinking…)" if seat.is_computer else due
-            lines.append(f"**To move:** {seat.mention}{due}")
+            lines.append(f"**To move:** {seat.name}{due(game)}")
     elif game.status is Status.FINISHED:
         lines.append(f"🏆 **{winner_text(game)}**")
     else:
@@ -184,7 +228,10 @@ def table_embed(game: Game, *, paused: bool = False) -> discord.Embed:
     for side in range(game.sides):
         name, value = _side_field(game, side)
         embed.add_field(name=name, value=value, inline=True)
-    embed.set_footer(text=f"Game #{game.id} · press “Your hand” to see your cards and play")
+    footer = f"Game #{game.id}"
+    if game.status is Status.PLAYING:
+        footer += " · press “Your hand” to see your cards and play"
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -198,8 +245,17 @@ def winner_text(game: Game) -> str:
     return f"{game.side_name(winner)} wins {match.scores[winner]} to {others}"
 
 
+def final_line(game: Game) -> str:
+    """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``"""
+    return f"🏆 Game over: **{winner_text(game)}**."
+
+
 def round_summary(
-    game: Game, finished: Any, scores: Sequence[Any] | None, round_number: int
+    game: Game,
+    finished: Any,
+    scores: Sequence[Any] | None,
+    round_number: int,
+    last_move: str = "",
 ) -> discord.Embed:
     """The public summary of a finished round: each side's items and the match totals."""
     match = game.match
@@ -208,38 +264,57 @@ def round_summary(
     for side in range(game.sides):
         pile = piles[side]
         spades = sum(c.suit == "S" for c in pile)
-        lines = [f"{spades} spades · {len(pile)} cards"]
+        lines = [f"{plural(spades, 'spade')} · {plural(len(pile), 'card')}"]
         if scores is not None:
             items = scores[side].items
             lines += [f"{ITEM_NAMES.get(k, k)}: {v}" for k, v in items.items() if v]
             lines.append(f"Round: **{scores[side].total}**")
         lines.append(f"Match: **{match.scores[side]}** / {match.rules.target}")
         embed.add_field(name=game.side_name(side), value="\n".join(lines), inline=True)
+    last = f"**Last move:** {last_move}\n" if last_move else ""
     if match.is_over:
-        embed.description = f"🏆 {winner_text(game)}!"
+        embed.description = f"{last}🏆 {winner_text(game)}!"
     elif game.extra.get("paused"):
-        embed.description = "The next round is dealt in a moment."
+        embed.description = f"{last}Round {round_number + 1} is dealt in a moment."
     else:
-        embed.description = f"Round {round_number + 1} is dealt."
+        embed.description = f"{last}Round {round_number + 1} is dealt."
     return embed
 
 
-def hand_content(game: Game, seat: int, note: str = "") -> str:
-    """The ephemeral hand view's text for one seat (never sent publicly)."""
+STEP_PROMPTS = {
+    "card": "**Your turn**{due}: choose a card to play.",
+    "take": "**Your turn**{due}: choose what it takes.",
+    "pick": "**Your turn**{due}: choose the table cards it takes.",
+}
+
+
+def hand_content(game: Game, seat: int, note: str = "", step: str = "card") -> str:
+    """The ephemeral hand view's text for one seat (never sent publicly): the sorted hand,
+    the table, deal k of N with the sistan warning, the score, the last move and whose
+    turn it is, with the time left as a Discord relative timestamp."""
     match = game.match
     rnd = match.round
     lines = [note] if note else []
     lines.append(f"**{HAND_TITLE}** · {game.options.variant_name}, game #{game.id}")
-    lines.append(cards(rnd.hands[seat], empty="(empty)"))
+    lines.append(cards(sorted_cards(rnd.hands[seat]), empty="(empty)"))
     lines.append(f"**Table:** {cards(rnd.table, empty='empty')}")
+    if game.status is Status.PLAYING:
+        lines.append(deal_line(game))
+    lines.append(f"**Score:** {score_line(game)}")
+    if game.last_move:
+        lines.append(f"**Last move:** {game.last_move}")
     if game.status is not Status.PLAYING:
-        lines.append("The game is over.")
+        lines.append(f"The game is over. {winner_text(game)}." if match.winner is not None
+                     else "The game is over.")  # fmt: skip
     elif game.extra.get("paused"):
-        lines.append("The next round is being dealt; press Refresh in a moment.")
+        lines.append(
+            f"Round {match.rounds_played} is over. These are your cards for round"
+            f" {match.rounds_played + 1}; play starts <t:{int(game.deadline or 0)}:R>."
+        )
     elif rnd.to_move == seat:
-        lines.append("**Your turn:** choose a card to play.")
+        lines.append(STEP_PROMPTS.get(step, STEP_PROMPTS["card"]).format(due=due(game)))
     else:
-        lines.append(f"Waiting for {game.seats[rnd.to_move].name} to play.")
+        lines.append(f"Waiting for {game.seats[rnd.to_move].name} to play{due(game)}.")
     return "\n".join(lines)
 
 
@@ -258,19 +333,19 @@ RULES_TEXT = {
         " whose values add up to it, in one or more groups (J 11, Q 12, K 13, an ace 1 or 14),"
         " or trail it onto the table. Emptying the table is a **tabbe** (1 point). After the"
         " last card the last capturer takes what is left (**sistan**, 1 point).\n"
-        "Round scoring: most spades 2, most cards 1, each ace 1, storan (10♦) 2, lillan (2♠) 1,"
-        " sistan 1, each tabbe 1. First to 16 wins."
+        "Round scoring: most spades 2, most cards 1, each ace 1, storan (10♦) 2,"
+        " lillan (2♠\ufe0e) 1, sistan 1, each tabbe 1. First to 16 wins."
     ),
     "overspader": (
         "**Överspader**: Swedish Kasino, but instead of 2 points for most spades every side"
         " scores 1 point for each spade beyond six. First to 21 wins."
     ),
     "finnish": (
-        "**Finnish Kasino**: cards count differently in hand: an ace is 14 (1 on the table), 2♠"
-        " is 15 and 10♦ is 16 from hand. Points count as you go (aces, 2♠ 1, 10♦ 2, each"
-        " **mökki** 1), so the match can end mid-round; most spades 2 and most cards 1 come at"
-        " the end of the round. Mökki do not count in the last deal or once anyone has 10"
-        " points, and equal mökki cancel. No sistan point. First to 16 wins."
+        "**Finnish Kasino**: cards count differently in hand: an ace is 14 (1 on the table),"
+        " 2♠\ufe0e is 15 and 10♦ is 16 from hand. Points count as you go (aces, 2♠\ufe0e 1,"
+        " 10♦ 2, each **mökki** 1), so the match can end mid-round; most spades 2 and most"
+        " cards 1 come at the end of the round. Mökki do not count in the last deal or once"
+        " anyone has 10 points, and equal mökki cancel. No sistan point. First to 16 wins."
     ),
     "mulle": (
         "**Mulle**: two decks, five cards each and five to the table, dealt one at a time."
@@ -299,6 +374,7 @@ def scores_embed(
     offset: int,
     *,
     computers: bool = False,
+    names: dict[int, str] | None = None,
 ) -> discord.Embed:
     """One page of a leaderboard (rows are ``storage.BoardRow``): matches between people,
     or with ``computers`` the matches played against computer players."""
@@ -306,10 +382,13 @@ def scores_embed(
     board += f", to {target}" if target else ", all targets"
     title = "Kasino vs computers" if computers else "Kasino leaderboard"
     embed = discord.Embed(title=f"{title}: {board}", colour=TABLE_COLOUR)
+    names = names or {}
     lines = [
-        f"**{offset + n + 1}.** <@{row.user_id}>{HINTED_MARK if row.hinted else ''}:"
-        f" {row.wins} wins in {row.matches} ({row.win_rate:.0%}) · {row.points} points"
-        f" · {row.tabbar} tabbar"
+        f"**{offset + n + 1}.** {names.get(row.user_id) or f'<@{row.user_id}>'}"
+        f"{HINTED_MARK if row.hinted else ''}:"
+        f" {plural(row.wins, 'win')} in {plural(row.matches, 'match', 'matches')}"
+        f" ({row.win_rate:.0%}) · {plural(row.points, 'point')}"
+        f" · {row.tabbar} {'tabbe' if row.tabbar == 1 else 'tabbar'}"
         for n, row in enumerate(rows)
     ]
     embed.description = "\n".join(lines) or "No finished matches on this board yet."

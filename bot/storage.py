@@ -454,6 +454,24 @@ class Storage:
 
     # ----------------------------------------------------------- leaderboard
 
+    async def player_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Each person's name as last seated in a game of this server (for leaderboards:
+        a mention in an embed shows as a number where the member is not cached)."""
+        wanted = {int(u) for u in user_ids}
+        if not wanted:
+            return {}
+        names: dict[int, str] = {}
+        query = (
+            "SELECT json_extract(seat.value, '$.user_id'), json_extract(seat.value, '$.name')"
+            " FROM games, json_each(games.seats) AS seat WHERE games.guild_id = ?"
+            " ORDER BY games.id"
+        )
+        async with self._db.execute(query, (guild_id,)) as cursor:
+            async for user_id, name in cursor:
+                if user_id in wanted and name:
+                    names[int(user_id)] = str(name)
+        return names
+
     async def leaderboard(
         self,
         guild_id: int,

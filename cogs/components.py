@@ -7,21 +7,28 @@ parses them in one strict place (:mod:`cogs.custom_ids`).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
 from cogs.custom_ids import BUTTON_KINDS, SELECT_KINDS, custom_id
 
-if TYPE_CHECKING:
-    from cogs.kasino import Kasino
+
+class ComponentHandler(Protocol):
+    """What handles the clicks: the Kasino cog (named by protocol, so this module does not
+    import the cog that imports it)."""
+
+    async def on_component(
+        self, interaction: discord.Interaction, raw_id: str, values: object
+    ) -> None: ...
+
 
 # Loose on purpose: anything shaped like ours reaches the strict parser, which refuses it
 # politely (a custom_id no item matches would get no answer at all).
 ARGS = r"(?P<args>[^\s]{0,96})"
 
 
-def _cog(interaction: discord.Interaction) -> Kasino:
+def _cog(interaction: discord.Interaction) -> ComponentHandler:
     cog = interaction.client.get_cog("Kasino")  # type: ignore[attr-defined]
     assert cog is not None
     return cog  # type: ignore[return-value]
@@ -120,6 +127,22 @@ def find_component(message: discord.Message | None, cid: str) -> Any:
         return None
 
     return walk(message.components) if message is not None else None
+
+
+def kasino_ids(message: discord.Message | None) -> list[str]:
+    """The Kasino custom_ids on a message."""
+    found: list[str] = []
+
+    def walk(components: Any) -> None:
+        for component in components:
+            cid = getattr(component, "custom_id", None)
+            if isinstance(cid, str) and cid.startswith("k:"):
+                found.append(cid)
+            walk(getattr(component, "children", ()))
+
+    if message is not None:
+        walk(message.components)
+    return found
 
 
 def dispatched(message: discord.Message | None, cid: str, component_type: object) -> bool:

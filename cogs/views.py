@@ -12,7 +12,7 @@ from bot.ai import LEVELS
 from bot.engine import capture_options, capture_values
 from bot.models import MAX_SEATS, Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
-from bot.render import SUIT_EMOJI, choice_description, choice_label, plain
+from bot.render import choice_description, choice_label, plain, sorted_cards
 from cogs.components import KasinoButton, KasinoSelect
 
 P = ParamSpec("P")
@@ -121,6 +121,9 @@ def table_view(game: Game) -> discord.ui.View | None:
 
 
 def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
+    """A card of the hand. No emoji: Discord's black-suit emoji are near-invisible on the
+    dark theme; the label's black suits carry U+FE0E (text presentation, see
+    :data:`bot.render.SUIT_PLAIN`)."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
@@ -129,28 +132,32 @@ def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
     if values != (played.rank,):
         label += " (counts " + " or ".join(map(str, values)) + ")"
     can_take = bool(rnd.table) and bool(capture_options(rules, played, list(rnd.table), limit=1))
-    description = "can capture" if can_take else "nothing to take: trail"
-    return discord.SelectOption(
-        label=label, value=str(index), description=description, emoji=SUIT_EMOJI[played.suit]
-    )
+    if can_take:
+        description = "can capture: choose what next"
+    else:
+        label += ": trail"
+        description = "takes nothing: put on the table at once"
+    return discord.SelectOption(label=label, value=str(index), description=description)
 
 
 @_static
 def hand_view(game: Game, seat: int) -> discord.ui.View:
-    """On your turn a select of the card to play (and Hint when hints are on); always a
-    Refresh button."""
+    """On your turn a select of the card to play, in the sorted order of the hand (its
+    values stay hand positions), and Hint when hints are on; always a Refresh button."""
     view = _view()
     rnd = game.match.round
     my_turn = game.status is Status.PLAYING and not game.extra.get("paused") and rnd.to_move == seat
-    if my_turn and rnd.hands[seat]:
-        options = [_card_option(game, i, seat) for i in range(len(rnd.hands[seat]))]
+    hand = rnd.hands[seat]
+    if my_turn and hand:
+        order = sorted(range(len(hand)), key=lambda i: sorted_cards(hand).index(hand[i]))
+        options = [_card_option(game, i, seat) for i in order]
         view.add_item(
             KasinoSelect(
                 "card",
                 game.id,
                 game.version,
                 options=options[:MAX_MENU_OPTIONS],
-                placeholder="Choose a card to play",
+                placeholder="Your turn: choose a card to play",
             )
         )
     if my_turn and game.hints:
@@ -209,10 +216,7 @@ def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
 def pick_view(game: Game, index: int) -> discord.ui.View:
     """A multi-select of the table cards (values are table positions: cards may repeat)."""
     table = game.match.round.table[:MAX_MENU_OPTIONS]
-    options = [
-        discord.SelectOption(label=plain(c), value=str(i), emoji=SUIT_EMOJI[c.suit])
-        for i, c in enumerate(table)
-    ]
+    options = [discord.SelectOption(label=plain(c), value=str(i)) for i, c in enumerate(table)]
     view = _view()
     view.add_item(
         KasinoSelect(

@@ -40,6 +40,9 @@ from bot.moves import auto_move, rank_choices
 
 RECEIVED: dict[int, float] = {}
 LATENCIES: list[float] = []
+REST: list[str] = []  # every REST call the bot made, as "METHOD route"
+CREATES: dict[str, list[float]] = {}  # channel id -> virtual times of new messages
+STEP = 0.2  # virtual seconds between waves: players clicking as fast as the bot answers
 
 
 def quick_settle() -> None:
@@ -54,7 +57,28 @@ def quick_settle() -> None:
 
 
 def instrument() -> None:
-    """Time every interaction from the gateway event to the finished response."""
+    """Time every interaction from the gateway event to the finished response; count every
+    REST call, and the new messages of each channel with their (virtual) times."""
+    from simcord.http import FakeHTTPClient, FakeWebhookAdapter
+
+    from bot.timers import now
+
+    request = FakeHTTPClient.request
+
+    async def counted(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
+        REST.append(f"{route.method} {route.path}")
+        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+            CREATES.setdefault(str(route.channel_id), []).append(now())
+        return await request(self, route, *args, **kw)
+
+    FakeHTTPClient.request = counted  # type: ignore[method-assign]
+    hook = FakeWebhookAdapter.request
+
+    async def hooked(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
+        REST.append(f"{route.method} {route.path}")
+        return await hook(self, route, *args, **kw)
+
+    FakeWebhookAdapter.request = hooked  # type: ignore[method-assign]
     parse = ConnectionState.parse_interaction_create
 
     def parse_interaction_create(self: ConnectionState, data: Any) -> None:
@@ -99,6 +123,7 @@ class Driver:
         member = next(m for m in self.members if m.id == game.seats[rnd.to_move].user_id)
         if self.step == "hand":
             message = self.env.backend.get_message(self.channel.id, game.message_id)
+            self.move = None
             data = {"custom_id": f"k:hand:{game.id}:{game.version}", "component_type": 2}
         elif self.step == "card":
             # The computer player's card, with the menu's best capture (or a trail).
@@ -133,7 +158,27 @@ class Driver:
         assert result.acknowledged, "an interaction was not answered"
         response = result.response
         self.message = self.env.backend.get_message(self.channel.id, response.id)
+        if self.step == "card" and not any(
+            cid.startswith("k:take:") for cid in custom_ids(self.message)
+        ):
+            self.step = "hand"  # the card was played at once (a one-selection trail)
+            return
         self.step = {"hand": "card", "card": "take", "take": "hand"}[self.step]
+
+
+def custom_ids(message: Any) -> list[str]:
+    """The custom_ids on a SimCord message (works for any version of the bot)."""
+    found: list[str] = []
+
+    def walk(components: Any) -> None:
+        for component in components or ():
+            data = component if isinstance(component, dict) else vars(component)
+            if isinstance(data.get("custom_id"), str):
+                found.append(data["custom_id"])
+            walk(data.get("components"))
+
+    walk(getattr(message, "components", None))
+    return found
 
 
 async def run(games: int, target: int, wave: int) -> None:
@@ -157,6 +202,8 @@ async def run(games: int, target: int, wave: int) -> None:
                 await a.click(lobby, label="Start")
                 driver.game = await cog.games.active(driver.channel.id)
             LATENCIES.clear()
+            REST.clear()
+            CREATES.clear()
             handled = 0
             started = time.perf_counter()
             while True:
@@ -171,22 +218,99 @@ async def run(games: int, target: int, wave: int) -> None:
                     for driver in batch:
                         driver.advance()
                     handled += len(batch)
+                await env.advance_time(STEP)
+            await env.advance_time(10)  # the last tables go out
             elapsed = time.perf_counter() - started
             moves = [await cog.games.storage.move_count(d.game.id) for d in drivers]
         await bot.close_storage()
     report(games, target, wave, handled, elapsed, sum(moves))
 
 
+async def run_computers(target: int, pause: float) -> None:
+    """One person with three computers (easy, normal, hard) at one table: the person
+    plays as soon as it is their turn; the computers move after their pause (virtual
+    time). What matters here is the channel: new messages in any 5 s, REST per move."""
+    instrument()
+    quick_settle()
+    with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
+        config = Config(
+            token=None, db_path=Path(folder) / "kasino.db", round_pause=5, computer_pause=pause
+        )
+        bot = KasinoBot(config, seed=1)
+        async with simcord.run(bot) as env:
+            guild = env.create_guild("Bench")
+            channel = guild.create_text_channel("table")
+            person = guild.add_member(env.create_user("anna"))
+            cog = bot.get_cog("Kasino")
+            lobby = (await person.slash(channel, "kasino new", target=target)).response
+            for level in ("easy", "normal", "hard"):
+                await person.click(lobby, label=f"Add {level} computer")
+            await person.click(lobby, label="Start")
+            driver = Driver(env, guild, channel, [person])
+            storage = cog.games.storage
+            driver.game = await cog.games.active(channel.id)
+            LATENCIES.clear()
+            REST.clear()
+            CREATES.clear()
+            handled = 0
+            started = time.perf_counter()
+            while not driver.done:
+                game = driver.game
+                rnd = game.match.round
+                mine = game.seats[rnd.to_move].user_id == person.id
+                if mine and not game.extra.get("paused"):
+                    driver.next_interaction()
+                    await env.settle()
+                    driver.advance()
+                    handled += 1
+                await env.advance_time(STEP if mine else 0.5)
+                driver.game = await cog.games.active(channel.id) or await storage.get_game(
+                    driver.game.id
+                )
+            await env.advance_time(10)  # the last table goes out
+            elapsed = time.perf_counter() - started
+            moves = await cog.games.storage.move_count(driver.game.id)
+        await bot.close_storage()
+    print(f"one person with three computers (pause {pause:g} s), to {target}")
+    report_lines(handled, elapsed, moves)
+
+
 def report(games: int, target: int, wave: int, handled: int, elapsed: float, moves: int) -> None:
+    print(f"{games} concurrent 2-player games to {target}, {wave} interactions per wave")
+    report_lines(handled, elapsed, moves)
+
+
+def report_lines(handled: int, elapsed: float, moves: int) -> None:
     lat = sorted(LATENCIES)
     p50 = statistics.median(lat) * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    print(f"{games} concurrent 2-player games to {target}, {wave} interactions per wave")
     print(f"  moves committed:        {moves}")
     print(f"  interactions handled:   {handled} in {elapsed:.1f} s = {handled / elapsed:.0f}/s")
     worst = lat[-1] * 1000
     print(f"  dispatch -> response:   p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {worst:.2f} ms")
+    calls = len(REST)
+    responses = sum(r.startswith("POST /interactions/") for r in REST)
+    print(
+        f"  REST calls:             {calls} = {calls / moves:.2f} per move"
+        f" ({responses / moves:.2f} interaction responses, the rest channel and hand updates)"
+    )
+    kinds: dict[str, int] = {}
+    for r in REST:
+        kinds[r] = kinds.get(r, 0) + 1
+    for route, count in sorted(kinds.items(), key=lambda kv: -kv[1]):
+        print(f"      {count / moves:5.2f}/move  {route}")
+    print(f"  worst burst:            {worst_burst()} new messages in one channel in 5 s (limit 5)")
     print("  (SimCord's simulated Discord runs in the same process and is included)")
+
+
+def worst_burst(window: float = 5.0) -> int:
+    """The most new messages any channel got in any ``window`` seconds (virtual time)."""
+    worst = 0
+    for times in CREATES.values():
+        times = sorted(times)
+        for i, start in enumerate(times):
+            worst = max(worst, sum(1 for t in times[i:] if t < start + window))
+    return worst
 
 
 def main() -> None:
@@ -194,9 +318,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--target", type=int, default=16)
     parser.add_argument("--wave", type=int, default=50, help="interactions dispatched at once")
+    parser.add_argument(
+        "--computers", action="store_true", help="one person with three computers instead"
+    )
+    parser.add_argument("--pause", type=float, default=1.5, help="the computers' pause (s)")
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
-    asyncio.run(run(args.games, args.target, args.wave))
+    if args.computers:
+        asyncio.run(run_computers(args.target, args.pause))
+    else:
+        asyncio.run(run(args.games, args.target, args.wave))
 
 
 if __name__ == "__main__":

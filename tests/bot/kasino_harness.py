@@ -6,6 +6,7 @@ their hand); every action goes through Discord components.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import simcord
@@ -192,9 +193,13 @@ class Harness:
         """A channel message as it is now (after later edits)."""
         return next(m for m in self.channel.history() if m.id == message.id)
 
-    def table_message(self, game: Game) -> Any:
-        """The game's table message as stored in the channel."""
-        return next(m for m in self.channel.history() if m.id == game.message_id)
+    def table_message(self, game: Game, channel: Any = None) -> Any:
+        """The game's table message as the database names it (the table is posted fresh at
+        every turn and its id saved as soon as it is posted)."""
+        with sqlite3.connect(self.env.bot.config.db_path) as db:
+            row = db.execute("SELECT message_id FROM games WHERE id = ?", (game.id,)).fetchone()
+        assert row and row[0], f"game #{game.id} has no table message"
+        return next(m for m in (channel or self.channel).history() if m.id == row[0])
 
     async def open_hand(self, member: Any, game: Game) -> simcord.InteractionResult:
         """Press "Your hand" on the table message."""
@@ -202,8 +207,12 @@ class Harness:
         assert result.ephemeral, result
         return result
 
-    async def play_move(self, game: Game, move: Move | None = None, via_pick: bool = False) -> None:
-        """The player to move plays ``move`` (default: the bot's safe move) in three clicks."""
+    async def play_move(
+        self, game: Game, move: Move | None = None, via_pick: bool = False, pace: float = 1.5
+    ) -> None:
+        """The player to move plays ``move`` (default: the bot's safe move) from a freshly
+        opened hand: the card, then (unless it can take nothing) what it takes. Then
+        ``pace`` seconds pass, as between a person's moves (the channel posts go out)."""
         rnd = game.match.round
         seat = rnd.to_move
         member = self.member(int(game.seats[seat].user_id))
@@ -211,27 +220,58 @@ class Harness:
         hand = await self.open_hand(member, game)
         message = hand.response
         index = rnd.hands[seat].index(move.card)
-        step = await self.select(member, message, [str(index)], custom_id=cid(message, "k:card:"))
-        message = step.response
-        if move.is_trail:
-            value = "trail"
-        elif via_pick:
-            value = "pick"
-        else:
-            choices = rank_choices(game.match.rules, move.card, rnd.table, 23)
-            value = next(
-                (f"c{n}" for n, c in enumerate(choices) if sorted(c.taken) == sorted(move.taken)),
-                "pick",
-            )
-        take_id = cid(message, "k:take:")
         before = game.version
-        result = await self.select(member, message, [value], custom_id=take_id)
-        if value == "pick":
-            positions = _positions(rnd.table, move.taken)
-            pick_id = cid(result.response, "k:pick:")
-            result = await self.select(member, result.response, positions, custom_id=pick_id)
+        can_take = bool(rank_choices(game.match.rules, move.card, rnd.table, 1))
+        step = await self.select(member, message, [str(index)], custom_id=cid(message, "k:card:"))
+        if can_take:
+            message = step.response
+            if move.is_trail:
+                value = "trail"
+            elif via_pick:
+                value = "pick"
+            else:
+                choices = rank_choices(game.match.rules, move.card, rnd.table, 23)
+                value = next(
+                    (
+                        f"c{n}"
+                        for n, c in enumerate(choices)
+                        if sorted(c.taken) == sorted(move.taken)
+                    ),
+                    "pick",
+                )
+            take_id = cid(message, "k:take:")
+            step = await self.select(member, message, [value], custom_id=take_id)
+            if value == "pick":
+                positions = _positions(rnd.table, move.taken)
+                pick_id = cid(step.response, "k:pick:")
+                step = await self.select(member, step.response, positions, custom_id=pick_id)
+        else:
+            assert move.is_trail
         # later versions: computer players may already have answered
-        assert game.version > before, result.response.content if result.response else result
+        assert game.version > before, step.response.content if step.response else step
+        if pace:
+            await self.env.advance_time(pace)
+
+    async def ready_to_capture(self, game: Game) -> int:
+        """Trail until the player to move holds a card that can capture; its hand index
+        (choosing it opens the capture menu, where a card that takes nothing is played at
+        once)."""
+        while True:
+            rnd = game.match.round
+            hand = rnd.hands[rnd.to_move]
+            for index, card in enumerate(hand):
+                if rank_choices(game.match.rules, card, rnd.table, 1):
+                    return index
+            await self.play_move(game, Move(hand[0]))
+
+    async def take_menu(self, game: Game) -> tuple[Any, Any]:
+        """The mover and their hand view showing the capture menu of a card."""
+        index = await self.ready_to_capture(game)
+        member = self.member(int(game.seats[game.match.round.to_move].user_id))
+        hand = (await self.open_hand(member, game)).response
+        step = await self.select(member, hand, [str(index)], custom_id=cid(hand, "k:card:"))
+        assert any(c.startswith("k:take:") for c in custom_ids(step.response)), step
+        return member, step.response
 
     async def play_to_end(self, game: Game, limit: int = 2000) -> int:
         """Play safe moves until the match ends; returns the number of moves."""

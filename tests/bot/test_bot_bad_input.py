@@ -6,7 +6,7 @@ import pytest
 from simcord import SetupError
 
 from bot.engine import Move, is_capture
-from bot.moves import auto_move, rank_choices
+from bot.moves import rank_choices
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
 
 
@@ -70,10 +70,9 @@ async def test_stale_view_answers_with_a_fresh_one(harness: Harness) -> None:
 
 async def test_double_click_applies_once(harness: Harness) -> None:
     game = await harness.start_game(2)
-    mover, _ = mover_and_other(harness, game)
-    hand = (await harness.open_hand(mover, game)).response
-    step = await harness.select(mover, hand, ["0"], custom_id=cid(hand, "k:card:"))
-    take = step.response
+    mover, take = await harness.take_menu(game)
+    storage = harness.cog.games.storage
+    moves = await storage.move_count(game.id)
     take_id = cid(take, "k:take:")
     # the player opened the same choice twice (e.g. two clients): both show the same select
     first = await harness.select(mover, take, ["trail"], custom_id=take_id)
@@ -82,21 +81,20 @@ async def test_double_click_applies_once(harness: Harness) -> None:
     version, count = game.version, await storage.move_count(game.id)
     second = await harness.forge(mover, first.response, take_id, ["trail"], doctor=False)
     assert second.ephemeral
-    assert game.version == version and await storage.move_count(game.id) == count == 1
+    assert game.version == version and await storage.move_count(game.id) == count == moves + 1
 
 
 async def test_concurrent_double_click_is_serialised(harness: Harness) -> None:
     """Two clicks on one select dispatched back to back: the lock lets one through."""
     game = await harness.start_game(2)
-    mover, _ = mover_and_other(harness, game)
-    hand = (await harness.open_hand(mover, game)).response
-    take = (await harness.select(mover, hand, ["0"], custom_id=cid(hand, "k:card:"))).response
+    mover, take = await harness.take_menu(game)
+    moves = await harness.cog.games.storage.move_count(game.id)
     data = {"custom_id": cid(take, "k:take:"), "component_type": 3, "values": ["trail"]}
     version = game.version
     records = harness.emit_component(mover, take, data, times=2)
     await harness.env.settle()
     assert all(record.responded for record in records)
-    assert await harness.cog.games.storage.move_count(game.id) == 1
+    assert await harness.cog.games.storage.move_count(game.id) == moves + 1
     assert game.version == version + 1
 
 
@@ -152,10 +150,10 @@ async def test_chosen_cards_that_do_not_add_up(harness: Harness) -> None:
 
 async def test_take_options_are_ranked_and_fit_discord(harness: Harness) -> None:
     game = await harness.start_game(2)
+    index = await harness.ready_to_capture(game)  # a card that takes nothing is played at once
     rnd = game.match.round
     mover, _ = mover_and_other(harness, game)
-    move = next((m for m in rnd.legal_moves() if not m.is_trail), auto_move(rnd))
-    index = rnd.hands[rnd.to_move].index(move.card)
+    move = Move(rnd.hands[rnd.to_move][index])
     view = (await harness.open_hand(mover, game)).response
     view = (
         await harness.select(mover, view, [str(index)], custom_id=cid(view, "k:card:"))

@@ -98,7 +98,7 @@ async def test_one_person_against_two_computers_to_the_end(harness: Harness, db_
     assert total == 1 and rows[0].user_id == anna.id and rows[0].matches == 1
     board = await harness.slash(anna, "kasino scores", opponents="computers")
     embed = board.response.embeds[0]
-    assert "vs computers" in embed.title and f"<@{anna.id}>: " in embed.description
+    assert "vs computers" in embed.title and f"{anna.name}: " in embed.description
     people = await harness.click(anna, board.response, label="Against people")
     assert "No finished matches" in people.response.embeds[0].description
 
@@ -146,7 +146,7 @@ async def test_hinted_match_between_people_is_marked(harness: Harness) -> None:
     assert total == 2 and all(r.hinted == 1 for r in rows)
     board = await harness.slash(anna, "kasino scores")
     embed = board.response.embeds[0]
-    assert f"<@{anna.id}>{HINTED_MARK}:" in embed.description
+    assert f"{anna.name}{HINTED_MARK}:" in embed.description
     assert "played with hints" in embed.footer.text
 
 

@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from simcord.actors import _channel_id_of
 
 from bot.engine import Card, Match, Move
+from bot.moves import rank_choices
 from tests.bot.kasino_harness import Harness, cid, components, custom_ids
 
 GARBAGE = ["²", "٣", "", "-1", "99", "c99", "c²", "trail", "pick", "0", "1" * 30, "k:", "🂠"]
@@ -57,6 +59,7 @@ class Fuzzer:
         self.channels = [harness.channel, harness.guild.create_text_channel("second")]
         self.games: list[Any] = []
         self.messages: list[Any] = []
+        self.owners: dict[int, Any] = {}  # private hand views and who sees them
 
     async def start(self) -> None:
         h = self.harness
@@ -68,9 +71,22 @@ class Fuzzer:
         self.games.append(await h.cog.games.active(self.channels[1].id))
 
     def table(self, index: int) -> Any:
-        game = self.games[index]
-        history = self.channels[index].history()
-        return next(m for m in history if m.id == game.message_id)
+        """The game's latest table (it is posted fresh at every turn)."""
+        return self.harness.table_message(self.games[index], self.channels[index])
+
+    def add(self, message: Any, owner: Any) -> None:
+        """A private hand view for the corpus, and the member it was shown to."""
+        self.messages.append(message)
+        self.owners[message.id] = owner
+
+    def alive(self, message: Any) -> bool:
+        """Whether a message still exists (old tables are deleted: nobody can click them)."""
+        env = self.harness.env
+        try:
+            env.backend.get_message(_channel_id_of(message, env), message.id)
+        except Exception:
+            return False
+        return True
 
     async def refresh(self) -> None:
         """Real messages to mutate: tables, each player's hand, the mover's take and pick
@@ -85,24 +101,34 @@ class Fuzzer:
             for seat in game.seats:
                 member = h.member(seat.user_id)
                 hand = (await member.click(table, label="Your hand")).response
-                self.messages.append(hand)
+                self.add(hand, member)
             rnd = game.match.round
             mover = h.member(game.seats[rnd.to_move].user_id)
             hand = (await mover.click(table, label="Your hand")).response
-            pick = self.rng.randrange(len(rnd.hands[rnd.to_move]))
+            self.add(hand, mover)
+            # a card that can capture opens the take menu (one that cannot is played at once)
+            capturing = [
+                i
+                for i, c in enumerate(rnd.hands[rnd.to_move])
+                if rank_choices(game.match.rules, c, rnd.table, 1)
+            ]
+            if not capturing:
+                continue
+            pick = self.rng.choice(capturing)
             take = await mover.select(hand, [str(pick)], custom_id=cid(hand, "k:card:"))
-            self.messages.append(take.response)
+            self.add(take.response, mover)
             if "pick" in str(components(take.response)):
                 view = await mover.select(
                     take.response, ["pick"], custom_id=cid(take.response, "k:take:")
                 )
-                self.messages.append(view.response)
+                self.add(view.response, mover)
         scores = await h.slash(h.members[0], "kasino scores")
         self.messages.append(scores.response)
 
     def interaction(self) -> tuple[Any, Any, str, list[str] | None, bool, int | None]:
         """A random real component, mutated at random."""
         rng = self.rng
+        self.messages = [m for m in self.messages if self.alive(m)]
         message = rng.choice(self.messages)
         found = [c for c in components(message) if c.get("custom_id")]
         component = rng.choice(found)
@@ -120,6 +146,8 @@ class Fuzzer:
         if rng.random() < 0.25:
             message = rng.choice(self.messages)  # arrives with another message
         user = rng.choice(self.harness.members)
+        if message.id in self.owners and rng.random() < 0.75:
+            user = self.owners[message.id]  # most clicks on a private view are its owner's
         doctor = rng.random() < 0.5
         kind = rng.choice([None, None, None, 2, 3])
         return user, message, custom_id, values, doctor, kind

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.client import KasinoBot
-from bot.engine import Move, capture_options
+from bot.engine import Move
 from bot.models import Status
 from tests.bot.kasino_harness import Harness, cid, custom_ids
 
@@ -27,20 +27,10 @@ def mover(harness: Harness, game: Any) -> Any:
     return harness.member(game.seats[game.match.round.to_move].user_id)
 
 
-async def take_view(harness: Harness, game: Any, capturing: bool = False) -> Any:
-    """The mover's hand with a card chosen (one that can capture, if asked): the message
-    carrying the ``k:take`` select."""
-    index = 0
-    while capturing:
-        rnd = game.match.round
-        hand = rnd.hands[rnd.to_move]
-        found = [
-            i for i, c in enumerate(hand) if capture_options(game.match.rules, c, rnd.table, 1)
-        ]
-        if found:
-            index = found[0]
-            break
-        await harness.play_move(game, Move(hand[0]))  # trail until the mover can capture
+async def take_view(harness: Harness, game: Any, capturing: bool = True) -> Any:
+    """The mover's hand with a card chosen that can capture (a card that takes nothing is
+    played at once): the message carrying the ``k:take`` select."""
+    index = await harness.ready_to_capture(game)
     member = mover(harness, game)
     hand = (await harness.open_hand(member, game)).response
     step = await harness.select(member, hand, [str(index)], custom_id=cid(hand, "k:card:"))
@@ -55,8 +45,8 @@ async def test_a_move_and_a_hand_together_after_a_restart_share_one_state(
     harness: Harness, bot_config: Any, db_path: Path
 ) -> None:
     game = await harness.start_game(2)
-    first = mover(harness, game)
     take = await take_view(harness, game)
+    first = mover(harness, game)
     await harness.restart(KasinoBot(bot_config, seed=1))
     # nothing is cached now; a move and the other player's "Your hand" arrive together
     other = harness.member(game.seats[1 - game.match.round.to_move].user_id)
@@ -197,8 +187,9 @@ async def test_a_component_belongs_to_its_own_channel(harness: Harness, db_path:
 async def test_the_turn_notice_is_saved_when_posted(harness: Harness, db_path: Path) -> None:
     game = await harness.start_game(2)
     for _ in range(3):
+        # the turn notice is the table itself, posted fresh; its id is saved as posted
         notices = [m for m in harness.public_messages() if "your turn" in (m.content or "")]
-        assert notices and stored(db_path, game.id)["ping_id"] == notices[-1].id
+        assert len(notices) == 1 and stored(db_path, game.id)["message_id"] == notices[-1].id
         await harness.play_move(game)
 
 

@@ -6,7 +6,7 @@ import discord
 
 from bot.models import Game, GameOptions, Seat, Status
 from bot.storage import ResultRecord
-from tests.bot.kasino_harness import Harness, components
+from tests.bot.kasino_harness import Harness, components, custom_ids
 
 
 def buttons(message) -> dict[str, bool]:
@@ -19,7 +19,8 @@ async def test_lobby_join_leave_start(harness: Harness) -> None:
     lobby = await harness.open_lobby(anna, variant="overspader")
     embed = lobby.embeds[0]
     assert "Överspader to 21" in embed.fields[0].value
-    assert anna.mention in embed.fields[1].value and "(host)" in embed.fields[1].value
+    # embeds name players by name (a mention shows as a number where not cached)
+    assert "**anna** (host)" in embed.fields[1].value and "<@" not in embed.fields[1].value
     assert buttons(lobby) == {
         "Join": False,
         "Leave": False,
@@ -33,7 +34,7 @@ async def test_lobby_join_leave_start(harness: Harness) -> None:
     }
 
     joined = await harness.click(bjorn, lobby, label="Join")
-    assert bjorn.mention in joined.response.embeds[0].fields[1].value
+    assert "**bjorn**" in joined.response.embeds[0].fields[1].value
     assert buttons(joined.response)["Start"] is False
     again = await harness.click(bjorn, lobby, label="Join")
     assert again.ephemeral and "already have a seat" in again.response.content
@@ -47,12 +48,14 @@ async def test_lobby_join_leave_start(harness: Harness) -> None:
     not_host = await harness.click(bjorn, lobby, label="Start")
     assert not_host.ephemeral and "Only the host" in not_host.response.content
     started = await harness.click(anna, lobby, label="Start")
-    assert "Your hand" in buttons(started.response)
+    assert buttons(started.response) == {}  # the lobby stays as the record of the seats
     game = await harness.game()
-    assert game.status is Status.PLAYING and game.message_id == lobby.id
+    # the turn notice is the table itself, posted fresh below the lobby, with one mention
     ping = harness.public_messages()[-1]
+    assert game.status is Status.PLAYING and game.message_id == ping.id != lobby.id
     to_move = game.seats[game.match.round.to_move]
     assert f"<@{to_move.user_id}>, your turn" in ping.content
+    assert "Your hand" in buttons(ping)
 
 
 async def test_second_game_in_a_channel_links_to_the_first(harness: Harness) -> None:
@@ -93,7 +96,8 @@ async def test_teams_need_four_and_the_table_holds_four(harness: Harness) -> Non
     full = await harness.click(erik, lobby, label="Join")
     assert full.ephemeral and "full" in full.response.content
     started = await harness.click(anna, lobby, label="Start")
-    assert "team" in started.response.embeds[0].title
+    assert started.acknowledged
+    assert "team" in harness.table_message(await harness.game()).embeds[0].title
 
 
 async def test_rules_and_empty_channel_answers(harness: Harness) -> None:
@@ -123,8 +127,9 @@ async def test_stop_by_host_or_channel_manager_only(harness: Harness) -> None:
     stopped = await harness.slash(moderator, "kasino stop")
     assert not stopped.ephemeral and "No result is recorded" in stopped.response.content
     assert game.status is Status.STOPPED
-    table = harness.table_message(game)
-    assert components(table) == []
+    # the table is removed: no "Your hand" button or turn notice is left behind
+    assert not any(custom_ids(m) for m in harness.public_messages() if m.id != stopped.response.id)
+    assert not any("your turn" in (m.content or "") for m in harness.public_messages())
     _, total = await harness.cog.games.storage.leaderboard(harness.guild.id)
     assert total == 0
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.models import Status
-from bot.render import HAND_TITLE
+from bot.render import HAND_TITLE, winner_text
 from tests.bot.kasino_harness import Harness, custom_ids
 
 
@@ -57,7 +57,13 @@ async def test_two_player_match_to_the_leaderboard(harness: Harness) -> None:
     # round summaries and the final announcement were posted publicly
     public = [m for m in harness.public_messages() if m.embeds]
     assert any("Round 1 is over" in (m.embeds[0].title or "") for m in public)
-    assert "Game over" in harness.public_messages()[-1].content
+    # one end message naming the winner and the final score, no turn notice left behind
+    end = harness.public_messages()[-1]
+    assert "Game over" in end.content and winner_text(game) in end.content
+    assert not any("your turn" in (m.content or "") for m in harness.public_messages())
+    for message in public:
+        for embed in message.embeds:
+            assert "<@" not in (embed.description or "") + str([f.value for f in embed.fields])
     # every move is in the log; the result is on the leaderboard
     storage = harness.cog.games.storage
     assert await storage.move_count(game.id) == moves
@@ -67,7 +73,7 @@ async def test_two_player_match_to_the_leaderboard(harness: Harness) -> None:
     assert {r.user_id for r in rows} == {m.id for m in harness.members[:2]}
     result = await harness.slash(harness.members[2], "kasino scores")
     board = result.response.embeds[0].description
-    assert f"<@{game.seats[winner].user_id}>: 1 wins in 1 (100%)" in board
+    assert f"{game.seats[winner].name}: 1 win in 1 match (100%)" in board
     assert_hands_private(harness)
 
 

@@ -134,8 +134,11 @@ async def test_leaderboard_orders_and_filters(tmp_path: Path) -> None:
 
 def test_cards_show_suits_red_and_black() -> None:
     assert card(Card.parse("AH")) == "A♥️" and card(Card.parse("10D")) == "10♦️"
-    assert card(Card.parse("QS")) == "Q♠️" and card(Card.parse("2C")) == "2♣️"
-    assert plain(Card.parse("10D")) == "10♦"
+    # black suits in text presentation (U+FE0E, never the emoji selector U+FE0F): drawn
+    # as text in the theme's colour, readable on the dark theme
+    assert card(Card.parse("QS")) == "Q♠\ufe0e" and card(Card.parse("2C")) == "2♣\ufe0e"
+    assert "\ufe0f" not in card(Card.parse("QS")) + card(Card.parse("2C"))
+    assert plain(Card.parse("10D")) == "10♦" and plain(Card.parse("10S")) == "10♠\ufe0e"
 
 
 def test_move_descriptions_say_how_aces_count() -> None:
@@ -144,8 +147,8 @@ def test_move_descriptions_say_how_aces_count() -> None:
     taken = parse_cards("4C 9D AS")
     assert capture_targets(rules, ace, taken) == (14,)
     text = describe_move("Anna", rules, ace, taken, (14,), sweep=True)
-    assert text == "Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!"
-    assert describe_move("Bo", rules, Card.parse("7C"), ()) == "Bo trailed 7♣."
+    assert text == "Anna played A♥ as 14 and took 4♣\ufe0e 9♦ A♠\ufe0e: tabbe!"
+    assert describe_move("Bo", rules, Card.parse("7C"), ()) == "Bo trailed 7♣\ufe0e."
     finnish = rules_for("finnish")
     assert "mökki" in describe_move("Bo", finnish, ace, parse_cards("KS AD"), sweep=True)
     mulle = rules_for("mulle")
@@ -162,7 +165,8 @@ def test_table_embed_shows_turn_deal_and_sides() -> None:
     game.deadline = 1_800_000_000.0
     embed = table_embed(game)
     text = embed.description
-    assert "deal 1 of 6" in text and "<@101>" in text and "<t:1800000000:R>" in text
+    # players by name in embeds, not by mention
+    assert "deal 1 of 6" in text and "<@" not in text and "<t:1800000000:R>" in text
     assert "sistan" not in text
     assert [f.name for f in embed.fields] == ["p0", "p1"]
     assert "Score **0** / 21" in embed.fields[0].value

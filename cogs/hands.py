@@ -1,0 +1,215 @@
+"""The private hand flow: the hand view, choosing a card, what it takes, playing it.
+
+A normal move is at most two selections from an open hand: the card, then what it takes
+(a card that can take nothing is played as a trail at once). A hand reaches Discord only
+through :meth:`HandFlow.answer_privately`, as an ephemeral message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+
+from bot.engine import Card, Move, capture_options, capture_values, is_capture
+from bot.games import GameError, GameService
+from bot.models import Game, Status
+from bot.moves import rank_choices
+from bot.render import hand_content, plain, value_note
+from cogs.common import GONE, NOT_MINE, NOT_PLAYING, STALE, foreign, refuse
+from cogs.custom_ids import Click
+from cogs.live import LiveHands
+from cogs.table import TableFlow
+from cogs.views import CAPTURE_CHOICES, hand_view, pick_view, take_view
+
+
+def own_view(interaction: discord.Interaction) -> bool:
+    """Whether the click came from the clicker's own ephemeral message (their hand view)."""
+    message = interaction.message
+    origin = message.interaction_metadata if message is not None else None
+    owner = origin.user.id if origin is not None else None
+    return message is not None and message.flags.ephemeral and owner == interaction.user.id
+
+
+class HandFlow:
+    """Everything a player does from their private hand view."""
+
+    def __init__(self, games: GameService, table: TableFlow, hands: LiveHands) -> None:
+        self.games = games
+        self.table = table
+        self.hands = hands
+
+    async def show_hand(self, interaction: discord.Interaction, game: Game) -> None:
+        """Your hand (fresh), ephemeral; refused for spectators and lobbies."""
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            await refuse(interaction, NOT_PLAYING)
+        elif game.status is Status.LOBBY:
+            await refuse(interaction, "The game has not started yet.")
+        elif game.match is None or game.status is not Status.PLAYING:
+            await refuse(interaction, "This game is over.")
+        else:
+            await self.send_hand(interaction, game, seat)
+
+    async def send_hand(
+        self, interaction: discord.Interaction, game: Game, seat: int, note: str = ""
+    ) -> None:
+        """The seat's hand view with its move menus."""
+        content, view = hand_content(game, seat, note), hand_view(game, seat)
+        await self.answer_privately(interaction, game, content, view)
+
+    async def answer_privately(
+        self,
+        interaction: discord.Interaction,
+        game: Game,
+        content: str,
+        view: discord.ui.View | None,
+    ) -> None:
+        """Show a hand view: in place when it came from the clicker's own ephemeral message,
+        else as a new ephemeral one. The only way a hand reaches Discord, so it is never made
+        public nor written into someone else's message. The view is remembered so it can
+        follow the game while its interaction token is valid."""
+        if own_view(interaction):
+            await interaction.response.edit_message(content=content, view=view, embed=None)
+        else:
+            await interaction.response.send_message(content, view=view, ephemeral=True)
+        self.hands.remember(game.id, interaction.user.id, interaction)
+
+    async def on_move_select(
+        self, interaction: discord.Interaction, game: Game, click: Click
+    ) -> None:
+        """A card, take or pick select (inside the game's session)."""
+        seat = game.seat_of(interaction.user.id)
+        if seat is not None and click.version != game.version and game.status is Status.PLAYING:
+            await self.send_hand(interaction, game, seat, STALE)
+            return
+        if not own_view(interaction):
+            # move menus live only on the player's own private hand view
+            await refuse(interaction, NOT_MINE)
+            return
+        try:
+            seat = self.games.check_turn(game, interaction.user.id)
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
+        if click.kind == "card":
+            await self.on_card(interaction, game, seat, click.numbers[0])
+        elif click.kind == "take":
+            await self.on_take(interaction, game, seat, click)
+        else:
+            await self.on_pick(interaction, game, seat, click)
+
+    async def on_card(
+        self, interaction: discord.Interaction, game: Game, seat: int, index: int
+    ) -> None:
+        """The card is chosen: a card that can take nothing is trailed at once; otherwise
+        offer what it can take."""
+        played = await self._held(interaction, game, seat, index)
+        if played is None:
+            return
+        rnd = game.match.round
+        if not rnd.table or not capture_options(game.match.rules, played, list(rnd.table), 1):
+            await self.play(interaction, game, seat, Move(played))
+            return
+        content = hand_content(
+            game, seat, f"You play **{plain(played)}**. What does it take?", step="take"
+        )
+        await self.answer_privately(interaction, game, content, take_view(game, seat, index))
+
+    @staticmethod
+    async def _held(
+        interaction: discord.Interaction, game: Game, seat: int, index: int | None
+    ) -> Card | None:
+        """The card at ``index`` in the seat's hand; ``None`` (refused politely) if none."""
+        hand = game.match.round.hands[seat]
+        if index is None or not 0 <= index < len(hand):
+            await refuse(interaction, "That card is not in your hand, so nothing was played.")
+            return None
+        return hand[index]
+
+    async def on_take(
+        self, interaction: discord.Interaction, game: Game, seat: int, click: Click
+    ) -> None:
+        """Play the card with a ranked capture or as a trail, or go to picking."""
+        rnd = game.match.round
+        played = await self._held(interaction, game, seat, click.card)
+        if played is None:
+            return
+        if click.choice == "pick":
+            note = f"You play **{plain(played)}**. Choose the table cards it takes:"
+            content = hand_content(game, seat, note, step="pick")
+            await self.answer_privately(
+                interaction, game, content, pick_view(game, click.card or 0)
+            )
+            return
+        if click.choice == "trail":
+            move = Move(played)
+        else:
+            choices = rank_choices(game.match.rules, played, rnd.table, CAPTURE_CHOICES)
+            if click.numbers[0] >= len(choices):
+                await refuse(interaction, NOT_MINE)
+                return
+            move = Move(played, choices[click.numbers[0]].taken)
+        await self.play(interaction, game, seat, move)
+
+    async def on_pick(
+        self, interaction: discord.Interaction, game: Game, seat: int, click: Click
+    ) -> None:
+        """The player chose table cards; check they add up, then play."""
+        played = await self._held(interaction, game, seat, click.card)
+        if played is None:
+            return
+        try:
+            taken = self.games.taken_at(game, click.numbers)
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
+        rules = game.match.rules
+        if not is_capture(rules, played, taken):
+            values_text = value_note(rules, played, capture_values(rules, played, True))
+            note = (
+                f"⚠️ {' + '.join(plain(c) for c in taken)} cannot be taken with {plain(played)}"
+                f"{values_text}: the cards must split into groups that each add up to its value."
+                " Nothing was played; choose again:"
+            )
+            content = hand_content(game, seat, note, step="pick")
+            await self.answer_privately(
+                interaction, game, content, pick_view(game, click.card or 0)
+            )
+            return
+        await self.play(interaction, game, seat, Move(played, taken))
+
+    async def play(
+        self, interaction: discord.Interaction, game: Game, seat: int, move: Move
+    ) -> None:
+        """Apply and commit the move, answer, then queue what the channel sees."""
+        try:
+            outcome = await self.games.play(game, seat, move)
+        except GameError as error:
+            await refuse(interaction, f"{error}. Nothing was played.")
+            return
+        await self.send_hand(interaction, game, seat, f"✅ {outcome.text}")
+        self.table.after_move(outcome, mover=interaction.user.id)
+
+    async def on_hint(self, interaction: discord.Interaction, click: Click) -> None:
+        """What ``hard`` would play, privately; thought about off the event loop, on a copy
+        of the round taken inside the game's session."""
+        async with self.games.session(click.game) as game:
+            if game is None:
+                await refuse(interaction, GONE)
+                return
+            if await foreign(interaction, game, click.kind):
+                return
+            seat = game.seat_of(interaction.user.id)
+            if seat is not None and click.version != game.version and game.status.active:
+                await self.send_hand(interaction, game, seat, STALE)
+                return
+            try:
+                seat = self.games.check_turn(game, interaction.user.id)
+                think = self.games.hint_job(game, seat)
+            except GameError as error:
+                await refuse(interaction, str(error))
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        _, why = await asyncio.to_thread(think)
+        await interaction.followup.send(f"💡 Hint: {why}", ephemeral=True)

@@ -1,0 +1,97 @@
+"""Each player's open hand view, kept so it can follow the game.
+
+A hand view is an ephemeral message: only the interaction that made it can edit it, and
+only while its token is valid (15 minutes). The last such interaction of each player in
+each game is kept in memory; when the game moves on (your turn comes, a round is dealt)
+the view is edited through it by a background task, never while a click waits for it.
+Only the latest content waiting for a view is sent; a failed edit forgets the view (the
+table's "Your hand" button and the turn notice bring it back in one click).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+import discord
+
+from bot.timers import now
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFE = 15 * 60  # seconds an interaction token can edit its messages
+MARGIN = 30  # seconds kept in hand, so an edit never races the token's expiry
+
+
+@dataclass(slots=True)
+class _Open:
+    interaction: discord.Interaction
+    opened: float
+
+
+class LiveHands:
+    """Open hand views by ``(game id, user id)``."""
+
+    def __init__(self) -> None:
+        self._open: dict[tuple[int, int], _Open] = {}
+        self._waiting: dict[tuple[int, int], tuple[str, discord.ui.View | None]] = {}
+        self._tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+
+    def remember(self, game_id: int, user_id: int, interaction: discord.Interaction) -> None:
+        """This interaction's response is now the player's hand view."""
+        self._open[game_id, user_id] = _Open(interaction, now())
+        self._expire()
+
+    def forget_game(self, game_id: int) -> None:
+        """A game is over: its views are no longer followed."""
+        for key in [k for k in self._open if k[0] == game_id]:
+            del self._open[key]
+
+    def is_open(self, game_id: int, user_id: int) -> bool:
+        """Whether the player has a hand view that can still be edited."""
+        found = self._open.get((game_id, user_id))
+        return found is not None and now() - found.opened < TOKEN_LIFE - MARGIN
+
+    def push(self, game_id: int, user_id: int, content: str, view: discord.ui.View | None) -> None:
+        """Edit the player's open view to ``content`` in the background (never waits)."""
+        key = (game_id, user_id)
+        if not self.is_open(*key):
+            self._open.pop(key, None)
+            return
+        self._waiting[key] = (content, view)
+        if key not in self._tasks:
+            self._tasks[key] = asyncio.get_running_loop().create_task(self._drain(key))
+
+    async def close(self) -> None:
+        """Stop the background edits."""
+        for task in list(self._tasks.values()):
+            task.cancel()
+        self._open.clear()
+        self._waiting.clear()
+
+    async def _drain(self, key: tuple[int, int]) -> None:
+        try:
+            while key in self._waiting:
+                content, view = self._waiting.pop(key)
+                found = self._open.get(key)
+                if found is None or not self.is_open(*key):
+                    self._waiting.pop(key, None)
+                    break
+                try:
+                    await found.interaction.edit_original_response(
+                        content=content, view=view, embed=None
+                    )
+                except discord.HTTPException as error:
+                    log.info("game %s: a hand view could not follow (%s)", key[0], error)
+                    if self._open.get(key) is found:
+                        del self._open[key]
+                except Exception:
+                    log.exception("game %s: a hand view could not follow", key[0])
+        finally:
+            self._tasks.pop(key, None)
+
+    def _expire(self) -> None:
+        limit = now() - TOKEN_LIFE
+        for key in [k for k, v in self._open.items() if v.opened < limit]:
+            del self._open[key]

@@ -1,0 +1,77 @@
+"""The lobby's buttons (join, leave, start, cancel, the host's computers and hints switch)
+and the rematch button of a finished match."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.games import GameError, GameService
+from bot.models import Game, Seat, Status
+from bot.render import lobby_embed
+from bot.storage import ChannelBusy
+from cogs.common import NOT_MINE, refuse
+from cogs.table import TableFlow
+from cogs.views import lobby_view
+
+log = logging.getLogger(__name__)
+
+
+class LobbyFlow:
+    """Seats, computer players, hints, starting and rematches."""
+
+    def __init__(self, games: GameService, table: TableFlow) -> None:
+        self.games = games
+        self.table = table
+
+    async def on_lobby(self, interaction: discord.Interaction, game: Game, action: str) -> None:
+        """Join, Leave, Start, Cancel; the host's computer players and hints switch."""
+        user = interaction.user
+        try:
+            if action == "join":
+                await self.games.join(game, Seat(user.id, user.display_name))
+            elif action == "leave":
+                await self.games.leave(game, user.id)
+            elif action == "cancel":
+                await self.games.cancel(game, user.id)
+            elif action == "start":
+                await self.games.start(game, user.id)
+            elif action.startswith("add-"):
+                await self.games.add_computer(game, user.id, action.removeprefix("add-"))
+            elif action == "remove-computer":
+                await self.games.remove_computer(game, user.id)
+            elif action == "hints":
+                await self.games.toggle_hints(game, user.id)
+            else:
+                await refuse(interaction, NOT_MINE)
+                return
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
+        await interaction.response.edit_message(embed=lobby_embed(game), view=lobby_view(game))
+        if game.status is Status.PLAYING:
+            # the lobby stays as the record of who plays; the table is posted fresh below it
+            game.message_id = None
+            await self.games.save(game)
+            log.info("game %s: started with %d players", game.id, len(game.seats))
+            self.table.timers.schedule(game.id, game.deadline)
+            self.table.announce(game, "The cards are dealt.")
+
+    async def on_rematch(self, interaction: discord.Interaction, old: Game) -> None:
+        """Same seats and rules, new match (inside the old game's session; the new game
+        gets its own)."""
+        try:
+            new = await self.games.rematch(old, interaction.user.id)
+        except ChannelBusy:
+            await refuse(interaction, "A game is already running in this channel.")
+            return
+        except GameError as error:
+            await refuse(interaction, str(error))
+            return
+        await interaction.response.edit_message(view=None)
+        async with self.games.session(new.id) as game:
+            assert game is not None
+            log.info("game %s: rematch of game %s", game.id, old.id)
+            self.table.timers.schedule(game.id, game.deadline)
+            self.table.announce(game, "Rematch! The cards are dealt.")

@@ -1,0 +1,113 @@
+"""What the channel sees of a running game: the table posted fresh at every turn (the turn
+notice is the table itself, with one mention of the person to move), round summaries,
+the one end message, and the players' open hand views following along. Everything here
+is called inside the game's session and only *queues* (see :mod:`cogs.outbox` and
+:mod:`cogs.live`), so it never waits for Discord."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from bot.games import GameService, MoveOutcome
+from bot.models import Game, Status
+from bot.render import final_line, hand_content, round_summary, table_embed
+from bot.timers import Timers
+from cogs.live import LiveHands
+from cogs.outbox import Outbox, Post
+from cogs.views import hand_view, table_view
+
+log = logging.getLogger(__name__)
+
+
+class TableFlow:
+    """Queues a game's public messages and follows its players' hand views."""
+
+    def __init__(
+        self, games: GameService, outbox: Outbox, hands: LiveHands, timers: Timers
+    ) -> None:
+        self.games = games
+        self.outbox = outbox
+        self.hands = hands
+        self.timers = timers
+
+    def post(self, game: Game, **kwargs: object) -> None:
+        """Queue a message for the game's channel."""
+        self.outbox.put(Post(game.id, game.guild_id, game.channel_id, **kwargs))  # type: ignore[arg-type]
+
+    def announce(self, game: Game, text: str = "") -> None:
+        """Post the table fresh (the previous one is deleted once this is saved), naming
+        the player to move: a person is mentioned once, a computer named."""
+        mention = None
+        if game.status is Status.PLAYING and not game.extra.get("paused"):
+            seat = game.seats[game.match.round.to_move]
+            if seat.is_human:
+                mention = seat.user_id
+                turn = f"{seat.mention}, your turn."
+            else:
+                turn = f"{seat.name} is thinking…"
+            text = f"{text} {turn}".strip()
+        self.post(
+            game,
+            content=text or None,
+            embeds=[table_embed(game)],
+            view=table_view(game),
+            mention=mention,
+            table=True,
+        )
+
+    def remove_table(self, game: Game) -> None:
+        """The game has ended without a table to show: delete its last table."""
+        self.post(game, table=True)
+
+    def follow(self, game: Game, skip: int | None = None) -> None:
+        """Bring every open hand view of the game up to date (except ``skip``'s, the user
+        whose click is being answered with a fresh view anyway)."""
+        if game.status is not Status.PLAYING:
+            self.hands.forget_game(game.id)
+            return
+        for index, seat in enumerate(game.seats):
+            if not seat.is_human or seat.user_id == skip:
+                continue
+            if self.hands.is_open(game.id, int(seat.user_id or 0)):
+                content = hand_content(game, index)
+                self.hands.push(game.id, int(seat.user_id or 0), content, hand_view(game, index))
+
+    def after_move(self, outcome: MoveOutcome, mover: int | None = None) -> None:
+        """Everything public that follows a committed move (queued, under the lock)."""
+        game = outcome.game
+        self.timers.schedule(game.id, game.deadline)
+        summary = None
+        if outcome.finished_round is not None:
+            summary = round_summary(
+                game, outcome.finished_round, outcome.scores, outcome.round_number, outcome.text
+            )
+        if outcome.match_over:
+            log.info("game %s: finished, winner side %s", game.id, game.match.winner)
+            embeds = [summary, table_embed(game)] if summary else [table_embed(game)]
+            content = final_line(game)
+            self.post(game, content=content, embeds=embeds, view=table_view(game), table=True)
+        elif outcome.abandoned:
+            log.info("game %s: abandoned", game.id)
+            content = (
+                f"{outcome.text}\nThe game is abandoned: a player missed"
+                f" {self.games.config.max_auto_moves} turns in a row. No result is recorded."
+            )
+            self.post(game, content=content, embeds=[table_embed(game)], table=True)
+        else:
+            if summary is not None:
+                self.post(game, embeds=[summary])
+            self.announce(game, "" if summary is not None else outcome.text)
+        self.follow(game, skip=mover)
+
+    async def table_posted(self, game_id: int, message_id: int | None) -> Iterable[int]:
+        """Save the game's new table message (as soon as it is posted) and say which old
+        ones to delete: the previous table, and one a killed process may have left."""
+        async with self.games.session(game_id) as game:
+            if game is None:
+                return [message_id] if message_id else []
+            stale = [m for m in (game.message_id, game.ping_id) if m and m != message_id]
+            game.ping_id = game.message_id if game.message_id != message_id else game.ping_id
+            game.message_id = message_id
+            await self.games.save(game)
+        return stale

@@ -1,0 +1,328 @@
+"""Screenshots of a scripted Kasino match in the preview, on Discord's dark and light themes.
+
+Starts ``python -m bot --preview --port <free port>``, drives the SimCord Preview page in
+headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, a
+capture menu open, the table, a round summary and the match end, each on the dark and the
+light theme. Anna plays a match to 5 against a normal computer player. Not a test: run it
+by hand and look at the pictures.
+
+    .venv/bin/pip install playwright          # never `playwright install`: the system
+    apt-get install -y chromium               # Chromium (Debian) is driven instead
+    .venv/bin/python tools/screenshots.py --out /tmp/screens
+
+SimCord's Preview draws only Discord's dark theme (its profile says ``theme: dark`` and its
+stylesheet sets ``color-scheme: dark``); the light theme is Discord's light palette laid
+over it as a stylesheet (:data:`LIGHT_CSS`), switched on and off for each picture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1200, "height": 1000}
+TARGET = 5  # a short match: usually over after one or two rounds
+
+# Discord's light theme (message area white, embeds and controls light grey, dark text).
+LIGHT_CSS = """
+:root {
+  color-scheme: light;
+  background: #ffffff; color: #313338;
+  --discord-bg: #ffffff; --discord-surface: #f2f3f5; --discord-elevated: #e3e5e8;
+  --discord-control: #e3e5e8; --discord-hover: #ebedef; --discord-text: #313338;
+  --discord-muted: #5c5e66; --discord-subtle: #4e5058; --discord-border: #d4d7dc;
+  --component-surface: #f2f3f5; --component-border: #d4d7dc; --control-border: #d4d7dc;
+  --chip-surface: #e3e5e8; --list-surface: #ffffff; --option-hover: #ebedef;
+  --subtle-surface: #e3e5e8; --subtle-surface-text: #313338; --entity-text: #4e5058;
+  --entity-dim: #5c5e66; --input-surface: #ebedef; --input-placeholder: #5c5e66;
+  --choice-border: #b5bac1; --button-alt: #e3e5e8; --button-alt-hover: #d7d9dc;
+  --code-surface: #f2f3f5; --code-border: #e3e5e8; --code-text: #313338;
+  --embed-field-name: #060607; --link-text: #006ce7; --button-secondary-surface: #6d6f78;
+}
+.preview-stage, .channel-layout, #preview-app { background: #ffffff !important; }
+.channel-header { background: #ffffff !important; border-bottom-color: #e1e2e4 !important; }
+.channel-message:hover, .channel-message:focus-within { background: #0000000a !important; }
+.message-content, .markdown-paragraph, .embed-description, .embed-field-value,
+.message-author, .channel-heading h1, .timeline-day-divider { color: #313338 !important; }
+.embed-title, .embed-field-name { color: #060607 !important; }
+.embed-card { background: #f2f3f5 !important; border-color: #e1e2e4 !important; }
+.embed-footer, .message-time, .message-interaction-header { color: #5c5e66 !important; }
+.channel-composer { background: #ebedef !important; }
+.mention { color: #505cdc !important; background: rgba(88, 101, 242, .15) !important; }
+[role="listbox"] { background: #ffffff !important; color: #313338 !important;
+  border: 1px solid #d4d7dc !important; }
+[role="option"] { color: #313338 !important; }
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def preview() -> Iterator[str]:
+    """Run the bot's preview and yield its URL; stop it afterwards."""
+    env = dict(os.environ, COMPUTER_PAUSE="0.5", ROUND_PAUSE="3", LOG_LEVEL="WARNING")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--preview", "--port", str(free_port())],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:
+            found = re.search(r"open (http\S+)", line)
+            if found:
+                yield found.group(1)
+                return
+        raise RuntimeError("the preview did not start")
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+class Match:
+    """Anna's side of the match, driven through the Preview page."""
+
+    def __init__(self, page: Page, out: Path) -> None:
+        self.page = page
+        self.out = out
+        self.saved: list[Path] = []
+
+    # ----------------------------------------------------------------- pictures
+
+    def shoot(self, name: str, target: Locator | None = None) -> None:
+        """Save ``name-dark.png`` and ``name-light.png`` of the channel (scrolled so that
+        ``target`` is in view)."""
+        if target is not None:
+            for _ in range(3):  # the page re-renders its messages as snapshots arrive
+                with contextlib.suppress(PlaywrightError):
+                    target.scroll_into_view_if_needed(timeout=2000)
+                    break
+        time.sleep(0.4)
+        for theme in ("dark", "light"):
+            self.page.evaluate(
+                """([css, on]) => {
+                    let s = document.getElementById('kasino-light');
+                    if (on && !s) { s = document.createElement('style'); s.id = 'kasino-light';
+                                    s.textContent = css; document.head.append(s); }
+                    if (!on && s) s.remove();
+                }""",
+                [LIGHT_CSS, theme == "light"],
+            )
+            time.sleep(0.3)
+            path = self.out / f"{name}-{theme}.png"
+            self.page.locator("#preview-app").screenshot(path=str(path))
+            self.saved.append(path)
+        self.page.evaluate("document.getElementById('kasino-light')?.remove()")
+
+    # ------------------------------------------------------------------ driving
+
+    def messages(self) -> Locator:
+        return self.page.locator("article.channel-message")
+
+    def wait(self, condition, timeout: float = 30.0, what: str = "") -> object:
+        """Poll ``condition`` (refreshing the page's snapshot now and then)."""
+        end = time.monotonic() + timeout
+        tries = 0
+        while time.monotonic() < end:
+            found = condition()
+            if found:
+                return found
+            tries += 1
+            if tries % 4 == 0:
+                self.page.locator("#refresh").click()
+            time.sleep(0.5)
+        raise TimeoutError(f"waited {timeout} s for {what}")
+
+    def command(self, text: str, **options: str) -> None:
+        box = self.page.locator("#channel-composer-input")
+        box.click()
+        box.type(text)
+        time.sleep(0.5)
+        self.page.keyboard.press("Tab")
+        for name, value in options.items():
+            time.sleep(0.4)
+            self.page.get_by_text(name, exact=True).click()
+            time.sleep(0.3)
+            self.page.keyboard.type(value)
+        time.sleep(0.3)
+        self.page.keyboard.press("Enter")
+
+    def button(self, message: Locator, label: str) -> None:
+        message.get_by_role("button", name=label).click()
+
+    def hand(self) -> Locator | None:
+        """Anna's latest hand view (an ephemeral message)."""
+        hands = (
+            self.messages().filter(has_text="Only you can see this").filter(has_text="Your hand")
+        )
+        return hands.last if hands.count() else None
+
+    @staticmethod
+    def text(message: Locator | None) -> str:
+        """A message's text without its components (an open menu lists its options)."""
+        if message is None:
+            return ""
+        with contextlib.suppress(PlaywrightError):
+            return message.locator(".message-content").first.inner_text(timeout=2000)
+        return ""
+
+    def latest_table(self) -> Locator | None:
+        tables = self.messages().filter(has=self.page.get_by_role("button", name="Your hand"))
+        return tables.last if tables.count() else None
+
+    def choose(self, message: Locator, option: str | None = None, shot: str = "") -> str:
+        """Open the select on ``message`` and pick ``option`` (text it starts with), or the
+        first one; return the chosen label."""
+        message.locator("button:has(.select-value)").first.click()
+        time.sleep(0.5)
+        options = self.page.locator(".select-list:not([hidden]) [role='option']")
+        self.wait(lambda: options.count() > 0, 5, "the options")
+        if shot:
+            self.shoot(shot, options.last)
+        labels = [options.nth(i).inner_text() for i in range(options.count())]
+        index = 0
+        if option is not None:
+            index = next((i for i, text in enumerate(labels) if option in text), 0)
+        options.nth(index).click()
+        time.sleep(0.3)
+        submit = self.page.get_by_role("button", name=re.compile("^(Submit|Apply|Done)$"))
+        if submit.count():
+            submit.first.click()
+        return labels[index]
+
+    def over(self) -> bool:
+        return self.messages().filter(has_text="Game over").count() > 0
+
+    def play(self) -> None:
+        page = self.page
+        self.command("/kasino new", target=str(TARGET))
+        lobby = self.wait(lambda: self.messages().count() > 0, what="the lobby")
+        self.button(self.messages().first, "Add normal computer")
+        self.wait(lambda: "Normal bot" in self.messages().first.inner_text(), what="a computer")
+        self.shoot("1-lobby", self.messages().first)
+        self.button(self.messages().first, "Start")
+        assert lobby
+        table = self.wait(self.latest_table, what="the table")
+        assert isinstance(table, Locator)
+        self.button(table, "Your hand")
+        shot_hand = shot_menu = shot_table = shot_summary = False
+        moves, before, chosen_at = 0, "", 0.0
+        while not self.over() and moves < 80:
+
+            def my_turn(before: str = before, chosen_at: float = chosen_at) -> Locator | None:
+                found = self.hand()
+                text = self.text(found)
+                # the view you chose from stays on the page until the next snapshot arrives;
+                # a choice the page dropped while re-rendering is made again after a while
+                again = time.monotonic() - chosen_at > 4
+                return found if "choose a card" in text and (text != before or again) else None
+
+            hand = self.wait(lambda: self.over() or my_turn(), timeout=60, what="your turn")
+            if not isinstance(hand, Locator):
+                break
+            if self.text(hand) == before:
+                # the page dropped the choice (it re-rendered meanwhile) and still shows it
+                # as chosen: ask for a fresh hand view and choose again
+                self.button(hand, "Refresh")
+                before, chosen_at = "", time.monotonic()
+                time.sleep(1.5)
+                continue
+            if not shot_table and moves >= 2:
+                self.shoot("4-table", self.latest_table())
+                shot_table = True
+            if not shot_hand:
+                self.shoot("2-hand-your-turn", hand)
+                shot_hand = True
+            # a card that can capture opens the capture menu; else one that trails at once
+            before = self.text(hand)
+            chosen = self.choose(hand, None if shot_menu else "can capture")
+            chosen_at = time.monotonic()
+            moves += 1
+            print(f"move {moves}: {chosen}", flush=True)
+            if "trail" not in chosen:
+                try:
+                    menu = self.wait(
+                        lambda: "What does" in self.text(h := self.hand()) and h,
+                        timeout=8,
+                        what="the capture menu",
+                    )
+                except TimeoutError:
+                    if os.environ.get("SCREENS_DEBUG"):
+                        self.page.screenshot(path=str(self.out / f"debug-{moves}.png"))
+                    continue  # the choice was dropped: the next turn check asks again
+                assert isinstance(menu, Locator)
+                before = self.text(menu)
+                self.choose(menu, None, "" if shot_menu else "3-capture-menu")
+                chosen_at = time.monotonic()
+                shot_menu = True
+            if not shot_summary:
+                summaries = (
+                    self.messages()
+                    .filter(has_text="is over")
+                    .filter(has_not_text="Only you can see this")
+                )
+                if summaries.count():
+                    self.shoot("5-round-summary", summaries.first)
+                    shot_summary = True
+        self.wait(self.over, 60, "the end of the match")
+        end = self.messages().filter(has_text="Game over").last
+        if not shot_summary:
+            self.shoot("5-round-summary", end.locator(".embed-card").first)
+        self.shoot("6-match-end", end)
+        page.wait_for_timeout(200)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("/tmp/kasino-screens"))
+    parser.add_argument("--browser", default=CHROMIUM, help="the Chromium to drive")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with preview() as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=args.browser, args=CHROMIUM_ARGS)
+        try:
+            # the Preview's content security policy refuses inline styles: the light theme
+            # is a stylesheet added by this script
+            page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
+            page.goto(url)
+            page.wait_for_selector("#channel-composer-input")
+            match = Match(page, args.out)
+            match.play()
+        finally:
+            browser.close()
+    for path in match.saved:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

@@ -521,7 +521,24 @@ class Round:
             for p in data["plays"]
         ]
         self._check_cards()
+        self._check_owners()
         return self
+
+    def _check_owners(self) -> None:
+        """A saved building game must be playable: each owner holds its own card for every
+        value it owns, Swazi and Sotho never have two builds of one value."""
+        from .building import holds
+
+        builds = [b for b in self.table if isinstance(b, Build)]
+        for seat in range(self.players):
+            owned = {b.value for b in builds if b.owner == seat}
+            if not holds(self.rules, owned, self.hands[seat]):
+                raise ValueError(f"seat {seat} owns builds it holds no card for")
+        values = [b.value for b in builds]
+        if self.rules.builds == "swazi" and len(values) != len(set(values)):
+            raise ValueError("two builds of one value on a Swazi table")
+        if any(not 1 <= v <= 16 for k in self.known for v in k):
+            raise ValueError("known values are 1 to 16")
 
 
 def _spoils_layout(layout: Sequence[Card]) -> bool:

@@ -19,6 +19,7 @@ ROYAL = rules_for("royal")
 GLIMNE = rules_for("mulle-glimne")
 SOUTH = rules_for("south-african")
 PERMISSIVE = rules_for("casino", permissive=True)
+SWAZI_RULES = rules_for("swazi")
 
 
 def legal(rnd, move):
@@ -644,3 +645,28 @@ def test_table_builds_option_for_swazi_and_sotho():
         rules_for("swazi", table_builds=7)
     with pytest.raises(ValueError, match="table_builds"):
         rules_for("casino", table_builds=2)
+
+
+def test_saved_rounds_with_impossible_builds_are_refused():
+    game = position(CASINO, ["8D 5H", "KC"], "[8: 3C 5D]@0 5S")
+    good = game.to_dict()
+    assert Round.from_dict(json.loads(json.dumps(good))).table == game.table
+    for change, words in (
+        ({"owner": 5}, "not a seat"),
+        ({"value": 9}, "do not make groups of 9"),
+        ({"owner": 1}, "holds no card"),
+    ):
+        bad = json.loads(json.dumps(good))
+        bad["table"][0].update(change)
+        with pytest.raises(ValueError, match=words):
+            Round.from_dict(bad)
+    bad = json.loads(json.dumps(good))
+    bad["table"][0]["groups"] = [["3C", "5D"], ["KH"]]
+    with pytest.raises(ValueError, match="groups of 8"):
+        Round.from_dict(bad)
+    swazi = position(SWAZI_RULES, ["8D 9H", "KC 9C"], "[8: 3C 5D]@0 [9: 4S 5S]@1")
+    bad = swazi.to_dict()
+    bad["table"][1]["value"] = 8
+    bad["table"][1]["groups"] = [["3S", "5S"]]
+    with pytest.raises(ValueError):
+        Round.from_dict(bad)

@@ -590,7 +590,7 @@ def test_south_african_the_loser_deals_first_next_round():
 
 
 def test_builds_round_trip_through_to_dict():
-    game = position(ROYAL, ["AC 9H", "KC"], "[1: AH | AD]@1 [14: KS AS]@1 5C")
+    game = position(ROYAL, ["9H 2C", "AC QC"], "[1: AH | AD]@1 [12: 7S 5S]@1 5C")
     data = json.loads(json.dumps(game.to_dict()))
     assert data["version"] == 2
     copy = Round.from_dict(data)

@@ -371,7 +371,7 @@ def test_swazi_builds_round_trip():
     import json
 
     rules = rules_for("swazi", teams=True)
-    game = position(rules, ["9D 2C", "3C", "JS 4C", "5C"], "[9: 6S 3S]@1", known=[[], [], [11], []])
+    game = position(rules, ["9D 2C", "9C", "JS 4C", "5C"], "[9: 6S 3S]@1", known=[[], [], [11], []])
     copy = Round.from_dict(json.loads(json.dumps(game.to_dict())))
     assert copy.known == game.known and copy.legal_moves() == game.legal_moves()
     assert isinstance(copy.table[0], Build)

@@ -53,6 +53,7 @@ class Round:
         self.mulle_points = [0] * players
         self.last_capturer: int | None = None
         self.to_move = (dealer + rules.direction) % players
+        self._family = rules.family  # the building family's rules, None for Nordic games
         self.is_last_deal = False
         self.is_over = False
         self.deal_number = 0
@@ -263,7 +264,7 @@ class Round:
         """
         if self.is_over:
             return []
-        family = self.rules.family
+        family = self._family
         if family is not None:
             return family.legal_moves(self)
         moves = []
@@ -285,7 +286,7 @@ class Round:
     def _check(self, move: Move) -> None:
         if self.is_over:
             raise IllegalMove("the round is over")
-        family = self.rules.family
+        family = self._family
         if family is not None:
             family.check(self, move)
             return
@@ -306,7 +307,7 @@ class Round:
         """Play ``move`` for the player to move, or raise :class:`IllegalMove` changing nothing."""
         self._check(move)
         seat = self.to_move
-        family = self.rules.family
+        family = self._family
         if family is not None:
             play = Play(seat, move, *family.apply(self, move))
             self._context = None
@@ -320,7 +321,7 @@ class Round:
             else:
                 play = self._capture(seat, move)
         self.plays.append(play)
-        self.to_move = (seat + self.rules.direction) % self.players
+        self.to_move = (seat + 1 if family is None else seat + self.rules.direction) % self.players
         self._settle()
         return play
 
@@ -376,8 +377,9 @@ class Round:
             else:
                 self._finish()
                 return
+        direction = 1 if self._family is None else self.rules.direction
         for step in range(self.players):
-            seat = (self.to_move + step * self.rules.direction) % self.players
+            seat = (self.to_move + step * direction) % self.players
             if self.hands[seat]:
                 self.to_move = seat
                 return

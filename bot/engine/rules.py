@@ -42,6 +42,7 @@ class Rules:
     redeal: bool = False
     crazy: bool = False
     table_builds: int = 1  # Swazi, Sotho: builds a turn may make without the hand card
+    demands: bool = False  # Swazi, Sotho: the opponents' demands always made
     # The variant's fixed shape.
     decks: int = 1
     deal: str = "pairs"
@@ -81,10 +82,11 @@ class Rules:
             choices = ", ".join(TIEBREAKS)
             raise ValueError(f"tiebreak is one of {choices}, not {self.tiebreak!r}")
         flags = (self.teams, self.live, self.sweeps, self.permissive, self.last_capture_point)
-        if not all(isinstance(flag, bool) for flag in (*flags, self.redeal, self.crazy)):
+        more = (self.redeal, self.crazy, self.demands)
+        if not all(isinstance(flag, bool) for flag in (*flags, *more)):
             raise ValueError(
-                "teams, live, sweeps, permissive, last_capture_point, redeal and crazy "
-                "are true or false"
+                "teams, live, sweeps, permissive, last_capture_point, redeal, crazy and "
+                "demands are true or false"
             )
         if self.spades not in SPADES_MODES or self.deal not in DEALS:
             raise ValueError(f"unknown spades rule {self.spades!r} or deal {self.deal!r}")
@@ -285,6 +287,7 @@ BUILDING_OPTIONS = (
     "redeal",
     "crazy",
     "table_builds",
+    "demands",
 )
 _OPTION_VARIANTS = {
     "sweeps": ("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african"),
@@ -293,6 +296,7 @@ _OPTION_VARIANTS = {
     "redeal": ("swazi", "sotho"),
     "crazy": ("swazi", "sotho"),
     "table_builds": ("swazi", "sotho"),
+    "demands": ("swazi", "sotho"),
 }
 
 
@@ -306,8 +310,9 @@ def rules_for(name: str = "swedish", **overrides: object) -> Rules:
     capture 1 instead of most cards 3; Casino and Royal Casino), and for Swazi and Sotho
     ``redeal`` (a layout with a scoring card or three pictures is dealt again) and
     ``crazy`` (crazy casino: 2 players, eight cards each and a draw pile) and
-    ``table_builds`` (0 to 3, default 1: how many builds a turn may make without the hand
-    card, besides what the hand card does).
+    ``table_builds`` (0 to 3, default 1: how many builds a trailing turn may make without
+    the hand card) and ``demands`` (the opponents always demand that a capture takes all
+    its card can take and that cards fitting your side's builds are added to them).
     """
     key = ALIASES.get(str(name).lower(), str(name).lower())
     if key not in VARIANTS:

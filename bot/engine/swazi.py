@@ -117,6 +117,8 @@ class SwaziContext:
             (bit, items[bit.bit_length() - 1].value, owner) for bit, owner in self.owner.items()
         ]
         self.holding: dict[tuple[Card, frozenset[int]], bool] = {}
+        self.round = rnd
+        self.demands = rules.demands  # off once no move can meet the demands
         self.first_half = family.restricted(rnd, seat)
         self.crazy_restricted = rules.crazy and bool(rnd.deck)
         self._groups: dict[int, tuple[int, ...]] = {}
@@ -218,10 +220,22 @@ class Swazi(Casino):
 
     def legal_moves(self, rnd: Round) -> list[Move]:
         ctx = self.context(rnd)
+        moves = self._all_moves(rnd, ctx)
+        if not moves and ctx.demands:  # no move meets the demands: they are waived
+            self._waive(ctx)
+            moves = self._all_moves(rnd, ctx)
+        return moves
+
+    def _all_moves(self, rnd: Round, ctx: SwaziContext) -> list[Move]:
         moves: list[Move] = []
         for card in dict.fromkeys(ctx.hand):
             moves.extend(self.moves_for(rnd, ctx, card))
         return moves
+
+    def _waive(self, ctx: SwaziContext) -> None:
+        ctx.demands = False
+        ctx.moves.clear()
+        ctx.plans.clear()
 
     def moves_for(self, rnd: Round, ctx: SwaziContext, card: Card) -> list[Move]:
         found = ctx.moves.get(card)
@@ -285,26 +299,8 @@ class Swazi(Casino):
         """(kind, mask, value, touch): the hand card's trail, captures and builds."""
         rules = self.rules
         yield ("trail", 0, None, None)
-        values = rules.hand_values[card]
-        if not values:  # a Sotho picture pairs: loose cards of its rank
-            same = [1 << p for p in range(ctx.table_count) if _rank_at(ctx, p) == card.rank]
-            for size in range(1, len(same) + 1):
-                for chosen in combinations(same, size):
-                    yield ("capture", sum(chosen), None, None)
-            return
-        seen: set[int] = set()
-        for value in values:
-            wholes = ctx.builds_of.get(value, 0)
-            whole_sets = _submasks(wholes)
-            for union, flags in [(0, 0), *ctx.unions(value).items()]:
-                for chosen in whole_sets:
-                    mask = union | chosen
-                    if not mask or mask in seen:
-                        continue
-                    if union & ctx.pile_mask and not chosen and not flags & BASE:
-                        continue  # pile cards need a base
-                    seen.add(mask)
-                    yield ("capture", mask, value, None)
+        for mask, value in self._captures_of(ctx, card):
+            yield ("capture", mask, value, None)
         own = rules.table_values[card.rank]
         if not own:
             return
@@ -331,6 +327,37 @@ class Swazi(Casino):
                         continue
                     done.add(mask)
                     yield ("build", mask, value, Touch(value, mask, True, changed, kept))
+
+    def _captures_of(self, ctx: SwaziContext, card: Card) -> list[tuple[int, int | None]]:
+        """(mask, value) of every capture of ``card``, each mask once; with ``demands``
+        only those no capture of the same value contains (the opponents demand the rest)."""
+        values = self.rules.hand_values[card]
+        per_value: list[tuple[int | None, list[int]]] = []
+        if not values:  # a Sotho picture pairs: loose cards of its rank
+            same = [1 << p for p in range(ctx.table_count) if _rank_at(ctx, p) == card.rank]
+            masks = [sum(c) for size in range(1, len(same) + 1) for c in combinations(same, size)]
+            per_value.append((None, masks))
+        for value in values:
+            masks = []
+            whole_sets = _submasks(ctx.builds_of.get(value, 0))
+            for union, flags in [(0, 0), *ctx.unions(value).items()]:
+                for chosen in whole_sets:
+                    mask = union | chosen
+                    if not mask:
+                        continue
+                    if union & ctx.pile_mask and not chosen and not flags & BASE:
+                        continue  # pile cards need a base
+                    if ctx.demands and not ctx.pile_ok(mask):
+                        continue
+                    masks.append(mask)
+            per_value.append((value, masks))
+        out: dict[int, int | None] = {}
+        for value, masks in per_value:
+            if ctx.demands:
+                masks = [m for m in masks if not any(o != m and not m & ~o for o in masks)]
+            for mask in masks:
+                out.setdefault(mask, value)
+        return list(out.items())
 
     def _combine(
         self,
@@ -419,9 +446,49 @@ class Swazi(Casino):
             return
         if ctx.first_half and mine > 1:
             return
+        if ctx.demands and self._fits_left(ctx, card, kind, mask, left_values, touches, owners):
+            return  # a card that fits the side's build would be demanded
         move = self._move(ctx, card, kind, hand_mask, value, touches)
         if move not in out:
             out[move] = (kind, hand_mask, mask, tuple(touches), tuple(owners))
+
+    def _fits_left(
+        self,
+        ctx: SwaziContext,
+        card: Card,
+        kind: str,
+        mask: int,
+        left: list[tuple[int, int]],
+        touches: list[Touch],
+        owners: list[int],
+    ) -> bool:
+        """``demands``: whether a loose card or a pile's top card (alone or with loose
+        cards, one pile card at most) is left that adds up to a build of the mover's side."""
+        rules = self.rules
+        side = ctx.side
+        values = {v for v, o in left if rules.side_of(o) == side}
+        values.update(t.value for t, o in zip(touches, owners, strict=True))
+        if not values:
+            return False
+        options = [ctx.options[p] for p in _bits(ctx.loose_mask & ~mask)]
+        if kind == "trail":
+            options.append(rules.table_values[card.rank] or _NEVER)
+        reach = 1  # sums of loose cards (bit 0: none)
+        for choices in options:
+            if choices is _NEVER:
+                continue
+            grown = reach
+            for v in choices:
+                grown |= reach << v
+            reach = grown & ((1 << 17) - 1)
+        loose = reach & ~1
+        for _, start, count in ctx.pile_spans:
+            used = ((mask >> start) & ((1 << count) - 1)).bit_count()
+            if used < count:
+                for v in ctx.options[start + used]:
+                    if v <= 16:
+                        loose |= (reach << v) & ((1 << 17) - 1)
+        return any(loose >> v & 1 for v in values)
 
     def _owners(
         self,
@@ -510,7 +577,25 @@ class Swazi(Casino):
 
     def plan(self, ctx: SwaziContext, move: Move) -> tuple | None:
         """The move's plan (kind, hand mask, mask, touches, owners) if legal, checked on its
-        own items alone (no list of moves is made)."""
+        own items alone (no list of moves is made, unless demands must be judged)."""
+        found = self._plan(ctx, move)
+        if found is None and ctx.demands and self._plan_without_demands(ctx, move):
+            # The demands hold only when some move can meet them.
+            rnd = ctx.round
+            if not self._all_moves(rnd, ctx):
+                self._waive(ctx)
+                found = self._plan(ctx, move)
+        return found
+
+    def _plan_without_demands(self, ctx: SwaziContext, move: Move) -> bool:
+        ctx.demands = False
+        try:
+            return self._plan(ctx, move) is not None
+        finally:
+            ctx.demands = True
+            ctx.plans.pop(move, None)
+
+    def _plan(self, ctx: SwaziContext, move: Move) -> tuple | None:
         found = ctx.plans.get(move)
         if found is not None:
             return found
@@ -550,8 +635,11 @@ class Swazi(Casino):
             if touch is None:
                 return None
             touches.insert(0, touch)
-        elif kind == "capture" and not self._capture_ok(ctx, card, hand_mask):
-            return None
+        elif kind == "capture":
+            if not self._capture_ok(ctx, card, hand_mask):
+                return None
+            if ctx.demands and hand_mask not in dict(self._captures_of(ctx, card)):
+                return None
         out: dict[Move, tuple] = {}
         self._finish(ctx, card, rest, kind, hand_mask, free, value, touches, out)
         found = out.get(move)

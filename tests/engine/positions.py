@@ -95,6 +95,8 @@ SWAZI_FAMILY = [
     ("swazi", {"table_builds": 2}),
     ("swazi", {"crazy": True}),
     ("sotho", {}),
+    ("swazi", {"demands": True}),
+    ("sotho", {"demands": True}),
 ]
 
 

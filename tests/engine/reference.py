@@ -213,7 +213,15 @@ def adds_up(rules, cards, value):
 
 
 def swazi_reference(rnd: Round) -> set[Move]:
-    """Every legal Swazi or Sotho turn of the player to move, by brute force."""
+    """Every legal Swazi or Sotho turn of the player to move, by brute force; with the
+    ``demands`` option, the turns that meet the demands, or all turns if none does."""
+    found = _swazi_reference(rnd, rnd.rules.demands)
+    if not found and rnd.rules.demands:
+        found = _swazi_reference(rnd, False)
+    return found
+
+
+def _swazi_reference(rnd: Round, demands: bool) -> set[Move]:
     rules = rnd.rules
     seat = rnd.to_move
     teams = rules.teams
@@ -258,12 +266,20 @@ def swazi_reference(rnd: Round) -> set[Move]:
         return adds_up(rules, cards_, value)
 
     def capture_ok(chosen, card):
+        return bool(capture_values(chosen, card))
+
+    def capture_values(chosen, card):
+        """The values for which ``chosen`` is a legal capture of ``card`` ({None}: a
+        Sotho picture pairing)."""
         values = values_in_hand(rules, card)
         if not values:  # a Sotho picture: loose cards of its rank
-            return all(
+            if all(
                 e[0] == "t" and isinstance(table[e[1]], Card) and table[e[1]].rank == card.rank
                 for e in chosen
-            )
+            ):
+                return {None}
+            return set()
+        found = set()
         for value in values:
             for blocks in partitions(list(chosen)):
                 ok = True
@@ -277,8 +293,9 @@ def swazi_reference(rnd: Round) -> set[Move]:
                     else:
                         ok = False
                 if ok and (base or not any(e[0] == "p" for e in chosen)):
-                    return True
-        return False
+                    found.add(value)
+                    break
+        return found
 
     def build_ok(chosen, value, card):
         """How ``chosen`` (with ``card`` unless None) becomes the build of ``value``:
@@ -374,8 +391,19 @@ def swazi_reference(rnd: Round) -> set[Move]:
         rest = list(hand)
         rest.remove(card)
         hand_parts = [("trail", frozenset(), None, None)]
+        captures = {
+            frozenset(chosen): capture_values(chosen, card) for chosen in all_subsets if chosen
+        }
+        captures = {c: v for c, v in captures.items() if v}
+        if demands:  # the opponents demand everything the card could take
+            legal = {c: v for c, v in captures.items() if prefix_ok(c)}
+            captures = {
+                c: v
+                for c, v in legal.items()
+                if any(not any(c < o and value in w for o, w in legal.items()) for value in v)
+            }
         for chosen in all_subsets:
-            if chosen and capture_ok(chosen, card):
+            if chosen and frozenset(chosen) in captures:
                 hand_parts.append(("capture", frozenset(chosen), None, None))
             if values_on_table(rules, card):
                 for value in candidate_values:
@@ -419,6 +447,10 @@ def swazi_reference(rnd: Round) -> set[Move]:
                     continue
                 if restricted and mine > 1:
                     continue
+                if demands and _fitting_left(
+                    rules, table, pile_cards, piles, used, kind, card, left, touched, side_of, side
+                ):
+                    continue
                 extra_builds = [(t[1], [item(e) for e in t[0]]) for t in extra]
                 if kind == "trail":
                     out.add(Move(card, table_builds=extra_builds))
@@ -431,6 +463,32 @@ def swazi_reference(rnd: Round) -> set[Move]:
                         )
                     )
     return out
+
+
+def _fitting_left(rules, table, pile_cards, piles, used, kind, card, left, touched, side_of, side):
+    """Demands: a loose card or pile top (with loose cards, one pile card at most) left
+    at the end of the turn that adds up to a build of the mover's side."""
+    values = {b.value for b in left if side_of(b.owner) == side} | {t[0] for t in touched}
+    loose = [c for i, c in enumerate(table) if isinstance(c, Card) and ("t", i) not in used]
+    if kind == "trail":
+        loose.append(card)
+    loose = [c for c in loose if values_on_table(rules, c)]
+    tops = []
+    for index in piles:
+        mine = [(d, e) for e, (p, d, c) in enumerate(pile_cards) if p == index]
+        free = [c for d, e in sorted(mine) if ("p", e) not in used for c in [pile_cards[e][2]]]
+        if free and values_on_table(rules, free[0]):
+            tops.append(free[0])
+    for size in range(1, len(loose) + 1):
+        for group in combinations(loose, size):
+            if any(adds_up(rules, group, v) for v in values):
+                return True
+    for top in tops:
+        for size in range(len(loose) + 1):
+            for group in combinations(loose, size):
+                if any(adds_up(rules, [*group, top], v) for v in values):
+                    return True
+    return False
 
 
 def _owner_options(seat, partner, rnd, touched, table, card, rules):

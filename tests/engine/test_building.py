@@ -670,3 +670,9 @@ def test_saved_rounds_with_impossible_builds_are_refused():
     bad["table"][1]["groups"] = [["3S", "5S"]]
     with pytest.raises(ValueError):
         Round.from_dict(bad)
+
+
+def test_demands_option_is_for_swazi_and_sotho():
+    assert rules_for("sotho", demands=True).demands
+    with pytest.raises(ValueError, match="demands"):
+        rules_for("casino", demands=True)

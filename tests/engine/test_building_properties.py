@@ -28,7 +28,9 @@ VARIANTS = [
     ("swazi", {}),
     ("swazi", {"crazy": True}),
     ("swazi", {"redeal": True}),
+    ("swazi", {"demands": True, "table_builds": 2}),
     ("sotho", {}),
+    ("sotho", {"demands": True}),
 ]
 SETUPS = [
     (name, options, players, teams)

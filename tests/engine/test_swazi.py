@@ -375,3 +375,38 @@ def test_swazi_builds_round_trip():
     copy = Round.from_dict(json.loads(json.dumps(game.to_dict())))
     assert copy.known == game.known and copy.legal_moves() == game.legal_moves()
     assert isinstance(copy.table[0], Build)
+
+
+# -- the opponents' demands (option) ---------------------------------------------------------
+
+
+def test_demands_option_a_capture_takes_everything_its_card_can_take():
+    """Seed 003: an opponent may demand that you take every trick your card can take."""
+    table = "9S 5C 4D 2H"
+    free = position(SWAZI, ["9H KC", "3C"], table)
+    assert legal(free, take("9H", "9S"))
+    strict = position(rules_for("swazi", demands=True), ["9H KC", "3C"], table)
+    refused(strict, take("9H", "9S"))
+    assert legal(strict, take("9H", "9S 5C 4D"))
+
+
+def test_demands_option_cards_that_fit_your_build_are_added():
+    """Seed 003: the opponent may demand that table cards (or a pile's top card) fitting
+    your build be added to it before your turn ends."""
+    rules = rules_for("swazi", demands=True)
+    game = position(rules, ["9D 2C", "3C"], "[9: 6S 3S]@0 5D 4C")
+    refused(game, trail("2C"))
+    assert legal(game, with_extra("2C", 9, "[9: 3S 6S]@0 5D 4C"))
+    pile = position(rules, ["9D 2C", "3C"], "[9: 6S 3S]@0 5D", piles=["", "4H"])
+    refused(pile, trail("2C"))
+    assert legal(pile, with_extra("2C", 9, "[9: 3S 6S]@0 5D 4H"))
+
+
+def test_demands_are_waived_when_no_move_can_meet_them():
+    rules = rules_for("swazi", demands=True)
+    # Fitting cards for two builds, one card to play: nothing meets both demands.
+    game = position(rules, ["9D QS", "3C"], "[9: 6S 3S]@0 [12: 7H 5H]@0 5D 4C 8C 4S")
+    relaxed = position(SWAZI, ["9D QS", "3C"], "[9: 6S 3S]@0 [12: 7H 5H]@0 5D 4C 8C 4S")
+    assert set(game.legal_moves()) == set(relaxed.legal_moves())
+    fresh = position(rules, ["9D QS", "3C"], "[9: 6S 3S]@0 [12: 7H 5H]@0 5D 4C 8C 4S")
+    assert fresh.is_legal(take("9D", "[9: 3S 6S]@0 5D 4C"))  # checked without a move list

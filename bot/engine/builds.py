@@ -158,8 +158,3 @@ def item_from_data(data: object) -> Item:
     if isinstance(data, dict):
         return Build.from_dict(data)
     return Card.parse(str(data))
-
-
-def sorted_items(items: Iterable[Item]) -> tuple[Item, ...]:
-    """Items in canonical order (cards in card order, then builds)."""
-    return tuple(sorted(items, key=item_key))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine import Card, Move, Round, all_captures, is_mulle
+from bot.engine import Card, Move, Round, capture_options, is_mulle
 from bot.engine.cards import LILLAN, STORAN
 
 from .view import SeatView
@@ -74,11 +74,14 @@ def _spades_reason(view: SeatView, spades: int) -> str:
     return f"{what} toward the majority ({points} point{'s' if points > 1 else ''})"
 
 
+LOOK = 40  # the biggest captures looked at when asking whether a card could take more
+
+
 def _bigger_capture(view: SeatView, move: Move) -> bool:
-    """Whether the same card could have taken more."""
+    """Whether the same card could have taken more (among its ``LOOK`` biggest captures)."""
     return any(
         len(c) > len(move.taken) and _contains(c, move.taken)
-        for c in all_captures(view.rules, move.card, view.table)[:40]
+        for c in capture_options(view.rules, move.card, view.table, limit=LOOK)
     )
 
 
@@ -93,7 +96,9 @@ def _contains(big: tuple[Card, ...], small: tuple[Card, ...]) -> bool:
 
 def _trail_reasons(view: SeatView, move: Move) -> list[str]:
     rules, card = view.rules, move.card
-    could_take = any(all_captures(rules, c, view.table) for c in view.hand) if view.table else False
+    could_take = bool(view.table) and any(
+        capture_options(rules, c, view.table, limit=1) for c in view.hand
+    )
     first = (
         "no capture is worth what it would leave the next player"
         if could_take

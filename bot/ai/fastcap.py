@@ -6,7 +6,9 @@ which is what makes the search's millions of questions about small tables cheap.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from bot.engine import Card, Rules, capture_masks, capture_options
 
@@ -28,7 +30,14 @@ def masks(rules: Rules, card: Card, table: Sequence[Card]) -> Sequence[int]:
     """Masks of the captures of ``card`` for the search: the biggest ``SEARCH_MASKS``."""
     if len(table) <= SMALL:
         return capture_masks(rules, card, table)[:SEARCH_MASKS]
-    return [_mask(table, taken) for taken in capture_options(rules, card, table, limit=LARGE_LIMIT)]
+    return _large_masks(rules, card, tuple(table))
+
+
+@lru_cache(maxsize=4096)
+def _large_masks(rules: Rules, card: Card, table: tuple[Card, ...]) -> tuple[int, ...]:
+    """Masks of the biggest captures on a large table (bounded: the engine stops early)."""
+    found = capture_options(rules, card, table, limit=LARGE_LIMIT)
+    return tuple(_mask(table, taken) for taken in found)
 
 
 def _picked(table: Sequence[Card], mask: int) -> tuple[Card, ...]:
@@ -37,10 +46,15 @@ def _picked(table: Sequence[Card], mask: int) -> tuple[Card, ...]:
 
 def _mask(table: Sequence[Card], taken: Sequence[Card]) -> int:
     """The positions of ``taken`` in ``table`` (identical cards fill in order)."""
-    left = list(taken)
+    left = Counter(taken)
     mask = 0
     for i, card in enumerate(table):
-        if card in left:
-            left.remove(card)
+        if left[card]:
+            left[card] -= 1
             mask |= 1 << i
     return mask
+
+
+def clear_caches() -> None:
+    """Forget remembered captures of large tables (benchmarks time cold searches)."""
+    _large_masks.cache_clear()

@@ -124,13 +124,15 @@ class Build:
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Build:
         """The inverse of :meth:`to_dict`; ``ValueError`` on a damaged form."""
+        if not isinstance(data, dict):
+            raise ValueError("a saved build is a mapping")
         groups = data.get("groups")
         if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
             raise ValueError("a build's groups are lists of cards")
         value, owner = data.get("value"), data.get("owner")
-        if not isinstance(value, int) or not isinstance(owner, int):
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (value, owner)):
             raise ValueError("a build's value and owner are whole numbers")
-        return cls([[Card.parse(str(c)) for c in group] for group in groups], value, owner)
+        return cls([[Card.parse(c) for c in group] for group in groups], value, owner)
 
 
 Item = Card | Build
@@ -157,4 +159,4 @@ def item_from_data(data: object) -> Item:
     """The inverse of :func:`item_to_data`."""
     if isinstance(data, dict):
         return Build.from_dict(data)
-    return Card.parse(str(data))
+    return Card.parse(data)

@@ -15,15 +15,18 @@ cards. That keeps the work near the answer instead of walking every subset.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import heapq
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations, product
 
 from .cards import Card, card_order
-from .rules import Rules, capture_values
+from .rules import Rules
 
 _ORDER = card_order()
 _SMALL_TABLE = 12  # up to this many cards, captures are found card by card
+_MOST_ON_TABLE = 104 * 14 + 1  # no table adds up to more (two decks, every ace as 14)
 _BITS = 5
 _FIELD = (1 << _BITS) - 1
 _GUARD = sum(1 << (_BITS * i + _BITS - 1) for i in range(13))
@@ -87,7 +90,14 @@ def _partitioner(values: tuple[tuple[int, ...], ...], available: int, target: in
 class _Partitioner:
     """Decides whether a rank-count vector splits into groups adding up to ``target``."""
 
-    def __init__(self, values: tuple[tuple[int, ...], ...], available: int, target: int):
+    def __init__(
+        self,
+        values: tuple[tuple[int, ...], ...],
+        available: int,
+        target: int,
+        budget: _Budget | None = None,
+    ) -> None:
+        self.budget = budget  # each vector looked at spends a step
         self.groups = _groups(values, available, target)
         self.target = target
         self.values = values
@@ -95,30 +105,65 @@ class _Partitioner:
         for group in self.groups:
             self.live |= group
         self.by_rank = {
-            rank: [g for g in self.groups if _count(g, rank)]
+            rank: [g for g in reversed(self.groups) if _count(g, rank)]
             for rank in range(1, 14)
             if _count(self.live, rank)
         }
         self.memo: dict[int, bool] = {0: True}
         self.mask = (1 << (target + 1)) - 1  # subset sums above the target do not matter
+        # Per rank, the values a card may take in a group (an ace as 14 never fits in 12).
+        self.fitting = tuple(tuple(v for v in options if v <= target) for options in values)
 
     def splits(self, vector: int) -> bool:
         """Whether ``vector`` (non-empty for a capture) splits into groups."""
         known = self.memo.get(vector)
         if known is not None:
             return known
+        if not self._total_fits(vector):
+            self.memo[vector] = False
+            return False
+        return self._splits(vector)
+
+    def _total_fits(self, vector: int) -> bool:
+        """Whether the cards can add up to a multiple of the target (else they cannot split)."""
+        reach = 1  # bit n set: the cards may add up to n
+        for rank in range(1, 14):
+            count = _count(vector, rank)
+            if count:
+                grown = 0
+                for total in _sums(self.fitting[rank], count):
+                    grown |= reach << total
+                reach = grown
+        return bool(reach & _multiples(self.target))
+
+    def _splits(self, vector: int) -> bool:
+        if self.budget is not None:
+            self.budget.spend(1)
+        known = self.memo.get(vector)
+        if known is not None:
+            return known
         pivot = (vector.bit_length() - 1) // _BITS + 1  # the highest rank present
         guarded = vector | _GUARD
         result = any(
-            (guarded - g) & _GUARD == _GUARD and self.splits(vector - g)
+            (guarded - g) & _GUARD == _GUARD and self._splits(vector - g)
             for g in self.by_rank.get(pivot, ())
         )
         self.memo[vector] = result
         return result
 
 
+@lru_cache(maxsize=32)
+def _multiples(target: int) -> int:
+    """Bit n set for every positive multiple n of ``target`` that table cards can reach."""
+    return sum(1 << n for n in range(target, _MOST_ON_TABLE, target))
+
+
 def is_capture(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
-    """Whether the table cards ``taken`` (non-empty) are a legal capture for ``played``."""
+    """Whether the table cards ``taken`` (non-empty) are a legal capture for ``played``.
+
+    Raises ``TypeError`` for arguments of the wrong type and ``ValueError`` for cards that
+    cannot be there together (on a single deck, a card twice or the played card taken).
+    """
     return bool(capture_targets(rules, played, taken))
 
 
@@ -126,7 +171,13 @@ def capture_targets(rules: Rules, played: Card, taken: Sequence[Card]) -> tuple[
     """The values of ``played`` for which ``taken`` is a legal capture (``()``: none).
 
     A Swedish ace taking 4 + 9 + A counts as ``(14,)``; taking a lone ace, as ``(1, 14)``.
+    Refuses arguments as :func:`is_capture` does.
     """
+    return checked_targets(rules, played, _checked(rules, played, taken, "cards taken"))
+
+
+def checked_targets(rules: Rules, played: Card, taken: Sequence[Card]) -> tuple[int, ...]:
+    """:func:`capture_targets` for callers that made sure of their cards (a Round does)."""
     if not taken:
         return ()
     values = rules.table_values
@@ -136,6 +187,28 @@ def capture_targets(rules: Rules, played: Card, taken: Sequence[Card]) -> tuple[
         return tuple(t for t in targets if _covers(options, t))
     vector = _vector(taken)
     return tuple(t for t in targets if _partitioner(values, vector, t).splits(vector))
+
+
+def _checked(rules: Rules, played: Card, cards: Iterable[Card], what: str) -> tuple[Card, ...]:
+    """``cards`` as a tuple, once the arguments of a public function are found sound."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules (see rules_for), not a {type(rules).__name__}")
+    if not isinstance(played, Card):
+        raise TypeError(f"the played card must be a Card, not a {type(played).__name__}")
+    if isinstance(cards, str | bytes | Mapping) or not isinstance(cards, Iterable):
+        raise TypeError(f"the {what} must be a list of Cards, not a {type(cards).__name__}")
+    cards = tuple(cards)
+    for card in cards:
+        if not isinstance(card, Card):
+            raise TypeError(f"the {what} must be Cards, not a {type(card).__name__}")
+    counts = Counter(cards)
+    counts[played] += 1
+    for card, count in counts.items():
+        if count > rules.decks:
+            if rules.decks == 1 and card is played:
+                raise ValueError(f"{card} is the played card, so it cannot be in the {what}")
+            raise ValueError(f"{card} is there {count} times, with {rules.decks} deck(s)")
+    return cards
 
 
 def _covers(options: list[tuple[int, ...]], target: int) -> bool:
@@ -159,18 +232,107 @@ def capture_options(
 
     Each capture lists its cards in card order (as ``sorted`` and :class:`Move` do).
     A capture is maximal when no other legal capture contains it. With identical cards
-    (a double deck) captures are multisets. With ``limit=k`` at most ``k`` are returned,
-    always including one that takes the most cards.
+    (a double deck) captures are multisets.
+
+    With ``limit=k`` at most ``k`` are returned, always including one that takes the most
+    cards, and the work is bounded whatever the table: the search stops after ``EFFORT``
+    steps (some 30 ms). Only on tables no one plays to (half the deck trailed) can it run
+    out first; then it returns the captures found so far, which are maximal and the
+    largest, or if it found none yet, one legal capture made group by group, which may be
+    smaller. Answers with a limit are remembered, so asking again is cheap. Without a
+    limit the search is exact, and may take seconds on such tables.
+
+    Raises ``TypeError`` for arguments of the wrong type and ``ValueError`` for cards that
+    cannot be there together (the played card on the table, on a single deck).
     """
-    if limit is not None and limit < 1:
+    table = _checked(rules, played, table, "table")
+    if limit is None:
+        found: list[tuple[Card, ...]] = []
+        for vector in _maximal_vectors(rules.table_values, rules.hand_values[played], table):
+            found.extend(_expand(vector, table))
+        return found
+    check_limit(limit)
+    key = tuple(sorted(table, key=_ORDER))
+    return list(_limited_options(rules.table_values, rules.hand_values[played], key, limit))
+
+
+def check_limit(limit: int) -> None:
+    """Refuse a ``limit`` that is not a whole number from 1 up."""
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        raise TypeError(f"limit is a whole number, not {limit!r}")
+    if limit < 1:
         raise ValueError("limit must be at least 1")
+
+
+EFFORT = 20_000  # search steps a capture_options with a limit may take (some 30 ms)
+
+
+class _OutOfEffort(Exception):
+    """The bounded search used up its steps."""
+
+
+class _Budget:
+    """Search steps left to a bounded search; raises :class:`_OutOfEffort` past the end."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, steps: int) -> None:
+        self.left = steps
+
+    def spend(self, steps: int) -> None:
+        """Use ``steps`` steps."""
+        self.left -= steps
+        if self.left < 0:
+            raise _OutOfEffort
+
+
+@lru_cache(maxsize=4096)
+def _limited_options(
+    values: tuple[tuple[int, ...], ...],
+    targets: tuple[int, ...],
+    table: tuple[Card, ...],
+    limit: int,
+) -> tuple[tuple[Card, ...], ...]:
+    """:func:`capture_options` with a limit, for a table in card order.
+
+    The search is a function of its arguments alone (its partitioners are its own), so
+    where the steps run out does not depend on what was asked before.
+    """
+    budget = _Budget(EFFORT)
+    whole = _vector(table)
     found: list[tuple[Card, ...]] = []
-    for vector in _maximal_vectors(rules, played, table):
-        for capture in _expand(vector, table):
-            found.append(capture)
-            if limit is not None and len(found) >= limit:
-                return found
-    return found
+    try:
+        for vector in _maximal_vectors(values, targets, table, budget):
+            for capture in _expand(vector, table):
+                found.append(capture)
+                if len(found) >= limit:
+                    return tuple(found)
+    except _OutOfEffort:
+        if not found:
+            found.extend(_expand(_greedy_capture(values, targets, whole), table))
+            del found[limit:]
+    return tuple(found)
+
+
+def _greedy_capture(
+    values: tuple[tuple[int, ...], ...], targets: tuple[int, ...], whole: int
+) -> int:
+    """A legal capture (empty if none) made group by group, highest cards first.
+
+    Each table card, highest rank first, goes in the first group of cards still free that
+    holds it, if any. Quick, and legal by construction, though not always the largest.
+    """
+    best = 0
+    for target in targets:
+        part = _Partitioner(values, whole, target)
+        left, taken = whole, 0
+        for rank in range(13, 0, -1):
+            for group in part.by_rank.get(rank, ()):
+                while _fits(group, left):
+                    left, taken = left - group, taken + group
+        if _size(taken) > _size(best):
+            best = taken
+    return best
 
 
 _TICK = 64  # search nodes between turns when the two searches run side by side
@@ -179,19 +341,46 @@ _TICK = 64  # search nodes between turns when the two searches run side by side
 _BOTTOM_TURNS = 3
 
 
-def _maximal_vectors(rules: Rules, played: Card, table: Sequence[Card]) -> Iterator[int]:
+def _maximal_vectors(
+    values: tuple[tuple[int, ...], ...],
+    targets: tuple[int, ...],
+    table: Sequence[Card],
+    budget: _Budget | None = None,
+) -> Iterator[int]:
     """Rank-count vectors of the maximal captures, largest first (lazily).
+
+    A played ace counts 1 or 14 for the whole play, so each value is searched on its own
+    (searched together, the cards left behind for one value would multiply the captures
+    tried for the other) and the answers are merged, largest first, dropping any capture
+    that one already given contains. With a ``budget``, the search spends its steps.
+    """
+    whole = _vector(table)
+    if not whole:
+        return
+    if budget is None:
+        parts = [_partitioner(values, whole, t) for t in targets]
+    else:
+        parts = [_Partitioner(values, whole, t, budget) for t in targets]
+    parts = [part for part in parts if part.live]
+    if len(parts) == 1:
+        yield from _race(parts[0], whole, budget)
+        return
+    given: list[int] = []
+    searches = [_race(part, whole, budget) for part in parts]
+    for vector in heapq.merge(*searches, key=lambda v: -_size(v)):
+        if not any(_fits(vector, bigger) for bigger in given):
+            given.append(vector)
+            yield vector
+
+
+def _race(part: _Partitioner, whole: int, budget: _Budget | None) -> Iterator[int]:
+    """The maximal captures of one value, largest first (lazily).
 
     Two searches run in turns: from the top (few cards left behind: fast on tables of
     low cards) and from the bottom (few groups: fast on tables of scattered high
     cards). The first to finish gives the answer.
     """
-    whole = _vector(table)
-    values = rules.table_values
-    parts = [_partitioner(values, whole, t) for t in capture_values(rules, played, True)]
-    if not whole or not any(p.live for p in parts):
-        return
-    top, bottom = _top_down(parts, whole), _bottom_up(parts, whole)
+    top, bottom = _top_down([part], whole), _bottom_up([part], whole)
     given: set[int] = set()
     while True:
         vector = next(top, _DONE)
@@ -201,6 +390,8 @@ def _maximal_vectors(rules: Rules, played: Card, table: Sequence[Card]) -> Itera
             given.add(vector)
             yield vector
             continue
+        if budget is not None:
+            budget.spend(_TICK * (1 + _BOTTOM_TURNS))
         try:
             for _ in range(_BOTTOM_TURNS):
                 next(bottom)
@@ -327,8 +518,13 @@ def _build(part: _Partitioner, whole: int, found: set[int], maximal_only: bool) 
 
 
 def all_captures(rules: Rules, played: Card, table: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """Every legal capture of ``played`` from ``table``, maximal or not, each once."""
-    return TableIndex(rules, table).captures(played)
+    """Every legal capture of ``played`` from ``table``, maximal or not, each once.
+
+    Not bounded: on a big table of low cards there are millions (28 cards: 1.2 million,
+    seconds of work). Computer players and the bot use :func:`capture_options` with a limit.
+    Refuses arguments as :func:`capture_options` does.
+    """
+    return TableIndex(rules, _checked(rules, played, table, "table")).captures(played)
 
 
 _SUMS_MASK = (1 << 17) - 1  # values never exceed 16
@@ -496,5 +692,6 @@ def clear_caches() -> None:
     """Forget remembered positions (benchmarks use this to time cold searches)."""
     _partitioner.cache_clear()
     _legal_vectors.cache_clear()
+    _limited_options.cache_clear()
     _masks.cache_clear()
     _masks_in_order.cache_clear()

@@ -81,22 +81,27 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read ``"10D"``, ``"as"``, ``"Q♥"`` and the like; raise ``ValueError`` otherwise."""
+        """Read ``"10D"``, ``"as"``, ``"Q♥"`` and the like; raise ``ValueError`` otherwise.
+
+        Only plain notation (ASCII letters and digits) and the suit symbols are read: no
+        other scripts' digits or letters that merely look or upper-case alike.
+        """
         if not isinstance(text, str):
-            raise ValueError(f"cannot read a card from {text!r}")
-        cleaned = text.strip().upper()
-        if len(cleaned) < 2:
-            raise ValueError(f"{text!r} is not a card (try e.g. 10D, AS or Q♥)")
+            raise ValueError(f"cannot read a card from a {type(text).__name__}")
+        cleaned = text.strip(" \t\r\n")
+        if not 2 <= len(cleaned) <= 3:
+            raise ValueError(f"{text[:12]!r} is not a card (try e.g. 10D, AS or Q♥)")
         rank_text, suit_text = cleaned[:-1], cleaned[-1]
-        suit = _SYMBOL_TO_SUIT.get(suit_text, suit_text)
-        if suit not in SUITS:
+        suit = _SYMBOL_TO_SUIT.get(suit_text) or (suit_text.upper() if suit_text.isascii() else "")
+        if suit not in SUITS or not suit:
             raise ValueError(f"{text!r} is not a card: unknown suit {suit_text!r}")
+        rank_text = rank_text.upper() if rank_text.isascii() else ""
         if rank_text in _NAME_TO_RANK:
             rank = _NAME_TO_RANK[rank_text]
         elif rank_text.isdigit() and rank_text[0] != "0" and 2 <= int(rank_text) <= 10:
             rank = int(rank_text)
         else:
-            raise ValueError(f"{text!r} is not a card: unknown rank {rank_text!r}")
+            raise ValueError(f"{text!r} is not a card: unknown rank {cleaned[:-1]!r}")
         return cls(rank, suit)
 
     @property

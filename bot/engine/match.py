@@ -6,10 +6,13 @@ import secrets
 from collections.abc import Sequence
 
 from .cards import LILLAN, STORAN, Card
+from .checks import as_count, as_list, as_seat, brief, fields_of, per_seat
 from .moves import IllegalMove, Move
 from .round import FORMAT_VERSION, READABLE_VERSIONS, Play, Round
 from .rules import Rules, rules_from_dict, rules_to_dict
-from .scoring import END_ITEMS, Score, drop_zeros
+from .scoring import END_ITEMS, LIVE_ITEMS, Score, drop_zeros
+
+_ITEMS = frozenset((*LIVE_ITEMS, *END_ITEMS))
 
 
 class Match:
@@ -36,13 +39,29 @@ class Match:
         dealer: int = 0,
         scores: Sequence[int] | None = None,
     ) -> Match:
-        """Deal the first round. ``seed`` makes every round's shuffle reproducible."""
+        """Deal the first round. ``seed`` makes every round's shuffle reproducible.
+
+        ``scores`` (match points per side to start from) are whole numbers from 0 up, and
+        must not already decide the match (a tie at the top plays on, as after a round).
+        A seed other than a number or text is kept as its text, which deals the same.
+        """
         rules.check_players(players)
         if seed is None:
             seed = secrets.randbits(64)
-        banked = [0] * rules.sides(players) if scores is None else [int(s) for s in scores]
-        if len(banked) != rules.sides(players):
-            raise ValueError(f"scores needs one entry per side ({rules.sides(players)})")
+        elif not isinstance(seed, int | float | str):
+            seed = str(seed)
+        sides = rules.sides(players)
+        banked = [0] * sides if scores is None else list(scores)
+        if len(banked) != sides:
+            raise ValueError(f"scores needs one entry per side ({sides})")
+        for score in banked:
+            as_count(score, "scores")
+        winner = _leader(banked, rules.target)
+        if winner is not None:
+            raise ValueError(
+                f"side {winner} already has {banked[winner]} points and the target is "
+                f"{rules.target}: that match is over"
+            )
         first = Round.deal(rules, players, dealer, seed=_round_seed(seed, 0), scores=banked)
         return cls(rules, players, seed, first, banked)
 
@@ -177,24 +196,79 @@ class Match:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Match:
-        """Rebuild a match from :meth:`to_dict`; raise ``ValueError`` on a damaged form."""
+        """Rebuild a match from :meth:`to_dict`; raise ``ValueError`` on a damaged form.
+
+        As :meth:`Round.from_dict`, only what play can reach is accepted: the round's
+        rules are the match's, the winner is a side that has reached the target, a match
+        with no winner has its round in play, and the scores agree.
+        """
         try:
-            if data.get("version") not in READABLE_VERSIONS:
-                raise ValueError(f"unknown saved match version {data.get('version')!r}")
-            rules = rules_from_dict(data["rules"])
-            match = cls(
-                rules,
-                int(data["players"]),
-                data["seed"],
-                Round.from_dict(data["round"]),
-                [int(s) for s in data["banked"]],
-            )
-            match.rounds_played = int(data["rounds_played"])
-            match.winner = data["winner"]
-            match.round_scores = [[Score(dict(i)) for i in r] for r in data["round_scores"]]
-        except (KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"not a saved match: {error}") from error
+            return cls._from_dict(data)
+        except (KeyError, TypeError, AttributeError, IndexError, RecursionError) as error:
+            raise ValueError(f"not a saved match ({type(error).__name__})") from error
+
+    @classmethod
+    def _from_dict(cls, data: dict) -> Match:
+        field = fields_of(data, "match")
+        version = field("version")
+        if type(version) is not int or version not in READABLE_VERSIONS:
+            raise ValueError(f"unknown saved match version {brief(version)}")
+        rules = rules_from_dict(field("rules"))
+        players = field("players")
+        rules.check_players(players)
+        round_ = Round.from_dict(field("round"))
+        if round_.rules != rules or round_.players != players:
+            raise ValueError("the match's rules or players differ from its round's")
+        seed = field("seed")
+        if not isinstance(seed, int | float | str):
+            raise ValueError(f"the seed is a number or text, not {brief(seed)}")
+        _round_seed(seed, 0)  # a number too long to write out raises ValueError
+        sides = rules.sides(players)
+        banked = [
+            as_count(s, "banked")
+            for s in per_seat(as_list(field("banked"), "banked"), sides, "banked")
+        ]
+        match = cls(rules, players, seed, round_, banked)
+        match.rounds_played = as_count(field("rounds_played"), "rounds_played")
+        winner = field("winner")
+        match.winner = None if winner is None else as_seat(winner, sides, "the winner")
+        match.round_scores = [
+            _round_score(r, sides) for r in as_list(field("round_scores"), "round_scores")
+        ]
+        match._check_saved()
         return match
+
+    def _check_saved(self) -> None:
+        """Refuse (``ValueError``) a match play cannot have reached."""
+        extra = len(self.round_scores) - self.rounds_played
+        if extra not in (0, 1) or (extra and (self.winner is None or not self.rules.live)):
+            raise ValueError(
+                f"{len(self.round_scores)} round scores for {self.rounds_played} rounds"
+            )
+        if self.winner is None:
+            if self.round.is_over:
+                raise ValueError("a finished round without a winner is followed by the next deal")
+            if _leader(self.banked, self.rules.target) is not None:
+                raise ValueError("the scores have a winner but the match has none")
+            if self.round.scores != self.banked:
+                raise ValueError("the round does not start from the match's scores")
+        else:
+            best = self.banked[self.winner]
+            if best < self.rules.target or best != max(self.banked):
+                raise ValueError(f"side {self.winner} has not won with {best} points")
+            if not extra and not self.round.is_over:
+                raise ValueError("a match won at the end of a round has that round over")
+
+
+def _round_score(data: object, sides: int) -> list[Score]:
+    """One finished round's scores, per side, from a saved match."""
+    scores = per_seat(as_list(data, "round_scores"), sides, "a round's scores")
+    result = []
+    for items in scores:
+        if not isinstance(items, dict) or not set(items) <= _ITEMS:
+            raise ValueError(f"a round's score maps items ({', '.join(sorted(_ITEMS))}) to points")
+        result.append(Score({key: as_count(value, key) for key, value in items.items()}))
+    return result
 
 
 def _ace(suit: str) -> Card:

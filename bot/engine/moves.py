@@ -222,24 +222,32 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Move:
-        """The inverse of :meth:`to_dict`."""
+        """The inverse of :meth:`to_dict`; ``ValueError`` for anything else."""
+        if not isinstance(data, dict) or "card" not in data:
+            raise ValueError("a saved move is a mapping with a card")
         taken = data.get("taken", [])
         using = data.get("using", [])
         extra = data.get("table_builds", [])
         if not isinstance(taken, list) or not isinstance(using, list):
             raise ValueError("a move's taken and using items are lists")
-        if not isinstance(extra, list) or not all(isinstance(b, dict) for b in extra):
+        if not isinstance(extra, list) or not all(
+            isinstance(b, dict) and isinstance(b.get("using", []), list) for b in extra
+        ):
             raise ValueError("a move's table builds are a list of builds")
         value = data.get("value")
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise ValueError("a build move's value is a whole number")
+        values = [b.get("value") for b in extra]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            raise ValueError("a table build's value is a whole number")
         return cls(
-            Card.parse(str(data["card"])),
+            Card.parse(data["card"]),
             [item_from_data(i) for i in taken],
             value=value,
             using=[item_from_data(i) for i in using],
             table_builds=[
-                (int(b["value"]), [item_from_data(i) for i in b.get("using", [])]) for b in extra
+                (v, [item_from_data(i) for i in b.get("using", [])])
+                for v, b in zip(values, extra, strict=True)
             ],
         )
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from typing import NamedTuple
 
 from .builds import Build, Item, item_cards, item_from_data, item_to_data
-from .captures import TableIndex, is_capture
+from .captures import TableIndex, capture_options, check_limit, checked_targets
 from .cards import Card, shuffled_deck
+from .checks import as_count, as_flag, as_list, as_seat, brief, fields_of, per_seat
 from .moves import IllegalMove, Move
 from .rules import Rules, capture_values, rules_from_dict, rules_to_dict
 from .scoring import Score, drop_zeros, end_items, is_mulle, live_items
@@ -37,9 +39,10 @@ class Round:
     """A round of play. Build one with :meth:`deal` or :meth:`from_position`."""
 
     def __init__(self, rules: Rules, players: int, dealer: int = 0) -> None:
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules (see rules_for), not a {type(rules).__name__}")
         rules.check_players(players)
-        if not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise ValueError(f"the dealer is a seat from 0 to {players - 1}")
+        as_seat(dealer, players, "the dealer")
         self.rules = rules
         self.players = players
         self.dealer = dealer
@@ -86,7 +89,7 @@ class Round:
         self.deck = cards
         self._set_scores(scores)
         if rules.layout == "cut":
-            self._cut_layout(seed)
+            self._cut_layout()
         self._deal_hands(first=True)
         return self
 
@@ -111,38 +114,62 @@ class Round:
         In the building games the table may hold :class:`Build` items and ``piles`` are
         capture piles with the top card last; ``known`` gives, per seat, build values a
         Swazi partner is known to hold.
+
+        Raises ``ValueError`` for a position no game can have: a seat out of range, a
+        per-seat list of the wrong length, a negative count, a card more often than the
+        decks hold. The cards need not make a whole deck (positions for tests and the
+        search's sampled worlds leave some out). Hands left empty are dealt or the round
+        ends, as in play.
         """
         self = cls(rules, len(hands), dealer)
         self.hands = [list(h) for h in hands]
         self.table = list(table)
         self.deck = list(deck)
         if piles is not None:
-            self.piles = [list(p) for p in _per_seat(piles, self.players, "piles")]
+            self.piles = [list(p) for p in per_seat(piles, self.players, "piles")]
         if sweeps is not None:
-            self.sweeps = [int(s) for s in _per_seat(sweeps, self.players, "sweeps")]
-        if last_capturer is not None and not 0 <= last_capturer < self.players:
-            raise ValueError("last_capturer is a seat")
+            self.sweeps = list(per_seat(sweeps, self.players, "sweeps"))
         self.last_capturer = last_capturer
         if known is not None:
-            self.known = [sorted(set(k)) for k in _per_seat(known, self.players, "known")]
+            self.known = [sorted(set(k)) for k in per_seat(known, self.players, "known")]
         self._set_scores(scores)
         self.is_last_deal = not self.deck if last_deal is None else bool(last_deal)
         self.deal_number = max(1, self.deals_total - self._deals_left())
-        self._check_cards()
         if to_move is not None:
-            if not 0 <= to_move < self.players:
-                raise ValueError("to_move is a seat")
             self.to_move = to_move
+        self._check_position()
         self._settle()
         return self
 
     def _set_scores(self, scores: Sequence[int] | None) -> None:
         if scores is not None:
-            self.scores = [
-                int(s) for s in _per_seat(scores, self.rules.sides(self.players), "scores")
-            ]
+            self.scores = list(per_seat(scores, self.rules.sides(self.players), "scores"))
+            for score in self.scores:
+                as_count(score, "a score")
 
-    def _check_cards(self) -> None:
+    def _check_position(self) -> None:
+        """Refuse (``ValueError``) what no position has: bad seats, counts, cards."""
+        players = self.players
+        as_seat(self.to_move, players, "to_move")
+        if self.last_capturer is not None:
+            as_seat(self.last_capturer, players, "last_capturer")
+        for name in ("hands", "piles", "sweeps", "void_sweeps", "mulles"):
+            per_seat(getattr(self, name), players, name)
+        per_seat(self.scores, self.rules.sides(players), "scores")
+        for name in ("sweeps", "void_sweeps", "mulles", "scores"):
+            for value in getattr(self, name):
+                as_count(value, name)
+        for swept, void in zip(self.sweeps, self.void_sweeps, strict=True):
+            if void > swept:
+                raise ValueError("a seat has more sweeps that scored nothing than sweeps")
+        if any(self.void_sweeps) and not self.rules.sweep_limits:
+            raise ValueError(f"{self.rules.name} has no sweeps that score nothing")
+        if any(self.mulles) and not (self.rules.mulle_points or self.rules.mulle_twin):
+            raise ValueError(f"{self.rules.name} has no mulle")
+        self._check_cards()
+
+    def _everything(self) -> Counter:
+        """Every card of the round, builds' cards included."""
         everything = Counter(self.deck)
         for item in self.table:
             if isinstance(item, Build):
@@ -152,9 +179,12 @@ class Round:
                 everything[item] += 1
         for cards in (*self.hands, *self.piles):
             everything.update(cards)
-        for card, count in everything.items():
+        return everything
+
+    def _check_cards(self) -> None:
+        for card, count in self._everything().items():
             if not isinstance(card, Card):
-                raise ValueError(f"{card!r} is not a Card")
+                raise ValueError(f"a {type(card).__name__} is not a Card")
             if count > self.rules.decks:
                 raise ValueError(f"{card} appears {count} times in a {self.rules.decks}-deck game")
             if not self.rules.pictures and card.rank > 10:
@@ -164,6 +194,8 @@ class Round:
         """A build on the table must be possible: its groups make its value, its owner a seat."""
         from .building import split_groups
 
+        if not isinstance(build, Build):
+            raise ValueError(f"a {type(build).__name__} is not a table item")
         if not self.rules.builds:
             raise ValueError("builds are only in the building games")
         if not 0 <= build.owner < self.players:
@@ -171,6 +203,119 @@ class Round:
         for group in build.groups:
             if split_groups(self.rules, group, build.value, None, False) is None:
                 raise ValueError(f"the cards of {build} do not make groups of {build.value}")
+
+    def _check_owners(self) -> None:
+        """A saved building game must be playable: each owner holds its own card for every
+        value it owns, Swazi and Sotho never have two builds of one value."""
+        from .building import holds
+
+        builds = [b for b in self.table if isinstance(b, Build)]
+        for seat in range(self.players):
+            owned = {b.value for b in builds if b.owner == seat}
+            if not holds(self.rules, owned, self.hands[seat]):
+                raise ValueError(f"seat {seat} owns builds it holds no card for")
+        values = [b.value for b in builds]
+        if self.rules.builds == "swazi" and len(values) != len(set(values)):
+            raise ValueError("two builds of one value on a Swazi table")
+        for values_known in self.known:
+            for value in as_list(values_known, "known values"):
+                if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 16:
+                    raise ValueError(f"known values are 1 to 16, not {brief(value)}")
+
+    def _check_saved(self) -> None:
+        """Refuse (``ValueError``) a saved round that play cannot have reached.
+
+        On top of :meth:`_check_position`: every card of the deck is somewhere, once; the
+        deck holds what the deals so far leave; the round is settled (the player the deal
+        and the turns taken give is to move, holding cards, or the round is over with
+        nothing left to play); sweeps and leftovers agree with the cards.
+        """
+        self._check_all_cards()
+        self._check_deals()
+        hands = [len(hand) for hand in self.hands]
+        if self.is_over:
+            if any(hands):
+                raise ValueError("the round is over but cards are left to play")
+            if self.last_capturer is not None and self.table:
+                raise ValueError("the round is over but the leftovers are still on the table")
+        else:
+            self._check_turn(hands)
+        if not self.rules.builds:  # piles only grow (in the building games cards are taken)
+            if (self.last_capturer is None) != (not any(self.piles)):
+                raise ValueError("captured cards and the last capturer do not agree")
+            for pile, swept, mulles in zip(self.piles, self.sweeps, self.mulles, strict=True):
+                if 2 * max(swept, mulles) > len(pile):
+                    raise ValueError("more sweeps or mulles than captures")
+        elif self.last_capturer is None and any(self.piles):
+            raise ValueError("captured cards and the last capturer do not agree")
+        if self.leftovers:
+            last = self.last_capturer
+            pile = [] if last is None else self.piles[self.pile_of(last)]
+            if not self.is_over or pile[len(pile) - len(self.leftovers) :] != self.leftovers:
+                raise ValueError("leftovers go to the last capturer when the round ends")
+        for play in self.plays:
+            as_seat(play.seat, self.players, "a play's seat")
+
+    def _check_all_cards(self) -> None:
+        everything = self._everything()
+        deck = Counter(self.rules.deck())
+        missing, extra = deck - everything, everything - deck
+        if missing or extra:
+            what = [f"{card} missing" for card in sorted(missing)]
+            what += [f"{card} too often" for card in sorted(extra)]
+            raise ValueError(f"the cards do not make {self.rules.cards_in_deck}: {', '.join(what)}")
+
+    def _check_deals(self) -> None:
+        """The deck holds what ``deal_number`` deals leave; the last one empties it."""
+        if not 1 <= self.deal_number <= self.deals_total:
+            raise ValueError(f"deal {self.deal_number} of a round of {self.deals_total} deals")
+        if self.rules.crazy:
+            return  # crazy casino: cards are drawn one by one after each play
+        hand, table = self.rules.sizes_for(self.players)
+        left = self.rules.cards_in_deck - table - hand * self.players * self.deal_number
+        if len(self.deck) != max(0, left):
+            raise ValueError(f"{len(self.deck)} cards in the deck after deal {self.deal_number}")
+        if self.is_last_deal != (not self.deck):
+            raise ValueError("the last deal is the one that empties the deck")
+
+    def _dealt(self) -> list[int]:
+        """How many cards each seat got in the current deal (the last may run short)."""
+        rules, players = self.rules, self.players
+        hand, table = rules.sizes_for(players)
+        dealt_so_far = table + hand * players * self.deal_number
+        cards = hand * players - max(0, dealt_so_far - rules.cards_in_deck)
+        dealt = [0] * players
+        step = rules.direction
+        for i in range(players):  # one card at a time from the dealer's left (Swazi: right)
+            dealt[(self.dealer + step * (1 + i)) % players] = cards // players + (
+                i < cards % players
+            )
+        return dealt
+
+    def _check_turn(self, hands: list[int]) -> None:
+        """The player to move is the one the deal and the turns taken give.
+
+        Play goes clockwise from the dealer's left, one card a turn, so counted from there
+        the cards each seat has played this deal read t+1 .. t+1, t .. t; the first with t
+        is to move (seats with no cards left are passed over).
+        """
+        if not any(hands):
+            raise ValueError("no one holds cards but the round is not over")
+        if self.rules.crazy:  # hands are filled up after each play: sizes tell nothing
+            if not hands[self.to_move]:
+                raise ValueError(f"seat {self.to_move} is to move holding no cards")
+            return
+        step = self.rules.direction
+        order = [(self.dealer + step * (1 + i)) % self.players for i in range(self.players)]
+        dealt = self._dealt()
+        played = [dealt[seat] - hands[seat] for seat in order]
+        steps = all(later <= earlier for earlier, later in pairwise(played))
+        if min(played) < 0 or not steps or played[0] - played[-1] > 1:
+            raise ValueError("the hands' sizes do not fit the deal")
+        ahead = played.count(played[0]) if played[0] != played[-1] else 0
+        seat = next(s for s in order[ahead:] + order[:ahead] if hands[s])
+        if self.to_move != seat:
+            raise ValueError(f"seat {seat} is to move, not seat {self.to_move}")
 
     def copy(self) -> Round:
         """An independent copy (cards and plays are immutable, so lists are copied shallowly)."""
@@ -232,7 +377,7 @@ class Round:
         self.is_last_deal = not self.deck
         self._context = None
 
-    def _cut_layout(self, seed: object) -> None:
+    def _cut_layout(self) -> None:
         """Swazi and Sotho: four cards cut face up from the middle of the deck.
 
         With ``redeal`` a layout holding a scoring card (ace, 2♠, 10♦) or three pictures
@@ -257,20 +402,34 @@ class Round:
         """The side (team or player) a seat scores for."""
         return self.rules.side_of(seat)
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self, limit: int | None = None) -> list[Move]:
         """Every legal move of the player to move: each card's trail and each capture.
 
-        In the building games also every build move, each once.
+        Listing every capture is not bounded: when everyone trails, a table of 28 low cards
+        gives a card over a million captures. With ``limit=k`` each card's captures are
+        only its maximal ones, at most ``k`` and the largest among them, found with bounded
+        work whatever the table (see :func:`capture_options`); use that on a live table.
         """
         if self.is_over:
             return []
         family = self._family
-        if family is not None:
+        if family is not None:  # the building games list every move (see building.py)
+            if limit is not None:
+                check_limit(limit)
             return family.legal_moves(self)
         moves = []
-        index = TableIndex(self.rules, self.table)
         capture = Move._ordered
-        for card in dict.fromkeys(self.hands[self.to_move]):
+        hand = dict.fromkeys(self.hands[self.to_move])
+        if limit is not None:
+            check_limit(limit)
+            for card in hand:
+                moves.append(Move.trail(card))
+                if self.table:
+                    found = capture_options(self.rules, card, self.table, limit=limit)
+                    moves.extend([capture(card, taken) for taken in found])
+            return moves
+        index = TableIndex(self.rules, self.table)
+        for card in hand:
             moves.append(Move.trail(card))
             moves.extend([capture(card, taken) for taken in index.captures(card)])
         return moves
@@ -294,12 +453,12 @@ class Round:
             raise IllegalMove("that is not a move")
         if move.card not in self.hands[self.to_move]:
             raise IllegalMove(f"{move.card} is not in your hand")
+        if move.value is not None or move.table_builds:
+            raise IllegalMove(f"{self.rules.name} has no building")
         missing = move.taken and Counter(move.taken) - Counter(self.table)
         if missing:
             raise IllegalMove(f"{' '.join(map(str, missing.elements()))} is not on the table")
-        if move.value is not None or move.table_builds:
-            raise IllegalMove(f"{self.rules.name} has no building")
-        if move.taken and not is_capture(self.rules, move.card, move.taken):
+        if move.taken and not checked_targets(self.rules, move.card, move.taken):
             values = " or ".join(map(str, capture_values(self.rules, move.card, True)))
             raise IllegalMove(f"{' + '.join(map(str, move.taken))} do not make {values}")
 
@@ -485,62 +644,68 @@ class Round:
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Round:
-        """Rebuild a round from :meth:`to_dict`; raise ``ValueError`` on a damaged form."""
+        """Rebuild a round from :meth:`to_dict`; raise ``ValueError`` on a damaged form.
+
+        A saved round is the game's truth, so only what play can reach is accepted: every
+        card of the deck accounted for once, seats in range, counts whole and not
+        negative, a player to move who holds cards (or a round over with nothing left).
+        """
         try:
             return cls._from_dict(data)
-        except (KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"not a saved round: {error}") from error
+        except (KeyError, TypeError, AttributeError, IndexError, RecursionError) as error:
+            raise ValueError(f"not a saved round ({type(error).__name__})") from error
 
     @classmethod
     def _from_dict(cls, data: dict) -> Round:
-        version = data.get("version")
-        if version not in READABLE_VERSIONS:
-            raise ValueError(f"unknown saved round version {version!r}")
-        rules = rules_from_dict(data["rules"])
-        self = cls(rules, len(data["hands"]), data["dealer"])
-        self.hands = [_cards(h) for h in data["hands"]]
-        self.table = [item_from_data(item) for item in data["table"]]
-        self.deck = _cards(data["deck"])
-        self.piles = [_cards(p) for p in data["piles"]]
-        self.sweeps = [int(s) for s in data["sweeps"]]
-        self.void_sweeps = [int(s) for s in data["void_sweeps"]]
-        self.mulles = [int(s) for s in data["mulles"]]
+        field = fields_of(data, "round")
+        version = field("version")
+        if type(version) is not int or version not in READABLE_VERSIONS:
+            raise ValueError(f"unknown saved round version {brief(version)}")
+        rules = rules_from_dict(field("rules"))
+        hands = [_cards(h, "a hand") for h in as_list(field("hands"), "hands")]
+        self = cls(rules, len(hands), field("dealer"))
+        self.hands = hands
+        self.table = [item_from_data(item) for item in as_list(field("table"), "the table")]
+        self.deck = _cards(field("deck"), "deck")
+        self.piles = [_cards(p, "a pile") for p in as_list(field("piles"), "piles")]
+        self.sweeps = as_list(field("sweeps"), "sweeps")
+        self.void_sweeps = as_list(field("void_sweeps"), "void_sweeps")
+        self.mulles = as_list(field("mulles"), "mulles")
         if version == 1:  # version 1 (Nordic only) kept mulle counts alone
-            self.mulle_points = [rules.mulle_points * m for m in self.mulles]
+            self.mulle_points = [
+                rules.mulle_points * as_count(m, "mulles")
+                for m in per_seat(self.mulles, self.players, "mulles")
+            ]
         else:
-            self.mulle_points = [int(s) for s in data["mulle_points"]]
-            self.known = [sorted({int(v) for v in k}) for k in data["known"]]
-            _per_seat(self.known, self.players, "known")
-        self.last_capturer = data["last_capturer"]
-        self.to_move = int(data["to_move"])
-        self.is_last_deal = bool(data["is_last_deal"])
-        self.is_over = bool(data["is_over"])
-        self.deal_number = int(data["deal_number"])
-        self.scores = [int(s) for s in data["scores"]]
-        self.leftovers = _cards(data["leftovers"])
-        self.plays = [
-            Play(p["seat"], Move.from_dict(p), p["sweep"], p["sweep_scores"], p["mulle"])
-            for p in data["plays"]
-        ]
-        self._check_cards()
+            self.mulle_points = [
+                as_count(p, "mulle_points")
+                for p in per_seat(
+                    as_list(field("mulle_points"), "mulle_points"), self.players, "mulle_points"
+                )
+            ]
+            self.known = [
+                sorted(set(as_list(k, "known values")))
+                for k in per_seat(as_list(field("known"), "known"), self.players, "known")
+            ]
+        self.last_capturer = field("last_capturer")
+        self.to_move = field("to_move")
+        self.is_last_deal = as_flag(field("is_last_deal"), "is_last_deal")
+        self.is_over = as_flag(field("is_over"), "is_over")
+        self.deal_number = as_count(field("deal_number"), "deal_number")
+        self.scores = as_list(field("scores"), "scores")
+        self.leftovers = _cards(field("leftovers"), "the leftovers")
+        self.plays = [_play(p) for p in as_list(field("plays"), "plays")]
+        self._check_position()
+        self._check_saved()
         self._check_owners()
         return self
 
-    def _check_owners(self) -> None:
-        """A saved building game must be playable: each owner holds its own card for every
-        value it owns, Swazi and Sotho never have two builds of one value."""
-        from .building import holds
 
-        builds = [b for b in self.table if isinstance(b, Build)]
-        for seat in range(self.players):
-            owned = {b.value for b in builds if b.owner == seat}
-            if not holds(self.rules, owned, self.hands[seat]):
-                raise ValueError(f"seat {seat} owns builds it holds no card for")
-        values = [b.value for b in builds]
-        if self.rules.builds == "swazi" and len(values) != len(set(values)):
-            raise ValueError("two builds of one value on a Swazi table")
-        if any(not 1 <= v <= 16 for k in self.known for v in k):
-            raise ValueError("known values are 1 to 16")
+def _play(data: object) -> Play:
+    """One entry of a saved round's plays."""
+    field = fields_of(data, "play")
+    flags = [as_flag(field(name), name) for name in ("sweep", "sweep_scores", "mulle")]
+    return Play(field("seat"), Move.from_dict(data), *flags)
 
 
 def _spoils_layout(layout: Sequence[Card]) -> bool:
@@ -556,15 +721,10 @@ def _built_order(item: Item) -> list[Card]:
     return [card for group in item.groups for card in group]
 
 
-def _per_seat(values: Sequence, count: int, name: str) -> Sequence:
-    if len(values) != count:
-        raise ValueError(f"{name} needs {count} entries, not {len(values)}")
-    return values
-
-
 def _names(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _cards(names: Iterable[str]) -> list[Card]:
-    return [Card.parse(n) for n in names]
+def _cards(names: object, what: str) -> list[Card]:
+    """Cards from their names (``"10D"``); ``ValueError`` for anything else."""
+    return [Card.parse(name) for name in as_list(names, what)]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 from .cards import LILLAN, STORAN, Card, full_deck
+from .checks import brief
 
 TIEBREAKS = ("spades", "extra-round")
 SPADES_MODES = ("most", "over-six", "most-split", "each-other", "over-five")
@@ -76,11 +77,17 @@ class Rules:
     net_at_eleven: bool = False  # target 11, 2 players: a round's winner scores the difference
 
     def __post_init__(self) -> None:
-        if not isinstance(self.target, int) or not 5 <= self.target <= 100:
-            raise ValueError(f"the target is a whole number from 5 to 100, not {self.target!r}")
+        if not isinstance(self.target, int) or isinstance(self.target, bool):
+            raise ValueError(
+                f"the target is a whole number from 5 to 100, not {brief(self.target)}"
+            )
+        if not 5 <= self.target <= 100:
+            raise ValueError(
+                f"the target is a whole number from 5 to 100, not {brief(self.target)}"
+            )
         if self.tiebreak not in TIEBREAKS:
             choices = ", ".join(TIEBREAKS)
-            raise ValueError(f"tiebreak is one of {choices}, not {self.tiebreak!r}")
+            raise ValueError(f"tiebreak is one of {choices}, not {brief(self.tiebreak)}")
         flags = (self.teams, self.live, self.sweeps, self.permissive, self.last_capture_point)
         more = (self.redeal, self.crazy, self.demands)
         if not all(isinstance(flag, bool) for flag in (*flags, *more)):
@@ -89,7 +96,7 @@ class Rules:
                 "demands are true or false"
             )
         if self.spades not in SPADES_MODES or self.deal not in DEALS:
-            raise ValueError(f"unknown spades rule {self.spades!r} or deal {self.deal!r}")
+            raise ValueError(f"unknown spades rule {brief(self.spades)} or deal {brief(self.deal)}")
         if (
             self.builds not in FAMILIES
             or self.pile_order not in PILE_ORDERS
@@ -97,12 +104,49 @@ class Rules:
             or self.next_dealer not in NEXT_DEALERS
         ):
             raise ValueError("unknown building family, pile order, layout or dealer rule")
-        if not isinstance(self.table_builds, int) or not 0 <= self.table_builds <= 3:
-            raise ValueError(f"table_builds is 0, 1, 2 or 3, not {self.table_builds!r}")
+        if (
+            not isinstance(self.table_builds, int)
+            or isinstance(self.table_builds, bool)
+            or not 0 <= self.table_builds <= 3
+        ):
+            raise ValueError(f"table_builds is 0, 1, 2 or 3, not {brief(self.table_builds)}")
         if isinstance(self.sizes, list):  # from a saved game's JSON
             object.__setattr__(self, "sizes", tuple(tuple(s) for s in self.sizes))
         if isinstance(self.player_counts, list):
             object.__setattr__(self, "player_counts", tuple(self.player_counts))
+        self._check_shape()
+
+    def _check_shape(self) -> None:
+        """Refuse a variant shape no deal can follow (``decks=7``, ``hand_size=0``)."""
+        if not isinstance(self.name, str):
+            raise ValueError("a variant's name is text")
+        if self.decks not in (1, 2) or isinstance(self.decks, bool):
+            raise ValueError(f"a game has 1 or 2 decks, not {brief(self.decks)}")
+        packet = 2 if self.deal == "pairs" else 1
+        for field in ("hand_size", "table_size"):
+            size = getattr(self, field)
+            if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= 8:
+                raise ValueError(f"{field} is a whole number from 0 to 8, not {brief(size)}")
+            if size % packet:
+                raise ValueError(f"{field} must be even when cards are dealt in pairs")
+        if not self.hand_size:
+            raise ValueError("a hand holds at least one card")
+        for field in (
+            "spades_points",
+            "cards_points",
+            "sistan_points",
+            "mulle_points",
+            "ace_points",
+            "storan_points",
+            "lillan_points",
+        ):
+            points = getattr(self, field)
+            if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 10:
+                raise ValueError(f"{field} is a whole number from 0 to 10, not {brief(points)}")
+        if not isinstance(self.finnish_values, bool) or not isinstance(self.sweep_limits, bool):
+            raise ValueError("finnish_values and sweep_limits are true or false")
+        if self.direction not in (1, -1) or not self.player_counts:
+            raise ValueError("play goes clockwise (1) or anticlockwise (-1) among 2-4 players")
 
     @cached_property
     def table_values(self) -> tuple[tuple[int, ...], ...]:
@@ -139,9 +183,11 @@ class Rules:
 
     def check_players(self, players: int) -> None:
         """Raise ``ValueError`` unless this many players can play these rules."""
-        if not isinstance(players, int) or players not in self.player_counts:
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(f"{self.name} is for 2, 3 or 4 players, not {brief(players)}")
+        if players not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts[:-1])) + f" or {self.player_counts[-1]}"
-            raise ValueError(f"{self.name} is for {counts} players, not {players!r}")
+            raise ValueError(f"{self.name} is for {counts} players, not {brief(players)}")
         if self.teams and players != 4:
             raise ValueError("partnerships need exactly 4 players")
         if self.four_in_teams and players == 4 and not self.teams:
@@ -333,17 +379,37 @@ def rules_for(name: str = "swedish", **overrides: object) -> Rules:
 
 def rules_to_dict(rules: Rules) -> dict[str, object]:
     """The rules as plain JSON data (tuples as lists, so a JSON round trip is equal)."""
-
-    def plain(value: object) -> object:
-        return [plain(v) for v in value] if isinstance(value, tuple | list) else value
-
-    return {f.name: plain(getattr(rules, f.name)) for f in fields(Rules)}
+    return {f.name: _plain(getattr(rules, f.name)) for f in fields(Rules)}
 
 
 def rules_from_dict(data: dict[str, object]) -> Rules:
-    """The inverse of ``dataclasses.asdict`` on a Rules, ignoring unknown keys."""
-    known = {f.name for f in fields(Rules)}
-    return Rules(**{k: v for k, v in data.items() if k in known})
+    """The inverse of ``dataclasses.asdict`` on a Rules, ignoring unknown keys.
+
+    Only a known variant with its options changed is accepted: every other field must be
+    the variant's own (raises ``ValueError`` naming the field otherwise).
+    """
+    if not isinstance(data, dict):
+        raise ValueError("saved rules are a mapping of rule fields")
+    name = data.get("name", "swedish")
+    if not isinstance(name, str) or name not in VARIANTS:
+        raise ValueError(f"unknown variant {brief(name)}; the variants are {', '.join(VARIANTS)}")
+    options = [k for k in BUILDING_OPTIONS if name in _OPTION_VARIANTS[k]]
+    rules = replace(VARIANTS[name], **{k: data[k] for k in (*OPTIONS, *options) if k in data})
+    if rules.last_capture_point:
+        rules = replace(rules, cards_points=2, sistan_points=1)
+    for field in fields(Rules):
+        if field.name in data:
+            value, expected = data[field.name], _plain(getattr(rules, field.name))
+            if _plain(value) != expected or type(_plain(value)) is not type(expected):
+                raise ValueError(f"{name} has {field.name} {expected!r}, not {brief(value)}")
+            if isinstance(expected, list) and not isinstance(value, list | tuple):
+                raise ValueError(f"{name} has {field.name} {expected!r}, not {brief(value)}")
+    return rules
+
+
+def _plain(value: object) -> object:
+    """Tuples as lists (as JSON has them), anything else as it is."""
+    return [_plain(v) for v in value] if isinstance(value, tuple | list) else value
 
 
 _FINNISH_HAND = {LILLAN: 15, STORAN: 16}

@@ -60,7 +60,7 @@ def play(round_: Round, level: str) -> Move:
 
 def sweepable(rules, table: list[Card]) -> bool:
     """Whether some single card could take the whole table."""
-    cards = {Card(rank, "H") for rank in range(1, 14)}
+    cards = [next(Card(r, s) for s in "HSDC" if Card(r, s) not in table) for r in range(1, 14)]
     return any(
         capture_options(rules, c, table)[:1]
         and len(capture_options(rules, c, table)[0]) == len(table)

@@ -55,3 +55,20 @@ def trail(text_card: str) -> Move:
 
 def table_text(rnd: Round) -> str:
     return " ".join(str(item) for item in rnd.table)
+
+
+def dealt_with_a_build(rules, players: int = 2, teams_ok: bool = True) -> Round:
+    """A dealt round played at random until a build lies on the table (a real, whole game:
+    saved games must account for every card)."""
+    import random
+
+    from bot.engine import Build
+
+    for seed in range(200):
+        game = Round.deal(rules, players, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            if any(isinstance(item, Build) for item in game.table):
+                return game
+            game.play(rng.choice(game.legal_moves()))
+    raise AssertionError("no build in 200 random rounds")

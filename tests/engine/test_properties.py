@@ -1,5 +1,6 @@
 """Invariants of the engine, checked on random games with hypothesis."""
 
+import copy
 import json
 import random
 from collections import Counter
@@ -185,3 +186,165 @@ def test_random_matches_end_with_a_winner_per_the_rules(setup, seed):
 def test_identical_cards_are_one_value():
     assert Card(5, "H") is Card.parse("5h")
     assert len({Card(5, "H"), Card.parse("5♥")}) == 1
+
+
+def round_trip(data: dict) -> dict:
+    return json.loads(json.dumps(data))
+
+
+@settings(max_examples=16, deadline=None)
+@given(setup=st.sampled_from(SETUPS), seed=st.integers(0, 10**6))
+def test_matches_round_trip_at_every_move(setup, seed):
+    """Every state real play reaches is accepted, equal, and plays on identically."""
+    name, players, teams = setup
+    live = {"live": True} if seed % 3 == 0 else {}  # counting as you go, in every variant
+    rules = rules_for(name, teams=teams, target=5, **live)
+    match = Match.start(rules, players, seed=seed, dealer=seed % players)
+    rng = random.Random(seed)
+    while not match.is_over:
+        saved = match.to_dict()
+        copy = Match.from_dict(round_trip(saved))
+        assert copy.to_dict() == saved
+        assert Round.from_dict(round_trip(saved["round"])).to_dict() == saved["round"]
+        move = rng.choice(match.round.legal_moves(limit=3))
+        match.play(move)
+        copy.play(move)
+        assert copy.to_dict() == match.to_dict()
+    assert Match.from_dict(round_trip(match.to_dict())).to_dict() == match.to_dict()
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=5,
+)
+CARD_LISTS = ("hands", "table", "deck", "piles", "leftovers")
+
+
+def paths(data: object, path: tuple = ()) -> list[tuple]:
+    """Every place in a nested saved form, as a path of keys and indexes."""
+    found = [path]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found.extend(paths(value, (*path, key)))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found.extend(paths(value, (*path, index)))
+    return found
+
+
+def at(data: object, path: tuple) -> object:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def card_lists(saved: dict, prefix: tuple) -> list[tuple]:
+    """Paths of the lists of card names in a saved round."""
+    found = []
+    for key in CARD_LISTS:
+        value = saved[key]
+        if key in ("hands", "piles"):
+            found.extend((*prefix, key, i) for i in range(len(value)))
+        else:
+            found.append((*prefix, key))
+    return found
+
+
+def mutate(data: dict, draw, round_path: tuple) -> None:
+    """Change one thing in a saved form, the way damage or a careless edit might."""
+    kind = draw(st.sampled_from(["replace", "nudge", "drop key", "list", "move card", "flip"]))
+    places = paths(data)[1:]
+    if kind == "move card":
+        lists = card_lists(at(data, round_path), round_path)
+        source = draw(st.sampled_from([p for p in lists if at(data, p)]))
+        target = draw(st.sampled_from(lists))
+        cards = at(data, source)
+        at(data, target).append(cards.pop(draw(st.integers(0, len(cards) - 1))))
+        return
+    if kind == "nudge":
+        numbers = [p for p in places if type(at(data, p)) is int]
+        path = draw(st.sampled_from(numbers))
+        at(data, path[:-1])[path[-1]] += draw(st.sampled_from([-2, -1, 1, 2, 10**30]))
+        return
+    if kind == "flip":
+        flags = [p for p in places if type(at(data, p)) is bool]
+        path = draw(st.sampled_from(flags))
+        at(data, path[:-1])[path[-1]] = not at(data, path)
+        return
+    if kind == "drop key":
+        path = draw(st.sampled_from([p for p in places if isinstance(at(data, p[:-1]), dict)]))
+        del at(data, path[:-1])[path[-1]]
+        return
+    if kind == "list":
+        lists = [p for p in places if isinstance(at(data, p), list) and at(data, p)]
+        items = at(data, draw(st.sampled_from(lists)))
+        index = draw(st.integers(0, len(items) - 1))
+        change = draw(st.sampled_from(["pop", "double", "swap", "card"]))
+        if change == "pop":
+            items.pop(index)
+        elif change == "double":
+            items.append(copy.deepcopy(items[index]))
+        elif change == "swap":
+            items[0], items[index] = items[index], items[0]
+        else:
+            items.append(draw(st.sampled_from(["AS", "10D", "KH", "2C"])))
+        return
+    path = draw(st.sampled_from(places))
+    at(data, path[:-1])[path[-1]] = draw(JSON)
+
+
+def check_sound(round_: Round) -> None:
+    """What every accepted round must be: whole, consistent, and playable on."""
+    assert all_cards(round_) == Counter(full_deck(round_.rules.decks))
+    assert Round.from_dict(round_trip(round_.to_dict())).to_dict() == round_.to_dict()
+    if round_.is_over:
+        round_.score()
+    else:
+        assert round_.hands[round_.to_move]
+
+
+def saved_state(setup, seed: int, steps: int) -> Match:
+    name, players, teams = setup
+    match = Match.start(rules_for(name, teams=teams, target=10), players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if match.is_over:
+            break
+        match.play(rng.choice(match.round.legal_moves(limit=3)))
+    return match
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    setup=st.sampled_from(SETUPS),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 80),
+    data=st.data(),
+)
+def test_damaged_saved_games_are_refused_or_sound(setup, seed, steps, data):
+    """Any one change to a real saved game: ValueError, or a game that is whole and plays on."""
+    match = saved_state(setup, seed, steps)
+    saved = round_trip(match.to_dict())
+    whole_match = data.draw(st.booleans())
+    form = saved if whole_match else saved["round"]
+    mutate(form, data.draw, ("round",) if whole_match else ())
+    try:
+        loaded = Match.from_dict(form) if whole_match else Round.from_dict(form)
+    except ValueError:
+        return
+    round_ = loaded.round if whole_match else loaded
+    check_sound(round_)
+    rng = random.Random(seed)
+    for _ in range(120):
+        if loaded.is_over:
+            break
+        moves = round_.legal_moves(limit=3)
+        assert moves
+        loaded.play(rng.choice(moves))
+        round_ = loaded.round if whole_match else loaded
+        check_sound(round_)
+    if whole_match:
+        assert Match.from_dict(round_trip(loaded.to_dict())).to_dict() == loaded.to_dict()

@@ -1,9 +1,12 @@
 """The Kasino rules engine: pure game logic, no Discord.
 
-Cards, moves and rules are immutable values; :class:`Round` and :class:`Match` hold a game
-in progress and refuse illegal moves with :class:`IllegalMove`, a message for people.
+Cards, builds, moves and rules are immutable values; :class:`Round` and :class:`Match` hold
+a game in progress and refuse illegal moves with :class:`IllegalMove`, a message for people.
+The building games (Casino, Royal Casino, Glimne's Mulle, Swazi, Sotho, South African) put
+:class:`Build` items on the table; see :mod:`bot.engine.building` for the design.
 """
 
+from .builds import Build
 from .captures import (
     all_captures,
     capture_masks,
@@ -13,12 +16,13 @@ from .captures import (
 )
 from .cards import Card, parse_cards
 from .match import Match
-from .moves import IllegalMove, Move
+from .moves import IllegalMove, Move, TableBuild
 from .round import Play, Round
 from .rules import Rules, capture_values, rules_for
 from .scoring import Score, card_points, is_mulle
 
 __all__ = [
+    "Build",
     "Card",
     "IllegalMove",
     "Match",
@@ -27,6 +31,7 @@ __all__ = [
     "Round",
     "Rules",
     "Score",
+    "TableBuild",
     "all_captures",
     "capture_masks",
     "capture_options",

@@ -136,14 +136,15 @@ def parse_cards(text: str) -> list[Card]:
     return [Card.parse(part) for part in text.replace(",", " ").split()]
 
 
-def full_deck(decks: int = 1) -> list[Card]:
-    """``decks`` ordered 52-card decks, one after the other."""
-    return [Card(rank, suit) for _ in range(decks) for suit in SUITS for rank in range(1, 14)]
+def full_deck(decks: int = 1, pictures: bool = True) -> list[Card]:
+    """``decks`` ordered 52-card decks, one after the other (40 cards without pictures)."""
+    top = 14 if pictures else 11
+    return [Card(rank, suit) for _ in range(decks) for suit in SUITS for rank in range(1, top)]
 
 
-def shuffled_deck(decks: int, seed: object = None) -> list[Card]:
+def shuffled_deck(decks: int, seed: object = None, pictures: bool = True) -> list[Card]:
     """A shuffled deck; the same ``seed`` gives the same order."""
-    cards = full_deck(decks)
+    cards = full_deck(decks, pictures)
     if not isinstance(seed, int | float | str | bytes | None):
         seed = repr(seed)  # any value works as a seed, e.g. a tuple
     random.Random(seed).shuffle(cards)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import asdict
 
+from .cards import LILLAN, STORAN, Card
 from .checks import as_count, as_list, as_seat, brief, fields_of, per_seat
 from .moves import IllegalMove, Move
-from .round import FORMAT_VERSION, Play, Round
-from .rules import Rules, rules_from_dict
+from .round import FORMAT_VERSION, READABLE_VERSIONS, Play, Round
+from .rules import Rules, rules_from_dict, rules_to_dict
 from .scoring import END_ITEMS, LIVE_ITEMS, Score, drop_zeros
 
 _ITEMS = frozenset((*LIVE_ITEMS, *END_ITEMS))
@@ -102,7 +102,9 @@ class Match:
         scores = finished.score()
         self.round_scores.append(scores)
         self.rounds_played += 1
-        if self.rules.live:
+        if self.rules.live and self.rules.builds:
+            self._count_out(finished)
+        elif self.rules.live:
             # The leftovers' aces count as they are taken, then each end item in turn.
             self.banked = finished.live_totals()
             self.winner = _leader(self.banked, self.rules.target)
@@ -112,6 +114,11 @@ class Match:
                     return
                 self.banked = [b + items[item] for b, items in zip(self.banked, end, strict=True)]
                 self.winner = _leader(self.banked, self.rules.target)
+        elif self._nets(finished):
+            # Target 11, two players (7.1): the round's winner scores the difference.
+            low = min(s.total for s in scores)
+            self.banked = [b + s.total - low for b, s in zip(self.banked, scores, strict=True)]
+            self.winner = _leader(self.banked, self.rules.target)
         else:
             self.banked = [b + s.total for b, s in zip(self.banked, scores, strict=True)]
             self.winner = _leader(self.banked, self.rules.target)
@@ -120,8 +127,51 @@ class Match:
         if self.winner is None:
             self._next_round()
 
+    def _nets(self, finished: Round) -> bool:
+        rules = self.rules
+        return rules.net_at_eleven and rules.target == 11 and finished.players == 2
+
+    def _count_out(self, finished: Round) -> None:
+        """7.1's counting out: from the points before the round, add the round's items in
+        the order cards, last capture, spades, big casino, little casino, aces (♠ ♣ ♥ ♦),
+        sweeps, mulle; the first side to reach the target wins."""
+        start = list(finished.scores)
+        scores = finished.score()
+        piles = finished.side_piles()
+        steps: list[list[int]] = []
+        for key in ("cards", "sistan", "spades"):
+            steps.append([s[key] for s in scores])
+        rules = self.rules
+        steps.append([rules.storan_points * pile.count(STORAN) for pile in piles])
+        steps.append([rules.lillan_points * pile.count(LILLAN) for pile in piles])
+        for suit in "SCHD":
+            steps.append([rules.ace_points * pile.count(_ace(suit)) for pile in piles])
+        steps.append([s["tabbe"] for s in scores])
+        steps.append([s["mulle"] for s in scores])
+        self.banked = start
+        for step in steps:
+            self.banked = [b + p for b, p in zip(self.banked, step, strict=True)]
+            self.winner = _leader(self.banked, self.rules.target)
+            if self.winner is not None:
+                return
+
+    def _next_dealer(self) -> int:
+        finished, players = self.round, self.players
+        if self.rules.next_dealer == "right":
+            return (finished.dealer - 1) % players
+        if self.rules.next_dealer == "loser":
+            # South African: the round's loser is dealt to first and starts.
+            totals = [s.total for s in self.round_scores[-1]]
+            low = min(totals)
+            step = self.rules.direction
+            starter = (finished.dealer + step) % players
+            order = [(starter + step * i) % players for i in range(players)]
+            loser = next(seat for seat in order if totals[self.rules.side_of(seat)] == low)
+            return (loser - step) % players
+        return (finished.dealer + 1) % players
+
     def _next_round(self) -> None:
-        dealer = (self.round.dealer + 1) % self.players
+        dealer = self._next_dealer()
         self.round = Round.deal(
             self.rules,
             self.players,
@@ -134,7 +184,7 @@ class Match:
         """A plain, JSON-able form; :meth:`from_dict` plays on identically."""
         return {
             "version": FORMAT_VERSION,
-            "rules": asdict(self.rules),
+            "rules": rules_to_dict(self.rules),
             "players": self.players,
             "seed": self.seed,
             "banked": list(self.banked),
@@ -161,7 +211,7 @@ class Match:
     def _from_dict(cls, data: dict) -> Match:
         field = fields_of(data, "match")
         version = field("version")
-        if type(version) is not int or version != FORMAT_VERSION:
+        if type(version) is not int or version not in READABLE_VERSIONS:
             raise ValueError(f"unknown saved match version {brief(version)}")
         rules = rules_from_dict(field("rules"))
         players = field("players")
@@ -219,6 +269,10 @@ def _round_score(data: object, sides: int) -> list[Score]:
             raise ValueError(f"a round's score maps items ({', '.join(sorted(_ITEMS))}) to points")
         result.append(Score({key: as_count(value, key) for key, value in items.items()}))
     return result
+
+
+def _ace(suit: str) -> Card:
+    return Card(1, suit)
 
 
 def _round_seed(seed: object, number: int) -> str:

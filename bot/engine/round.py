@@ -1,22 +1,28 @@
-"""One round: a pass through the deck, from the first deal to the scoring."""
+"""One round: a pass through the deck, from the first deal to the scoring.
+
+The table holds cards and, in the building games, :class:`Build` items; capture piles are
+lists of cards with the top card last. The Nordic games take the original fast paths
+below; a building game's moves go through its family in :mod:`bot.engine.building`.
+"""
 
 from __future__ import annotations
 
 import copy
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict
 from itertools import pairwise
 from typing import NamedTuple
 
+from .builds import Build, Item, item_cards, item_from_data, item_to_data
 from .captures import TableIndex, capture_options, check_limit, checked_targets
-from .cards import Card, full_deck, shuffled_deck
+from .cards import Card, shuffled_deck
 from .checks import as_count, as_flag, as_list, as_seat, brief, fields_of, per_seat
 from .moves import IllegalMove, Move
-from .rules import Rules, capture_values, rules_from_dict
+from .rules import Rules, capture_values, rules_from_dict, rules_to_dict
 from .scoring import Score, drop_zeros, end_items, is_mulle, live_items
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 class Play(NamedTuple):
@@ -41,20 +47,24 @@ class Round:
         self.players = players
         self.dealer = dealer
         self.hands: list[list[Card]] = [[] for _ in range(players)]
-        self.table: list[Card] = []
+        self.table: list[Item] = []  # cards, and builds in the building games
         self.deck: list[Card] = []
         self.piles: list[list[Card]] = [[] for _ in range(players)]
         self.sweeps = [0] * players
         self.void_sweeps = [0] * players
         self.mulles = [0] * players
+        self.mulle_points = [0] * players
         self.last_capturer: int | None = None
-        self.to_move = (dealer + 1) % players
+        self.to_move = (dealer + rules.direction) % players
+        self._family = rules.family  # the building family's rules, None for Nordic games
         self.is_last_deal = False
         self.is_over = False
         self.deal_number = 0
         self.scores = [0] * rules.sides(players)
         self.plays: list[Play] = []
         self.leftovers: list[Card] = []
+        self.known: list[list[int]] = [[] for _ in range(players)]  # Swazi partners' values
+        self._context = None  # the building family's reading of this position
 
     # -- building ---------------------------------------------------------------------
 
@@ -71,13 +81,15 @@ class Round:
         """Shuffle (reproducibly with ``seed``) or take ``deck`` (top card first) and deal."""
         self = cls(rules, players, dealer)
         if deck is None:
-            cards = shuffled_deck(rules.decks, seed)
+            cards = shuffled_deck(rules.decks, seed, rules.pictures)
         else:
             cards = list(deck)
-            if Counter(cards) != Counter(full_deck(rules.decks)):
+            if Counter(cards) != Counter(rules.deck()):
                 raise ValueError(f"the deck must hold exactly the {rules.cards_in_deck} cards")
         self.deck = cards
         self._set_scores(scores)
+        if rules.layout == "cut":
+            self._cut_layout()
         self._deal_hands(first=True)
         return self
 
@@ -86,7 +98,7 @@ class Round:
         cls,
         rules: Rules,
         hands: Sequence[Iterable[Card]],
-        table: Iterable[Card],
+        table: Iterable[Item],
         deck: Iterable[Card] = (),
         dealer: int = 0,
         to_move: int | None = None,
@@ -95,8 +107,13 @@ class Round:
         last_capturer: int | None = None,
         scores: Sequence[int] | None = None,
         last_deal: bool | None = None,
+        known: Sequence[Iterable[int]] | None = None,
     ) -> Round:
         """Any position: hands per seat, the table, the undealt deck (top card first).
+
+        In the building games the table may hold :class:`Build` items and ``piles`` are
+        capture piles with the top card last; ``known`` gives, per seat, build values a
+        Swazi partner is known to hold.
 
         Raises ``ValueError`` for a position no game can have: a seat out of range, a
         per-seat list of the wrong length, a negative count, a card more often than the
@@ -113,6 +130,8 @@ class Round:
         if sweeps is not None:
             self.sweeps = list(per_seat(sweeps, self.players, "sweeps"))
         self.last_capturer = last_capturer
+        if known is not None:
+            self.known = [sorted(set(k)) for k in per_seat(known, self.players, "known")]
         self._set_scores(scores)
         self.is_last_deal = not self.deck if last_deal is None else bool(last_deal)
         self.deal_number = max(1, self.deals_total - self._deals_left())
@@ -145,19 +164,63 @@ class Round:
                 raise ValueError("a seat has more sweeps that scored nothing than sweeps")
         if any(self.void_sweeps) and not self.rules.sweep_limits:
             raise ValueError(f"{self.rules.name} has no sweeps that score nothing")
-        if any(self.mulles) and not self.rules.mulle_points:
+        if any(self.mulles) and not (self.rules.mulle_points or self.rules.mulle_twin):
             raise ValueError(f"{self.rules.name} has no mulle")
         self._check_cards()
 
-    def _check_cards(self) -> None:
-        everything = Counter(self.table) + Counter(self.deck)
+    def _everything(self) -> Counter:
+        """Every card of the round, builds' cards included."""
+        everything = Counter(self.deck)
+        for item in self.table:
+            if isinstance(item, Build):
+                self._check_build(item)
+                everything.update(item.cards)
+            else:
+                everything[item] += 1
         for cards in (*self.hands, *self.piles):
             everything.update(cards)
-        for card, count in everything.items():
+        return everything
+
+    def _check_cards(self) -> None:
+        for card, count in self._everything().items():
             if not isinstance(card, Card):
                 raise ValueError(f"a {type(card).__name__} is not a Card")
             if count > self.rules.decks:
                 raise ValueError(f"{card} appears {count} times in a {self.rules.decks}-deck game")
+            if not self.rules.pictures and card.rank > 10:
+                raise ValueError(f"{card} is not in a deck without pictures")
+
+    def _check_build(self, build: Build) -> None:
+        """A build on the table must be possible: its groups make its value, its owner a seat."""
+        from .building import split_groups
+
+        if not isinstance(build, Build):
+            raise ValueError(f"a {type(build).__name__} is not a table item")
+        if not self.rules.builds:
+            raise ValueError("builds are only in the building games")
+        if not 0 <= build.owner < self.players:
+            raise ValueError(f"the owner of {build} is not a seat")
+        for group in build.groups:
+            if split_groups(self.rules, group, build.value, None, False) is None:
+                raise ValueError(f"the cards of {build} do not make groups of {build.value}")
+
+    def _check_owners(self) -> None:
+        """A saved building game must be playable: each owner holds its own card for every
+        value it owns, Swazi and Sotho never have two builds of one value."""
+        from .building import holds
+
+        builds = [b for b in self.table if isinstance(b, Build)]
+        for seat in range(self.players):
+            owned = {b.value for b in builds if b.owner == seat}
+            if not holds(self.rules, owned, self.hands[seat]):
+                raise ValueError(f"seat {seat} owns builds it holds no card for")
+        values = [b.value for b in builds]
+        if self.rules.builds == "swazi" and len(values) != len(set(values)):
+            raise ValueError("two builds of one value on a Swazi table")
+        for values_known in self.known:
+            for value in as_list(values_known, "known values"):
+                if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 16:
+                    raise ValueError(f"known values are 1 to 16, not {brief(value)}")
 
     def _check_saved(self) -> None:
         """Refuse (``ValueError``) a saved round that play cannot have reached.
@@ -177,23 +240,25 @@ class Round:
                 raise ValueError("the round is over but the leftovers are still on the table")
         else:
             self._check_turn(hands)
-        if (self.last_capturer is None) != (not any(self.piles)):
+        if not self.rules.builds:  # piles only grow (in the building games cards are taken)
+            if (self.last_capturer is None) != (not any(self.piles)):
+                raise ValueError("captured cards and the last capturer do not agree")
+            for pile, swept, mulles in zip(self.piles, self.sweeps, self.mulles, strict=True):
+                if 2 * max(swept, mulles) > len(pile):
+                    raise ValueError("more sweeps or mulles than captures")
+        elif self.last_capturer is None and any(self.piles):
             raise ValueError("captured cards and the last capturer do not agree")
-        for pile, swept, mulles in zip(self.piles, self.sweeps, self.mulles, strict=True):
-            if 2 * max(swept, mulles) > len(pile):
-                raise ValueError("more sweeps or mulles than captures")
         if self.leftovers:
-            pile = [] if self.last_capturer is None else self.piles[self.last_capturer]
+            last = self.last_capturer
+            pile = [] if last is None else self.piles[self.pile_of(last)]
             if not self.is_over or pile[len(pile) - len(self.leftovers) :] != self.leftovers:
                 raise ValueError("leftovers go to the last capturer when the round ends")
         for play in self.plays:
             as_seat(play.seat, self.players, "a play's seat")
 
     def _check_all_cards(self) -> None:
-        everything = Counter(self.table) + Counter(self.deck)
-        for cards in (*self.hands, *self.piles):
-            everything.update(cards)
-        deck = Counter(full_deck(self.rules.decks))
+        everything = self._everything()
+        deck = Counter(self.rules.deck())
         missing, extra = deck - everything, everything - deck
         if missing or extra:
             what = [f"{card} missing" for card in sorted(missing)]
@@ -205,8 +270,10 @@ class Round:
         """The deck holds what ``deal_number`` deals leave; the last one empties it."""
         if not 1 <= self.deal_number <= self.deals_total:
             raise ValueError(f"deal {brief(self.deal_number)} of a round of {self.deals_total}")
-        left = self.rules.cards_in_deck - self.rules.table_size
-        left -= self.rules.hand_size * self.players * self.deal_number
+        if self.rules.crazy:
+            return  # crazy casino: cards are drawn one by one after each play
+        hand, table = self.rules.sizes_for(self.players)
+        left = self.rules.cards_in_deck - table - hand * self.players * self.deal_number
         if len(self.deck) != max(0, left):
             raise ValueError(f"{len(self.deck)} cards in the deck after deal {self.deal_number}")
         if self.is_last_deal != (not self.deck):
@@ -215,11 +282,15 @@ class Round:
     def _dealt(self) -> list[int]:
         """How many cards each seat got in the current deal (the last may run short)."""
         rules, players = self.rules, self.players
-        dealt_so_far = rules.table_size + rules.hand_size * players * self.deal_number
-        cards = rules.hand_size * players - max(0, dealt_so_far - rules.cards_in_deck)
+        hand, table = rules.sizes_for(players)
+        dealt_so_far = table + hand * players * self.deal_number
+        cards = hand * players - max(0, dealt_so_far - rules.cards_in_deck)
         dealt = [0] * players
-        for i in range(players):  # one card at a time from the dealer's left
-            dealt[(self.dealer + 1 + i) % players] = cards // players + (i < cards % players)
+        step = rules.direction
+        for i in range(players):  # one card at a time from the dealer's left (Swazi: right)
+            dealt[(self.dealer + step * (1 + i)) % players] = cards // players + (
+                i < cards % players
+            )
         return dealt
 
     def _check_turn(self, hands: list[int]) -> None:
@@ -231,7 +302,12 @@ class Round:
         """
         if not any(hands):
             raise ValueError("no one holds cards but the round is not over")
-        order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
+        if self.rules.crazy:  # hands are filled up after each play: sizes tell nothing
+            if not hands[self.to_move]:
+                raise ValueError(f"seat {self.to_move} is to move holding no cards")
+            return
+        step = self.rules.direction
+        order = [(self.dealer + step * (1 + i)) % self.players for i in range(self.players)]
         dealt = self._dealt()
         played = [dealt[seat] - hands[seat] for seat in order]
         steps = all(later <= earlier for earlier, later in pairwise(played))
@@ -253,11 +329,14 @@ class Round:
             "sweeps",
             "void_sweeps",
             "mulles",
+            "mulle_points",
             "scores",
             "plays",
             "leftovers",
         ):
             setattr(twin, name, list(getattr(self, name)))
+        twin.known = [list(k) for k in self.known]
+        twin._context = None
         return twin
 
     # -- dealing ----------------------------------------------------------------------
@@ -265,26 +344,54 @@ class Round:
     @property
     def deals_total(self) -> int:
         """How many deals the round has."""
-        first = self.rules.table_size + self.rules.hand_size * self.players
-        later = self.rules.hand_size * self.players
+        hand, table = self.rules.sizes_for(self.players)
+        if self.rules.crazy:
+            return 1
+        first = table + hand * self.players
+        later = hand * self.players
         return 1 + -(-(self.rules.cards_in_deck - first) // later)
 
     def _deals_left(self) -> int:
-        return -(-len(self.deck) // (self.rules.hand_size * self.players))
+        if self.rules.crazy:
+            return 0
+        return -(-len(self.deck) // (self.rules.sizes_for(self.players)[0] * self.players))
 
     def _deal_hands(self, first: bool) -> None:
         """Deal one deal from the top of the deck, as RULES.md says."""
+        hand, table = self.rules.sizes_for(self.players)
+        if self.rules.layout == "cut":
+            table = 0  # the layout was cut from the middle of the deck
         packet = 2 if self.rules.deal == "pairs" else 1
-        order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
-        for _ in range(self.rules.hand_size // packet):
+        step = self.rules.direction
+        order = [(self.dealer + step * (1 + i)) % self.players for i in range(self.players)]
+        # Table cards go out between the players' packets when they divide evenly (4 and 4,
+        # 8 and 4), else after the players' cards (South African: 13 each, then 1).
+        between = packet * table // hand if (packet * table) % hand == 0 else 0
+        for _ in range(hand // packet):
             for seat in order:
                 self.hands[seat].extend(self._draw(packet))
-            if first:
-                self.table.extend(
-                    self._draw(packet * self.rules.table_size // self.rules.hand_size)
-                )
+            if first and between:
+                self.table.extend(self._draw(between))
+        if first and table and not between:
+            self.table.extend(self._draw(table))
         self.deal_number += 1
         self.is_last_deal = not self.deck
+        self._context = None
+
+    def _cut_layout(self) -> None:
+        """Swazi and Sotho: four cards cut face up from the middle of the deck.
+
+        With ``redeal`` a layout holding a scoring card (ace, 2♠, 10♦) or three pictures
+        goes back under the deck and four more are cut (at most 20 times).
+        """
+        for _ in range(20):
+            middle = len(self.deck) // 2 - 2
+            layout = self.deck[middle : middle + 4]
+            del self.deck[middle : middle + 4]
+            if not self.rules.redeal or not _spoils_layout(layout):
+                break
+            self.deck.extend(layout)
+        self.table = list(layout)
 
     def _draw(self, count: int) -> list[Card]:
         cards, self.deck = self.deck[:count], self.deck[count:]
@@ -306,6 +413,11 @@ class Round:
         """
         if self.is_over:
             return []
+        family = self._family
+        if family is not None:  # the building games list every move (see building.py)
+            if limit is not None:
+                check_limit(limit)
+            return family.legal_moves(self)
         moves = []
         capture = Move._ordered
         hand = dict.fromkeys(self.hands[self.to_move])
@@ -334,10 +446,16 @@ class Round:
     def _check(self, move: Move) -> None:
         if self.is_over:
             raise IllegalMove("the round is over")
+        family = self._family
+        if family is not None:
+            family.check(self, move)
+            return
         if not isinstance(move, Move) or not isinstance(move.card, Card):
             raise IllegalMove("that is not a move")
         if move.card not in self.hands[self.to_move]:
             raise IllegalMove(f"{move.card} is not in your hand")
+        if move.value is not None or move.table_builds:
+            raise IllegalMove(f"{self.rules.name} has no building")
         missing = move.taken and Counter(move.taken) - Counter(self.table)
         if missing:
             raise IllegalMove(f"{' '.join(map(str, missing.elements()))} is not on the table")
@@ -349,14 +467,21 @@ class Round:
         """Play ``move`` for the player to move, or raise :class:`IllegalMove` changing nothing."""
         self._check(move)
         seat = self.to_move
-        self.hands[seat].remove(move.card)
-        if move.is_trail:
-            self.table.append(move.card)
-            play = Play(seat, move)
+        family = self._family
+        if family is not None:
+            play = Play(seat, move, *family.apply(self, move))
+            self._context = None
+            if self.rules.crazy and self.deck:
+                self.hands[seat].extend(self._draw(1))
         else:
-            play = self._capture(seat, move)
+            self.hands[seat].remove(move.card)
+            if move.is_trail:
+                self.table.append(move.card)
+                play = Play(seat, move)
+            else:
+                play = self._capture(seat, move)
         self.plays.append(play)
-        self.to_move = (seat + 1) % self.players
+        self.to_move = (seat + 1 if family is None else seat + self.rules.direction) % self.players
         self._settle()
         return play
 
@@ -371,8 +496,32 @@ class Round:
         if sweep:
             self.sweeps[seat] += 1
             self.void_sweeps[seat] += not scores
-        self.mulles[seat] += mulle
+        if mulle:
+            self.mulles[seat] += 1
+            self.mulle_points[seat] += self.rules.mulle_points
         return Play(seat, move, sweep=sweep, sweep_scores=scores, mulle=mulle)
+
+    def pile_of(self, seat: int) -> int:
+        """The index in ``piles`` of the pile a seat's captures go to (Swazi partners share)."""
+        if self.rules.shared_piles and self.rules.teams:
+            return seat % 2
+        return seat
+
+    def add_to_pile(self, seat: int, card: Card, taken: Sequence[Item], cards: list[Card]) -> None:
+        """Put a capture on the seat's pile in the variant's order (top card last)."""
+        pile = self.piles[self.pile_of(seat)]
+        order = self.rules.pile_order
+        if order == "card-on-top":
+            pile.extend(sorted(cards))
+            pile.append(card)
+        elif order == "built":
+            built = [c for item in taken for c in _built_order(item)]
+            pictures = [c for c in built if c.rank > 10]
+            pile.extend([*pictures, *(c for c in built if c.rank <= 10), card])
+        elif order == "lowest-on-top":
+            pile.extend(sorted([card, *cards], key=lambda c: (-c.rank, c.suit)))
+        else:
+            pile.extend((card, *cards))
 
     def _sweep_void(self) -> bool:
         """Finnish limits: no mökki in the last deal or once any side has 10 points."""
@@ -388,25 +537,29 @@ class Round:
             else:
                 self._finish()
                 return
+        direction = 1 if self._family is None else self.rules.direction
         for step in range(self.players):
-            seat = (self.to_move + step) % self.players
+            seat = (self.to_move + step * direction) % self.players
             if self.hands[seat]:
                 self.to_move = seat
                 return
 
     def _finish(self) -> None:
         self.is_over = True
+        self._context = None
         if self.last_capturer is not None and self.table:
-            self.leftovers, self.table = self.table, []
-            self.piles[self.last_capturer].extend(self.leftovers)
+            cards = [card for item in self.table for card in item_cards(item)]
+            self.leftovers, self.table = cards, []
+            self.piles[self.pile_of(self.last_capturer)].extend(self.leftovers)
 
     # -- scoring ----------------------------------------------------------------------
 
     def side_piles(self, leftovers: bool = True) -> list[list[Card]]:
         """Captured cards per side; without the end-of-round leftovers if ``leftovers`` is off."""
         piles: list[list[Card]] = [[] for _ in range(self.rules.sides(self.players))]
+        last = None if self.last_capturer is None else self.pile_of(self.last_capturer)
         for seat, pile in enumerate(self.piles):
-            if not leftovers and seat == self.last_capturer and self.leftovers:
+            if not leftovers and seat == last and self.leftovers:
                 pile = pile[: len(pile) - len(self.leftovers)]
             piles[self.side_of(seat)].extend(pile)
         return piles
@@ -428,7 +581,7 @@ class Round:
             self.rules,
             self.side_piles(leftovers),
             self._per_side(scoring),
-            self._per_side(self.mulles),
+            self._per_side(self.mulle_points),
         )
 
     def live_totals(self, leftovers: bool = True) -> list[int]:
@@ -460,15 +613,17 @@ class Round:
         """A plain, JSON-able form; :meth:`from_dict` plays on identically."""
         return {
             "version": FORMAT_VERSION,
-            "rules": asdict(self.rules),
+            "rules": rules_to_dict(self.rules),
             "dealer": self.dealer,
             "hands": [_names(h) for h in self.hands],
-            "table": _names(self.table),
+            "table": [item_to_data(item) for item in self.table],
             "deck": _names(self.deck),
             "piles": [_names(p) for p in self.piles],
             "sweeps": list(self.sweeps),
             "void_sweeps": list(self.void_sweeps),
             "mulles": list(self.mulles),
+            "mulle_points": list(self.mulle_points),
+            "known": [list(k) for k in self.known],
             "last_capturer": self.last_capturer,
             "to_move": self.to_move,
             "is_last_deal": self.is_last_deal,
@@ -505,17 +660,34 @@ class Round:
     def _from_dict(cls, data: dict) -> Round:
         field = fields_of(data, "round")
         version = field("version")
-        if type(version) is not int or version != FORMAT_VERSION:
+        if type(version) is not int or version not in READABLE_VERSIONS:
             raise ValueError(f"unknown saved round version {brief(version)}")
         rules = rules_from_dict(field("rules"))
         hands = [_cards(h, "a hand") for h in as_list(field("hands"), "hands")]
         self = cls(rules, len(hands), field("dealer"))
         self.hands = hands
-        self.table, self.deck = _cards(field("table"), "the table"), _cards(field("deck"), "deck")
+        self.table = [item_from_data(item) for item in as_list(field("table"), "the table")]
+        self.deck = _cards(field("deck"), "deck")
         self.piles = [_cards(p, "a pile") for p in as_list(field("piles"), "piles")]
         self.sweeps = as_list(field("sweeps"), "sweeps")
         self.void_sweeps = as_list(field("void_sweeps"), "void_sweeps")
         self.mulles = as_list(field("mulles"), "mulles")
+        if version == 1:  # version 1 (Nordic only) kept mulle counts alone
+            self.mulle_points = [
+                rules.mulle_points * as_count(m, "mulles")
+                for m in per_seat(self.mulles, self.players, "mulles")
+            ]
+        else:
+            self.mulle_points = [
+                as_count(p, "mulle_points")
+                for p in per_seat(
+                    as_list(field("mulle_points"), "mulle_points"), self.players, "mulle_points"
+                )
+            ]
+            self.known = [
+                sorted(set(as_list(k, "known values")))
+                for k in per_seat(as_list(field("known"), "known"), self.players, "known")
+            ]
         self.last_capturer = field("last_capturer")
         self.to_move = field("to_move")
         self.is_last_deal = as_flag(field("is_last_deal"), "is_last_deal")
@@ -526,6 +698,7 @@ class Round:
         self.plays = [_play(p) for p in as_list(field("plays"), "plays")]
         self._check_position()
         self._check_saved()
+        self._check_owners()
         return self
 
 
@@ -534,6 +707,19 @@ def _play(data: object) -> Play:
     field = fields_of(data, "play")
     flags = [as_flag(field(name), name) for name in ("sweep", "sweep_scores", "mulle")]
     return Play(field("seat"), Move.from_dict(data), *flags)
+
+
+def _spoils_layout(layout: Sequence[Card]) -> bool:
+    """A Swazi layout worth dealing again: a scoring card or three pictures."""
+    scoring = any(c.rank == 1 or (c.rank, c.suit) in ((2, "S"), (10, "D")) for c in layout)
+    return scoring or sum(c.rank > 10 for c in layout) >= 3
+
+
+def _built_order(item: Item) -> list[Card]:
+    """A taken item's cards in the order they were built (Sotho piles)."""
+    if isinstance(item, Card):
+        return [item]
+    return [card for group in item.groups for card in group]
 
 
 def _names(cards: Iterable[Card]) -> list[str]:

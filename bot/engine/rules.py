@@ -1,4 +1,11 @@
-"""Rule sets: one frozen :class:`Rules` per variant, with options as small differences."""
+"""Rule sets: one frozen :class:`Rules` per variant, with options as small differences.
+
+A variant is data: the fields below say how it deals, counts and scores. The building
+games (RULES.md section 7) also name a *family* in ``builds`` (``"casino"``, ``"swazi"``
+or ``"south-african"``): :mod:`bot.engine.building` gives each family's move rules as a
+small class overriding a few hooks of the Casino core, as python-chess's ``variant.py``
+does. The Nordic variants have ``builds=""`` and never reach that code.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +16,12 @@ from .cards import LILLAN, STORAN, Card, full_deck
 from .checks import brief
 
 TIEBREAKS = ("spades", "extra-round")
-SPADES_MODES = ("most", "over-six", "most-split")
+SPADES_MODES = ("most", "over-six", "most-split", "each-other", "over-five")
 DEALS = ("pairs", "singles")
+FAMILIES = ("", "casino", "swazi", "south-african")
+PILE_ORDERS = ("card-first", "card-on-top", "built", "lowest-on-top")
+LAYOUTS = ("dealt", "cut")
+NEXT_DEALERS = ("left", "right", "loser")
 
 
 @dataclass(frozen=True)
@@ -25,6 +36,14 @@ class Rules:
     teams: bool = False
     tiebreak: str = "spades"
     live: bool = False
+    # Options of the building games.
+    sweeps: bool = True
+    permissive: bool = False
+    last_capture_point: bool = False
+    redeal: bool = False
+    crazy: bool = False
+    table_builds: int = 1  # Swazi, Sotho: builds a turn may make without the hand card
+    demands: bool = False  # Swazi, Sotho: the opponents' demands always made
     # The variant's fixed shape.
     decks: int = 1
     deal: str = "pairs"
@@ -37,6 +56,25 @@ class Rules:
     sistan_points: int = 1
     mulle_points: int = 0
     sweep_limits: bool = False
+    # The building family (all defaults: the Nordic games).
+    builds: str = ""
+    face_numbers: bool = True  # False: J Q K have no number and only pair
+    ace_high: bool = True  # an ace may count 14
+    pictures: bool = True  # False: a 40-card deck without J Q K
+    ace_points: int = 1
+    storan_points: int = 2
+    lillan_points: int = 1
+    split_ties: bool = False  # a tie for most cards or spades gives each tied side 1
+    mulle_twin: bool = False  # Glimne's mulle: a capture holding the played card's twin
+    direction: int = 1  # 1 clockwise, -1 anticlockwise
+    layout: str = "dealt"  # "cut": four cards cut from the middle of the deck
+    sizes: tuple[tuple[int, int], ...] = ()  # per 2, 3, 4 players: (hand, table)
+    pile_order: str = "card-first"
+    shared_piles: bool = False  # partners keep one capture pile
+    next_dealer: str = "left"
+    player_counts: tuple[int, ...] = (2, 3, 4)
+    four_in_teams: bool = False  # four players always play as two partnerships
+    net_at_eleven: bool = False  # target 11, 2 players: a round's winner scores the difference
 
     def __post_init__(self) -> None:
         if not isinstance(self.target, int) or isinstance(self.target, bool):
@@ -50,10 +88,32 @@ class Rules:
         if self.tiebreak not in TIEBREAKS:
             choices = ", ".join(TIEBREAKS)
             raise ValueError(f"tiebreak is one of {choices}, not {brief(self.tiebreak)}")
-        if not isinstance(self.teams, bool) or not isinstance(self.live, bool):
-            raise ValueError("teams and live are true or false")
+        flags = (self.teams, self.live, self.sweeps, self.permissive, self.last_capture_point)
+        more = (self.redeal, self.crazy, self.demands)
+        if not all(isinstance(flag, bool) for flag in (*flags, *more)):
+            raise ValueError(
+                "teams, live, sweeps, permissive, last_capture_point, redeal, crazy and "
+                "demands are true or false"
+            )
         if self.spades not in SPADES_MODES or self.deal not in DEALS:
             raise ValueError(f"unknown spades rule {brief(self.spades)} or deal {brief(self.deal)}")
+        if (
+            self.builds not in FAMILIES
+            or self.pile_order not in PILE_ORDERS
+            or self.layout not in LAYOUTS
+            or self.next_dealer not in NEXT_DEALERS
+        ):
+            raise ValueError("unknown building family, pile order, layout or dealer rule")
+        if (
+            not isinstance(self.table_builds, int)
+            or isinstance(self.table_builds, bool)
+            or not 0 <= self.table_builds <= 3
+        ):
+            raise ValueError(f"table_builds is 0, 1, 2 or 3, not {brief(self.table_builds)}")
+        if isinstance(self.sizes, list):  # from a saved game's JSON
+            object.__setattr__(self, "sizes", tuple(tuple(s) for s in self.sizes))
+        if isinstance(self.player_counts, list):
+            object.__setattr__(self, "player_counts", tuple(self.player_counts))
         self._check_shape()
 
     def _check_shape(self) -> None:
@@ -71,12 +131,22 @@ class Rules:
                 raise ValueError(f"{field} must be even when cards are dealt in pairs")
         if not self.hand_size:
             raise ValueError("a hand holds at least one card")
-        for field in ("spades_points", "cards_points", "sistan_points", "mulle_points"):
+        for field in (
+            "spades_points",
+            "cards_points",
+            "sistan_points",
+            "mulle_points",
+            "ace_points",
+            "storan_points",
+            "lillan_points",
+        ):
             points = getattr(self, field)
             if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 10:
                 raise ValueError(f"{field} is a whole number from 0 to 10, not {brief(points)}")
         if not isinstance(self.finnish_values, bool) or not isinstance(self.sweep_limits, bool):
             raise ValueError("finnish_values and sweep_limits are true or false")
+        if self.direction not in (1, -1) or not self.player_counts:
+            raise ValueError("play goes clockwise (1) or anticlockwise (-1) among 2-4 players")
 
     @cached_property
     def table_values(self) -> tuple[tuple[int, ...], ...]:
@@ -93,17 +163,37 @@ class Rules:
         """The values each card may take when played from hand."""
         return {card: capture_values(self, card, True) for card in full_deck()}
 
+    @cached_property
+    def family(self):  # -> building.Family (imported late: building imports rules)
+        """The building family's move rules (``None`` for the Nordic games)."""
+        if not self.builds:
+            return None
+        from .building import family_for
+
+        return family_for(self)
+
     @property
     def cards_in_deck(self) -> int:
-        """52 or 104."""
-        return 52 * self.decks
+        """52 or 104; 40 without pictures."""
+        return (52 if self.pictures else 40) * self.decks
+
+    def deck(self) -> list[Card]:
+        """The ordered deck this variant plays with."""
+        return full_deck(self.decks, pictures=self.pictures)
 
     def check_players(self, players: int) -> None:
         """Raise ``ValueError`` unless this many players can play these rules."""
-        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        if not isinstance(players, int) or isinstance(players, bool):
             raise ValueError(f"{self.name} is for 2, 3 or 4 players, not {brief(players)}")
+        if players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts[:-1])) + f" or {self.player_counts[-1]}"
+            raise ValueError(f"{self.name} is for {counts} players, not {brief(players)}")
         if self.teams and players != 4:
             raise ValueError("partnerships need exactly 4 players")
+        if self.four_in_teams and players == 4 and not self.teams:
+            raise ValueError(f"{self.name} with 4 players is played in partnerships (teams)")
+        if self.crazy and players != 2:
+            raise ValueError("crazy casino is for 2 players")
 
     def sides(self, players: int) -> int:
         """How many sides score: 2 in a partnership game, else one per player."""
@@ -113,7 +203,48 @@ class Rules:
         """The side a seat plays for: its team (seats 0+2 and 1+3) or itself."""
         return seat % 2 if self.teams else seat
 
+    def sizes_for(self, players: int) -> tuple[int, int]:
+        """``(hand, table)``: the cards each player gets per deal and the table's first cards."""
+        if self.crazy:
+            return (8, 4)
+        if self.sizes:
+            return self.sizes[players - 2]
+        return (self.hand_size, self.table_size)
 
+
+_CASINO = Rules(
+    name="casino",
+    target=21,
+    tiebreak="extra-round",
+    sweeps=False,
+    builds="casino",
+    face_numbers=False,
+    ace_high=False,
+    spades_points=1,
+    cards_points=3,
+    sistan_points=0,
+    four_in_teams=True,
+    net_at_eleven=True,
+)
+_SWAZI = Rules(
+    name="swazi",
+    target=21,
+    tiebreak="extra-round",
+    sweeps=False,
+    builds="swazi",
+    deal="singles",
+    sizes=((12, 4), (16, 4), (12, 4)),
+    layout="cut",
+    direction=-1,
+    next_dealer="right",
+    spades_points=2,
+    cards_points=2,
+    sistan_points=0,
+    split_ties=True,
+    pile_order="card-on-top",
+    shared_piles=True,
+    four_in_teams=True,
+)
 VARIANTS: dict[str, Rules] = {
     "swedish": Rules(),
     "overspader": Rules(name="overspader", target=21, spades="over-six", spades_points=1),
@@ -137,25 +268,118 @@ VARIANTS: dict[str, Rules] = {
         cards_points=0,
         mulle_points=5,
     ),
+    "casino": _CASINO,
+    "royal": replace(_CASINO, name="royal", face_numbers=True, ace_high=True),
+    "mulle-glimne": Rules(
+        name="mulle-glimne",
+        target=50,
+        tiebreak="extra-round",
+        builds="casino",
+        decks=2,
+        table_size=8,
+        finnish_values=True,
+        spades="each-other",
+        spades_points=1,
+        cards_points=0,
+        sistan_points=0,
+        ace_points=2,
+        storan_points=3,
+        lillan_points=2,
+        mulle_twin=True,
+        player_counts=(2, 4),
+        four_in_teams=True,
+    ),
+    "swazi": _SWAZI,
+    "sotho": replace(
+        _SWAZI,
+        name="sotho",
+        face_numbers=False,
+        ace_high=False,
+        pile_order="built",
+        shared_piles=False,
+    ),
+    "south-african": Rules(
+        name="south-african",
+        target=21,
+        tiebreak="extra-round",
+        sweeps=False,
+        builds="south-african",
+        pictures=False,
+        ace_high=False,
+        deal="singles",
+        sizes=((10, 0), (13, 1), (10, 0)),
+        spades="over-five",
+        spades_points=1,
+        cards_points=2,
+        sistan_points=0,
+        split_ties=True,
+        pile_order="lowest-on-top",
+        next_dealer="loser",
+    ),
 }
-ALIASES = {"överspader": "overspader", "sweden": "swedish", "finland": "finnish"}
+ALIASES = {
+    "överspader": "overspader",
+    "sweden": "swedish",
+    "finland": "finnish",
+    "royal-casino": "royal",
+    "glimne": "mulle-glimne",
+    "south_african": "south-african",
+}
 OPTIONS = ("target", "teams", "tiebreak", "live")
+BUILDING_OPTIONS = (
+    "sweeps",
+    "permissive",
+    "last_capture_point",
+    "redeal",
+    "crazy",
+    "table_builds",
+    "demands",
+)
+_OPTION_VARIANTS = {
+    "sweeps": ("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african"),
+    "permissive": ("casino", "royal", "mulle-glimne"),
+    "last_capture_point": ("casino", "royal"),
+    "redeal": ("swazi", "sotho"),
+    "crazy": ("swazi", "sotho"),
+    "table_builds": ("swazi", "sotho"),
+    "demands": ("swazi", "sotho"),
+}
 
 
 def rules_for(name: str = "swedish", **overrides: object) -> Rules:
     """The rules of variant ``name`` with options changed: ``rules_for("swedish", target=21)``.
 
     Options are ``target`` (5..100), ``teams`` (4 players only), ``tiebreak``
-    (``"spades"`` or ``"extra-round"``) and ``live`` (count as you go).
+    (``"spades"`` or ``"extra-round"``) and ``live`` (count as you go). The building games
+    add ``sweeps`` (each sweep scores 1), ``permissive`` (7.1's permissive building; Casino,
+    Royal Casino and Glimne's Mulle), ``last_capture_point`` (most cards 2 and the last
+    capture 1 instead of most cards 3; Casino and Royal Casino), and for Swazi and Sotho
+    ``redeal`` (a layout with a scoring card or three pictures is dealt again) and
+    ``crazy`` (crazy casino: 2 players, eight cards each and a draw pile) and
+    ``table_builds`` (0 to 3, default 1: how many builds a trailing turn may make without
+    the hand card) and ``demands`` (the opponents always demand that a capture takes all
+    its card can take and that cards fitting your side's builds are added to them).
     """
     key = ALIASES.get(str(name).lower(), str(name).lower())
     if key not in VARIANTS:
         raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANTS)}")
-    unknown = sorted(set(overrides) - set(OPTIONS))
+    unknown = sorted(set(overrides) - set(OPTIONS) - set(BUILDING_OPTIONS))
     if unknown:
-        known = ", ".join(OPTIONS)
+        known = ", ".join((*OPTIONS, *BUILDING_OPTIONS))
         raise ValueError(f"unknown rule option(s) {', '.join(unknown)}; the options are {known}")
-    return replace(VARIANTS[key], **overrides)
+    for option in sorted(set(overrides) & set(BUILDING_OPTIONS)):
+        if key not in _OPTION_VARIANTS[option]:
+            where = ", ".join(_OPTION_VARIANTS[option])
+            raise ValueError(f"the option {option} is for {where}, not {key}")
+    rules = replace(VARIANTS[key], **overrides)
+    if rules.last_capture_point:
+        rules = replace(rules, cards_points=2, sistan_points=1)
+    return rules
+
+
+def rules_to_dict(rules: Rules) -> dict[str, object]:
+    """The rules as plain JSON data (tuples as lists, so a JSON round trip is equal)."""
+    return {f.name: _plain(getattr(rules, f.name)) for f in fields(Rules)}
 
 
 def rules_from_dict(data: dict[str, object]) -> Rules:
@@ -169,22 +393,40 @@ def rules_from_dict(data: dict[str, object]) -> Rules:
     name = data.get("name", "swedish")
     if not isinstance(name, str) or name not in VARIANTS:
         raise ValueError(f"unknown variant {brief(name)}; the variants are {', '.join(VARIANTS)}")
-    rules = replace(VARIANTS[name], **{k: data[k] for k in OPTIONS if k in data})
+    options = [k for k in BUILDING_OPTIONS if name in _OPTION_VARIANTS[k]]
+    rules = replace(VARIANTS[name], **{k: data[k] for k in (*OPTIONS, *options) if k in data})
+    if rules.last_capture_point:
+        rules = replace(rules, cards_points=2, sistan_points=1)
     for field in fields(Rules):
         if field.name in data:
-            value, expected = data[field.name], getattr(rules, field.name)
-            if type(value) is not type(expected) or value != expected:
+            value, expected = data[field.name], _plain(getattr(rules, field.name))
+            if _plain(value) != expected or type(_plain(value)) is not type(expected):
+                raise ValueError(f"{name} has {field.name} {expected!r}, not {brief(value)}")
+            if isinstance(expected, list) and not isinstance(value, list | tuple):
                 raise ValueError(f"{name} has {field.name} {expected!r}, not {brief(value)}")
     return rules
+
+
+def _plain(value: object) -> object:
+    """Tuples as lists (as JSON has them), anything else as it is."""
+    return [_plain(v) for v in value] if isinstance(value, tuple | list) else value
 
 
 _FINNISH_HAND = {LILLAN: 15, STORAN: 16}
 
 
 def capture_values(rules: Rules, card: Card, from_hand: bool) -> tuple[int, ...]:
-    """The values ``card`` may count as: Swedish ace ``(1, 14)``, Finnish ace in hand ``(14,)``."""
+    """The values ``card`` may count as: Swedish ace ``(1, 14)``, Finnish ace in hand ``(14,)``.
+
+    Where pictures have no number (Casino, Sotho) a J, Q or K has none: ``()``; it only
+    pairs with a card of its rank.
+    """
+    if card.rank > 10 and not rules.face_numbers:
+        return ()
     if rules.finnish_values:
         if not from_hand:
             return (card.rank,)
         return (14,) if card.rank == 1 else (_FINNISH_HAND.get(card, card.rank),)
-    return (1, 14) if card.rank == 1 else (card.rank,)
+    if card.rank == 1:
+        return (1, 14) if rules.ace_high else (1,)
+    return (card.rank,)

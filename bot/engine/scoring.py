@@ -27,8 +27,11 @@ class Score:
         return self.items.get(key, 0)
 
 
-def is_mulle(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
-    """A mulle (Mulle only): the capture of exactly one table card identical to ``played``."""
+def is_mulle(rules: Rules, played: Card, taken: Sequence[object]) -> bool:
+    """A mulle: in Mulle the capture of exactly one table card identical to ``played``; in
+    Glimne's Mulle a capture holding the played card's identical twin (in a build or not)."""
+    if rules.mulle_twin:
+        return any(item == played or played in getattr(item, "cards", ()) for item in taken)
     return bool(rules.mulle_points) and len(taken) == 1 and taken[0] == played
 
 
@@ -42,18 +45,50 @@ def card_points(card: Card) -> int:
 def live_items(
     rules: Rules, piles: Sequence[Sequence[Card]], sweeps: Sequence[int], mulles: Sequence[int]
 ) -> list[dict[str, int]]:
-    """Per side, the items that count the moment they are taken."""
+    """Per side, the items that count the moment they are taken.
+
+    ``mulles`` are mulle points per side. In the building games with ``live`` on, an end
+    item also counts here once no other side can beat it (7.1's "spades at 7, cards at
+    27"; each spade of Glimne's Mulle as it is taken).
+    """
     low = min(sweeps) if rules.sweep_limits else 0
-    return [
+    items = [
         {
-            "aces": sum(c.rank == 1 for c in pile),
-            "storan": 2 * pile.count(STORAN),
-            "lillan": pile.count(LILLAN),
-            "tabbe": swept - low,
-            "mulle": rules.mulle_points * made,
+            "aces": rules.ace_points * sum(c.rank == 1 for c in pile),
+            "storan": rules.storan_points * pile.count(STORAN),
+            "lillan": rules.lillan_points * pile.count(LILLAN),
+            "tabbe": swept - low if rules.sweeps else 0,
+            "mulle": made,
         }
         for pile, swept, made in zip(piles, sweeps, mulles, strict=True)
     ]
+    if rules.builds and rules.live:
+        for side, earned in enumerate(_settled_end_items(rules, piles)):
+            items[side].update(earned)
+    return items
+
+
+def _settled_end_items(rules: Rules, piles: Sequence[Sequence[Card]]) -> list[dict[str, int]]:
+    """Per side, the end items already certain (building games counting as they go)."""
+    spades = [sum(c.suit == "S" for c in pile) for pile in piles]
+    cards = [len(pile) for pile in piles]
+    all_spades = 13 * rules.decks if rules.pictures else 10 * rules.decks
+    out: list[dict[str, int]] = [{"spades": 0, "cards": 0} for _ in piles]
+    for side in range(len(piles)):
+        if rules.spades == "each-other":
+            out[side]["spades"] = _other_spades(piles[side]) * rules.spades_points
+        elif rules.spades == "over-five":
+            out[side]["spades"] = rules.spades_points * (spades[side] > 5)
+        elif 2 * spades[side] > all_spades:
+            out[side]["spades"] = rules.spades_points
+        if 2 * cards[side] > rules.cards_in_deck:
+            out[side]["cards"] = rules.cards_points
+    return out
+
+
+def _other_spades(pile: Sequence[Card]) -> int:
+    """Glimne's Mulle: spades that score nothing else (not the 2♠, not an ace)."""
+    return sum(c.suit == "S" and c.rank != 1 and c != LILLAN for c in pile)
 
 
 def end_items(
@@ -62,8 +97,11 @@ def end_items(
     """Per side, the items added at the end of the round, in RULES.md order."""
     spades = [sum(c.suit == "S" for c in pile) for pile in piles]
     cards = [len(pile) for pile in piles]
-    spade_points = _spade_points(rules, spades)
-    card_points = _most(cards, rules.cards_points)
+    if rules.spades == "each-other":
+        spade_points = [rules.spades_points * _other_spades(pile) for pile in piles]
+    else:
+        spade_points = _spade_points(rules, spades)
+    card_points = _most(cards, rules.cards_points, rules.split_ties)
     return [
         {
             "spades": spade_points[side],
@@ -74,22 +112,27 @@ def end_items(
     ]
 
 
-def _most(counts: Sequence[int], points: int) -> list[int]:
-    """``points`` to the one side with the highest count; nobody on a tie."""
+def _most(counts: Sequence[int], points: int, split: bool = False) -> list[int]:
+    """``points`` to the one side with the highest count; on a tie nobody, or with
+    ``split`` (Swazi, South African) 1 point to each tied side."""
     best = max(counts)
     winners = [i for i, c in enumerate(counts) if c == best]
+    if len(winners) > 1 and split and points:
+        return [int(i in winners) for i in range(len(counts))]
     return [points if winners == [i] else 0 for i in range(len(counts))]
 
 
 def _spade_points(rules: Rules, spades: Sequence[int]) -> list[int]:
     if rules.spades == "over-six":
         return [max(0, n - 6) * rules.spades_points for n in spades]
+    if rules.spades == "over-five":
+        return [rules.spades_points * (n > 5) for n in spades]
     if rules.spades == "most-split" and len(spades) >= 3:
         best = max(spades)
         tied = [i for i, n in enumerate(spades) if n == best]
         if len(tied) == 2:
             return [rules.spades_points // 2 if i in tied else 0 for i in range(len(spades))]
-    return _most(spades, rules.spades_points)
+    return _most(spades, rules.spades_points, rules.split_ties)
 
 
 def drop_zeros(items: dict[str, int]) -> dict[str, int]:

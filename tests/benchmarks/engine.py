@@ -1,5 +1,8 @@
 """Engine speed: run as a script, ``python tests/benchmarks/engine.py``; prints medians.
 
+``python tests/benchmarks/engine.py building`` runs only the building games' part,
+``nordic`` only the Nordic part (the default runs both).
+
 Searches are timed cold (the engine's caches of positions are cleared before each timed
 call), so the figures are what a new position costs. Times are this process's CPU time
 (``time.process_time``): the machines are shared, and CPU time is what other work on them
@@ -25,8 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bot.ai import choose_move, hint
 from bot.ai.explain import explain_move
 from bot.ai.fastcap import clear_caches as clear_ai_caches
-from bot.engine import Card, Move, Round, Rules, capture_options, parse_cards, rules_for
-from bot.engine.captures import EFFORT, clear_caches
+from bot.engine import Build, Card, Move, Round, Rules, capture_options, parse_cards, rules_for
+from bot.engine.building import clear_caches as clear_building_caches
+from bot.engine.building import holds
+from bot.engine.captures import EFFORT
+from bot.engine.captures import clear_caches as clear_capture_caches
 from bot.engine.cards import SUITS, full_deck
 from tests.engine.worst import low_table, trailed_all_round, worst_positions
 
@@ -69,6 +75,11 @@ def playable(rules: Rules, card: Card, table: list[Card]) -> Card | None:
         if table.count(twin) < rules.decks:
             return twin
     return None
+
+
+def clear_caches() -> None:
+    clear_capture_caches()
+    clear_building_caches()
 
 
 def timed(call: Callable[[], object]) -> float:
@@ -150,7 +161,10 @@ def legal_moves_12(rng: random.Random) -> None:
     report("random positions", samples)
 
 
-def random_rounds(seconds: float = 1.0, batches: int = 5) -> None:
+def random_rounds(
+    name: str = "swedish", seconds: float = 1.0, batches: int = 5, players: int = 2
+) -> None:
+    rules = rules_for(name)
     rng = random.Random(7)
     rates = []
     seed = 0
@@ -158,14 +172,15 @@ def random_rounds(seconds: float = 1.0, batches: int = 5) -> None:
         clear_caches()
         done, start = 0, time.process_time()
         while time.process_time() - start < seconds:
-            round_ = Round.deal(SWEDISH, 2, seed=seed)
+            round_ = Round.deal(rules, players, seed=seed)
             while not round_.is_over:
                 round_.play(rng.choice(round_.legal_moves()))
             round_.score()
             done += 1
             seed += 1
         rates.append(done / (time.process_time() - start))
-    print("random 2-player Swedish rounds (uniform over legal_moves()):")
+    title = {"swedish": "Swedish", "casino": "Casino", "royal": "Royal Casino"}.get(name, name)
+    print(f"random {players}-player {title} rounds (uniform over legal_moves()):")
     print(
         f"  median {statistics.median(rates):8.0f} rounds/s   (batches: "
         f"{', '.join(f'{r:.0f}' for r in rates)})"
@@ -225,17 +240,106 @@ def worst_players() -> None:
         report(f"{variant} 2p, tables of {sizes}: explain_move", samples)
 
 
+# -- the building games ----------------------------------------------------------------------
+
+BUILDING = ["casino", "royal", "mulle-glimne", "south-african", "swazi", "sotho"]
+
+
+def _random_build(rules, rng: random.Random, deck: list[Card], owner: int) -> Build | None:
+    """A build of random cards taken from ``deck``: one to three groups of one value."""
+    top = 16 if rules.finnish_values else 14
+    for _ in range(20):
+        value = rng.randint(2, top)
+        groups = []
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            for _ in range(20):
+                cards = rng.sample(deck, rng.randint(1, 3))
+                totals = {0}
+                for card in cards:
+                    totals = {t + v for t in totals for v in rules.table_values[card.rank]}
+                if value in totals:
+                    groups.append(cards)
+                    for card in cards:
+                        deck.remove(card)
+                    break
+        if sum(map(len, groups)) >= 2:
+            return Build(groups, value, owner)
+        for group in groups:
+            deck.extend(group)
+    return None
+
+
+def building_position(name: str, rng: random.Random, items: int, hand: int = 4) -> Round:
+    """A valid random position: ``items`` table items (a few of them builds), 2 players."""
+    rules = rules_for(name)
+    deck = rules.deck()
+    rng.shuffle(deck)
+    hands = [[deck.pop() for _ in range(hand)], [deck.pop() for _ in range(hand)]]
+    table: list = []
+    for _ in range(rng.randint(0, 3)):
+        owner = rng.randrange(2)
+        build = _random_build(rules, rng, deck, owner)
+        if build is None or (rules.builds == "swazi" and build.value in [b.value for b in table]):
+            continue
+        owned = {b.value for b in table if b.owner == owner} | {build.value}
+        if holds(rules, owned, hands[owner]):
+            table.append(build)
+    while len(table) < items:
+        table.append(deck.pop())
+    piles = [[deck.pop() for _ in range(rng.randint(0, 2))] for _ in range(2)]
+    return Round.from_position(rules, hands, table, piles=piles, to_move=0)
+
+
+def building_legal_moves(rng: random.Random, count: int = 300) -> None:
+    """Random positions: up to three builds, the rest loose cards, a few pile cards.
+
+    Swazi and Sotho list far more moves (table builds, pile cards), so they get fewer
+    samples on 16-item tables.
+    """
+    print("legal_moves() in the building games, 2 players, 4-card hand (cold):")
+    for name in BUILDING:
+        samples = []
+        for _ in range(count):
+            position = building_position(name, rng, 8)
+            samples.append(timed(position.legal_moves))
+        report(f"{name}: random 8-item tables", samples)
+    print("legal_moves() on random 16-item tables, 4-card hand (cold; the worst found):")
+    for name in BUILDING:
+        samples = []
+        worst: tuple[float, str] = (0.0, "")
+        tries = count if rules_for(name).builds != "swazi" else count // 15
+        for _ in range(tries):
+            position = building_position(name, rng, 16)
+            ms = timed(position.legal_moves)
+            samples.append(ms)
+            if ms > worst[0]:
+                moves = len(position.legal_moves())
+                shown = " ".join(map(str, position.table))
+                hand = " ".join(map(str, position.hands[0]))
+                worst = (ms, f"{moves} moves; hand {hand}; table {shown}")
+        report(f"{name}: {tries} random 16-item tables", samples)
+        print(f"    worst: {worst[0]:.1f} ms, {worst[1]}")
+
+
 def main() -> None:
+    parts = set(sys.argv[1:]) or {"nordic", "building"}
     rng = random.Random(2026)
     assert Move  # the public API is what is timed
-    fixed_tables()
-    random_tables(rng, 200)
-    the_a_to_ten_table()
-    limited_nasty(rng)
-    legal_moves_12(rng)
-    random_rounds()
-    worst_tables()
-    worst_players()
+    if "nordic" in parts:
+        fixed_tables()
+        random_tables(rng, 200)
+        the_a_to_ten_table()
+        limited_nasty(rng)
+        legal_moves_12(rng)
+        random_rounds("swedish")
+        worst_tables()
+        worst_players()
+    if "building" in parts:
+        building_legal_moves(random.Random(2027))
+        random_rounds("casino")
+        random_rounds("royal")
+        for name in ("mulle-glimne", "south-african", "swazi", "sotho"):
+            random_rounds(name, seconds=1.0, batches=3)
 
 
 if __name__ == "__main__":

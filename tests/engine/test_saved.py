@@ -77,7 +77,7 @@ def set_(key, value):
         (set_("last_capturer", False), "last_capturer is a seat"),
         (set_("last_capturer", [0]), "last_capturer is a seat"),
         (set_("version", True), "version"),
-        (set_("version", 2), "version"),
+        (set_("version", 3), "version"),  # version 2 (builds) and 1 are read
     ],
 )
 def test_seats_and_versions_of_the_wrong_kind_are_refused(change, words):

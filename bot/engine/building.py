@@ -1,0 +1,945 @@
+"""The building games' move rules (RULES.md section 7): one core, small variants.
+
+Design
+------
+*Table items.* ``Round.table`` holds :class:`~bot.engine.builds.Build` items beside cards.
+A build has a declared ``value``, an ``owner`` (the seat that made it or last changed it,
+who must hold a card of its value) and its cards in groups (one group: simple; several:
+multiple). Capture piles are lists of cards, the top card last.
+
+*Moves.* One :class:`~bot.engine.moves.Move` is one whole turn. ``Move(card, taken)``
+captures (builds taken whole), ``Move.build(card, using, value)`` creates, increases or
+adds to a build (the played card and the items ``using`` become one build), and
+``table_builds`` lists the build actions made without a hand card (Swazi and Sotho, and
+permissive Casino's "build from table cards, then trail"). Pile top cards appear in
+``taken`` and ``using`` as cards: the building games use single decks, so a card names
+its place.
+
+*Groups.* Everything is "items split into groups adding up to a value": a capture takes
+groups of the played card's value, a build is groups of its declared value. An item is
+*groupable* (a loose card with a number; a simple build under permissive rules, counting
+as a card of its value; a usable pile top) or *whole* (a build, taken or built on only
+as one group of its own value). Strict 7.1 adds one more group shape, the *increase*:
+the played card with one simple build of a lower value. A position's groups come from
+one pass over the subset sums of its items (bit masks over positions), remembered by
+the items' value options, so tables of the same ranks share the work.
+
+*Ownership.* Each seat must hold, for every distinct value of the builds it owns, its
+own card of that value: a matching between owned values and held cards, never one card
+for two values (an ace guarding builds of 1 and 14 would leave its owner stuck). Every
+move is checked against it, so the owner can always capture its build, and a round can
+never reach a position without a legal move.
+
+*Variants as hooks.* :class:`Casino` is 7.1 with its options (permissive building);
+Royal Casino and Glimne's Mulle are the same class with other card values (rules data).
+:class:`SouthAfrican` overrides the pile-top and drifting hooks; ``swazi.Swazi`` (Swazi
+and Sotho) overrides the turn generator with table build actions, owners' rights and
+pile tops. ``legal_moves()`` lists every turn; ``Round.play`` and ``is_legal`` check a
+move on its own items (no list of moves needed) and explain a refusal in a sentence for
+the player. Tests hold the two equal, and both equal to a brute-force generator.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import combinations
+from typing import TYPE_CHECKING, NamedTuple
+
+from .builds import Build, Item, item_cards, item_key
+from .captures import _unions
+from .cards import Card, card_order
+from .moves import IllegalMove, Move, TableBuild
+
+_ORDER = card_order()
+
+if TYPE_CHECKING:
+    from .round import Round
+    from .rules import Rules
+
+
+# -- group search ------------------------------------------------------------------------
+
+
+_TOP = 16  # no value is higher
+
+
+@lru_cache(maxsize=1 << 14)
+def groups_by_sum(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """Index ``s``: masks (over ``options``' positions) of the groups adding up to ``s``.
+
+    One pass over the items serves every target of a position (subset sums up to 16).
+    """
+    found: list[list[int]] = [[] for _ in range(_TOP + 1)]
+    found[0].append(0)
+    for index, values in enumerate(options):
+        if values[0] > _TOP:
+            continue
+        bit = 1 << index
+        if len(values) == 1:
+            value = values[0]
+            for total in range(_TOP - value, -1, -1):  # high first: each item once
+                masks = found[total]
+                if masks:
+                    found[total + value].extend([m | bit for m in masks])
+        else:  # an ace: 1 or 14, from the sums before this card
+            before = [list(masks) for masks in found]
+            for value in values:
+                for total in range(_TOP - value, -1, -1):
+                    if before[total]:
+                        found[total + value].extend([m | bit for m in before[total]])
+    found[0] = []
+    return tuple(tuple(sorted(set(masks))) for masks in found)
+
+
+@lru_cache(maxsize=1 << 14)
+def _unions_of(groups: tuple[int, ...]) -> tuple[int, ...]:
+    if len(groups) < 2:
+        return groups
+    found: set[int] = set()
+    _unions(groups, 0, 0, found)
+    return tuple(sorted(found))
+
+
+def clear_caches() -> None:
+    """Forget remembered groups (benchmarks time cold searches)."""
+    groups_by_sum.cache_clear()
+    _unions_of.cache_clear()
+    _card_table.cache_clear()
+
+
+def _bits(mask: int) -> list[int]:
+    """The positions of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def holds(rules: Rules, values: Iterable[int], cards: Sequence[Card]) -> bool:
+    """Whether ``cards`` give each of the distinct ``values`` its own card (a matching)."""
+    wanted = sorted(set(values))
+    if not wanted:
+        return True
+    if len(wanted) > len(cards):
+        return False
+    options = [
+        [i for i, card in enumerate(cards) if value in rules.hand_values[card]] for value in wanted
+    ]
+    if any(not o for o in options):
+        return False
+    taken: dict[int, int] = {}
+
+    def place(index: int, seen: set[int]) -> bool:
+        for card in options[index]:
+            if card in seen:
+                continue
+            seen.add(card)
+            if card not in taken or place(taken[card], seen):
+                taken[card] = index
+                return True
+        return False
+
+    return all(place(index, set()) for index in range(len(wanted)))
+
+
+def _without(cards: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(cards)
+    rest.remove(card)
+    return rest
+
+
+def split_groups(
+    rules: Rules, parts: Sequence[Item], value: int, played: Card | None, strict: bool
+) -> list[tuple[Card, ...]] | None:
+    """Split the played card and ``parts`` into groups of ``value``; ``None`` if impossible.
+
+    Builds of ``value`` stay whole (their own groups). A simple build of a lower value
+    may share a group: with the played card only (``strict``, 7.1's increase) or with
+    any cards (permissive: it counts as a card of its value).
+    """
+    groups: list[tuple[Card, ...]] = []
+    atoms: list[tuple[tuple[int, ...], tuple[Card, ...], str]] = []
+    for item in parts:
+        if isinstance(item, Card):
+            atoms.append((rules.table_values[item.rank], (item,), "card"))
+        elif item.value == value:
+            groups.extend(item.groups)
+        elif item.multiple:
+            return None
+        else:
+            atoms.append(((item.value,), item.cards, "build"))
+    if played is not None:
+        atoms.insert(0, (rules.table_values[played.rank], (played,), "hand"))
+    if not atoms:
+        return groups if groups else None
+    found = _split(atoms, value, strict)
+    if found is None:
+        return None
+    return groups + found
+
+
+def _split(
+    atoms: list[tuple[tuple[int, ...], tuple[Card, ...], str]], value: int, strict: bool
+) -> list[tuple[Card, ...]] | None:
+    """Backtracking over atoms (the first atom's group is chosen first)."""
+    if not atoms:
+        return []
+    first, rest = atoms[0], atoms[1:]
+    for size in range(len(rest) + 1):
+        for chosen in combinations(range(len(rest)), size):
+            group = [first, *(rest[i] for i in chosen)]
+            kinds = [a[2] for a in group]
+            if (
+                strict
+                and "build" in kinds
+                and (sorted(kinds) != ["build", "hand"] or len(group) != 2)
+            ):
+                continue
+            if not _sums_to([a[0] for a in group], value):
+                continue
+            left = [a for i, a in enumerate(rest) if i not in chosen]
+            tail = _split(left, value, strict)
+            if tail is not None:
+                cards = tuple(c for a in group for c in a[1])
+                return [cards, *tail]
+    return None
+
+
+def _sums_to(options: Sequence[tuple[int, ...]], target: int) -> bool:
+    reach = {0}
+    for values in options:
+        reach = {r + v for r in reach for v in values if r + v <= target}
+    return target in reach
+
+
+# -- the position, read once -------------------------------------------------------------
+
+
+class Pile(NamedTuple):
+    """A usable pile top: the pile's index in ``Round.piles`` and its top card."""
+
+    index: int
+    card: Card
+
+
+_NEVER = (99,)  # the value options of an item no group may hold: it sorts last
+_BYTE_BITS = [tuple(i for i in range(8) if byte >> i & 1) for byte in range(256)]
+_SUMS = (1 << 17) - 1  # values never exceed 16
+
+
+def _reach(options: Iterable[tuple[int, ...]]) -> int:
+    """Bit n set: some groupable items add up to n."""
+    reach = 1
+    for values in options:
+        if values is not _NEVER:
+            grown = reach
+            for v in values:
+                grown |= reach << v
+            reach = grown & _SUMS
+    return reach
+
+
+@lru_cache(maxsize=1 << 14)
+def _card_table(
+    table_values: tuple[tuple[int, ...], ...], ranks: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], ...], int, tuple[tuple[int, int], ...]]:
+    """For a table of loose cards: value options, reachable sums, (rank, bit) of pictures."""
+    options = tuple([table_values[rank] or _NEVER for rank in ranks])
+    pairs = tuple((rank, 1 << i) for i, rank in enumerate(ranks) if not table_values[rank])
+    return options, _reach(options), pairs
+
+
+class Context:
+    """One position of a building game, read once to serve every card of the hand.
+
+    Items (table items in canonical order, then usable pile tops) are addressed by
+    position; sets of items are bit masks over positions.
+    """
+
+    def __init__(self, family: Casino, rnd: Round, seat: int) -> None:
+        rules = family.rules
+        self.rules = rules
+        self.seat = seat
+        self.hand = rnd.hands[seat]
+        table = rnd.table
+        cards = [i for i in table if i.__class__ is Card]
+        if len(cards) == len(table):
+            self.items: list[Item] = sorted(cards, key=_ORDER)
+        else:
+            builds = sorted((i for i in table if i.__class__ is not Card), key=item_key)
+            self.items = [*sorted(cards, key=_ORDER), *builds]
+        self.tops: list[Pile] = family.pile_tops(rnd, seat) if family.tops else []
+        self.table_count = len(self.items)
+        if self.tops:
+            items = [*self.items, *(top.card for top in self.tops)]
+            self.pile_mask = ((1 << len(items)) - 1) ^ ((1 << self.table_count) - 1)
+        else:
+            items = self.items
+            self.pile_mask = 0
+        self.all_items = items
+        table_values = rules.table_values
+        permissive = rules.permissive
+        self.whole: dict[int, list[int]] = {}  # value -> masks of builds taken whole
+        self.simple: list[tuple[int, int]] = []  # (mask, value): strict 7.1 increases
+        self.pairs: dict[int, list[int]] = {}  # rank -> masks of loose pictures (no number)
+        self.owned: dict[int, int] = {}  # value -> mask of the seat's builds of that value
+        if len(items) == len(cards):  # cards only: remembered by their ranks
+            ranks = tuple([card.rank for card in items])
+            self.options, self.sums, pairs = _card_table(table_values, ranks)
+            for rank, bit in pairs:
+                self.pairs.setdefault(rank, []).append(bit)
+            items = ()
+        options: list[tuple[int, ...]] = []
+        for position, item in enumerate(items):
+            bit = 1 << position
+            if item.__class__ is Card:
+                values = table_values[item.rank]
+                if values:
+                    options.append(values)
+                else:
+                    options.append(_NEVER)
+                    self.pairs.setdefault(item.rank, []).append(bit)
+                continue
+            if item.owner == seat:
+                self.owned[item.value] = self.owned.get(item.value, 0) | bit
+            if permissive and not item.multiple:
+                options.append((item.value,))
+            else:
+                options.append(_NEVER)
+                self.whole.setdefault(item.value, []).append(bit)
+                if not item.multiple:
+                    self.simple.append((bit, item.value))
+        if items:
+            self.options = tuple(options)
+            self.sums = _reach(options)
+        self.owned_mask = 0
+        for mask in self.owned.values():
+            self.owned_mask |= mask
+        self.drift_free = family.drift_free(rnd, seat)
+        self.trail_ok = family.trail_allowed(rnd, seat, self)
+        counts: dict[int, int] = {}
+        hand_values = rules.hand_values
+        for card in self.hand:
+            for v in hand_values[card]:
+                counts[v] = counts.get(v, 0) + 1
+        self.held_counts = sorted(counts.items())
+        self._unions: dict[int, tuple[int, ...]] = {}
+        self._groups: dict[int, tuple[int, ...]] = {}
+        self._by_sum: tuple[tuple[int, ...], ...] | None = None
+        self._targets: dict[tuple[int, ...], int] = {}
+        self._held: dict[tuple[int, ...], list[int]] = {}
+        self._wholes: dict[int, list[int]] = {}
+        self._captures: dict[int, list[int]] = {}
+        self._builds: dict[tuple[tuple[int, ...], int], list[int]] = {}
+        self._chunks: list[dict[int, tuple[Item, ...]]] = []
+        self._rests: dict[Card, list[Card]] = {}
+        self.moves: dict[Card, list[Move]] = {}
+
+    def unions(self, value: int) -> tuple[int, ...]:
+        """Masks of unions of disjoint groups of groupable items adding up to ``value``."""
+        found = self._unions.get(value)
+        if found is None:
+            found = _unions_of(self.groups(value)) if self.sums >> value & 1 else ()
+            self._unions[value] = found
+        return found
+
+    def groups(self, value: int) -> tuple[int, ...]:
+        """Masks of single groups of groupable items adding up to ``value``."""
+        found = self._groups.get(value)
+        if found is None:
+            if self.sums >> value & 1 and 0 < value <= _TOP:
+                by_sum = self._by_sum
+                if by_sum is None:
+                    by_sum = self._by_sum = groups_by_sum(self.options)
+                found = by_sum[value]
+            else:
+                found = ()
+            self._groups[value] = found
+        return found
+
+    def wholes(self, value: int) -> list[int]:
+        """Masks of every subset (the empty one first) of the whole builds of ``value``."""
+        found = self._wholes.get(value)
+        if found is None:
+            found = [0]
+            for bit in self.whole.get(value, ()):
+                found += [m | bit for m in found]
+            self._wholes[value] = found
+        return found
+
+    def capture_masks(self, value: int) -> list[int]:
+        """Masks of every capture of ``value``: unions of groups and whole builds."""
+        found = self._captures.get(value)
+        if found is None:
+            unions = self.unions(value)
+            if value not in self.whole:
+                found = list(unions)
+            else:
+                wholes = self.wholes(value)
+                found = [*wholes[1:]]
+                for union in unions:
+                    found.extend([union | chosen for chosen in wholes])
+            self._captures[value] = found
+        return found
+
+    def build_masks(self, own: tuple[int, ...], value: int, strict: bool) -> list[int]:
+        """Masks of the table items a card worth ``own`` may build into ``value`` with."""
+        key = (own, value)
+        found = self._builds.get(key)
+        if found is None:
+            shapes: list[int] = []
+            sums = self.sums
+            for mine in own:
+                if mine == value:
+                    shapes.append(0)
+                elif mine < value:
+                    if sums >> (value - mine) & 1:
+                        shapes.extend(self.groups(value - mine))
+                    if strict and self.simple:
+                        shapes.extend(bit for bit, v in self.simple if v + mine == value)
+            found = []
+            if shapes == [0] and not self.sums >> value & 1 and value not in self.whole:
+                pass  # the played card alone: nothing to build with
+            elif shapes:
+                unions = (0, *self.unions(value))
+                wholes = self.wholes(value)
+                seen: set[int] = set()
+                for shape in shapes:
+                    for union in unions:
+                        if union & shape:
+                            continue
+                        for chosen in wholes:
+                            mask = shape | union | chosen
+                            if mask and mask not in seen:
+                                seen.add(mask)
+                                found.append(mask)
+            self._builds[key] = found
+        return found
+
+    def targets(self, own: tuple[int, ...], strict: bool) -> int:
+        """Bit w set: a card worth ``own`` might build w (a quick filter)."""
+        found = self._targets.get(own)
+        if found is None:
+            found = self._targets[own] = self._targets_of(own, strict)
+        return found
+
+    def _targets_of(self, own: tuple[int, ...], strict: bool) -> int:
+        sums = self.sums
+        found = 0
+        for mine in own:
+            found |= (sums & ~1) << mine  # the card and a group of items
+            if sums >> mine & 1 and (sums & ~1 or mine in self.whole):
+                found |= 1 << mine  # the card on items of its own value
+            elif mine in self.whole:
+                found |= 1 << mine
+            if strict:
+                for _, v in self.simple:
+                    found |= 1 << (v + mine)
+        return found
+
+    def held(self, card: Card) -> list[int]:
+        """The values the rest of the hand can take once ``card`` is played."""
+        own = self.rules.hand_values[card]
+        found = self._held.get(own)
+        if found is None:
+            found = self._held[own] = [v for v, n in self.held_counts if n > (v in own)]
+        return found
+
+    def rest(self, card: Card) -> list[Card]:
+        found = self._rests.get(card)
+        if found is None:
+            found = self._rests[card] = _without(self.hand, card)
+        return found
+
+    def owned_after(self, gone: int) -> set[int]:
+        """Values of the seat's builds still on the table once the items ``gone`` leave."""
+        return {v for v, mask in self.owned.items() if mask & ~gone}
+
+    def take(self, mask: int) -> tuple[Item, ...]:
+        """The items of ``mask`` in canonical order (remembered eight positions at a time)."""
+        chunks = self._chunks
+        found = ()
+        base = 0
+        rest = mask
+        while rest:
+            byte = rest & 255
+            if byte:
+                if base >= len(chunks):
+                    chunks.extend({} for _ in range(base + 1 - len(chunks)))
+                part = chunks[base].get(byte)
+                if part is None:
+                    items = self.all_items
+                    start = 8 * base
+                    part = chunks[base][byte] = tuple([items[start + i] for i in _BYTE_BITS[byte]])
+                found += part
+            rest >>= 8
+            base += 1
+        if mask & self.pile_mask:
+            found = tuple(sorted(found, key=item_key))
+        return found
+
+    def mask_of(self, items: Sequence[Item]) -> int | None:
+        """The mask of ``items`` (a multiset), or ``None`` if some are not there."""
+        mask = 0
+        for item in items:
+            for position, there in enumerate(self.all_items):
+                if not mask >> position & 1 and there == item:
+                    mask |= 1 << position
+                    break
+            else:
+                return None
+        return mask
+
+
+# -- the Casino core (7.1, 7.2, 7.3) ----------------------------------------------------
+
+
+class Casino:
+    """Anglo-American Casino (7.1); Royal Casino and Glimne's Mulle differ only in data."""
+
+    tops = False  # whether pile top cards join captures and builds (South African)
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    # Hooks ------------------------------------------------------------------------------
+
+    def pile_tops(self, rnd: Round, seat: int) -> list[Pile]:
+        """Pile top cards the seat may use this turn (none in 7.1)."""
+        return []
+
+    def drift_free(self, rnd: Round, seat: int) -> bool:
+        """Whether owning a build puts no limit on this turn (South African 2nd deal)."""
+        return False
+
+    def trail_allowed(self, rnd: Round, seat: int, ctx: Context) -> bool:
+        """Whether the seat may trail at all (7.1: not while owning a build)."""
+        return self.rules.permissive or not ctx.owned
+
+    def build_allowed(self, ctx: Context, mask: int, value: int) -> bool:
+        """A last say on a build move's items (South African pile tops and owners)."""
+        return not mask & ctx.pile_mask
+
+    def table_build_with_trail(self) -> bool:
+        """Permissive Casino: a build from table cards alone, then a trail."""
+        return self.rules.permissive
+
+    # Generation -------------------------------------------------------------------------
+
+    def context(self, rnd: Round) -> Context:
+        cached = rnd._context
+        if cached is None or cached.seat != rnd.to_move:
+            cached = rnd._context = Context(self, rnd, rnd.to_move)
+        return cached
+
+    def legal_moves(self, rnd: Round) -> list[Move]:
+        ctx = self.context(rnd)
+        moves: list[Move] = []
+        for card in dict.fromkeys(ctx.hand):
+            moves.extend(self.moves_for(rnd, ctx, card))
+        return moves
+
+    def moves_for(self, rnd: Round, ctx: Context, card: Card) -> list[Move]:
+        """Every legal move playing ``card``, each once (remembered for the position)."""
+        found = ctx.moves.get(card)
+        if found is not None:
+            return found
+        rules = self.rules
+        owned = ctx.owned
+        rest = ctx.rest(card) if owned or rules.permissive else ctx.hand
+        found = []
+        trail_ok = ctx.trail_ok
+        if trail_ok and (not owned or holds(rules, owned, rest)):
+            found.append(Move.trail(card))
+        if ctx.all_items:
+            self._captures(ctx, card, rest, found)
+            if ctx.sums != 1 or ctx.whole or ctx.simple:
+                self._builds(ctx, card, rest, found)
+            if trail_ok and rules.permissive:
+                self._table_builds(ctx, card, rest, found)
+        if rules.decks > 1:  # identical cards: different items, the same move
+            found = list(dict.fromkeys(found))
+        ctx.moves[card] = found
+        return found
+
+    def _captures(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
+        rules = self.rules
+        make = Move._ordered
+        take = ctx.take
+        owned = ctx.owned
+        values = rules.hand_values[card]
+        if not values:  # a picture without a number pairs one loose card of its rank
+            if owned and not holds(rules, owned, rest):
+                return
+            out.extend([make(card, take(bit)) for bit in ctx.pairs.get(card.rank, ())])
+            return
+        if len(values) == 1:
+            masks = ctx.capture_masks(values[0])
+        else:  # an ace takes one value for the whole capture
+            masks = list(dict.fromkeys(m for v in values for m in ctx.capture_masks(v)))
+        if not masks:
+            return
+        if not owned:
+            out.extend([make(card, take(mask)) for mask in masks])
+            return
+        for mask in masks:
+            if holds(rules, ctx.owned_after(mask), rest):
+                out.append(make(card, take(mask)))
+
+    def _builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
+        rules = self.rules
+        own = rules.table_values[card.rank]
+        if not own:
+            return  # pictures without a number are never built
+        make = Move._made
+        take = ctx.take
+        owned = ctx.owned
+        strict = not rules.permissive
+        checked = ctx.pile_mask or owned
+        targets = ctx.targets(own, strict)
+        for value in ctx.held(card):
+            if not targets >> value & 1:
+                continue
+            masks = ctx.build_masks(own, value, strict)
+            if not masks:
+                continue
+            if not checked:
+                out.extend([make(card, (), value, take(mask), ()) for mask in masks])
+                continue
+            for mask in masks:
+                if not self.build_allowed(ctx, mask, value):
+                    continue
+                if owned and not holds(rules, ctx.owned_after(mask) | {value}, rest):
+                    continue
+                out.append(make(card, (), value, take(mask), ()))
+
+    def _table_builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
+        """Permissive: build with table items only (no pile tops), then trail ``card``."""
+        rules = self.rules
+        make = Move._made
+        for value in ctx.held(card):
+            wholes = ctx.wholes(value)
+            for union in (0, *ctx.unions(value)):
+                if union & ctx.pile_mask:
+                    continue
+                for chosen in wholes:
+                    mask = union | chosen
+                    if mask.bit_count() < 2:
+                        continue
+                    after = ctx.owned_after(mask) | {value}
+                    if not holds(rules, after, rest):
+                        continue
+                    extra = (TableBuild(value, ctx.take(mask)),)
+                    out.append(make(card, (), None, (), extra))
+
+    # Playing ----------------------------------------------------------------------------
+
+    def check(self, rnd: Round, move: Move) -> None:
+        """Raise :class:`IllegalMove` with a reason unless ``move`` is legal now.
+
+        The move is checked directly (no list of moves is made), so checking stays cheap
+        on any table; tests hold it equal to :meth:`legal_moves`.
+        """
+        if not isinstance(move, Move) or not isinstance(move.card, Card):
+            raise IllegalMove("that is not a move")
+        ctx = self.context(rnd)
+        if move.card not in ctx.hand:
+            raise IllegalMove(f"{move.card} is not in your hand")
+        listed = ctx.moves.get(move.card)  # legal_moves() already listed this card's moves
+        if move in listed if listed is not None else self.valid(rnd, ctx, move):
+            return
+        raise IllegalMove(self.explain(rnd, ctx, move))
+
+    def valid(self, rnd: Round, ctx: Context, move: Move) -> bool:
+        """Whether ``move`` (with the card in hand) is legal, checked on its own items."""
+        rules = self.rules
+        card = move.card
+        rest = ctx.rest(card)
+        owned = ctx.owned
+        free = 0
+        masks = []
+        for part in (move.taken, move.using, *(b.using for b in move.table_builds)):
+            mask = _locate(ctx, part, free)
+            if mask is None:
+                return False
+            free |= mask
+            masks.append(mask)
+        taken_mask, using_mask = masks[0], masks[1]
+        strict = not rules.permissive
+        if move.table_builds:
+            if not (rules.permissive and move.is_trail and len(move.table_builds) == 1):
+                return False
+            extra = move.table_builds[0]
+            mask = masks[2]
+            if not ctx.trail_ok or mask.bit_count() < 2 or mask & ctx.pile_mask:
+                return False
+            if extra.value not in ctx.held(card):
+                return False
+            if split_groups(rules, extra.using, extra.value, None, False) is None:
+                return False
+            return holds(rules, ctx.owned_after(mask) | {extra.value}, rest)
+        if move.value is not None:
+            value = move.value
+            if not rules.table_values[card.rank] or not move.using:
+                return False
+            if value not in ctx.held(card) or not self.build_allowed(ctx, using_mask, value):
+                return False
+            if split_groups(rules, move.using, value, card, strict) is None:
+                return False
+            return not owned or holds(rules, ctx.owned_after(using_mask) | {value}, rest)
+        if move.taken:
+            values = rules.hand_values[card]
+            if not values:
+                pair = any(bit == taken_mask for bit in ctx.pairs.get(card.rank, ()))
+                return pair and (not owned or holds(rules, owned, rest))
+            if not any(
+                split_groups(rules, move.taken, v, None, strict) is not None for v in values
+            ):
+                return False
+            return not owned or holds(rules, ctx.owned_after(taken_mask), rest)
+        return ctx.trail_ok and (not owned or holds(rules, owned, rest))
+
+    def explain(self, rnd: Round, ctx: Context, move: Move) -> str:
+        """Why ``move`` is illegal, for the player."""
+        rules = self.rules
+        card = move.card
+        rest = ctx.rest(card)
+        reason = self._explain_items(ctx, move)
+        if reason:
+            return reason
+        if move.table_builds and not (self.table_build_with_trail() and move.is_trail):
+            return "you may build with table cards alone only as you trail (permissive rules)"
+        if move.is_trail:
+            if not self.trail_allowed(rnd, ctx.seat, ctx):
+                return "you own a build: you cannot trail"
+            if not holds(rules, ctx.owned, rest):
+                return _keep_message(rules, ctx.owned, rest, "for your build")
+            if move.table_builds:
+                build = move.table_builds[0]
+                return self._explain_build(ctx, card, build.value, build.using, rest, True)
+            return "that move is not allowed"
+        if move.kind == "capture":
+            return self._explain_capture(ctx, card, move.taken, rest)
+        return self._explain_build(ctx, card, move.value, move.using, rest, False)
+
+    def _explain_items(self, ctx: Context, move: Move) -> str | None:
+        wanted = Counter(move.taken) + Counter(move.using)
+        for build in move.table_builds:
+            wanted.update(build.using)
+        missing = wanted - Counter(ctx.all_items)
+        if not missing:
+            return None
+        item = next(iter(missing.elements()))
+        if isinstance(item, Card) and any(
+            isinstance(b, Build) and item in b.cards for b in ctx.items
+        ):
+            return f"{item} is in a build: a build is taken whole, by a card of its value"
+        return f"{item} is not on the table"
+
+    def _explain_capture(
+        self, ctx: Context, card: Card, taken: tuple[Item, ...], rest: list[Card]
+    ) -> str:
+        rules = self.rules
+        values = rules.hand_values[card]
+        pair = len(taken) == 1 and isinstance(taken[0], Card) and taken[0].rank == card.rank
+        if not values and not pair:
+            name = card.rank_name
+            return f"a {name} takes one {name} from the table: pictures have no number"
+        for item in taken:
+            if isinstance(item, Build) and item.value not in values:
+                return "a build is taken whole, by a card of its value"
+            if isinstance(item, Card) and not rules.table_values[item.rank] and values:
+                return f"{item} has no number: only a card of its rank takes it"
+        mask = ctx.mask_of(taken)
+        if mask is not None and values:
+            owned = ctx.owned_after(mask)
+            if self._is_capture(ctx, card, mask) and not holds(rules, owned, rest):
+                return _keep_message(rules, owned, rest, "for your build")
+        shown = " + ".join(map(str, taken))
+        return f"{shown} do not make {' or '.join(map(str, values)) or card.rank_name}"
+
+    def _is_capture(self, ctx: Context, card: Card, mask: int) -> bool:
+        for value in self.rules.hand_values[card]:
+            for union in (0, *ctx.unions(value)):
+                if mask & ~union and (mask & ~union) in ctx.wholes(value):
+                    return True
+                if mask == union:
+                    return True
+        return False
+
+    def _explain_build(
+        self,
+        ctx: Context,
+        card: Card,
+        value: int | None,
+        using: tuple[Item, ...],
+        rest: list[Card],
+        table_only: bool,
+    ) -> str:
+        rules = self.rules
+        if value is None:
+            return "that move is not allowed"
+        if not table_only and not rules.table_values[card.rank]:
+            return f"a {card.rank_name} has no number: it cannot be built"
+        if not using:
+            return "a build needs cards from the table besides the card you play"
+        if not any(value in rules.hand_values[c] for c in rest):
+            return f"you must keep a card of value {value} to build {value}"
+        for item in using:
+            if isinstance(item, Build) and item.multiple and item.value != value:
+                return "a multiple build's value cannot change"
+            if isinstance(item, Card) and not rules.table_values[item.rank]:
+                return f"{item} has no number: it cannot be built"
+        mask = ctx.mask_of(using)
+        if mask is not None and not table_only and not self.build_allowed(ctx, mask, value):
+            return self._pile_build_message()
+        played = None if table_only else card
+        strict = not rules.permissive
+        if split_groups(rules, using, value, played, strict) is None:
+            if strict and split_groups(rules, using, value, played, False) is not None:
+                return "only the card you play can change a build's value"
+            parts = " + ".join(map(str, (*([] if table_only else [card]), *using)))
+            return f"{parts} do not make groups of {value}"
+        after = (ctx.owned_after(mask) if mask is not None else set()) | {value}
+        if not holds(rules, after, rest):
+            return _keep_message(rules, after, rest, "for your builds")
+        return "that build is not allowed"
+
+    def _pile_build_message(self) -> str:
+        return "you may not build with cards from a capture pile"
+
+    def apply(self, rnd: Round, move: Move) -> tuple[bool, bool, bool]:
+        """Play a legal ``move``: returns (sweep, sweep scores, mulle)."""
+        seat = rnd.to_move
+        rnd.hands[seat].remove(move.card)
+        for build in move.table_builds:
+            self._place_build(rnd, seat, None, build.value, build.using)
+        if move.kind == "capture":
+            return self._capture(rnd, seat, move)
+        if move.kind == "build":
+            self._place_build(rnd, seat, move.card, move.value, move.using)
+        else:
+            rnd.table.append(move.card)
+        return (False, False, False)
+
+    def _take(self, rnd: Round, items: Iterable[Item]) -> list[Item]:
+        """Remove items from the table (or pile tops); returns them."""
+        out = []
+        for item in items:
+            if item in rnd.table:
+                rnd.table.remove(item)
+            else:
+                for pile in rnd.piles:
+                    if pile and pile[-1] == item:
+                        pile.pop()
+                        break
+                else:  # pragma: no cover - the move was checked
+                    raise IllegalMove(f"{item} is not on the table")
+            out.append(item)
+        return out
+
+    def _place_build(
+        self, rnd: Round, seat: int, played: Card | None, value: int, using: Sequence[Item]
+    ) -> Build:
+        strict = not self.rules.permissive
+        groups = split_groups(self.rules, using, value, played, strict)
+        if groups is None:
+            groups = split_groups(self.rules, using, value, played, False)
+        assert groups is not None, "a checked build splits into groups"
+        where = min((rnd.table.index(i) for i in using if i in rnd.table), default=len(rnd.table))
+        self._take(rnd, using)
+        build = Build(groups, value, self.owner_of(rnd, seat, value))
+        rnd.table.insert(min(where, len(rnd.table)), build)
+        return build
+
+    def owner_of(self, rnd: Round, seat: int, value: int) -> int:
+        return seat
+
+    def _capture(self, rnd: Round, seat: int, move: Move) -> tuple[bool, bool, bool]:
+        table_before = len(rnd.table)
+        taken = self._take(rnd, move.taken)
+        sweep = table_before > 0 and not rnd.table
+        scores = sweep and not rnd._sweep_void()
+        cards = [c for item in taken for c in item_cards(item)]
+        rnd.add_to_pile(seat, move.card, taken, cards)
+        rnd.last_capturer = seat
+        mulle = self.rules.mulle_twin and move.card in cards
+        if sweep:
+            rnd.sweeps[seat] += 1
+            rnd.void_sweeps[seat] += not scores
+        if mulle:
+            rnd.mulles[seat] += 1
+            rnd.mulle_points[seat] += self.rules.hand_values[move.card][0]
+        return (sweep, scores, mulle)
+
+
+def _locate(ctx: Context, items: Sequence[Item], taken: int) -> int | None:
+    """The mask of ``items`` among positions not in ``taken`` (identical cards: the first
+    free ones), or ``None`` if some are not there."""
+    mask = 0
+    everything = ctx.all_items
+    for item in items:
+        for position, there in enumerate(everything):
+            bit = 1 << position
+            if not (taken | mask) & bit and there == item:
+                mask |= bit
+                break
+        else:
+            return None
+    return mask
+
+
+def _keep_message(rules: Rules, values: Iterable[int], cards: Sequence[Card], what: str) -> str:
+    wanted = sorted(set(values))
+    lone = [v for v in wanted if not any(v in rules.hand_values[c] for c in cards)]
+    if lone:
+        return f"you must keep a card of value {lone[0]} {what}"
+    shown = " and ".join(map(str, wanted))
+    return f"one card cannot guard two builds: you need a card for each of the values {shown}"
+
+
+# -- South African Casino (7.6) ---------------------------------------------------------
+
+
+class SouthAfrican(Casino):
+    """7.6: the top card of each other player's pile joins captures, and owners' builds."""
+
+    tops = True
+
+    def pile_tops(self, rnd: Round, seat: int) -> list[Pile]:
+        return [
+            Pile(index, pile[-1]) for index, pile in enumerate(rnd.piles) if pile and index != seat
+        ]
+
+    def drift_free(self, rnd: Round, seat: int) -> bool:
+        return rnd.players == 2 and rnd.deal_number >= 2  # the second deal: drift freely
+
+    def trail_allowed(self, rnd: Round, seat: int, ctx: Context) -> bool:
+        return not ctx.owned or ctx.drift_free
+
+    def build_allowed(self, ctx: Context, mask: int, value: int) -> bool:
+        owns_one = bool(mask & ctx.owned_mask)
+        if ctx.owned and not owns_one and not ctx.drift_free:
+            return False  # owning a build, you must add to it or capture
+        return owns_one or not mask & ctx.pile_mask
+
+    def _pile_build_message(self) -> str:
+        return (
+            "a pile's top card may join only a build you own, as you add a card to it; "
+            "while you own a build you must add to it or capture"
+        )
+
+
+def family_for(rules: Rules) -> Casino:
+    """The move rules of a building game."""
+    if rules.builds == "south-african":
+        return SouthAfrican(rules)
+    if rules.builds == "swazi":
+        from .swazi import Swazi
+
+        return Swazi(rules)
+    return Casino(rules)

@@ -58,7 +58,7 @@ class Build:
         if body.startswith("[") and body.endswith("]"):
             body = body[1:-1]
         value_text, sep, groups_text = body.partition(":")
-        if not sep or not value_text.strip().isdigit():
+        if not sep or not (value_text.strip().isascii() and value_text.strip().isdigit()):
             raise ValueError(f"{text!r} is not a build (try e.g. [8: 3C 5H | 8S])")
         groups = [parse_cards(part) for part in groups_text.split("|")]
         return cls(groups, int(value_text), owner)

@@ -287,3 +287,12 @@ def test_mulle_allows_the_twin_of_the_played_card_on_the_table():
     mulle = rules_for("mulle")
     assert is_capture(mulle, ACE, parse_cards("AS"))
     assert capture_options(mulle, ACE, parse_cards("AS AH"), limit=3)
+
+
+def test_build_notation_is_ascii_only() -> None:
+    from bot.engine import Build
+
+    assert Build.parse("[3: AS 2S]").value == 3
+    for text in ("[٣: AS 2S]", "[²: AS AH]", "[3 AS 2S]"):
+        with pytest.raises(ValueError):
+            Build.parse(text)

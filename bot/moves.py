@@ -57,7 +57,8 @@ def _with_values(rules: Rules, played: Card, choice: Choice) -> Choice:
 def auto_move(round_: Round, seed: object = None) -> Move:
     """The move made for a player whose time ran out: what the ``normal`` computer plays.
 
-    CPU-bound for about a millisecond; async callers run it in a worker thread.
+    CPU-bound: about a millisecond, up to a few hundred on the huge tables left when
+    everyone trails; async callers run it in a worker thread.
     """
     return choose_move(round_, round_.to_move, "normal", seed=seed)
 

@@ -15,6 +15,7 @@ from bot.engine import Card, Rules, capture_masks, capture_options
 SMALL = 10  # up to this many table cards every capture is listed; above, maximal ones
 SEARCH_MASKS = 48  # the search looks at no more than this many captures of one card
 LARGE_LIMIT = 16  # maximal captures listed on large tables
+GUESS_EFFORT = 3000  # search steps for one guess on a large table (the engine's default: 20000)
 
 
 def captures(rules: Rules, card: Card, table: Sequence[Card]) -> list[tuple[Card, ...]]:
@@ -36,7 +37,7 @@ def masks(rules: Rules, card: Card, table: Sequence[Card]) -> Sequence[int]:
 @lru_cache(maxsize=4096)
 def _large_masks(rules: Rules, card: Card, table: tuple[Card, ...]) -> tuple[int, ...]:
     """Masks of the biggest captures on a large table (bounded: the engine stops early)."""
-    found = capture_options(rules, card, table, limit=LARGE_LIMIT)
+    found = capture_options(rules, card, table, limit=LARGE_LIMIT, effort=GUESS_EFFORT)
     return tuple(_mask(table, taken) for taken in found)
 
 

@@ -31,6 +31,7 @@ CANDIDATES = 6
 WORK_PER_MS = 1000.0
 WORLD_WORK, CANDIDATE_WORK, PLY_WORK, CARD_WORK = 26.0, 28.0, 5.0, 2.5
 MASK_WORK, THREAT_WORK = 0.2, 2.2
+LARGE_TABLE_WORK = 1.5  # per table card, for a capture search on a large table (over 10)
 MIN_WORLDS, MAX_WORLDS = 2, 200
 PRIOR = 0.05  # weight of the normal evaluation, to break near-ties
 LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited with
@@ -156,6 +157,8 @@ class Rollout:
                 continue
             masks = fastcap.masks(rules, card, table)
             self.work += MASK_WORK * len(masks)
+            if len(table) > fastcap.SMALL:
+                self.work += LARGE_TABLE_WORK * len(table)
             for mask in masks:
                 gain = own
                 for i, worth in enumerate(worths):

@@ -19,17 +19,17 @@ import heapq
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, islice, product
 
 from .cards import Card, card_order
 from .rules import Rules
 
 _ORDER = card_order()
 _SMALL_TABLE = 12  # up to this many cards, captures are found card by card
-_MOST_ON_TABLE = 104 * 14 + 1  # no table adds up to more (two decks, every ace as 14)
 _BITS = 5
 _FIELD = (1 << _BITS) - 1
 _GUARD = sum(1 << (_BITS * i + _BITS - 1) for i in range(13))
+_LOW_BITS = sum(1 << (_BITS * i) for i in range(13))
 
 
 def _unit(rank: int) -> int:
@@ -50,7 +50,12 @@ def _vector(cards: Iterable[Card]) -> int:
 
 
 def _size(vector: int) -> int:
-    return sum(_count(vector, rank) for rank in range(1, 14))
+    """How many cards a rank-count vector holds."""
+    total = 0
+    while vector:
+        total += vector & _FIELD
+        vector >>= _BITS
+    return total
 
 
 def _groups(values: tuple[tuple[int, ...], ...], available: int, target: int) -> tuple[int, ...]:
@@ -104,37 +109,46 @@ class _Partitioner:
         self.live = 0
         for group in self.groups:
             self.live |= group
-        self.by_rank = {
-            rank: [g for g in reversed(self.groups) if _count(g, rank)]
-            for rank in range(1, 14)
-            if _count(self.live, rank)
-        }
+        self.by_rank: dict[int, list[int]] = {}  # per rank, the groups holding it
+        for group in reversed(self.groups):  # most high cards first: splits find groups fast
+            rest, rank = group, 1
+            while rest:
+                if rest & _FIELD:
+                    self.by_rank.setdefault(rank, []).append(group)
+                rest >>= _BITS
+                rank += 1
         self.memo: dict[int, bool] = {0: True}
         self.mask = (1 << (target + 1)) - 1  # subset sums above the target do not matter
-        # Per rank, the values a card may take in a group (an ace as 14 never fits in 12).
-        self.fitting = tuple(tuple(v for v in options if v <= target) for options in values)
+        # On big tables a quick test of the cards' total saves hopeless searches.
+        big = _size(available) > _SMALL_TABLE
+        self.fitting = _fitting(values, target) if big else None
 
     def splits(self, vector: int) -> bool:
         """Whether ``vector`` (non-empty for a capture) splits into groups."""
         known = self.memo.get(vector)
         if known is not None:
             return known
-        if not self._total_fits(vector):
+        if self.fitting is not None and not self._total_fits(vector):
             self.memo[vector] = False
             return False
         return self._splits(vector)
 
     def _total_fits(self, vector: int) -> bool:
         """Whether the cards can add up to a multiple of the target (else they cannot split)."""
-        reach = 1  # bit n set: the cards may add up to n
-        for rank in range(1, 14):
-            count = _count(vector, rank)
-            if count:
-                grown = 0
-                for total in _sums(self.fitting[rank], count):
-                    grown |= reach << total
-                reach = grown
-        return bool(reach & _multiples(self.target))
+        lows, shifts, barred = self.fitting
+        if vector & barred:
+            return False  # a card no group can hold
+        total, rest = 0, vector
+        for low in lows:
+            total += (rest & _FIELD) * low
+            rest >>= _BITS
+        if not total % self.target:
+            return True
+        for rank, shift in shifts:  # an ace may count 13 more
+            for many in range(1, _count(vector, rank) + 1):
+                if not (total + many * shift) % self.target:
+                    return True
+        return False
 
     def _splits(self, vector: int) -> bool:
         if self.budget is not None:
@@ -152,10 +166,20 @@ class _Partitioner:
         return result
 
 
-@lru_cache(maxsize=32)
-def _multiples(target: int) -> int:
-    """Bit n set for every positive multiple n of ``target`` that table cards can reach."""
-    return sum(1 << n for n in range(target, _MOST_ON_TABLE, target))
+@lru_cache(maxsize=64)
+def _fitting(
+    values: tuple[tuple[int, ...], ...], target: int
+) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...], int]:
+    """What a card may add to a group's total, per rank: its lowest value, the ranks that
+    may count more (an ace: 13 more) and the fields of ranks too high for any group."""
+    lows, shifts, barred = [], [], 0
+    for rank in range(1, 14):
+        fitting = [v for v in values[rank] if v <= target]
+        lows.append(min(fitting, default=0))
+        if not fitting:
+            barred |= _FIELD << _BITS * (rank - 1)
+        shifts.extend((rank, v - min(fitting)) for v in fitting[1:2])
+    return tuple(lows), tuple(shifts), barred
 
 
 def is_capture(rules: Rules, played: Card, taken: Sequence[Card]) -> bool:
@@ -199,15 +223,17 @@ def _checked(rules: Rules, played: Card, cards: Iterable[Card], what: str) -> tu
         raise TypeError(f"the {what} must be a list of Cards, not a {type(cards).__name__}")
     cards = tuple(cards)
     for card in cards:
-        if not isinstance(card, Card):
+        if card.__class__ is not Card:
             raise TypeError(f"the {what} must be Cards, not a {type(card).__name__}")
-    counts = Counter(cards)
-    counts[played] += 1
-    for card, count in counts.items():
-        if count > rules.decks:
-            if rules.decks == 1 and card is played:
-                raise ValueError(f"{card} is the played card, so it cannot be in the {what}")
-            raise ValueError(f"{card} is there {count} times, with {rules.decks} deck(s)")
+    distinct = set(cards)
+    if len(distinct) < len(cards) or played in distinct:
+        counts = Counter(cards)
+        counts[played] += 1
+        for card, count in counts.items():
+            if count > rules.decks:
+                if rules.decks == 1 and card is played:
+                    raise ValueError(f"{card} is the played card, so it cannot be in the {what}")
+                raise ValueError(f"{card} is there {count} times, with {rules.decks} deck(s)")
     return cards
 
 
@@ -226,7 +252,12 @@ def _cover(left: int, groups: list[int]) -> bool:
 
 
 def capture_options(
-    rules: Rules, played: Card, table: Sequence[Card], limit: int | None = None
+    rules: Rules,
+    played: Card,
+    table: Sequence[Card],
+    limit: int | None = None,
+    *,
+    effort: int | None = None,
 ) -> list[tuple[Card, ...]]:
     """Every maximal legal capture of ``played`` from ``table``, each once, most cards first.
 
@@ -235,12 +266,13 @@ def capture_options(
     (a double deck) captures are multisets.
 
     With ``limit=k`` at most ``k`` are returned, always including one that takes the most
-    cards, and the work is bounded whatever the table: the search stops after ``EFFORT``
-    steps (some 30 ms). Only on tables no one plays to (half the deck trailed) can it run
-    out first; then it returns the captures found so far, which are maximal and the
-    largest, or if it found none yet, one legal capture made group by group, which may be
-    smaller. Answers with a limit are remembered, so asking again is cheap. Without a
-    limit the search is exact, and may take seconds on such tables.
+    cards, and the work is bounded whatever the table: the search stops after ``effort``
+    steps (default ``EFFORT``, some 30 ms; computer players guessing at what others may
+    take ask for less). Only on big tables (over 20 cards, everyone having trailed) can
+    the steps run out first; then it returns the captures found so far, which are maximal
+    and the largest, or if it found none yet, one legal capture made group by group,
+    which may be smaller. Answers with a limit are remembered, so asking again is cheap.
+    Without a limit the search is exact, and may take seconds on such tables.
 
     Raises ``TypeError`` for arguments of the wrong type and ``ValueError`` for cards that
     cannot be there together (the played card on the table, on a single deck).
@@ -248,18 +280,26 @@ def capture_options(
     table = _checked(rules, played, table, "table")
     if limit is None:
         found: list[tuple[Card, ...]] = []
+        ranks: dict[int, list[Card]] = {}
         for vector in _maximal_vectors(rules.table_values, rules.hand_values[played], table):
-            found.extend(_expand(vector, table))
+            ranks = ranks or _by_rank(table)
+            found.extend(_expand(vector, ranks))
         return found
     check_limit(limit)
+    effort = EFFORT if effort is None else effort
+    if not isinstance(effort, int) or isinstance(effort, bool):
+        raise TypeError(f"effort is a whole number of steps, not a {type(effort).__name__}")
+    if effort < 0:
+        raise ValueError("effort must be at least 0")
     key = tuple(sorted(table, key=_ORDER))
-    return list(_limited_options(rules.table_values, rules.hand_values[played], key, limit))
+    targets = rules.hand_values[played]
+    return list(_limited_options(rules.table_values, targets, key, limit, effort))
 
 
 def check_limit(limit: int) -> None:
     """Refuse a ``limit`` that is not a whole number from 1 up."""
     if not isinstance(limit, int) or isinstance(limit, bool):
-        raise TypeError(f"limit is a whole number, not {limit!r}")
+        raise TypeError(f"limit is a whole number, not a {type(limit).__name__}")
     if limit < 1:
         raise ValueError("limit must be at least 1")
 
@@ -292,25 +332,26 @@ def _limited_options(
     targets: tuple[int, ...],
     table: tuple[Card, ...],
     limit: int,
+    effort: int,
 ) -> tuple[tuple[Card, ...], ...]:
     """:func:`capture_options` with a limit, for a table in card order.
 
     The search is a function of its arguments alone (its partitioners are its own), so
     where the steps run out does not depend on what was asked before.
     """
-    budget = _Budget(EFFORT)
-    whole = _vector(table)
+    budget = _Budget(effort)
     found: list[tuple[Card, ...]] = []
+    ranks = _by_rank(table)
     try:
         for vector in _maximal_vectors(values, targets, table, budget):
-            for capture in _expand(vector, table):
+            for capture in _expand(vector, ranks):
                 found.append(capture)
                 if len(found) >= limit:
                     return tuple(found)
     except _OutOfEffort:
         if not found:
-            found.extend(_expand(_greedy_capture(values, targets, whole), table))
-            del found[limit:]
+            greedy = _greedy_capture(values, targets, _vector(table))
+            found.extend(islice(_expand(greedy, ranks), limit))
     return tuple(found)
 
 
@@ -349,10 +390,11 @@ def _maximal_vectors(
 ) -> Iterator[int]:
     """Rank-count vectors of the maximal captures, largest first (lazily).
 
-    A played ace counts 1 or 14 for the whole play, so each value is searched on its own
-    (searched together, the cards left behind for one value would multiply the captures
-    tried for the other) and the answers are merged, largest first, dropping any capture
-    that one already given contains. With a ``budget``, the search spends its steps.
+    A played ace counts 1 or 14 for the whole play. On a big table each value is searched
+    on its own (searched together, the cards left behind for one value would multiply the
+    captures tried for the other) and the answers are merged, largest first, dropping any
+    capture that one already given contains. With a ``budget``, the search spends its
+    steps.
     """
     whole = _vector(table)
     if not whole:
@@ -362,25 +404,27 @@ def _maximal_vectors(
     else:
         parts = [_Partitioner(values, whole, t, budget) for t in targets]
     parts = [part for part in parts if part.live]
-    if len(parts) == 1:
-        yield from _race(parts[0], whole, budget)
+    if not parts:
+        return
+    if len(parts) == 1 or _size(whole) <= _SMALL_TABLE:
+        yield from _race(parts, whole, budget)
         return
     given: list[int] = []
-    searches = [_race(part, whole, budget) for part in parts]
+    searches = [_race([part], whole, budget) for part in parts]
     for vector in heapq.merge(*searches, key=lambda v: -_size(v)):
         if not any(_fits(vector, bigger) for bigger in given):
             given.append(vector)
             yield vector
 
 
-def _race(part: _Partitioner, whole: int, budget: _Budget | None) -> Iterator[int]:
-    """The maximal captures of one value, largest first (lazily).
+def _race(parts: Sequence[_Partitioner], whole: int, budget: _Budget | None) -> Iterator[int]:
+    """The maximal captures of the values of ``parts``, largest first (lazily).
 
     Two searches run in turns: from the top (few cards left behind: fast on tables of
     low cards) and from the bottom (few groups: fast on tables of scattered high
     cards). The first to finish gives the answer.
     """
-    top, bottom = _top_down([part], whole), _bottom_up([part], whole)
+    top, bottom = _top_down(parts, whole), _bottom_up(parts, whole)
     given: set[int] = set()
     while True:
         vector = next(top, _DONE)
@@ -408,7 +452,13 @@ def _dead_cards(parts: Sequence[_Partitioner], whole: int) -> int:
     live = 0
     for part in parts:
         live |= part.live
-    return sum(_count(whole, r) * _unit(r) for r in range(1, 14) if not _count(live, r))
+    return whole & ~_ranks_mask(live)
+
+
+def _ranks_mask(vector: int) -> int:
+    """All five bits set in the field of each rank ``vector`` holds, none elsewhere."""
+    spread = vector | vector >> 1 | vector >> 2 | vector >> 3 | vector >> 4
+    return (spread & _LOW_BITS) * _FIELD
 
 
 def _top_down(parts: Sequence[_Partitioner], whole: int) -> Iterator[int | None]:
@@ -566,7 +616,8 @@ class TableIndex:
         if len(self.table) > _SMALL_TABLE:
             table = self.table
             vectors = _legal_vectors(self.rules.table_values, _vector(table), targets)
-            return [capture for vector in vectors for capture in _expand(vector, table)]
+            ranks = _by_rank(table)
+            return [capture for vector in vectors for capture in _expand(vector, ranks)]
         if not self._sorted:
             # Low cards first: the group search stops at the first card worth too much,
             # and captures come out in card order.
@@ -672,16 +723,24 @@ def _legal_vectors(
     return tuple(sorted(found, key=lambda v: (-_size(v), v)))
 
 
-def _expand(vector: int, table: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
-    """The distinct card selections from ``table`` with the rank counts of ``vector``.
+def _by_rank(table: Sequence[Card]) -> dict[int, list[Card]]:
+    """The table's cards by rank, each rank's in card order (read once, expanded often)."""
+    ranks: dict[int, list[Card]] = {}
+    for card in sorted(table, key=_ORDER):
+        ranks.setdefault(card.rank, []).append(card)
+    return ranks
+
+
+def _expand(vector: int, ranks: dict[int, list[Card]]) -> Iterator[tuple[Card, ...]]:
+    """The distinct card selections from a table (``ranks``: :func:`_by_rank`) with the
+    rank counts of ``vector``.
 
     Each selection lists its cards in card order.
     """
     choices = []
-    for rank in range(1, 14):
+    for rank, cards in ranks.items():
         need = _count(vector, rank)
         if need:
-            cards = sorted(c for c in table if c.rank == rank)
             picks = list(dict.fromkeys(combinations(cards, need)))
             choices.append(picks)
     for combo in product(*choices):  # ranks ascending, each sorted: card order

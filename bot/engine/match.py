@@ -243,7 +243,7 @@ class Match:
         extra = len(self.round_scores) - self.rounds_played
         if extra not in (0, 1) or (extra and (self.winner is None or not self.rules.live)):
             raise ValueError(
-                f"{len(self.round_scores)} round scores for {self.rounds_played} rounds"
+                f"{len(self.round_scores)} round scores for {brief(self.rounds_played)} rounds"
             )
         if self.winner is None:
             if self.round.is_over:
@@ -255,7 +255,7 @@ class Match:
         else:
             best = self.banked[self.winner]
             if best < self.rules.target or best != max(self.banked):
-                raise ValueError(f"side {self.winner} has not won with {best} points")
+                raise ValueError(f"side {self.winner} has not won with {brief(best)} points")
             if not extra and not self.round.is_over:
                 raise ValueError("a match won at the end of a round has that round over")
 

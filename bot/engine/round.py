@@ -263,12 +263,13 @@ class Round:
         if missing or extra:
             what = [f"{card} missing" for card in sorted(missing)]
             what += [f"{card} too often" for card in sorted(extra)]
-            raise ValueError(f"the cards do not make {self.rules.cards_in_deck}: {', '.join(what)}")
+            more = f" and {len(what) - 4} more" if len(what) > 4 else ""
+            raise ValueError(f"the cards do not make the deck: {', '.join(what[:4])}{more}")
 
     def _check_deals(self) -> None:
         """The deck holds what ``deal_number`` deals leave; the last one empties it."""
         if not 1 <= self.deal_number <= self.deals_total:
-            raise ValueError(f"deal {self.deal_number} of a round of {self.deals_total} deals")
+            raise ValueError(f"deal {brief(self.deal_number)} of a round of {self.deals_total}")
         if self.rules.crazy:
             return  # crazy casino: cards are drawn one by one after each play
         hand, table = self.rules.sizes_for(self.players)

@@ -6,7 +6,12 @@
 Searches are timed cold (the engine's caches of positions are cleared before each timed
 call), so the figures are what a new position costs. Times are this process's CPU time
 (``time.process_time``): the machines are shared, and CPU time is what other work on them
-disturbs least.
+disturbs least. A played card that is on the table is swapped for another of its rank (a
+deck holds each card once); with none left, that rank is not played.
+
+The last two parts time what the bot and the computer players do on the worst tables
+play reaches, when everyone trails (``tests/engine/worst.py``): the capture menu's
+search, each level's move, the hint and its explanation.
 """
 
 from __future__ import annotations
@@ -20,11 +25,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.engine import Build, Card, Move, Round, capture_options, parse_cards, rules_for
+from bot.ai import choose_move, hint
+from bot.ai.explain import explain_move
+from bot.ai.fastcap import clear_caches as clear_ai_caches
+from bot.engine import Build, Card, Move, Round, Rules, capture_options, parse_cards, rules_for
 from bot.engine.building import clear_caches as clear_building_caches
 from bot.engine.building import holds
+from bot.engine.captures import EFFORT
 from bot.engine.captures import clear_caches as clear_capture_caches
-from bot.engine.cards import full_deck
+from bot.engine.cards import SUITS, full_deck
+from tests.engine.worst import low_table, trailed_all_round, worst_positions
 
 SWEDISH = rules_for("swedish")
 MULLE = rules_for("mulle")
@@ -57,6 +67,16 @@ NASTY = {
 PLAYED = parse_cards("AC KC QC JC 10S 9D 8D 7C 6H 5D 4H 3C 2C")
 
 
+def playable(rules: Rules, card: Card, table: list[Card]) -> Card | None:
+    """``card``, or one of its rank that can be played to ``table`` (a deck holds each card
+    once, or twice in Mulle); ``None`` if every one of that rank is on the table."""
+    for suit in (card.suit, *SUITS):
+        twin = Card(card.rank, suit)
+        if table.count(twin) < rules.decks:
+            return twin
+    return None
+
+
 def clear_caches() -> None:
     clear_capture_caches()
     clear_building_caches()
@@ -65,6 +85,7 @@ def clear_caches() -> None:
 def timed(call: Callable[[], object]) -> float:
     """Milliseconds one cold call takes."""
     clear_caches()
+    clear_ai_caches()
     start = time.process_time()
     call()
     return (time.process_time() - start) * 1000
@@ -78,7 +99,8 @@ def fixed_tables() -> None:
     print("capture_options, fixed tables (every played rank, full list):")
     for label, text in FIXED.items():
         table = parse_cards(text)
-        samples = [timed(lambda c=c, t=table: capture_options(SWEDISH, c, t)) for c in PLAYED * 5]
+        played = [p for c in PLAYED * 5 if (p := playable(SWEDISH, c, table))]
+        samples = [timed(lambda c=c, t=table: capture_options(SWEDISH, c, t)) for c in played]
         report(label, samples)
 
 
@@ -114,7 +136,7 @@ def limited_nasty(rng: random.Random) -> None:
     for label, (rules, text) in NASTY.items():
         table = parse_cards(text)
         samples = []
-        for played in PLAYED:
+        for played in filter(None, (playable(rules, c, table) for c in PLAYED)):
             ms = timed(lambda p=played, r=rules, t=table: capture_options(r, p, t, limit=24))
             samples.append(ms)
             worst = max(worst, (ms, f"{played} on {label}"))
@@ -123,6 +145,7 @@ def limited_nasty(rng: random.Random) -> None:
         size = rng.randint(13, 24)
         low = [c for c in full_deck() if c.rank <= 7]
         cards = [*rng.sample(low, size), rng.choice(full_deck())]
+        cards[-1] = playable(SWEDISH, cards[-1], cards[:-1]) or Card(13, "C")
         ms = timed(lambda c=cards: capture_options(SWEDISH, c[-1], c[:-1], limit=24))
         worst = max(worst, (ms, f"{cards[-1]} on {' '.join(map(str, cards[:-1]))}"))
     print(f"  worst (incl. 300 random low-card tables of 13-24): {worst[0]:.2f} ms, {worst[1]}")
@@ -162,6 +185,59 @@ def random_rounds(
         f"  median {statistics.median(rates):8.0f} rounds/s   (batches: "
         f"{', '.join(f'{r:.0f}' for r in rates)})"
     )
+
+
+def worst_tables() -> None:
+    """The paths the bot and the computer players take, on the worst tables play reaches."""
+    print(
+        f"worst reachable tables: capture_options(limit=24), every rank played (effort {EFFORT}):"
+    )
+    worst: tuple[float, str] = (0.0, "")
+    for label, round_ in worst_positions().items():
+        table = round_.table
+        cards = [playable(round_.rules, Card(rank, "C"), table) for rank in range(1, 14)]
+        samples = []
+        for card in filter(None, cards):
+            ms = timed(lambda c=card, r=round_: capture_options(r.rules, c, r.table, limit=24))
+            samples.append(ms)
+            worst = max(worst, (ms, f"{card} on {label}"))
+        report(f"{label} ({len(table)})", samples)
+    print(f"  worst: {worst[0]:.2f} ms, {worst[1]}")
+
+
+def trailing_positions() -> dict[str, list[Round]]:
+    """Positions from rounds in which everyone trails: tables from 28 (56) cards to all."""
+    chosen = {}
+    for variant, low in (("swedish", 28), ("mulle", 56)):
+        positions = [r.copy() for r in trailed_all_round(variant, 2) if len(r.table) >= low]
+        step = max(1, len(positions) // 8)
+        chosen[variant] = [low_table(variant, 2), *positions[::step], positions[-1]]
+    return chosen
+
+
+def worst_players() -> None:
+    """choose_move at each level, the hint and its explanation, on trailed tables."""
+    print("worst reachable tables: the computer players and hints (CPU ms, default budget):")
+    families = trailing_positions()
+    for variant, positions in families.items():
+        sizes = f"{len(positions[0].table)}-{len(positions[-1].table)}"
+        for level in ("easy", "normal", "hard"):
+            samples = [
+                timed(lambda r=r, lv=level: choose_move(r, r.to_move, lv, seed=1))
+                for r in positions
+            ]
+            report(f"{variant} 2p, tables of {sizes}: {level}", samples)
+        samples = [timed(lambda r=r: hint(r, r.to_move, seed=1)) for r in positions]
+        report(f"{variant} 2p, tables of {sizes}: hint", samples)
+        samples = []
+        for r in positions:
+            for card in dict.fromkeys(r.hands[r.to_move]):
+                moves = [
+                    Move(card),
+                    *(Move(card, t) for t in capture_options(r.rules, card, r.table, limit=3)),
+                ]
+                samples.extend(timed(lambda m=m, r=r: explain_move(r, r.to_move, m)) for m in moves)
+        report(f"{variant} 2p, tables of {sizes}: explain_move", samples)
 
 
 # -- the building games ----------------------------------------------------------------------
@@ -256,6 +332,8 @@ def main() -> None:
         limited_nasty(rng)
         legal_moves_12(rng)
         random_rounds("swedish")
+        worst_tables()
+        worst_players()
     if "building" in parts:
         building_legal_moves(random.Random(2027))
         random_rounds("casino")

@@ -95,6 +95,10 @@ def test_out_of_effort_the_search_still_gives_a_legal_capture(monkeypatch):
             assert all(round_.is_legal(Move(card, taken)) for taken in found)
     clear_caches()
     rules = rules_for("swedish")
+    low = low_table("swedish", 2)
+    king = low.hands[low.to_move][0]
+    quick = capture_options(rules, king, low.table, limit=4, effort=0)
+    assert 1 <= len(quick) <= 4 and all(low.is_legal(Move(king, t)) for t in quick)
     assert capture_options(rules, Card.parse("KC"), parse_cards("QS 2H"), limit=2) == []
     assert capture_options(rules, Card.parse("KC"), parse_cards("QS AH 5D"), limit=2) == [
         tuple(parse_cards("AH QS"))
@@ -106,3 +110,13 @@ def test_the_largest_capture_comes_first_on_the_worst_tables():
     round_ = last_card_ace("swedish", 2)
     found = capture_options(round_.rules, Card.parse("AC"), round_.table, limit=24)
     assert len(found[0]) == 50  # every card but one king: 25 groups of 14
+
+
+@pytest.mark.parametrize(("effort", "error"), [(-1, ValueError), ("9", TypeError), (None, None)])
+def test_capture_options_takes_an_effort(effort, error):
+    rules, table = rules_for("swedish"), parse_cards("AS 2H 3D 7C")
+    if error is None:
+        assert capture_options(rules, Card.parse("KC"), table, limit=2, effort=effort)
+    else:
+        with pytest.raises(error):
+            capture_options(rules, Card.parse("KC"), table, limit=2, effort=effort)

@@ -414,7 +414,8 @@ class Round:
         if self.is_over:
             return []
         family = self._family
-        if family is not None:  # the building games list every move (see building.py)
+        if family is not None:
+            # The building games list every move; ``limit`` does not bound them yet.
             if limit is not None:
                 check_limit(limit)
             return family.legal_moves(self)

@@ -28,9 +28,13 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def foreign(interaction: discord.Interaction, game: Game, kind: str) -> bool:
-    """Refuse (and say ``True``) when the game is not the one of this channel, or a lobby
-    or rematch button comes with another message than the game's own."""
+async def foreign(interaction: discord.Interaction, game: Game | None, kind: str) -> bool:
+    """Refuse (and say ``True``) when there is no such game, the game is not the one of
+    this channel, or a lobby or rematch button comes with another message than the game's
+    own."""
+    if game is None:
+        await refuse(interaction, GONE)
+        return True
     if game.guild_id != interaction.guild_id or game.channel_id != interaction.channel_id:
         await refuse(interaction, ELSEWHERE)
         return True

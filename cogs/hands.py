@@ -16,7 +16,7 @@ from bot.games import GameError, GameService
 from bot.models import Game, Status
 from bot.moves import rank_choices
 from bot.render import hand_content, plain, value_note
-from cogs.common import GONE, NOT_MINE, NOT_PLAYING, STALE, foreign, refuse
+from cogs.common import NOT_MINE, NOT_PLAYING, STALE, foreign, refuse
 from cogs.custom_ids import Click
 from cogs.live import LiveHands
 from cogs.table import TableFlow
@@ -195,9 +195,6 @@ class HandFlow:
         """What ``hard`` would play, privately; thought about off the event loop, on a copy
         of the round taken inside the game's session."""
         async with self.games.session(click.game) as game:
-            if game is None:
-                await refuse(interaction, GONE)
-                return
             if await foreign(interaction, game, click.kind):
                 return
             seat = game.seat_of(interaction.user.id)

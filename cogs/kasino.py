@@ -18,7 +18,7 @@ from bot.models import Game, GameOptions, Seat, Status, Timer
 from bot.render import lobby_embed, rules_embed, scores_embed, standings
 from bot.storage import ChannelBusy, CorruptGame
 from bot.timers import Timers
-from cogs.common import GONE, NO_GAME, NOT_MINE, foreign, jump_url, refuse
+from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, refuse
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import BadComponent, ScoresPage, parse_click
 from cogs.hands import HandFlow
@@ -222,9 +222,6 @@ class Kasino(
             await self.hands.on_hint(interaction, click)
             return
         async with self.games.session(click.game) as game:
-            if game is None:
-                await refuse(interaction, GONE)
-                return
             if await foreign(interaction, game, click.kind):
                 return
             if click.kind == "lobby":

@@ -124,8 +124,18 @@ class Harness:
         carried = dict(serializers.message_payload(env.backend, stored))
         if doctor:
             carried["components"] = [*carried.get("components", []), _row(custom_id, values)]
+        record, payload = self._payload(member, stored, data, carried)
+        self.interactions += 1
+        env.backend.emit("INTERACTION_CREATE", payload)
+        await env._settle_internal(dispatch="INTERACTION_CREATE")
+        return simcord.InteractionResult(env, record)
+
+    def _payload(
+        self, member: Any, stored: Any, data: dict[str, Any], carried: dict[str, Any]
+    ) -> tuple[Any, dict[str, Any]]:
+        """A component interaction's record and gateway payload, arriving with ``carried``."""
         record, payload = sim_interactions.base_payload(
-            env.backend,
+            self.env.backend,
             type=3,
             channel_id=stored.channel_id,
             guild_id=self.guild.id,
@@ -134,10 +144,7 @@ class Harness:
         )
         payload["message"] = carried
         record.source_message_id = stored.id
-        self.interactions += 1
-        env.backend.emit("INTERACTION_CREATE", payload)
-        await env._settle_internal(dispatch="INTERACTION_CREATE")
-        return simcord.InteractionResult(env, record)
+        return record, payload
 
     def emit_component(
         self, member: Any, message: Any, data: dict[str, Any], times: int = 1
@@ -147,16 +154,8 @@ class Harness:
         stored = env.backend.get_message(_channel_id_of(message, env), message.id)
         records = []
         for _ in range(times):
-            record, payload = sim_interactions.base_payload(
-                env.backend,
-                type=3,
-                channel_id=stored.channel_id,
-                guild_id=self.guild.id,
-                user_id=member.id,
-                data=dict(data),
-            )
-            payload["message"] = dict(serializers.message_payload(env.backend, stored))
-            record.source_message_id = stored.id
+            carried = dict(serializers.message_payload(env.backend, stored))
+            record, payload = self._payload(member, stored, dict(data), carried)
             records.append((record, payload))
         for _, payload in records:
             env.backend.emit("INTERACTION_CREATE", payload)

@@ -15,7 +15,7 @@ from tests.engine.positions import (
 )
 from tests.engine.reference import reference_moves, swazi_reference
 
-MANY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _compare(rnd):
@@ -38,7 +38,7 @@ def test_casino_family_legal_moves_equal_brute_force(case, seed):
     _compare(random_position(random.Random(seed), name, options))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=st.sampled_from(SWAZI_FAMILY), seed=st.integers(0, 10**9))
 def test_swazi_family_legal_moves_equal_brute_force(case, seed):
     name, options = case

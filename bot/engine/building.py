@@ -663,7 +663,7 @@ class Casino:
         free = 0
         masks = []
         for part in (move.taken, move.using, *(b.using for b in move.table_builds)):
-            mask = _locate(ctx, part, free)
+            mask = _locate(ctx.all_items, part, free)
             if mask is None:
                 return False
             free |= mask
@@ -877,11 +877,10 @@ class Casino:
         return (sweep, scores, mulle)
 
 
-def _locate(ctx: Context, items: Sequence[Item], taken: int) -> int | None:
-    """The mask of ``items`` among positions not in ``taken`` (identical cards: the first
-    free ones), or ``None`` if some are not there."""
+def _locate(everything: Sequence[Item], items: Sequence[Item], taken: int) -> int | None:
+    """The mask of ``items`` among the positions of ``everything`` not in ``taken``
+    (identical cards: the first free ones), or ``None`` if some are not there."""
     mask = 0
-    everything = ctx.all_items
     for item in items:
         for position, there in enumerate(everything):
             bit = 1 << position

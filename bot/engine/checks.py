@@ -62,3 +62,10 @@ def as_list(value: object, name: str) -> list:
     if not isinstance(value, list):
         raise ValueError(f"{name}: a list, not {brief(value)}")
     return value
+
+
+def saved_version(value: object, readable: Sequence[int], what: str) -> int:
+    """A saved form's format version, if this engine reads it; else ``ValueError``."""
+    if type(value) is not int or value not in readable:
+        raise ValueError(f"unknown saved {what} version {brief(value)}")
+    return value

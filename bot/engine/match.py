@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Sequence
 
 from .cards import LILLAN, STORAN, Card
-from .checks import as_count, as_list, as_seat, brief, fields_of, per_seat
+from .checks import as_count, as_list, as_seat, brief, fields_of, per_seat, saved_version
 from .moves import IllegalMove, Move
 from .round import FORMAT_VERSION, READABLE_VERSIONS, Play, Round
 from .rules import Rules, rules_from_dict, rules_to_dict
@@ -210,9 +210,7 @@ class Match:
     @classmethod
     def _from_dict(cls, data: dict) -> Match:
         field = fields_of(data, "match")
-        version = field("version")
-        if type(version) is not int or version not in READABLE_VERSIONS:
-            raise ValueError(f"unknown saved match version {brief(version)}")
+        saved_version(field("version"), READABLE_VERSIONS, "match")
         rules = rules_from_dict(field("rules"))
         players = field("players")
         rules.check_players(players)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from .builds import Build, Item, item_cards, item_from_data, item_to_data
 from .captures import TableIndex, capture_options, check_limit, checked_targets
 from .cards import Card, shuffled_deck
-from .checks import as_count, as_flag, as_list, as_seat, brief, fields_of, per_seat
+from .checks import as_count, as_flag, as_list, as_seat, brief, fields_of, per_seat, saved_version
 from .moves import IllegalMove, Move
 from .rules import Rules, capture_values, rules_from_dict, rules_to_dict
 from .scoring import Score, drop_zeros, end_items, is_mulle, live_items
@@ -660,9 +660,7 @@ class Round:
     @classmethod
     def _from_dict(cls, data: dict) -> Round:
         field = fields_of(data, "round")
-        version = field("version")
-        if type(version) is not int or version not in READABLE_VERSIONS:
-            raise ValueError(f"unknown saved round version {brief(version)}")
+        version = saved_version(field("version"), READABLE_VERSIONS, "round")
         rules = rules_from_dict(field("rules"))
         hands = [_cards(h, "a hand") for h in as_list(field("hands"), "hands")]
         self = cls(rules, len(hands), field("dealer"))

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
-from .building import Casino, _bits, _keep_message, groups_by_sum, holds
+from .building import Casino, _bits, _keep_message, _locate, groups_by_sum, holds
 from .builds import Build, Item, item_cards, item_key
 from .cards import Card, card_order
 from .moves import IllegalMove, Move, TableBuild
@@ -835,20 +835,6 @@ class Swazi(Casino):
         split = _split_cards(self.rules, ctx, atoms, touch.value, played)
         assert split is not None, "a checked build splits into groups"
         return Build([*groups, *split], touch.value, owner)
-
-
-def _locate(everything: Sequence[Item], items: Sequence[Item], taken: int) -> int | None:
-    """The mask of ``items`` among positions not in ``taken``, or ``None``."""
-    mask = 0
-    for item in items:
-        for position, there in enumerate(everything):
-            bit = 1 << position
-            if not (taken | mask) & bit and there == item:
-                mask |= bit
-                break
-        else:
-            return None
-    return mask
 
 
 def _adds_up(ctx: SwaziContext, mask: int, target: int) -> bool:

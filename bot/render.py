@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Card, Rules
+from bot.engine import Card, Rules, rules_for
 from bot.models import Game, GameOptions, Status
 from bot.moves import Choice, deal_progress
 
@@ -334,33 +334,39 @@ RULES_TEXT = {
         " or trail it onto the table. Emptying the table is a **tabbe** (1 point). After the"
         " last card the last capturer takes what is left (**sistan**, 1 point).\n"
         "Round scoring: most spades 2, most cards 1, each ace 1, storan (10♦) 2,"
-        " lillan (2♠\ufe0e) 1, sistan 1, each tabbe 1. First to 16 wins."
+        " lillan (2♠\ufe0e) 1, sistan 1, each tabbe 1. {target}"
     ),
     "overspader": (
         "**Överspader**: Swedish Kasino, but instead of 2 points for most spades every side"
-        " scores 1 point for each spade beyond six. First to 21 wins."
+        " scores 1 point for each spade beyond six. {target}"
     ),
     "finnish": (
         "**Finnish Kasino**: cards count differently in hand: an ace is 14 (1 on the table),"
         " 2♠\ufe0e is 15 and 10♦ is 16 from hand. Points count as you go (aces, 2♠\ufe0e 1,"
         " 10♦ 2, each **mökki** 1), so the match can end mid-round; most spades 2 and most"
         " cards 1 come at the end of the round. Mökki do not count in the last deal or once"
-        " anyone has 10 points, and equal mökki cancel. No sistan point. First to 16 wins."
+        " anyone has 10 points, and equal mökki cancel. No sistan point. {target}"
     ),
     "mulle": (
         "**Mulle**: two decks, five cards each and five to the table, dealt one at a time."
         " Captures as in Swedish Kasino. Taking exactly the identical card (same rank and"
         " suit) with nothing else is a **mulle**: 5 points. Scoring: most spades 1, aces 1,"
-        " each storan 2, each lillan 1, sistan 1, tabbe 1, mulle 5. First to 50 wins."
+        " each storan 2, each lillan 1, sistan 1, tabbe 1, mulle 5. {target}"
     ),
 }
+
+
+def default_target(variant: str) -> str:
+    """The sentence on a variant's usual match length, which ``/kasino new`` can change."""
+    target = rules_for(variant).target
+    return f"A match is to {target} points unless the lobby sets another target."
 
 
 def rules_embed(variant: str | None) -> discord.Embed:
     """A readable rules summary for one variant (or all of them)."""
     keys = [variant] if variant else list(RULES_TEXT)
     embed = discord.Embed(title="Kasino rules", colour=TABLE_COLOUR)
-    embed.description = "\n\n".join(RULES_TEXT[k] for k in keys)
+    embed.description = "\n\n".join(RULES_TEXT[k].format(target=default_target(k)) for k in keys)
     embed.set_footer(text="Start a game with /kasino new; see your cards with /kasino hand.")
     return embed
 

@@ -105,7 +105,11 @@ async def test_rules_and_empty_channel_answers(harness: Harness) -> None:
     rules = await harness.slash(anna, "kasino rules", variant="finnish")
     assert rules.ephemeral and "mökki" in rules.response.embeds[0].description
     everything = await harness.slash(anna, "kasino rules")
-    assert "Mulle" in everything.response.embeds[0].description
+    text = everything.response.embeds[0].description
+    assert "Mulle" in text and "First to" not in text
+    # each variant's own usual target, which the lobby may change
+    assert text.count("A match is to 16 points unless the lobby sets another target") == 2
+    assert "to 21 points" in text and "to 50 points" in text
     hand = await harness.slash(anna, "kasino hand")
     assert hand.ephemeral and "no Kasino game" in hand.response.content
     stop = await harness.slash(anna, "kasino stop")

@@ -96,13 +96,13 @@ def draw_face(card: Card) -> Image.Image:
     draw = ImageDraw.Draw(image)
     ink = RED if card.is_red else BLACK
     # a card a little narrower than the square, so the rank "10" still fits in big type
-    left, top, right, bottom = 10 * SCALE, 2 * SCALE, big - 10 * SCALE, big - 2 * SCALE
+    left, top, right, bottom = 8 * SCALE, 1 * SCALE, big - 8 * SCALE, big - 1 * SCALE
     draw.rounded_rectangle(
         (left, top, right, bottom), radius=16 * SCALE, fill=PAPER, outline=RIM, width=3 * SCALE
     )
-    rank = _rank(card.rank_name, ink, height=50 * SCALE, width=right - left - 20 * SCALE)
-    image.alpha_composite(rank, (int((left + right - rank.width) / 2), top + 9 * SCALE))
-    SUIT_SHAPES[card.suit](draw, (left + right) / 2, bottom - 31 * SCALE, 25 * SCALE, ink)
+    rank = _rank(card.rank_name, ink, height=58 * SCALE, width=right - left - 16 * SCALE)
+    image.alpha_composite(rank, (int((left + right - rank.width) / 2), top + 8 * SCALE))
+    SUIT_SHAPES[card.suit](draw, (left + right) / 2, bottom - 28 * SCALE, 22 * SCALE, ink)
     return image.resize((SIZE, SIZE), Image.Resampling.LANCZOS)
 
 

@@ -324,7 +324,7 @@ def round_summary(
         lines = [f"{plural(spades, 'spade')} · {plural(len(pile), 'card')}"]
         if scores is not None:
             items = scores[side].items
-            lines += [f"{ITEM_NAMES.get(k, k)}: {v}" for k, v in items.items() if v]
+            lines += [f"{ink.line(ITEM_NAMES.get(k, k))}: {v}" for k, v in items.items() if v]
             lines.append(f"Round: **{scores[side].total}**")
         lines.append(f"Match: **{match.scores[side]}** / {match.rules.target}")
         embed.add_field(name=game.side_name(side), value="\n".join(lines), inline=True)

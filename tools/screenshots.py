@@ -128,6 +128,7 @@ class Match:
                     target.scroll_into_view_if_needed(timeout=2000)
                     break
         time.sleep(0.4)
+        self.images_loaded()
         for theme in ("dark", "light"):
             self.page.evaluate(
                 """([css, on]) => {
@@ -143,6 +144,15 @@ class Match:
             self.page.locator("#preview-app").screenshot(path=str(path))
             self.saved.append(path)
         self.page.evaluate("document.getElementById('kasino-light')?.remove()")
+
+    def images_loaded(self, timeout: float = 5.0) -> None:
+        """Wait (a while) until the page's pictures, the card faces among them, are drawn:
+        the Preview loads each one after it shows the message."""
+        with contextlib.suppress(PlaywrightError):
+            self.page.wait_for_function(
+                "[...document.images].every(i => i.complete && i.naturalWidth > 0)",
+                timeout=timeout * 1000,
+            )
 
     # ------------------------------------------------------------------ driving
 

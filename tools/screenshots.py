@@ -294,6 +294,7 @@ class Match:
                 before, chosen_at = "", time.monotonic()
                 time.sleep(1.5)
                 continue
+            hand = self.fresh(hand)  # never a picture of a menu showing a stale choice
             if not shot_table and moves >= 2:
                 self.shoot("4-table", self.latest_table())
                 shot_table = True

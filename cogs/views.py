@@ -12,7 +12,14 @@ from bot.ai import LEVELS
 from bot.engine import capture_options, capture_values
 from bot.models import MAX_SEATS, Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
-from bot.render import choice_description, choice_label, plain, sorted_cards
+from bot.render import (
+    TEXT_INK,
+    CardInk,
+    choice_description,
+    choice_label,
+    plain,
+    sorted_cards,
+)
 from cogs.components import KasinoButton, KasinoSelect
 
 P = ParamSpec("P")
@@ -120,10 +127,11 @@ def table_view(game: Game) -> discord.ui.View | None:
     return None
 
 
-def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
-    """A card of the hand. No emoji: Discord's black-suit emoji are near-invisible on the
-    dark theme; the label's black suits carry U+FE0E (text presentation, see
-    :data:`bot.render.SUIT_PLAIN`)."""
+def _card_option(game: Game, index: int, seat: int, ink: CardInk) -> discord.SelectOption:
+    """A card of the hand: its face as the option's emoji when the faces are uploaded, and
+    always a text label (``7♦``), so the option reads without the picture too. Never
+    Discord's own suit emoji: its black suits are near-invisible on the dark theme; the
+    label's black suits carry U+FE0E (text presentation, see :data:`bot.render.SUIT_PLAIN`)."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
@@ -137,11 +145,13 @@ def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
     else:
         label += ": trail"
         description = "takes nothing: put on the table at once"
-    return discord.SelectOption(label=label, value=str(index), description=description)
+    return discord.SelectOption(
+        label=label, value=str(index), description=description, emoji=ink.emoji(played)
+    )
 
 
 @_static
-def hand_view(game: Game, seat: int) -> discord.ui.View:
+def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
     """On your turn a select of the card to play, in the sorted order of the hand (its
     values stay hand positions), and Hint when hints are on; always a Refresh button."""
     view = _view()
@@ -150,7 +160,7 @@ def hand_view(game: Game, seat: int) -> discord.ui.View:
     hand = rnd.hands[seat]
     if my_turn and hand:
         order = sorted(range(len(hand)), key=lambda i: sorted_cards(hand).index(hand[i]))
-        options = [_card_option(game, i, seat) for i in order]
+        options = [_card_option(game, i, seat, ink) for i in order]
         view.add_item(
             KasinoSelect(
                 "card",
@@ -168,7 +178,7 @@ def hand_view(game: Game, seat: int) -> discord.ui.View:
 
 
 @_static
-def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
+def take_view(game: Game, seat: int, index: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
     """What the chosen card takes: ranked captures, trail, or choosing the cards yourself."""
     rnd = game.match.round
     rules = game.match.rules
@@ -187,6 +197,7 @@ def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
             label="Trail: take nothing",
             value="trail",
             description=f"Put {plain(played)} on the table",
+            emoji=ink.emoji(played),
         )
     )
     if choices:
@@ -213,10 +224,13 @@ def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
 
 
 @_static
-def pick_view(game: Game, index: int) -> discord.ui.View:
+def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
     """A multi-select of the table cards (values are table positions: cards may repeat)."""
     table = game.match.round.table[:MAX_MENU_OPTIONS]
-    options = [discord.SelectOption(label=plain(c), value=str(i)) for i, c in enumerate(table)]
+    options = [
+        discord.SelectOption(label=plain(c), value=str(i), emoji=ink.emoji(c))
+        for i, c in enumerate(table)
+    ]
     view = _view()
     view.add_item(
         KasinoSelect(

@@ -41,14 +41,15 @@ the player. Tests hold the two equal, and both equal to a brute-force generator.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache, wraps
 from itertools import combinations
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from .builds import Build, Item, item_cards, item_key
-from .captures import _unions
+from .captures import union_masks
 from .cards import Card, card_order
 from .moves import IllegalMove, Move, TableBuild
 
@@ -57,6 +58,29 @@ _ORDER = card_order()
 if TYPE_CHECKING:
     from .round import Round
     from .rules import Rules
+
+
+_Result = TypeVar("_Result")
+
+
+def gc_paused(method: Callable[..., _Result]) -> Callable[..., _Result]:
+    """Run ``method`` with the cyclic garbage collector paused.
+
+    A busy table lists tens of thousands of moves, and each automatic collection walks
+    every object made so far: paused, the moves (which hold no cycles) cost one walk.
+    """
+
+    @wraps(method)
+    def paused(*args: object) -> _Result:
+        if not gc.isenabled():
+            return method(*args)
+        gc.disable()
+        try:
+            return method(*args)
+        finally:
+            gc.enable()
+
+    return paused
 
 
 # -- group search ------------------------------------------------------------------------
@@ -97,9 +121,7 @@ def groups_by_sum(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...]
 def _unions_of(groups: tuple[int, ...]) -> tuple[int, ...]:
     if len(groups) < 2:
         return groups
-    found: set[int] = set()
-    _unions(groups, 0, 0, found)
-    return tuple(sorted(found))
+    return tuple(sorted(union_masks(groups)))
 
 
 def clear_caches() -> None:
@@ -228,6 +250,23 @@ class Pile(NamedTuple):
 
 _NEVER = (99,)  # the value options of an item no group may hold: it sorts last
 _BYTE_BITS = [tuple(i for i in range(8) if byte >> i & 1) for byte in range(256)]
+
+
+class _Chunk(dict):
+    """The items of eight positions, by the byte of a mask that picks them (made once)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Sequence[Item]) -> None:
+        super().__init__()
+        self.items = items
+
+    def __missing__(self, byte: int) -> tuple[Item, ...]:
+        items = self.items
+        found = self[byte] = tuple([items[i] for i in _BYTE_BITS[byte]])
+        return found
+
+
 _SUMS = (1 << 17) - 1  # values never exceed 16
 
 
@@ -251,6 +290,9 @@ def _card_table(
     options = tuple([table_values[rank] or _NEVER for rank in ranks])
     pairs = tuple((rank, 1 << i) for i, rank in enumerate(ranks) if not table_values[rank])
     return options, _reach(options), pairs
+
+
+Listed = tuple[list[int], list[tuple[Item, ...]]]  # masks, and the items of each
 
 
 class Context:
@@ -281,6 +323,8 @@ class Context:
             items = self.items
             self.pile_mask = 0
         self.all_items = items
+        self._chunks = [_Chunk(items[start : start + 8]) for start in range(0, len(items), 8)]
+        self._ranks = {i: n for n, i in enumerate(sorted(items, key=item_key))} if self.tops else {}
         table_values = rules.table_values
         permissive = rules.permissive
         self.whole: dict[int, list[int]] = {}  # value -> masks of builds taken whole
@@ -335,7 +379,8 @@ class Context:
         self._wholes: dict[int, list[int]] = {}
         self._captures: dict[int, list[int]] = {}
         self._builds: dict[tuple[tuple[int, ...], int], list[int]] = {}
-        self._chunks: list[dict[int, tuple[Item, ...]]] = []
+        self._taken: dict[tuple[int, ...], Listed] = {}
+        self._using: dict[tuple[tuple[int, ...], int], Listed] = {}
         self._rests: dict[Card, list[Card]] = {}
         self.moves: dict[Card, list[Move]] = {}
 
@@ -386,6 +431,27 @@ class Context:
             self._captures[value] = found
         return found
 
+    def captures(self, values: tuple[int, ...]) -> Listed:
+        """Masks and items of every capture by a card worth ``values`` (an ace takes one
+        value for the whole capture); cards of the same values share them."""
+        found = self._taken.get(values)
+        if found is None:
+            if len(values) == 1:
+                masks = self.capture_masks(values[0])
+            else:
+                masks = list(dict.fromkeys(m for v in values for m in self.capture_masks(v)))
+            found = self._taken[values] = (masks, self.takes(masks))
+        return found
+
+    def builds(self, own: tuple[int, ...], value: int, strict: bool) -> Listed:
+        """Masks and items of :meth:`build_masks` (cards of the same values share them)."""
+        key = (own, value)
+        found = self._using.get(key)
+        if found is None:
+            masks = self.build_masks(own, value, strict)
+            found = self._using[key] = (masks, self.takes(masks))
+        return found
+
     def build_masks(self, own: tuple[int, ...], value: int, strict: bool) -> list[int]:
         """Masks of the table items a card worth ``own`` may build into ``value`` with."""
         key = (own, value)
@@ -406,17 +472,13 @@ class Context:
                 pass  # the played card alone: nothing to build with
             elif shapes:
                 unions = (0, *self.unions(value))
+                masks = [shape | u for shape in shapes for u in unions if not u & shape]
                 wholes = self.wholes(value)
-                seen: set[int] = set()
-                for shape in shapes:
-                    for union in unions:
-                        if union & shape:
-                            continue
-                        for chosen in wholes:
-                            mask = shape | union | chosen
-                            if mask and mask not in seen:
-                                seen.add(mask)
-                                found.append(mask)
+                if len(wholes) > 1:  # whole builds never share items with groups
+                    masks = [mask | chosen for mask in masks for chosen in wholes]
+                unique = dict.fromkeys(masks)  # the first of each, in order
+                unique.pop(0, None)  # the played card alone
+                found = list(unique)
             self._builds[key] = found
         return found
 
@@ -461,25 +523,28 @@ class Context:
 
     def take(self, mask: int) -> tuple[Item, ...]:
         """The items of ``mask`` in canonical order (remembered eight positions at a time)."""
+        return self.takes([mask])[0]
+
+    def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
+        """:meth:`take` of each of ``masks`` (one call for many: the engine's hot path)."""
         chunks = self._chunks
-        found = ()
-        base = 0
-        rest = mask
-        while rest:
-            byte = rest & 255
-            if byte:
-                if base >= len(chunks):
-                    chunks.extend({} for _ in range(base + 1 - len(chunks)))
-                part = chunks[base].get(byte)
-                if part is None:
-                    items = self.all_items
-                    start = 8 * base
-                    part = chunks[base][byte] = tuple([items[start + i] for i in _BYTE_BITS[byte]])
-                found += part
-            rest >>= 8
-            base += 1
-        if mask & self.pile_mask:
-            found = tuple(sorted(found, key=item_key))
+        if len(chunks) == 1:
+            low = chunks[0]
+            found = [low[mask] for mask in masks]
+        elif len(chunks) == 2:
+            low, high = chunks
+            found = [low[mask & 255] + high[mask >> 8] for mask in masks]
+        else:
+            found = [
+                sum((chunk[mask >> 8 * i & 255] for i, chunk in enumerate(chunks)), ())
+                for mask in masks
+            ]
+        if self.pile_mask:  # pile tops come after the table: put them in card order
+            pile, ranks = self.pile_mask, self._ranks.__getitem__
+            found = [
+                tuple(sorted(items, key=ranks)) if mask & pile else items
+                for mask, items in zip(masks, found, strict=True)
+            ]
         return found
 
     def mask_of(self, items: Sequence[Item]) -> int | None:
@@ -536,6 +601,7 @@ class Casino:
             cached = rnd._context = Context(self, rnd, rnd.to_move)
         return cached
 
+    @gc_paused
     def legal_moves(self, rnd: Round) -> list[Move]:
         ctx = self.context(rnd)
         moves: list[Move] = []
@@ -569,26 +635,20 @@ class Casino:
     def _captures(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         rules = self.rules
         make = Move._ordered
-        take = ctx.take
         owned = ctx.owned
         values = rules.hand_values[card]
         if not values:  # a picture without a number pairs one loose card of its rank
             if owned and not holds(rules, owned, rest):
                 return
-            out.extend([make(card, take(bit)) for bit in ctx.pairs.get(card.rank, ())])
+            out.extend([make(card, items) for items in ctx.takes(ctx.pairs.get(card.rank, []))])
             return
-        if len(values) == 1:
-            masks = ctx.capture_masks(values[0])
-        else:  # an ace takes one value for the whole capture
-            masks = list(dict.fromkeys(m for v in values for m in ctx.capture_masks(v)))
-        if not masks:
-            return
+        masks, taken = ctx.captures(values)
         if not owned:
-            out.extend([make(card, take(mask)) for mask in masks])
+            out.extend([make(card, items) for items in taken])
             return
-        for mask in masks:
+        for mask, items in zip(masks, taken, strict=True):
             if holds(rules, ctx.owned_after(mask), rest):
-                out.append(make(card, take(mask)))
+                out.append(make(card, items))
 
     def _builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         rules = self.rules
@@ -596,7 +656,6 @@ class Casino:
         if not own:
             return  # pictures without a number are never built
         make = Move._made
-        take = ctx.take
         owned = ctx.owned
         strict = not rules.permissive
         checked = ctx.pile_mask or owned
@@ -604,18 +663,16 @@ class Casino:
         for value in ctx.held(card):
             if not targets >> value & 1:
                 continue
-            masks = ctx.build_masks(own, value, strict)
-            if not masks:
-                continue
+            masks, using = ctx.builds(own, value, strict)
             if not checked:
-                out.extend([make(card, (), value, take(mask), ()) for mask in masks])
+                out.extend([make(card, (), value, items, ()) for items in using])
                 continue
-            for mask in masks:
+            for mask, items in zip(masks, using, strict=True):
                 if not self.build_allowed(ctx, mask, value):
                     continue
                 if owned and not holds(rules, ctx.owned_after(mask) | {value}, rest):
                     continue
-                out.append(make(card, (), value, take(mask), ()))
+                out.append(make(card, (), value, items, ()))
 
     def _table_builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         """Permissive: build with table items only (no pile tops), then trail ``card``."""

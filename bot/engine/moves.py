@@ -50,14 +50,36 @@ def _canonical(items: Iterable[Item]) -> tuple[Item, ...]:
     return tuple(sorted(items, key=item_key))
 
 
-class Move:
+class _Parts:
+    """A move's fields, filled without checks; the engine's fast path then makes the object
+    a :class:`Move` (assigning ``__class__`` is cheaper than setting frozen slots one by
+    one, which matters on tables with tens of thousands of moves)."""
+
+    __slots__ = ("card", "table_builds", "taken", "using", "value")
+
+    def __init__(
+        self,
+        card: Card,
+        taken: tuple[Item, ...],
+        value: int | None,
+        using: tuple[Item, ...],
+        table_builds: tuple[TableBuild, ...],
+    ) -> None:
+        self.card = card
+        self.taken = taken
+        self.value = value
+        self.using = using
+        self.table_builds = table_builds
+
+
+class Move(_Parts):
     """A turn: play ``card`` from hand and take ``taken`` (empty: a trail, or a build).
 
     ``kind`` is ``"trail"``, ``"capture"`` or ``"build"``; ``value`` is a build move's
     declared value (else ``None``) and ``using`` its table items (else ``()``).
     """
 
-    __slots__ = ("card", "table_builds", "taken", "using", "value")
+    __slots__ = ()
     card: Card
     taken: tuple[Item, ...]
     value: int | None
@@ -112,12 +134,8 @@ class Move:
     @classmethod
     def _ordered(cls, card: Card, taken: tuple[Item, ...]) -> Move:
         """A capture whose ``taken`` is already in canonical order (the engine's fast path)."""
-        move = _new(cls)
-        _set_card(move, card)
-        _set_taken(move, taken)
-        _set_value(move, None)
-        _set_using(move, ())
-        _set_table_builds(move, ())
+        move = _Parts(card, taken, None, (), ())
+        move.__class__ = cls
         return move
 
     @classmethod
@@ -130,12 +148,8 @@ class Move:
         table_builds: tuple[TableBuild, ...] = (),
     ) -> Move:
         """Any move whose parts are already canonical (the build generator's fast path)."""
-        move = _new(cls)
-        _set_card(move, card)
-        _set_taken(move, taken)
-        _set_value(move, value)
-        _set_using(move, using)
-        _set_table_builds(move, table_builds)
+        move = _Parts(card, taken, value, using, table_builds)
+        move.__class__ = cls
         return move
 
     @property
@@ -260,7 +274,6 @@ def _rebuild(card, taken, value, using, table_builds) -> Move:
     return Move._made(card, taken, value, using, table_builds)
 
 
-_new = object.__new__
 _set_card = Move.card.__set__  # type: ignore[attr-defined]
 _set_taken = Move.taken.__set__  # type: ignore[attr-defined]
 _set_value = Move.value.__set__  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
-from .building import Casino, _bits, _keep_message, _locate, groups_by_sum, holds
+from .building import Casino, _bits, _keep_message, _locate, gc_paused, groups_by_sum, holds
 from .builds import Build, Item, item_cards, item_key
 from .cards import Card, card_order
 from .moves import IllegalMove, Move, TableBuild
@@ -218,6 +218,7 @@ class Swazi(Casino):
             cached = rnd._context = SwaziContext(self, rnd, rnd.to_move)
         return cached
 
+    @gc_paused
     def legal_moves(self, rnd: Round) -> list[Move]:
         ctx = self.context(rnd)
         moves = self._all_moves(rnd, ctx)

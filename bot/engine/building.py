@@ -141,6 +141,19 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+def _apart(unions: dict[int, Sequence[int]], shape: int) -> Sequence[int]:
+    """The unions (``unions[0]``, in order) sharing no item with ``shape``.
+
+    Remembered in ``unions`` by shape and found from the shape without its highest item:
+    shapes share their lower items, so each list is filtered from a shorter one.
+    """
+    found = unions.get(shape)
+    if found is None:
+        top = 1 << (shape.bit_length() - 1)
+        found = unions[shape] = [u for u in _apart(unions, shape ^ top) if not u & top]
+    return found
+
+
 def holds(rules: Rules, values: Iterable[int], cards: Sequence[Card]) -> bool:
     """Whether ``cards`` give each of the distinct ``values`` its own card (a matching)."""
     wanted = sorted(set(values))
@@ -256,10 +269,7 @@ class _Chunk(dict):
     """The items of eight positions, by the byte of a mask that picks them (made once)."""
 
     __slots__ = ("items",)
-
-    def __init__(self, items: Sequence[Item]) -> None:
-        super().__init__()
-        self.items = items
+    items: Sequence[Item]
 
     def __missing__(self, byte: int) -> tuple[Item, ...]:
         items = self.items
@@ -323,8 +333,8 @@ class Context:
             items = self.items
             self.pile_mask = 0
         self.all_items = items
-        self._chunks = [_Chunk(items[start : start + 8]) for start in range(0, len(items), 8)]
-        self._ranks = {i: n for n, i in enumerate(sorted(items, key=item_key))} if self.tops else {}
+        self.repeats = rules.decks > 1 and len(set(items)) < len(items)  # identical cards
+        self._chunks: list[_Chunk] | None = None
         table_values = rules.table_values
         permissive = rules.permissive
         self.whole: dict[int, list[int]] = {}  # value -> masks of builds taken whole
@@ -436,11 +446,14 @@ class Context:
         value for the whole capture); cards of the same values share them."""
         found = self._taken.get(values)
         if found is None:
-            if len(values) == 1:
+            sums, whole = self.sums, self.whole
+            if not any(sums >> v & 1 or v in whole for v in values):
+                masks = []  # nothing on the table makes these values
+            elif len(values) == 1:
                 masks = self.capture_masks(values[0])
             else:
                 masks = list(dict.fromkeys(m for v in values for m in self.capture_masks(v)))
-            found = self._taken[values] = (masks, self.takes(masks))
+            found = self._taken[values] = self._listed(masks)
         return found
 
     def builds(self, own: tuple[int, ...], value: int, strict: bool) -> Listed:
@@ -449,8 +462,19 @@ class Context:
         found = self._using.get(key)
         if found is None:
             masks = self.build_masks(own, value, strict)
-            found = self._using[key] = (masks, self.takes(masks))
+            found = self._using[key] = self._listed(masks)
         return found
+
+    def _listed(self, masks: list[int]) -> Listed:
+        """``masks`` with their items; with identical cards at two places (two decks), only
+        the first mask of the same items (the same move)."""
+        items = self.takes(masks)
+        if not self.repeats:
+            return masks, items
+        first: dict[tuple[Item, ...], int] = {}
+        for mask, taken in zip(masks, items, strict=True):
+            first.setdefault(taken, mask)
+        return list(first.values()), list(first)
 
     def build_masks(self, own: tuple[int, ...], value: int, strict: bool) -> list[int]:
         """Masks of the table items a card worth ``own`` may build into ``value`` with."""
@@ -471,8 +495,8 @@ class Context:
             if shapes == [0] and not self.sums >> value & 1 and value not in self.whole:
                 pass  # the played card alone: nothing to build with
             elif shapes:
-                unions = (0, *self.unions(value))
-                masks = [shape | u for shape in shapes for u in unions if not u & shape]
+                apart = {0: (0, *self.unions(value))}
+                masks = [shape | u for shape in shapes for u in _apart(apart, shape)]
                 wholes = self.wholes(value)
                 if len(wholes) > 1:  # whole builds never share items with groups
                     masks = [mask | chosen for mask in masks for chosen in wholes]
@@ -528,24 +552,37 @@ class Context:
     def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
         """:meth:`take` of each of ``masks`` (one call for many: the engine's hot path)."""
         chunks = self._chunks
+        if chunks is None:
+            chunks = self._chunks = self._make_chunks()
         if len(chunks) == 1:
             low = chunks[0]
             found = [low[mask] for mask in masks]
         elif len(chunks) == 2:
             low, high = chunks
             found = [low[mask & 255] + high[mask >> 8] for mask in masks]
+        elif len(chunks) == 3:  # 16 table items and pile tops
+            low, middle, high = chunks
+            found = [low[m & 255] + middle[m >> 8 & 255] + high[m >> 16] for m in masks]
         else:
             found = [
                 sum((chunk[mask >> 8 * i & 255] for i, chunk in enumerate(chunks)), ())
                 for mask in masks
             ]
         if self.pile_mask:  # pile tops come after the table: put them in card order
-            pile, ranks = self.pile_mask, self._ranks.__getitem__
+            ordered = sorted(self.all_items, key=item_key)
+            pile, ranks = self.pile_mask, {i: n for n, i in enumerate(ordered)}.__getitem__
             found = [
                 tuple(sorted(items, key=ranks)) if mask & pile else items
                 for mask, items in zip(masks, found, strict=True)
             ]
         return found
+
+    def _make_chunks(self) -> list[_Chunk]:
+        items = self.all_items
+        chunks = [_Chunk() for _ in range(0, len(items), 8)]
+        for index, chunk in enumerate(chunks):
+            chunk.items = items[8 * index : 8 * index + 8]
+        return chunks
 
     def mask_of(self, items: Sequence[Item]) -> int | None:
         """The mask of ``items`` (a multiset), or ``None`` if some are not there."""
@@ -627,71 +664,71 @@ class Casino:
                 self._builds(ctx, card, rest, found)
             if trail_ok and rules.permissive:
                 self._table_builds(ctx, card, rest, found)
-        if rules.decks > 1:  # identical cards: different items, the same move
-            found = list(dict.fromkeys(found))
         ctx.moves[card] = found
         return found
 
     def _captures(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         rules = self.rules
-        make = Move._ordered
         owned = ctx.owned
         values = rules.hand_values[card]
         if not values:  # a picture without a number pairs one loose card of its rank
             if owned and not holds(rules, owned, rest):
                 return
-            out.extend([make(card, items) for items in ctx.takes(ctx.pairs.get(card.rank, []))])
+            out.extend(Move._each(card, None, ctx.takes(ctx.pairs.get(card.rank, []))))
             return
         masks, taken = ctx.captures(values)
-        if not owned:
-            out.extend([make(card, items) for items in taken])
+        if not masks:
             return
-        for mask, items in zip(masks, taken, strict=True):
-            if holds(rules, ctx.owned_after(mask), rest):
-                out.append(make(card, items))
+        if owned:
+            taken = [
+                items
+                for mask, items in zip(masks, taken, strict=True)
+                if holds(rules, ctx.owned_after(mask), rest)
+            ]
+        out.extend(Move._each(card, None, taken))
 
     def _builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         rules = self.rules
         own = rules.table_values[card.rank]
         if not own:
             return  # pictures without a number are never built
-        make = Move._made
         owned = ctx.owned
+        allowed = self.build_allowed
         strict = not rules.permissive
-        checked = ctx.pile_mask or owned
         targets = ctx.targets(own, strict)
         for value in ctx.held(card):
             if not targets >> value & 1:
                 continue
             masks, using = ctx.builds(own, value, strict)
-            if not checked:
-                out.extend([make(card, (), value, items, ()) for items in using])
-                continue
-            for mask, items in zip(masks, using, strict=True):
-                if not self.build_allowed(ctx, mask, value):
-                    continue
-                if owned and not holds(rules, ctx.owned_after(mask) | {value}, rest):
-                    continue
-                out.append(make(card, (), value, items, ()))
+            if ctx.pile_mask or owned:
+                using = [
+                    items
+                    for mask, items in zip(masks, using, strict=True)
+                    if allowed(ctx, mask, value)
+                    and (not owned or holds(rules, ctx.owned_after(mask) | {value}, rest))
+                ]
+            out.extend(Move._each(card, value, using))
 
     def _table_builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         """Permissive: build with table items only (no pile tops), then trail ``card``."""
         rules = self.rules
-        make = Move._made
-        for value in ctx.held(card):
+        owned = ctx.owned
+        made: list[TableBuild] = []
+        for value in ctx.held(card):  # the rest of the hand holds ``value``
             wholes = ctx.wholes(value)
-            for union in (0, *ctx.unions(value)):
-                if union & ctx.pile_mask:
-                    continue
-                for chosen in wholes:
-                    mask = union | chosen
-                    if mask.bit_count() < 2:
-                        continue
-                    after = ctx.owned_after(mask) | {value}
-                    if not holds(rules, after, rest):
-                        continue
-                    extra = (TableBuild(value, ctx.take(mask)),)
-                    out.append(make(card, (), None, (), extra))
+            unions = [u for u in (0, *ctx.unions(value)) if not u & ctx.pile_mask]
+            masks = [
+                mask
+                for union in unions
+                for chosen in wholes
+                if (mask := union | chosen).bit_count() >= 2
+                and (not owned or holds(rules, ctx.owned_after(mask) | {value}, rest))
+            ]
+            made.extend([TableBuild(value, items) for items in ctx.takes(masks)])
+        if ctx.repeats:
+            made = list(dict.fromkeys(made))
+        make = Move._made
+        out.extend([make(card, (), None, (), (extra,)) for extra in made])
 
     # Playing ----------------------------------------------------------------------------
 

@@ -57,20 +57,6 @@ class _Parts:
 
     __slots__ = ("card", "table_builds", "taken", "using", "value")
 
-    def __init__(
-        self,
-        card: Card,
-        taken: tuple[Item, ...],
-        value: int | None,
-        using: tuple[Item, ...],
-        table_builds: tuple[TableBuild, ...],
-    ) -> None:
-        self.card = card
-        self.taken = taken
-        self.value = value
-        self.using = using
-        self.table_builds = table_builds
-
 
 class Move(_Parts):
     """A turn: play ``card`` from hand and take ``taken`` (empty: a trail, or a build).
@@ -134,9 +120,7 @@ class Move(_Parts):
     @classmethod
     def _ordered(cls, card: Card, taken: tuple[Item, ...]) -> Move:
         """A capture whose ``taken`` is already in canonical order (the engine's fast path)."""
-        move = _Parts(card, taken, None, (), ())
-        move.__class__ = cls
-        return move
+        return cls._made(card, taken, None, (), ())
 
     @classmethod
     def _made(
@@ -148,9 +132,33 @@ class Move(_Parts):
         table_builds: tuple[TableBuild, ...] = (),
     ) -> Move:
         """Any move whose parts are already canonical (the build generator's fast path)."""
-        move = _Parts(card, taken, value, using, table_builds)
+        move = _new(_Parts)
+        move.card = card
+        move.taken = taken
+        move.value = value
+        move.using = using
+        move.table_builds = table_builds
         move.__class__ = cls
         return move
+
+    @classmethod
+    def _each(cls, card: Card, value: int | None, parts: Iterable[tuple[Item, ...]]) -> list[Move]:
+        """The moves of ``card`` capturing each of ``parts`` (``value`` ``None``) or building
+        ``value`` with each, parts in canonical order: the fast path for long lists (one
+        call, no frame per move)."""
+        build = value is not None
+        out: list[Move] = []
+        append = out.append
+        for items in parts:
+            move = _new(_Parts)
+            move.card = card
+            move.taken = () if build else items
+            move.value = value
+            move.using = items if build else ()
+            move.table_builds = ()
+            move.__class__ = cls
+            append(move)
+        return out
 
     @property
     def kind(self) -> str:
@@ -274,6 +282,7 @@ def _rebuild(card, taken, value, using, table_builds) -> Move:
     return Move._made(card, taken, value, using, table_builds)
 
 
+_new = object.__new__
 _set_card = Move.card.__set__  # type: ignore[attr-defined]
 _set_taken = Move.taken.__set__  # type: ignore[attr-defined]
 _set_value = Move.value.__set__  # type: ignore[attr-defined]

@@ -277,6 +277,57 @@ class _Chunk(dict):
         return found
 
 
+class Picker:
+    """The items of a position picked by masks, as tuples in canonical order."""
+
+    def __init__(self, items: Sequence[Item], pile_mask: int) -> None:
+        self.items = items
+        self.pile_mask = pile_mask  # pile tops: placed after the table, sorted in
+        self._chunks: list[_Chunk] | None = None
+        self._ranks: dict[Item, int] = {}
+
+    def take(self, mask: int) -> tuple[Item, ...]:
+        """The items of ``mask``."""
+        return self.takes([mask])[0]
+
+    def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
+        """The items of each of ``masks`` (one call for many: the engine's hot path)."""
+        chunks = self._chunks
+        if chunks is None:
+            chunks = self._chunks = self._make_chunks()
+        if len(chunks) == 1:
+            low = chunks[0]
+            found = [low[mask] for mask in masks]
+        elif len(chunks) == 2:
+            low, high = chunks
+            found = [low[mask & 255] + high[mask >> 8] for mask in masks]
+        elif len(chunks) == 3:  # 16 table items and pile tops
+            low, middle, high = chunks
+            found = [low[m & 255] + middle[m >> 8 & 255] + high[m >> 16] for m in masks]
+        else:
+            found = [
+                sum((chunk[mask >> 8 * i & 255] for i, chunk in enumerate(chunks)), ())
+                for mask in masks
+            ]
+        if self.pile_mask:
+            pile, ranks = self.pile_mask, self._ranks.__getitem__
+            found = [
+                tuple(sorted(items, key=ranks)) if mask & pile else items
+                for mask, items in zip(masks, found, strict=True)
+            ]
+        return found
+
+    def _make_chunks(self) -> list[_Chunk]:
+        """One :class:`_Chunk` per eight positions (or none: an empty table)."""
+        items = self.items
+        chunks = [_Chunk() for _ in range(0, len(items), 8)]
+        for index, chunk in enumerate(chunks):
+            chunk.items = items[8 * index : 8 * index + 8]
+        if self.pile_mask:  # each item's place in canonical order
+            self._ranks = {item: n for n, item in enumerate(sorted(items, key=item_key))}
+        return chunks
+
+
 _SUMS = (1 << 17) - 1  # values never exceed 16
 
 
@@ -334,7 +385,8 @@ class Context:
             self.pile_mask = 0
         self.all_items = items
         self.repeats = rules.decks > 1 and len(set(items)) < len(items)  # identical cards
-        self._chunks: list[_Chunk] | None = None
+        picker = Picker(items, self.pile_mask)
+        self.take, self.takes = picker.take, picker.takes
         table_values = rules.table_values
         permissive = rules.permissive
         self.whole: dict[int, list[int]] = {}  # value -> masks of builds taken whole
@@ -544,45 +596,6 @@ class Context:
     def owned_after(self, gone: int) -> set[int]:
         """Values of the seat's builds still on the table once the items ``gone`` leave."""
         return {v for v, mask in self.owned.items() if mask & ~gone}
-
-    def take(self, mask: int) -> tuple[Item, ...]:
-        """The items of ``mask`` in canonical order (remembered eight positions at a time)."""
-        return self.takes([mask])[0]
-
-    def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
-        """:meth:`take` of each of ``masks`` (one call for many: the engine's hot path)."""
-        chunks = self._chunks
-        if chunks is None:
-            chunks = self._chunks = self._make_chunks()
-        if len(chunks) == 1:
-            low = chunks[0]
-            found = [low[mask] for mask in masks]
-        elif len(chunks) == 2:
-            low, high = chunks
-            found = [low[mask & 255] + high[mask >> 8] for mask in masks]
-        elif len(chunks) == 3:  # 16 table items and pile tops
-            low, middle, high = chunks
-            found = [low[m & 255] + middle[m >> 8 & 255] + high[m >> 16] for m in masks]
-        else:
-            found = [
-                sum((chunk[mask >> 8 * i & 255] for i, chunk in enumerate(chunks)), ())
-                for mask in masks
-            ]
-        if self.pile_mask:  # pile tops come after the table: put them in card order
-            ordered = sorted(self.all_items, key=item_key)
-            pile, ranks = self.pile_mask, {i: n for n, i in enumerate(ordered)}.__getitem__
-            found = [
-                tuple(sorted(items, key=ranks)) if mask & pile else items
-                for mask, items in zip(masks, found, strict=True)
-            ]
-        return found
-
-    def _make_chunks(self) -> list[_Chunk]:
-        items = self.all_items
-        chunks = [_Chunk() for _ in range(0, len(items), 8)]
-        for index, chunk in enumerate(chunks):
-            chunk.items = items[8 * index : 8 * index + 8]
-        return chunks
 
     def mask_of(self, items: Sequence[Item]) -> int | None:
         """The mask of ``items`` (a multiset), or ``None`` if some are not there."""

@@ -278,13 +278,13 @@ class _Chunk(dict):
 
 
 class Picker:
-    """The items of a position picked by masks, as tuples in canonical order."""
+    """A position's items (``all_items``, pile tops in ``pile_mask`` last) picked by masks,
+    as tuples in canonical order; the base of the building games' contexts."""
 
-    def __init__(self, items: Sequence[Item], pile_mask: int) -> None:
-        self.items = items
-        self.pile_mask = pile_mask  # pile tops: placed after the table, sorted in
-        self._chunks: list[_Chunk] | None = None
-        self._ranks: dict[Item, int] = {}
+    all_items: Sequence[Item]
+    pile_mask: int
+    _chunks: list[_Chunk] | None = None  # made on the first pick
+    _ranks: dict[Item, int]
 
     def take(self, mask: int) -> tuple[Item, ...]:
         """The items of ``mask``."""
@@ -309,7 +309,7 @@ class Picker:
                 sum((chunk[mask >> 8 * i & 255] for i, chunk in enumerate(chunks)), ())
                 for mask in masks
             ]
-        if self.pile_mask:
+        if self.pile_mask:  # tops sort in among the table's cards
             pile, ranks = self.pile_mask, self._ranks.__getitem__
             found = [
                 tuple(sorted(items, key=ranks)) if mask & pile else items
@@ -319,7 +319,7 @@ class Picker:
 
     def _make_chunks(self) -> list[_Chunk]:
         """One :class:`_Chunk` per eight positions (or none: an empty table)."""
-        items = self.items
+        items = self.all_items
         chunks = [_Chunk() for _ in range(0, len(items), 8)]
         for index, chunk in enumerate(chunks):
             chunk.items = items[8 * index : 8 * index + 8]
@@ -356,7 +356,7 @@ def _card_table(
 Listed = tuple[list[int], list[tuple[Item, ...]]]  # masks, and the items of each
 
 
-class Context:
+class Context(Picker):
     """One position of a building game, read once to serve every card of the hand.
 
     Items (table items in canonical order, then usable pile tops) are addressed by
@@ -385,8 +385,6 @@ class Context:
             self.pile_mask = 0
         self.all_items = items
         self.repeats = rules.decks > 1 and len(set(items)) < len(items)  # identical cards
-        picker = Picker(items, self.pile_mask)
-        self.take, self.takes = picker.take, picker.takes
         table_values = rules.table_values
         permissive = rules.permissive
         self.whole: dict[int, list[int]] = {}  # value -> masks of builds taken whole

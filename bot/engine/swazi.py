@@ -63,7 +63,7 @@ class Touch(NamedTuple):
     kept: int  # mask of the side's own build of this value it grows (0: none)
 
 
-class SwaziContext:
+class SwaziContext(Picker):
     """A Swazi or Sotho position read once: items, groups, owners."""
 
     def __init__(self, family: Swazi, rnd: Round, seat: int) -> None:
@@ -97,8 +97,6 @@ class SwaziContext:
                 self.pile_of_bit[1 << position] = index
         self.all_items = items
         self.pile_mask = ((1 << len(items)) - 1) ^ ((1 << self.table_count) - 1)
-        picker = Picker(items, self.pile_mask)
-        self.take, self.takes = picker.take, picker.takes
         table_values = rules.table_values
         options = []
         for item in items:

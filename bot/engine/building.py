@@ -442,6 +442,7 @@ class Context(Picker):
         self._taken: dict[tuple[int, ...], Listed] = {}
         self._using: dict[tuple[tuple[int, ...], int], Listed] = {}
         self._rests: dict[Card, list[Card]] = {}
+        self._keeps: dict[tuple[Card, int, int | None], bool] = {}
         self.moves: dict[Card, list[Move]] = {}
 
     def unions(self, value: int) -> tuple[int, ...]:
@@ -591,6 +592,19 @@ class Context(Picker):
             found = self._rests[card] = _without(self.hand, card)
         return found
 
+    def keeps(self, card: Card, gone: int, value: int | None = None) -> bool:
+        """Whether the hand without ``card`` holds a card for each value the seat still
+        owns once the items ``gone`` leave, and for ``value`` (remembered by the seat's
+        builds gone: thousands of moves share a few answers)."""
+        key = (card, gone & self.owned_mask, value)
+        found = self._keeps.get(key)
+        if found is None:
+            after = self.owned_after(gone)
+            if value is not None:
+                after.add(value)
+            found = self._keeps[key] = holds(self.rules, after, self.rest(card))
+        return found
+
     def owned_after(self, gone: int) -> set[int]:
         """Values of the seat's builds still on the table once the items ``gone`` leave."""
         return {v for v, mask in self.owned.items() if mask & ~gone}
@@ -692,9 +706,7 @@ class Casino:
             return
         if owned:
             taken = [
-                items
-                for mask, items in zip(masks, taken, strict=True)
-                if holds(rules, ctx.owned_after(mask), rest)
+                items for mask, items in zip(masks, taken, strict=True) if ctx.keeps(card, mask)
             ]
         out.extend(Move._each(card, None, taken))
 
@@ -715,14 +727,12 @@ class Casino:
                 using = [
                     items
                     for mask, items in zip(masks, using, strict=True)
-                    if allowed(ctx, mask, value)
-                    and (not owned or holds(rules, ctx.owned_after(mask) | {value}, rest))
+                    if allowed(ctx, mask, value) and (not owned or ctx.keeps(card, mask, value))
                 ]
             out.extend(Move._each(card, value, using))
 
     def _table_builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         """Permissive: build with table items only (no pile tops), then trail ``card``."""
-        rules = self.rules
         owned = ctx.owned
         made: list[TableBuild] = []
         for value in ctx.held(card):  # the rest of the hand holds ``value``
@@ -733,7 +743,7 @@ class Casino:
                 for union in unions
                 for chosen in wholes
                 if (mask := union | chosen).bit_count() >= 2
-                and (not owned or holds(rules, ctx.owned_after(mask) | {value}, rest))
+                and (not owned or ctx.keeps(card, mask, value))
             ]
             made.extend([TableBuild(value, items) for items in ctx.takes(masks)])
         if ctx.repeats:
@@ -786,7 +796,7 @@ class Casino:
                 return False
             if split_groups(rules, extra.using, extra.value, None, False) is None:
                 return False
-            return holds(rules, ctx.owned_after(mask) | {extra.value}, rest)
+            return ctx.keeps(card, mask, extra.value)
         if move.value is not None:
             value = move.value
             if not rules.table_values[card.rank] or not move.using:
@@ -795,7 +805,7 @@ class Casino:
                 return False
             if split_groups(rules, move.using, value, card, strict) is None:
                 return False
-            return not owned or holds(rules, ctx.owned_after(using_mask) | {value}, rest)
+            return not owned or ctx.keeps(card, using_mask, value)
         if move.taken:
             values = rules.hand_values[card]
             if not values:
@@ -805,7 +815,7 @@ class Casino:
                 split_groups(rules, move.taken, v, None, strict) is not None for v in values
             ):
                 return False
-            return not owned or holds(rules, ctx.owned_after(taken_mask), rest)
+            return not owned or ctx.keeps(card, taken_mask)
         return ctx.trail_ok and (not owned or holds(rules, owned, rest))
 
     def explain(self, rnd: Round, ctx: Context, move: Move) -> str:

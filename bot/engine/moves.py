@@ -120,7 +120,14 @@ class Move(_Parts):
     @classmethod
     def _ordered(cls, card: Card, taken: tuple[Item, ...]) -> Move:
         """A capture whose ``taken`` is already in canonical order (the engine's fast path)."""
-        return cls._made(card, taken, None, (), ())
+        move = _new(_Parts)
+        move.card = card
+        move.taken = taken
+        move.value = None
+        move.using = ()
+        move.table_builds = ()
+        move.__class__ = cls
+        return move
 
     @classmethod
     def _made(

@@ -89,45 +89,58 @@ def gc_paused(method: Callable[..., _Result]) -> Callable[..., _Result]:
 _TOP = 16  # no value is higher
 
 
-@lru_cache(maxsize=1 << 14)
-def groups_by_sum(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
-    """Index ``s``: masks (over ``options``' positions) of the groups adding up to ``s``.
+@lru_cache(maxsize=1 << 15)
+def sum_groups(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
+    """Masks (over ``options``' positions) of the groups adding up to ``value``, each once.
 
-    One pass over the items serves every target of a position (subset sums up to 16).
+    Callers pass ``options`` cut after the last item that fits in ``value`` (see
+    :func:`fitting`): positions after it never join a group, and the shorter key is shared
+    by many tables (most of a table lies above a low card's value).
     """
-    found: list[list[int]] = [[] for _ in range(_TOP + 1)]
+    found: list[list[int]] = [[] for _ in range(value + 1)]
     found[0].append(0)
+    twice = False  # an item with two values may reach one sum two ways
     for index, values in enumerate(options):
-        if values[0] > _TOP:
-            continue
         bit = 1 << index
         if len(values) == 1:
-            value = values[0]
-            for total in range(_TOP - value, -1, -1):  # high first: each item once
+            step = values[0]
+            for total in range(value - step, -1, -1):  # high first: each item once
                 masks = found[total]
                 if masks:
-                    found[total + value].extend([m | bit for m in masks])
+                    found[total + step].extend([m | bit for m in masks])
         else:  # an ace: 1 or 14, from the sums before this card
+            twice = True
             before = [list(masks) for masks in found]
-            for value in values:
-                for total in range(_TOP - value, -1, -1):
+            for step in values:
+                for total in range(value - step, -1, -1):
                     if before[total]:
-                        found[total + value].extend([m | bit for m in before[total]])
-    found[0] = []
-    return tuple(tuple(sorted(set(masks))) for masks in found)
+                        found[total + step].extend([m | bit for m in before[total]])
+    if value == 0:
+        return ()
+    return tuple(dict.fromkeys(found[value])) if twice else tuple(found[value])
 
 
-@lru_cache(maxsize=1 << 14)
-def _unions_of(groups: tuple[int, ...]) -> tuple[int, ...]:
+@lru_cache(maxsize=1 << 15)
+def sum_unions(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
+    """Masks of every union of disjoint groups of :func:`sum_groups` (same key)."""
+    groups = sum_groups(options, value)
     if len(groups) < 2:
         return groups
     return tuple(sorted(union_masks(groups)))
 
 
+def fitting(options: tuple[tuple[int, ...], ...], value: int) -> tuple[tuple[int, ...], ...]:
+    """``options`` cut after the last item with a value of at most ``value``."""
+    for end in range(len(options), 0, -1):
+        if options[end - 1][0] <= value:
+            return options[:end]
+    return ()
+
+
 def clear_caches() -> None:
     """Forget remembered groups (benchmarks time cold searches)."""
-    groups_by_sum.cache_clear()
-    _unions_of.cache_clear()
+    sum_groups.cache_clear()
+    sum_unions.cache_clear()
     _card_table.cache_clear()
 
 
@@ -433,7 +446,6 @@ class Context(Picker):
         self.held_counts = sorted(counts.items())
         self._unions: dict[int, tuple[int, ...]] = {}
         self._groups: dict[int, tuple[int, ...]] = {}
-        self._by_sum: tuple[tuple[int, ...], ...] | None = None
         self._targets: dict[tuple[int, ...], int] = {}
         self._held: dict[tuple[int, ...], list[int]] = {}
         self._wholes: dict[int, list[int]] = {}
@@ -449,7 +461,10 @@ class Context(Picker):
         """Masks of unions of disjoint groups of groupable items adding up to ``value``."""
         found = self._unions.get(value)
         if found is None:
-            found = _unions_of(self.groups(value)) if self.sums >> value & 1 else ()
+            if self.sums >> value & 1 and 0 < value <= _TOP:
+                found = sum_unions(fitting(self.options, value), value)
+            else:
+                found = ()
             self._unions[value] = found
         return found
 
@@ -458,10 +473,7 @@ class Context(Picker):
         found = self._groups.get(value)
         if found is None:
             if self.sums >> value & 1 and 0 < value <= _TOP:
-                by_sum = self._by_sum
-                if by_sum is None:
-                    by_sum = self._by_sum = groups_by_sum(self.options)
-                found = by_sum[value]
+                found = sum_groups(fitting(self.options, value), value)
             else:
                 found = ()
             self._groups[value] = found

@@ -42,6 +42,7 @@ the player. Tests hold the two equal, and both equal to a brute-force generator.
 from __future__ import annotations
 
 import gc
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, wraps
@@ -137,10 +138,32 @@ def fitting(options: tuple[tuple[int, ...], ...], value: int) -> tuple[tuple[int
     return ()
 
 
+@lru_cache(maxsize=1 << 15)
+def loose_builds(
+    options: tuple[tuple[int, ...], ...], own: tuple[int, ...], value: int
+) -> tuple[int, ...]:
+    """Masks of the groupable items (``options`` cut by :func:`fitting` for ``value``) that a
+    card worth ``own`` builds into ``value`` with: its group, then disjoint groups of the
+    value (never the empty mask: the card alone)."""
+    shapes: list[int] = []
+    for mine in own:
+        if mine == value:
+            shapes.append(0)
+        elif mine < value:
+            shapes.extend(sum_groups(fitting(options, value - mine), value - mine))
+    if not shapes:
+        return ()
+    apart = {0: (0, *sum_unions(options, value))}
+    masks = dict.fromkeys([shape | u for shape in shapes for u in _apart(apart, shape)])
+    masks.pop(0, None)
+    return tuple(masks)
+
+
 def clear_caches() -> None:
     """Forget remembered groups (benchmarks time cold searches)."""
     sum_groups.cache_clear()
     sum_unions.cache_clear()
+    loose_builds.cache_clear()
     _card_table.cache_clear()
 
 
@@ -544,29 +567,20 @@ class Context(Picker):
         key = (own, value)
         found = self._builds.get(key)
         if found is None:
-            shapes: list[int] = []
-            sums = self.sums
-            for mine in own:
-                if mine == value:
-                    shapes.append(0)
-                elif mine < value:
-                    if sums >> (value - mine) & 1:
-                        shapes.extend(self.groups(value - mine))
-                    if strict and self.simple:
-                        shapes.extend(bit for bit, v in self.simple if v + mine == value)
-            found = []
-            if shapes == [0] and not self.sums >> value & 1 and value not in self.whole:
-                pass  # the played card alone: nothing to build with
-            elif shapes:
+            masks = list(loose_builds(fitting(self.options, value), own, value))
+            if value in own:
+                masks.append(0)  # the card alone: whole builds of its value may join it
+            if strict and self.simple:  # 7.1's increase: the card and a lower simple build
                 apart = {0: (0, *self.unions(value))}
-                masks = [shape | u for shape in shapes for u in _apart(apart, shape)]
-                wholes = self.wholes(value)
-                if len(wholes) > 1:  # whole builds never share items with groups
-                    masks = [mask | chosen for mask in masks for chosen in wholes]
-                unique = dict.fromkeys(masks)  # the first of each, in order
-                unique.pop(0, None)  # the played card alone
-                found = list(unique)
-            self._builds[key] = found
+                for bit, v in self.simple:
+                    if value - v in own:
+                        masks.extend([bit | u for u in _apart(apart, bit)])
+            wholes = self.wholes(value)
+            if len(wholes) > 1:  # whole builds never share items with groups
+                masks = [mask | chosen for mask in masks for chosen in wholes]
+            unique = dict.fromkeys(masks)  # the first of each, in order
+            unique.pop(0, None)  # the played card alone
+            found = self._builds[key] = list(unique)
         return found
 
     def targets(self, own: tuple[int, ...], strict: bool) -> int:
@@ -634,6 +648,18 @@ class Context(Picker):
         return mask
 
 
+class Listing(Picker):
+    """The moves of a plain position (loose cards only, no pile tops, strict rules), listed
+    whole by :meth:`Casino.legal_moves`; ``play`` and ``is_legal`` look moves up in it."""
+
+    def __init__(self, seat: int, hand: list[Card], items: list[Item]) -> None:
+        self.seat = seat
+        self.hand = hand
+        self.all_items = items
+        self.pile_mask = 0
+        self.moves: dict[Card, list[Move]] = {}
+
+
 # -- the Casino core (7.1, 7.2, 7.3) ----------------------------------------------------
 
 
@@ -670,18 +696,75 @@ class Casino:
     # Generation -------------------------------------------------------------------------
 
     def context(self, rnd: Round) -> Context:
+        """The position read whole (kept on the round until it changes)."""
         cached = rnd._context
-        if cached is None or cached.seat != rnd.to_move:
+        if cached is None or cached.seat != rnd.to_move or cached.__class__ is not Context:
             cached = rnd._context = Context(self, rnd, rnd.to_move)
         return cached
 
     @gc_paused
     def legal_moves(self, rnd: Round) -> list[Move]:
-        ctx = self.context(rnd)
+        ctx = rnd._context
+        if ctx is None or ctx.seat != rnd.to_move:
+            ctx = rnd._context = self._plain(rnd) or Context(self, rnd, rnd.to_move)
         moves: list[Move] = []
+        if ctx.__class__ is Listing:
+            for found in ctx.moves.values():
+                moves.extend(found)
+            return moves
         for card in dict.fromkeys(ctx.hand):
             moves.extend(self.moves_for(rnd, ctx, card))
         return moves
+
+    def _plain(self, rnd: Round) -> Listing | None:
+        """Every move of a plain position (see :class:`Listing`); ``None`` for any other.
+
+        Most positions of a round are plain, and their moves come from three searches
+        remembered across positions (:func:`sum_unions`, :func:`loose_builds`), with no
+        reading of builds, owners or pile tops.
+        """
+        rules = self.rules
+        seat = rnd.to_move
+        if rules.permissive or (self.tops and self.pile_tops(rnd, seat)):
+            return None
+        table = rnd.table
+        for item in table:
+            if item.__class__ is not Card:
+                return None
+        items = sorted(table, key=_ORDER)
+        hand = rnd.hands[seat]
+        listing = Listing(seat, hand, items)
+        hand_values, table_values = rules.hand_values, rules.table_values
+        options = tuple([table_values[card.rank] or _NEVER for card in items])
+        lows = [values[0] for values in options]  # rising: cards are in rank order
+        counts = Counter(v for card in hand for v in hand_values[card])
+        repeats = rules.decks > 1 and len(set(items)) < len(items)
+        each = Move._each
+        for card in dict.fromkeys(hand):
+            found = [Move.trail(card)]
+            values = hand_values[card]
+            if not values:  # a picture without a number pairs one loose card of its rank
+                masks = [1 << i for i, there in enumerate(items) if there.rank == card.rank]
+            elif len(values) == 1:
+                masks = sum_unions(options[: bisect_right(lows, values[0])], values[0])
+            else:
+                masks = list(
+                    dict.fromkeys(
+                        m for v in values for m in sum_unions(options[: bisect_right(lows, v)], v)
+                    )
+                )
+            if masks:
+                found.extend(each(card, None, _distinct(listing.takes(masks), repeats)))
+            own = table_values[card.rank]
+            if own and items:
+                for value, count in counts.items():
+                    if count > (value in values):  # the rest of the hand holds ``value``
+                        masks = loose_builds(options[: bisect_right(lows, value)], own, value)
+                        if masks:
+                            parts = _distinct(listing.takes(masks), repeats)
+                            found.extend(each(card, value, parts))
+            listing.moves[card] = found
+        return listing
 
     def moves_for(self, rnd: Round, ctx: Context, card: Card) -> list[Move]:
         """Every legal move playing ``card``, each once (remembered for the position)."""
@@ -773,13 +856,18 @@ class Casino:
         """
         if not isinstance(move, Move) or not isinstance(move.card, Card):
             raise IllegalMove("that is not a move")
+        known = rnd._context  # legal_moves() may have listed this card's moves
+        if known is not None and known.seat == rnd.to_move:
+            listed = known.moves.get(move.card)
+            if listed is not None:
+                if move in listed:
+                    return
+                raise IllegalMove(self.explain(rnd, self.context(rnd), move))
         ctx = self.context(rnd)
         if move.card not in ctx.hand:
             raise IllegalMove(f"{move.card} is not in your hand")
-        listed = ctx.moves.get(move.card)  # legal_moves() already listed this card's moves
-        if move in listed if listed is not None else self.valid(rnd, ctx, move):
-            return
-        raise IllegalMove(self.explain(rnd, ctx, move))
+        if not self.valid(rnd, ctx, move):
+            raise IllegalMove(self.explain(rnd, ctx, move))
 
     def valid(self, rnd: Round, ctx: Context, move: Move) -> bool:
         """Whether ``move`` (with the card in hand) is legal, checked on its own items."""
@@ -1002,6 +1090,11 @@ class Casino:
             rnd.mulles[seat] += 1
             rnd.mulle_points[seat] += self.rules.hand_values[move.card][0]
         return (sweep, scores, mulle)
+
+
+def _distinct(parts: list[tuple[Item, ...]], repeats: bool) -> list[tuple[Item, ...]]:
+    """``parts`` each once (with identical cards, two masks may pick the same items)."""
+    return list(dict.fromkeys(parts)) if repeats else parts
 
 
 def _locate(everything: Sequence[Item], items: Sequence[Item], taken: int) -> int | None:

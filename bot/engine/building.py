@@ -159,6 +159,47 @@ def loose_builds(
     return tuple(masks)
 
 
+def subsets(bits: Iterable[int]) -> list[int]:
+    """Masks of every subset of ``bits`` (the empty one first)."""
+    found = [0]
+    for bit in bits:
+        found += [m | bit for m in found]
+    return found
+
+
+def with_wholes(unions: Sequence[int], wholes: list[int]) -> Sequence[int]:
+    """Captures of one value: ``unions`` of groups, each alone and with each subset of the
+    whole builds of the value (``wholes``, :func:`subsets`), and those builds alone."""
+    if len(wholes) == 1:
+        return unions
+    return [*wholes[1:], *[union | chosen for union in unions for chosen in wholes]]
+
+
+def build_masks_of(
+    fit: tuple[tuple[int, ...], ...],
+    own: tuple[int, ...],
+    value: int,
+    simple: list[tuple[int, int]],
+    wholes: list[int],
+) -> list[int]:
+    """Masks of the items a card worth ``own`` builds into ``value`` with (strict rules pass
+    the simple builds it may increase, ``(bit, value)``): loose groups, each alone and with
+    the whole builds of the value (``fit``: the groupable items, cut by :func:`fitting`)."""
+    masks = list(loose_builds(fit, own, value))
+    if value in own:
+        masks.append(0)  # the card alone: whole builds of its value may join it
+    if simple:  # 7.1's increase: the card and a simple build of a lower value
+        apart = {0: (0, *sum_unions(fit, value))}
+        for bit, v in simple:
+            if value - v in own:
+                masks.extend([bit | u for u in _apart(apart, bit)])
+    if len(wholes) > 1:  # whole builds never share items with groups
+        masks = [mask | chosen for mask in masks for chosen in wholes]
+    unique = dict.fromkeys(masks)  # the first of each, in order
+    unique.pop(0, None)  # the played card alone
+    return list(unique)
+
+
 def clear_caches() -> None:
     """Forget remembered groups (benchmarks time cold searches)."""
     sum_groups.cache_clear()
@@ -298,6 +339,7 @@ class Pile(NamedTuple):
 
 
 _NEVER = (99,)  # the value options of an item no group may hold: it sorts last
+_ALONE = [0]  # the subsets of no builds
 _BYTE_BITS = [tuple(i for i in range(8) if byte >> i & 1) for byte in range(256)]
 
 
@@ -506,25 +548,16 @@ class Context(Picker):
         """Masks of every subset (the empty one first) of the whole builds of ``value``."""
         found = self._wholes.get(value)
         if found is None:
-            found = [0]
-            for bit in self.whole.get(value, ()):
-                found += [m | bit for m in found]
-            self._wholes[value] = found
+            found = self._wholes[value] = subsets(self.whole.get(value, ()))
         return found
 
     def capture_masks(self, value: int) -> list[int]:
         """Masks of every capture of ``value``: unions of groups and whole builds."""
         found = self._captures.get(value)
         if found is None:
-            unions = self.unions(value)
-            if value not in self.whole:
-                found = list(unions)
-            else:
-                wholes = self.wholes(value)
-                found = [*wholes[1:]]
-                for union in unions:
-                    found.extend([union | chosen for chosen in wholes])
-            self._captures[value] = found
+            found = self._captures[value] = list(
+                with_wholes(self.unions(value), self.wholes(value))
+            )
         return found
 
     def captures(self, values: tuple[int, ...]) -> Listed:
@@ -567,20 +600,10 @@ class Context(Picker):
         key = (own, value)
         found = self._builds.get(key)
         if found is None:
-            masks = list(loose_builds(fitting(self.options, value), own, value))
-            if value in own:
-                masks.append(0)  # the card alone: whole builds of its value may join it
-            if strict and self.simple:  # 7.1's increase: the card and a lower simple build
-                apart = {0: (0, *self.unions(value))}
-                for bit, v in self.simple:
-                    if value - v in own:
-                        masks.extend([bit | u for u in _apart(apart, bit)])
-            wholes = self.wholes(value)
-            if len(wholes) > 1:  # whole builds never share items with groups
-                masks = [mask | chosen for mask in masks for chosen in wholes]
-            unique = dict.fromkeys(masks)  # the first of each, in order
-            unique.pop(0, None)  # the played card alone
-            found = self._builds[key] = list(unique)
+            simple = self.simple if strict else []
+            fit = fitting(self.options, value)
+            found = build_masks_of(fit, own, value, simple, self.wholes(value))
+            self._builds[key] = found
         return found
 
     def targets(self, own: tuple[int, ...], strict: bool) -> int:
@@ -719,52 +742,77 @@ class Casino:
     def _plain(self, rnd: Round) -> Listing | None:
         """Every move of a plain position (see :class:`Listing`); ``None`` for any other.
 
-        Most positions of a round are plain, and their moves come from three searches
-        remembered across positions (:func:`sum_unions`, :func:`loose_builds`), with no
-        reading of builds, owners or pile tops.
+        Most positions of a round are plain, and their moves come from searches remembered
+        across positions (:func:`sum_unions`, :func:`loose_builds`) and the few builds on
+        the table, with no owners' checks or pile tops to read.
         """
         rules = self.rules
         seat = rnd.to_move
         if rules.permissive or (self.tops and self.pile_tops(rnd, seat)):
             return None
         table = rnd.table
-        for item in table:
-            if item.__class__ is not Card:
-                return None
-        items = sorted(table, key=_ORDER)
-        hand = rnd.hands[seat]
-        listing = Listing(seat, hand, items)
-        hand_values, table_values = rules.hand_values, rules.table_values
-        options = tuple([table_values[card.rank] or _NEVER for card in items])
+        cards = sorted([item for item in table if item.__class__ is Card], key=_ORDER)
+        table_values = rules.table_values
+        options = tuple([table_values[card.rank] or _NEVER for card in cards])
         lows = [values[0] for values in options]  # rising: cards are in rank order
-        counts = Counter(v for card in hand for v in hand_values[card])
-        repeats = rules.decks > 1 and len(set(items)) < len(items)
-        each = Move._each
+        items: list[Item] = cards
+        wholes: dict[int, list[int]] = {}  # value -> subsets of the builds of that value
+        simple: list[tuple[int, int]] = []  # (bit, value) of simple builds
+        if len(cards) < len(table):
+            builds = sorted([item for item in table if item.__class__ is not Card], key=item_key)
+            if any(build.owner == seat for build in builds):
+                return None  # the mover's builds limit its moves
+            items = [*cards, *builds]
+            for position, build in enumerate(builds, len(cards)):
+                wholes.setdefault(build.value, []).append(1 << position)
+                if not build.multiple:
+                    simple.append((1 << position, build.value))
+            wholes = {value: subsets(bits) for value, bits in wholes.items()}
+        hand = rnd.hands[seat]
+        held: dict[int, int] = {}  # value -> cards of the hand worth it
+        for card in hand:
+            for value in rules.hand_values[card]:
+                held[value] = held.get(value, 0) + 1
+        repeats = rules.decks > 1 and len(set(items)) < len(items)  # identical cards
+        listing = Listing(seat, hand, items)
         for card in dict.fromkeys(hand):
-            found = [Move.trail(card)]
-            values = hand_values[card]
-            if not values:  # a picture without a number pairs one loose card of its rank
-                masks = [1 << i for i, there in enumerate(items) if there.rank == card.rank]
-            elif len(values) == 1:
-                masks = sum_unions(options[: bisect_right(lows, values[0])], values[0])
-            else:
-                masks = list(
-                    dict.fromkeys(
-                        m for v in values for m in sum_unions(options[: bisect_right(lows, v)], v)
-                    )
-                )
-            if masks:
-                found.extend(each(card, None, _distinct(listing.takes(masks), repeats)))
-            own = table_values[card.rank]
-            if own and items:
-                for value, count in counts.items():
-                    if count > (value in values):  # the rest of the hand holds ``value``
-                        masks = loose_builds(options[: bisect_right(lows, value)], own, value)
-                        if masks:
-                            parts = _distinct(listing.takes(masks), repeats)
-                            found.extend(each(card, value, parts))
-            listing.moves[card] = found
+            listing.moves[card] = self._plain_moves(
+                listing, card, (options, lows, wholes, simple, held, repeats)
+            )
         return listing
+
+    def _plain_moves(self, listing: Listing, card: Card, plain: tuple) -> list[Move]:
+        """The moves of ``card`` in a plain position (``plain``: its reading by
+        :meth:`_plain`): the trail, captures and builds."""
+        options, lows, wholes, simple, held, repeats = plain
+        rules = self.rules
+        items = listing.all_items
+        each = Move._each
+        found = [Move.trail(card)]
+        values = rules.hand_values[card]
+        masks: Sequence[int] = []
+        for value in values:
+            fit = options[: bisect_right(lows, value)]
+            found_here = with_wholes(sum_unions(fit, value), wholes.get(value, _ALONE))
+            masks = found_here if not masks else list(dict.fromkeys([*masks, *found_here]))
+        if not values:  # a picture without a number pairs one loose card of its rank
+            rank = card.rank
+            masks = [1 << i for i, c in enumerate(items) if c.__class__ is Card and c.rank == rank]
+        if masks:
+            found.extend(each(card, None, _distinct(listing.takes(masks), repeats)))
+        own = rules.table_values[card.rank]
+        if not own or not items:
+            return found
+        for value, count in held.items():
+            if count > (value in values):  # the rest of the hand holds ``value``
+                fit = options[: bisect_right(lows, value)]
+                if wholes:
+                    masks = build_masks_of(fit, own, value, simple, wholes.get(value, _ALONE))
+                else:
+                    masks = loose_builds(fit, own, value)
+                if masks:
+                    found.extend(each(card, value, _distinct(listing.takes(masks), repeats)))
+        return found
 
     def moves_for(self, rnd: Round, ctx: Context, card: Card) -> list[Move]:
         """Every legal move playing ``card``, each once (remembered for the position)."""

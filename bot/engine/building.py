@@ -42,11 +42,11 @@ the player. Tests hold the two equal, and both equal to a brute-force generator.
 from __future__ import annotations
 
 import gc
-from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, wraps
 from itertools import combinations
+from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from .builds import Build, Item, item_cards, item_key
@@ -205,6 +205,8 @@ def clear_caches() -> None:
     sum_groups.cache_clear()
     sum_unions.cache_clear()
     loose_builds.cache_clear()
+    _PLAIN_UNIONS.clear()
+    _PLAIN_BUILDS.clear()
     _card_table.cache_clear()
 
 
@@ -297,12 +299,25 @@ def split_groups(
 def _split(
     atoms: list[tuple[tuple[int, ...], tuple[Card, ...], str]], value: int, strict: bool
 ) -> list[tuple[Card, ...]] | None:
-    """Backtracking over atoms (the first atom's group is chosen first)."""
+    """Backtracking over atoms (the first atom's group is chosen first: groups are tried by
+    size, then in order, so the same items always split the same way)."""
     if not atoms:
         return []
     first, rest = atoms[0], atoms[1:]
+    if not first[0]:
+        return None  # a card without a number is in no group
+    lows = [min(a[0], default=_NEVER[0]) for a in rest]
+    highs = [max(a[0], default=_NEVER[0]) for a in rest]
+    room = value - min(first[0])  # what the rest of the group adds up to, at most
+    smallest = sorted(lows)
     for size in range(len(rest) + 1):
+        if sum(smallest[:size]) > room:
+            break  # every larger group is too big as well
         for chosen in combinations(range(len(rest)), size):
+            low = min(first[0]) + sum([lows[i] for i in chosen])
+            high = max(first[0]) + sum([highs[i] for i in chosen])
+            if not low <= value <= high:
+                continue
             group = [first, *(rest[i] for i in chosen)]
             kinds = [a[2] for a in group]
             if (
@@ -311,7 +326,7 @@ def _split(
                 and (sorted(kinds) != ["build", "hand"] or len(group) != 2)
             ):
                 continue
-            if not _sums_to([a[0] for a in group], value):
+            if low != high and not _sums_to([a[0] for a in group], value):
                 continue
             left = [a for i, a in enumerate(rest) if i not in chosen]
             tail = _split(left, value, strict)
@@ -340,7 +355,29 @@ class Pile(NamedTuple):
 
 _NEVER = (99,)  # the value options of an item no group may hold: it sorts last
 _ALONE = [0]  # the subsets of no builds
+_RANK_ONE = [1 << 4 * rank for rank in range(14)]  # one card of a rank, in counts per rank
+_RANKS_UP_TO = [(1 << 4 * min(value + 1, 14)) - 1 for value in range(_TOP + 1)]
+_TOKENS: dict[tuple[tuple[int, ...], ...], int] = {}
+_PLAIN_UNIONS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_PLAIN_BUILDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_PLAIN_LIMIT = 1 << 16  # entries kept before starting afresh
 _BYTE_BITS = [tuple(i for i in range(8) if byte >> i & 1) for byte in range(256)]
+
+
+class _Getters(dict):
+    """For a mask, the function giving the tuple of a tuple's items at its positions."""
+
+    def __missing__(self, mask: int) -> Callable[[Sequence[Item]], tuple[Item, ...]]:
+        positions = _bits(mask)
+        if len(positions) > 1:
+            found = itemgetter(*positions)
+        else:
+            found = itemgetter(slice(positions[0], positions[0] + 1))  # a one-item tuple
+        self[mask] = found
+        return found
+
+
+_GETTERS = _Getters()
 
 
 class _Chunk(dict):
@@ -434,7 +471,44 @@ def _card_table(
 Listed = tuple[list[int], list[tuple[Item, ...]]]  # masks, and the items of each
 
 
-class Context(Picker):
+class Owners(Picker):
+    """A position's items and the mover's own builds (``owned``: value -> mask), with the
+    check every move of an owner passes; the base of both readings of a position."""
+
+    rules: Rules
+    hand: list[Card]
+    owned: dict[int, int]
+    owned_mask: int
+    drift_free: bool  # owning a build puts no limit on this turn (South African)
+    trail_ok: bool
+    _rests: dict[Card, list[Card]]
+    _keeps: dict[tuple[Card, int, int | None], bool]
+
+    def rest(self, card: Card) -> list[Card]:
+        found = self._rests.get(card)
+        if found is None:
+            found = self._rests[card] = _without(self.hand, card)
+        return found
+
+    def keeps(self, card: Card, gone: int, value: int | None = None) -> bool:
+        """Whether the hand without ``card`` holds a card for each value the seat still
+        owns once the items ``gone`` leave, and for ``value`` (remembered by the seat's
+        builds gone: thousands of moves share a few answers)."""
+        key = (card, gone & self.owned_mask, value)
+        found = self._keeps.get(key)
+        if found is None:
+            after = self.owned_after(gone)
+            if value is not None:
+                after.add(value)
+            found = self._keeps[key] = holds(self.rules, after, self.rest(card))
+        return found
+
+    def owned_after(self, gone: int) -> set[int]:
+        """Values of the seat's builds still on the table once the items ``gone`` leave."""
+        return {v for v, mask in self.owned.items() if mask & ~gone}
+
+
+class Context(Owners):
     """One position of a building game, read once to serve every card of the hand.
 
     Items (table items in canonical order, then usable pile tops) are addressed by
@@ -635,29 +709,6 @@ class Context(Picker):
             found = self._held[own] = [v for v, n in self.held_counts if n > (v in own)]
         return found
 
-    def rest(self, card: Card) -> list[Card]:
-        found = self._rests.get(card)
-        if found is None:
-            found = self._rests[card] = _without(self.hand, card)
-        return found
-
-    def keeps(self, card: Card, gone: int, value: int | None = None) -> bool:
-        """Whether the hand without ``card`` holds a card for each value the seat still
-        owns once the items ``gone`` leave, and for ``value`` (remembered by the seat's
-        builds gone: thousands of moves share a few answers)."""
-        key = (card, gone & self.owned_mask, value)
-        found = self._keeps.get(key)
-        if found is None:
-            after = self.owned_after(gone)
-            if value is not None:
-                after.add(value)
-            found = self._keeps[key] = holds(self.rules, after, self.rest(card))
-        return found
-
-    def owned_after(self, gone: int) -> set[int]:
-        """Values of the seat's builds still on the table once the items ``gone`` leave."""
-        return {v for v, mask in self.owned.items() if mask & ~gone}
-
     def mask_of(self, items: Sequence[Item]) -> int | None:
         """The mask of ``items`` (a multiset), or ``None`` if some are not there."""
         mask = 0
@@ -671,16 +722,29 @@ class Context(Picker):
         return mask
 
 
-class Listing(Picker):
-    """The moves of a plain position (loose cards only, no pile tops, strict rules), listed
-    whole by :meth:`Casino.legal_moves`; ``play`` and ``is_legal`` look moves up in it."""
+class Listing(Owners):
+    """The moves of a plain position (no pile tops, strict rules), listed whole by
+    :meth:`Casino.legal_moves`; ``play`` and ``is_legal`` look moves up in it."""
 
-    def __init__(self, seat: int, hand: list[Card], items: list[Item]) -> None:
+    def __init__(
+        self, rules: Rules, seat: int, hand: list[Card], items: tuple[Item, ...], owned: dict
+    ) -> None:
+        self.rules = rules
         self.seat = seat
         self.hand = hand
         self.all_items = items
         self.pile_mask = 0
+        self.owned = owned
+        self.owned_mask = sum(owned.values())
+        self._rests = {}
+        self._keeps = {}
+        self.drift_free = self.trail_ok = True  # the family sets them where owned
         self.moves: dict[Card, list[Move]] = {}
+
+    def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
+        """The items of each of ``masks`` (a small table: no chunks to make)."""
+        items = self.all_items
+        return [_GETTERS[mask](items) for mask in masks]
 
 
 # -- the Casino core (7.1, 7.2, 7.3) ----------------------------------------------------
@@ -693,6 +757,11 @@ class Casino:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        values = rules.table_values
+        self.token = _TOKENS.setdefault(values, len(_TOKENS))  # short for the card values
+        # A card's lowest value is at least its rank: the cards that fit in a value are
+        # those of ranks up to it (what plain positions' searches rely on).
+        self.ranked = all(min(values[rank], default=_TOP) >= rank for rank in range(1, 14))
 
     # Hooks ------------------------------------------------------------------------------
 
@@ -704,11 +773,11 @@ class Casino:
         """Whether owning a build puts no limit on this turn (South African 2nd deal)."""
         return False
 
-    def trail_allowed(self, rnd: Round, seat: int, ctx: Context) -> bool:
+    def trail_allowed(self, rnd: Round, seat: int, ctx: Owners) -> bool:
         """Whether the seat may trail at all (7.1: not while owning a build)."""
         return self.rules.permissive or not ctx.owned
 
-    def build_allowed(self, ctx: Context, mask: int, value: int) -> bool:
+    def build_allowed(self, ctx: Owners, mask: int, value: int) -> bool:
         """A last say on a build move's items (South African pile tops and owners)."""
         return not mask & ctx.pile_mask
 
@@ -742,76 +811,127 @@ class Casino:
     def _plain(self, rnd: Round) -> Listing | None:
         """Every move of a plain position (see :class:`Listing`); ``None`` for any other.
 
-        Most positions of a round are plain, and their moves come from searches remembered
-        across positions (:func:`sum_unions`, :func:`loose_builds`) and the few builds on
-        the table, with no owners' checks or pile tops to read.
+        Most positions of a round are plain. Their loose cards are read as counts per rank
+        (cards in rank order: the cards that fit in a value are the first ones), and the
+        searches on them are remembered across positions by those counts.
         """
         rules = self.rules
         seat = rnd.to_move
-        if rules.permissive or (self.tops and self.pile_tops(rnd, seat)):
+        if not self.ranked or rules.permissive or (self.tops and self.pile_tops(rnd, seat)):
             return None
         table = rnd.table
         cards = sorted([item for item in table if item.__class__ is Card], key=_ORDER)
-        table_values = rules.table_values
-        options = tuple([table_values[card.rank] or _NEVER for card in cards])
-        lows = [values[0] for values in options]  # rising: cards are in rank order
+        counts = 0  # 4 bits per rank: how many loose cards of that rank
+        for card in cards:
+            counts += _RANK_ONE[card.rank]
         items: list[Item] = cards
         wholes: dict[int, list[int]] = {}  # value -> subsets of the builds of that value
-        simple: list[tuple[int, int]] = []  # (bit, value) of simple builds
+        owned: dict[int, int] = {}  # value -> mask of the mover's builds of that value
+        shape: tuple = ()  # the builds' values and kinds, after the loose cards
         if len(cards) < len(table):
             builds = sorted([item for item in table if item.__class__ is not Card], key=item_key)
-            if any(build.owner == seat for build in builds):
-                return None  # the mover's builds limit its moves
             items = [*cards, *builds]
             for position, build in enumerate(builds, len(cards)):
-                wholes.setdefault(build.value, []).append(1 << position)
-                if not build.multiple:
-                    simple.append((1 << position, build.value))
+                bit = 1 << position
+                wholes.setdefault(build.value, []).append(bit)
+                if build.owner == seat:
+                    owned[build.value] = owned.get(build.value, 0) | bit
             wholes = {value: subsets(bits) for value, bits in wholes.items()}
+            shape = (len(cards), *[(build.value, build.multiple) for build in builds])
         hand = rnd.hands[seat]
         held: dict[int, int] = {}  # value -> cards of the hand worth it
         for card in hand:
             for value in rules.hand_values[card]:
                 held[value] = held.get(value, 0) + 1
         repeats = rules.decks > 1 and len(set(items)) < len(items)  # identical cards
-        listing = Listing(seat, hand, items)
+        listing = Listing(rules, seat, hand, tuple(items), owned)
+        if owned:
+            listing.drift_free = self.drift_free(rnd, seat)
+            listing.trail_ok = self.trail_allowed(rnd, seat, listing)
         for card in dict.fromkeys(hand):
             listing.moves[card] = self._plain_moves(
-                listing, card, (options, lows, wholes, simple, held, repeats)
+                listing, card, (counts, wholes, shape, held, repeats)
             )
         return listing
 
     def _plain_moves(self, listing: Listing, card: Card, plain: tuple) -> list[Move]:
         """The moves of ``card`` in a plain position (``plain``: its reading by
         :meth:`_plain`): the trail, captures and builds."""
-        options, lows, wholes, simple, held, repeats = plain
+        counts, wholes, shape, held, repeats = plain
         rules = self.rules
         items = listing.all_items
         each = Move._each
-        found = [Move.trail(card)]
+        owned = listing.owned
+        trail = not owned or (listing.trail_ok and listing.keeps(card, 0))
+        found = [Move.trail(card)] if trail else []
         values = rules.hand_values[card]
         masks: Sequence[int] = []
         for value in values:
-            fit = options[: bisect_right(lows, value)]
-            found_here = with_wholes(sum_unions(fit, value), wholes.get(value, _ALONE))
+            unions = self.plain_unions(counts & _RANKS_UP_TO[value], value)
+            found_here = with_wholes(unions, wholes.get(value, _ALONE))
             masks = found_here if not masks else list(dict.fromkeys([*masks, *found_here]))
         if not values:  # a picture without a number pairs one loose card of its rank
             rank = card.rank
             masks = [1 << i for i, c in enumerate(items) if c.__class__ is Card and c.rank == rank]
+        if owned:  # the mover keeps a card for each of its builds left
+            masks = [mask for mask in masks if listing.keeps(card, mask)]
         if masks:
             found.extend(each(card, None, _distinct(listing.takes(masks), repeats)))
-        own = rules.table_values[card.rank]
-        if not own or not items:
+        if not rules.table_values[card.rank] or not items:
             return found
         for value, count in held.items():
             if count > (value in values):  # the rest of the hand holds ``value``
-                fit = options[: bisect_right(lows, value)]
-                if wholes:
-                    masks = build_masks_of(fit, own, value, simple, wholes.get(value, _ALONE))
-                else:
-                    masks = loose_builds(fit, own, value)
+                masks = self.plain_builds(counts & _RANKS_UP_TO[value], card.rank, value, shape)
+                if owned:
+                    masks = [
+                        mask
+                        for mask in masks
+                        if self.build_allowed(listing, mask, value)
+                        and listing.keeps(card, mask, value)
+                    ]
                 if masks:
                     found.extend(each(card, value, _distinct(listing.takes(masks), repeats)))
+        return found
+
+    def options_of(self, counts: int) -> tuple[tuple[int, ...], ...]:
+        """The value options of loose cards, in rank order, from their counts per rank."""
+        table_values = self.rules.table_values
+        options: list[tuple[int, ...]] = []
+        for rank in range(1, 14):
+            options += [table_values[rank] or _NEVER] * (counts >> 4 * rank & 15)
+        return tuple(options)
+
+    def plain_unions(self, counts: int, value: int) -> tuple[int, ...]:
+        """:func:`sum_unions` of the loose cards ``counts`` (remembered by the counts)."""
+        key = (self.token, counts, value)
+        found = _PLAIN_UNIONS.get(key)
+        if found is None:
+            if len(_PLAIN_UNIONS) > _PLAIN_LIMIT:
+                _PLAIN_UNIONS.clear()
+            found = _PLAIN_UNIONS[key] = sum_unions(self.options_of(counts), value)
+        return found
+
+    def plain_builds(self, counts: int, rank: int, value: int, shape: tuple) -> Sequence[int]:
+        """:func:`build_masks_of` for a card of ``rank`` on the loose cards ``counts`` and
+        the builds of ``shape`` (``(loose cards, (value, multiple) of each build...)``)."""
+        key = (self.token, counts, rank, value, shape)
+        found = _PLAIN_BUILDS.get(key)
+        if found is None:
+            if len(_PLAIN_BUILDS) > _PLAIN_LIMIT:
+                _PLAIN_BUILDS.clear()
+            own = self.rules.table_values[rank]
+            fit = self.options_of(counts)
+            if shape:
+                simple, whole = [], []
+                for position, (built, multiple) in enumerate(shape[1:], shape[0]):
+                    if built == value:
+                        whole.append(1 << position)
+                    if not multiple:
+                        simple.append((1 << position, built))
+                found = build_masks_of(fit, own, value, simple, subsets(whole))
+            else:
+                found = loose_builds(fit, own, value)
+            _PLAIN_BUILDS[key] = found
         return found
 
     def moves_for(self, rnd: Round, ctx: Context, card: Card) -> list[Move]:
@@ -1185,10 +1305,10 @@ class SouthAfrican(Casino):
     def drift_free(self, rnd: Round, seat: int) -> bool:
         return rnd.players == 2 and rnd.deal_number >= 2  # the second deal: drift freely
 
-    def trail_allowed(self, rnd: Round, seat: int, ctx: Context) -> bool:
+    def trail_allowed(self, rnd: Round, seat: int, ctx: Owners) -> bool:
         return not ctx.owned or ctx.drift_free
 
-    def build_allowed(self, ctx: Context, mask: int, value: int) -> bool:
+    def build_allowed(self, ctx: Owners, mask: int, value: int) -> bool:
         owns_one = bool(mask & ctx.owned_mask)
         if ctx.owned and not owns_one and not ctx.drift_free:
             return False  # owning a build, you must add to it or capture

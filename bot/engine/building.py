@@ -290,10 +290,23 @@ def split_groups(
         atoms.insert(0, (rules.table_values[played.rank], (played,), "hand"))
     if not atoms:
         return groups if groups else None
+    if _one_group(atoms, value):  # the common simple build: every atom in one group
+        return [*groups, tuple([card for atom in atoms for card in atom[1]])]
     found = _split(atoms, value, strict)
     if found is None:
         return None
     return groups + found
+
+
+def _one_group(atoms: list[tuple[tuple[int, ...], tuple[Card, ...], str]], value: int) -> bool:
+    """Whether cards of one value each add up to ``value`` (then they are the only split:
+    what :func:`_split` finds first)."""
+    total = 0
+    for values, _, kind in atoms:
+        if len(values) != 1 or kind == "build":
+            return False
+        total += values[0]
+    return total == value
 
 
 def _split(
@@ -1201,9 +1214,9 @@ class Casino:
         rnd.hands[seat].remove(move.card)
         for build in move.table_builds:
             self._place_build(rnd, seat, None, build.value, build.using)
-        if move.kind == "capture":
+        if move.taken:  # a capture
             return self._capture(rnd, seat, move)
-        if move.kind == "build":
+        if move.value is not None:  # a build
             self._place_build(rnd, seat, move.card, move.value, move.using)
         else:
             rnd.table.append(move.card)
@@ -1212,10 +1225,11 @@ class Casino:
     def _take(self, rnd: Round, items: Iterable[Item]) -> list[Item]:
         """Remove items from the table (or pile tops); returns them."""
         out = []
+        table = rnd.table
         for item in items:
-            if item in rnd.table:
-                rnd.table.remove(item)
-            else:
+            try:
+                table.remove(item)
+            except ValueError:
                 for pile in rnd.piles:
                     if pile and pile[-1] == item:
                         pile.pop()

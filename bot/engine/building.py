@@ -90,22 +90,18 @@ def gc_paused(method: Callable[..., _Result]) -> Callable[..., _Result]:
 _TOP = 16  # no value is higher
 
 
-@lru_cache(maxsize=1 << 15)
-def sum_groups(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
-    """Masks (over ``options``' positions) of the groups adding up to ``value``, each once.
-
-    Callers pass ``options`` cut after the last item that fits in ``value`` (see
-    :func:`fitting`): positions after it never join a group, and the shorter key is shared
-    by many tables (most of a table lies above a low card's value).
-    """
-    found: list[list[int]] = [[] for _ in range(value + 1)]
+@lru_cache(maxsize=1 << 14)
+def groups_by_sum(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """Index ``s``: masks (over ``options``' positions) of the groups adding up to ``s``,
+    each once. One pass over the items serves every value (subset sums up to 16)."""
+    found: list[list[int]] = [[] for _ in range(_TOP + 1)]
     found[0].append(0)
     twice = False  # an item with two values may reach one sum two ways
     for index, values in enumerate(options):
         bit = 1 << index
         if len(values) == 1:
             step = values[0]
-            for total in range(value - step, -1, -1):  # high first: each item once
+            for total in range(_TOP - step, -1, -1):  # high first: each item once
                 masks = found[total]
                 if masks:
                     found[total + step].extend([m | bit for m in masks])
@@ -113,21 +109,36 @@ def sum_groups(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, .
             twice = True
             before = [list(masks) for masks in found]
             for step in values:
-                for total in range(value - step, -1, -1):
+                for total in range(_TOP - step, -1, -1):
                     if before[total]:
                         found[total + step].extend([m | bit for m in before[total]])
-    if value == 0:
-        return ()
-    return tuple(dict.fromkeys(found[value])) if twice else tuple(found[value])
+    found[0] = []
+    if twice:
+        return tuple(tuple(dict.fromkeys(masks)) for masks in found)
+    return tuple(tuple(masks) for masks in found)
 
 
-@lru_cache(maxsize=1 << 15)
-def sum_unions(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
-    """Masks of every union of disjoint groups of :func:`sum_groups` (same key)."""
-    groups = sum_groups(options, value)
+def sum_groups(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
+    """Masks (over ``options``' positions) of the groups adding up to ``value``, each once.
+
+    Callers pass ``options`` cut after the last item that fits in ``value`` (see
+    :func:`fitting`): positions after it never join a group, and the shorter key is shared
+    by many tables (most of a table lies above a low card's value).
+    """
+    return groups_by_sum(options)[value] if 0 < value <= _TOP else ()
+
+
+@lru_cache(maxsize=1 << 14)
+def unions_of(groups: tuple[int, ...]) -> tuple[int, ...]:
+    """Masks of every union of disjoint ``groups`` (remembered by the groups)."""
     if len(groups) < 2:
         return groups
     return tuple(sorted(union_masks(groups)))
+
+
+def sum_unions(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
+    """:func:`unions_of` the groups of :func:`sum_groups` (same arguments)."""
+    return unions_of(sum_groups(options, value))
 
 
 def fitting(options: tuple[tuple[int, ...], ...], value: int) -> tuple[tuple[int, ...], ...]:
@@ -138,25 +149,37 @@ def fitting(options: tuple[tuple[int, ...], ...], value: int) -> tuple[tuple[int
     return ()
 
 
-@lru_cache(maxsize=1 << 15)
-def loose_builds(
-    options: tuple[tuple[int, ...], ...], own: tuple[int, ...], value: int
+def card_builds(
+    groups: Callable[[int], Sequence[int]], unions: Sequence[int], own: tuple[int, ...], value: int
 ) -> tuple[int, ...]:
-    """Masks of the groupable items (``options`` cut by :func:`fitting` for ``value``) that a
-    card worth ``own`` builds into ``value`` with: its group, then disjoint groups of the
-    value (never the empty mask: the card alone)."""
+    """Masks of the groupable items that a card worth ``own`` builds into ``value`` with:
+    its group (``groups(v)``: the groups of ``v``), then disjoint groups of the value
+    (``unions``), never the empty mask (the card alone)."""
     shapes: list[int] = []
     for mine in own:
         if mine == value:
             shapes.append(0)
         elif mine < value:
-            shapes.extend(sum_groups(fitting(options, value - mine), value - mine))
+            shapes.extend(groups(value - mine))
     if not shapes:
         return ()
-    apart = {0: (0, *sum_unions(options, value))}
+    apart = {0: (0, *unions)}
     masks = dict.fromkeys([shape | u for shape in shapes for u in _apart(apart, shape)])
     masks.pop(0, None)
     return tuple(masks)
+
+
+@lru_cache(maxsize=1 << 15)
+def loose_builds(
+    options: tuple[tuple[int, ...], ...], own: tuple[int, ...], value: int
+) -> tuple[int, ...]:
+    """:func:`card_builds` on the items of ``options`` (cut by :func:`fitting` for
+    ``value``: a small table's searches, shared by the tables with its low cards)."""
+
+    def groups(v: int) -> tuple[int, ...]:
+        return sum_groups(fitting(options, v), v)
+
+    return card_builds(groups, sum_unions(options, value), own, value)
 
 
 def subsets(bits: Iterable[int]) -> list[int]:
@@ -176,20 +199,23 @@ def with_wholes(unions: Sequence[int], wholes: list[int]) -> Sequence[int]:
 
 
 def build_masks_of(
-    fit: tuple[tuple[int, ...], ...],
+    loose: Sequence[int],
+    unions: Sequence[int],
     own: tuple[int, ...],
     value: int,
     simple: list[tuple[int, int]],
     wholes: list[int],
-) -> list[int]:
-    """Masks of the items a card worth ``own`` builds into ``value`` with (strict rules pass
-    the simple builds it may increase, ``(bit, value)``): loose groups, each alone and with
-    the whole builds of the value (``fit``: the groupable items, cut by :func:`fitting`)."""
-    masks = list(loose_builds(fit, own, value))
+) -> Sequence[int]:
+    """Masks of the items a card worth ``own`` builds into ``value`` with: ``loose``
+    (:func:`card_builds`), the simple builds it increases (strict rules pass them,
+    ``(bit, value)``), each alone and with the whole builds of the value (``wholes``)."""
+    if not simple and len(wholes) == 1:
+        return loose  # no builds to join
+    masks = list(loose)
     if value in own:
         masks.append(0)  # the card alone: whole builds of its value may join it
     if simple:  # 7.1's increase: the card and a simple build of a lower value
-        apart = {0: (0, *sum_unions(fit, value))}
+        apart = {0: (0, *unions)}
         for bit, v in simple:
             if value - v in own:
                 masks.extend([bit | u for u in _apart(apart, bit)])
@@ -202,8 +228,8 @@ def build_masks_of(
 
 def clear_caches() -> None:
     """Forget remembered groups (benchmarks time cold searches)."""
-    sum_groups.cache_clear()
-    sum_unions.cache_clear()
+    groups_by_sum.cache_clear()
+    unions_of.cache_clear()
     loose_builds.cache_clear()
     _PLAIN_UNIONS.clear()
     _PLAIN_BUILDS.clear()
@@ -378,7 +404,8 @@ _BYTE_BITS = [tuple(i for i in range(8) if byte >> i & 1) for byte in range(256)
 
 
 class _Getters(dict):
-    """For a mask, the function giving the tuple of a tuple's items at its positions."""
+    """For a mask (of eight positions at most: 256 of them), the function giving the tuple
+    of a tuple's items at its positions."""
 
     def __missing__(self, mask: int) -> Callable[[Sequence[Item]], tuple[Item, ...]]:
         positions = _bits(mask)
@@ -613,10 +640,7 @@ class Context(Owners):
         """Masks of unions of disjoint groups of groupable items adding up to ``value``."""
         found = self._unions.get(value)
         if found is None:
-            if self.sums >> value & 1 and 0 < value <= _TOP:
-                found = sum_unions(fitting(self.options, value), value)
-            else:
-                found = ()
+            found = unions_of(self.groups(value)) if self.sums >> value & 1 else ()
             self._unions[value] = found
         return found
 
@@ -625,7 +649,7 @@ class Context(Owners):
         found = self._groups.get(value)
         if found is None:
             if self.sums >> value & 1 and 0 < value <= _TOP:
-                found = sum_groups(fitting(self.options, value), value)
+                found = groups_by_sum(self.options)[value]  # one pass for every value
             else:
                 found = ()
             self._groups[value] = found
@@ -682,14 +706,15 @@ class Context(Owners):
             first.setdefault(taken, mask)
         return list(first.values()), list(first)
 
-    def build_masks(self, own: tuple[int, ...], value: int, strict: bool) -> list[int]:
+    def build_masks(self, own: tuple[int, ...], value: int, strict: bool) -> Sequence[int]:
         """Masks of the table items a card worth ``own`` may build into ``value`` with."""
         key = (own, value)
         found = self._builds.get(key)
         if found is None:
             simple = self.simple if strict else []
-            fit = fitting(self.options, value)
-            found = build_masks_of(fit, own, value, simple, self.wholes(value))
+            unions = self.unions(value)
+            loose = card_builds(self.groups, unions, own, value)
+            found = build_masks_of(loose, unions, own, value, simple, self.wholes(value))
             self._builds[key] = found
         return found
 
@@ -755,8 +780,11 @@ class Listing(Owners):
         self.moves: dict[Card, list[Move]] = {}
 
     def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
-        """The items of each of ``masks`` (a small table: no chunks to make)."""
+        """The items of each of ``masks`` (on a table of eight items at most, with no
+        chunks to make: one getter per mask, made once for every table)."""
         items = self.all_items
+        if len(items) > 8:
+            return super().takes(masks)
         return [_GETTERS[mask](items) for mask in masks]
 
 
@@ -941,7 +969,8 @@ class Casino:
                         whole.append(1 << position)
                     if not multiple:
                         simple.append((1 << position, built))
-                found = build_masks_of(fit, own, value, simple, subsets(whole))
+                loose, unions = loose_builds(fit, own, value), sum_unions(fit, value)
+                found = build_masks_of(loose, unions, own, value, simple, subsets(whole))
             else:
                 found = loose_builds(fit, own, value)
             _PLAIN_BUILDS[key] = found

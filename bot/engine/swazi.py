@@ -31,10 +31,9 @@ from .building import (
     _bits,
     _keep_message,
     _locate,
-    fitting,
     gc_paused,
+    groups_by_sum,
     holds,
-    sum_groups,
 )
 from .builds import Build, Item, item_cards, item_key
 from .cards import Card, card_order
@@ -148,7 +147,7 @@ class SwaziContext(Picker):
                 pile = self.pile_mask
                 found = tuple(
                     g
-                    for g in sum_groups(fitting(self.options, value), value)
+                    for g in groups_by_sum(self.options)[value]
                     if (g & pile) & ((g & pile) - 1) == 0
                 )
             self._groups[value] = found

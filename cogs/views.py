@@ -9,17 +9,21 @@ from typing import ParamSpec, TypeVar
 import discord
 
 from bot.ai import LEVELS
-from bot.engine import capture_options, capture_values
+from bot.engine import Card, Move, Round, capture_options, capture_values
+from bot.engine.moves import Item
 from bot.models import MAX_SEATS, Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
 from bot.render import choice_description, choice_label, plain, sorted_cards
+from bot.turns import building, item_text, move_label, moves_of, why_not
 from cogs.components import KasinoButton, KasinoSelect
+from cogs.custom_ids import positions_mask
 
 P = ParamSpec("P")
 V = TypeVar("V", bound=discord.ui.View | None)
 
 # Discord allows 25 options; two are "Trail" and "Choose the cards myself".
 CAPTURE_CHOICES = MAX_MENU_OPTIONS - 2
+KIND_WORDS = {"capture": "take", "build": "build", "trail": "trail and build"}
 
 
 def _view() -> discord.ui.View:
@@ -127,6 +131,8 @@ def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
+    if building(rnd):
+        return _building_card_option(rnd, played, index)
     label = plain(played)
     values = capture_values(rules, played, True)
     if values != (played.rank,):
@@ -138,6 +144,24 @@ def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
         label += ": trail"
         description = "takes nothing: put on the table at once"
     return discord.SelectOption(label=label, value=str(index), description=description)
+
+
+def _building_card_option(rnd: Round, played: Card, index: int) -> discord.SelectOption:
+    """A card of the hand in a game with builds: what it can do, in a few words."""
+    moves = moves_of(rnd, played)
+    label = plain(played)
+    if not moves:
+        label += ": cannot be played now"
+        description = why_not(rnd, played)
+    elif all(move == Move(played) for move in moves):
+        label += ": trail"
+        description = "takes and builds nothing: put on the table at once"
+    else:
+        kinds = dict.fromkeys(KIND_WORDS[m.kind] for m in moves if m != Move(played))
+        if Move(played) in moves:
+            kinds["trail"] = None
+        description = "can " + ", ".join(kinds) + ": choose what next"
+    return discord.SelectOption(label=label, value=str(index), description=description[:100])
 
 
 @_static
@@ -167,12 +191,20 @@ def hand_view(game: Game, seat: int) -> discord.ui.View:
     return view
 
 
+def ranked_moves(rnd: Round, played: Card) -> list[Move]:
+    """The moves a take menu offers by number in a game with builds (the plain trail has
+    its own option): the best :data:`CAPTURE_CHOICES`."""
+    return [m for m in moves_of(rnd, played) if m != Move(played)][:CAPTURE_CHOICES]
+
+
 @_static
 def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
     """What the chosen card takes: ranked captures, trail, or choosing the cards yourself."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
+    if building(rnd):
+        return _building_take_view(game, played, index)
     choices = rank_choices(rules, played, rnd.table, CAPTURE_CHOICES) if rnd.table else []
     options = [
         discord.SelectOption(
@@ -212,11 +244,82 @@ def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
     return view
 
 
+def _building_take_view(game: Game, played: Card, index: int) -> discord.ui.View:
+    """The ranked moves of the card (captures, builds, raises, adds, Swazi trails with
+    builds), then the plain trail when allowed, then "choose it myself"."""
+    rnd = game.match.round
+    options = [
+        discord.SelectOption(label=move_label(move, plain), value=f"c{n}",
+                             description=KIND_WORDS[move.kind].capitalize())
+        for n, move in enumerate(ranked_moves(rnd, played))
+    ]  # fmt: skip
+    if rnd.is_legal(Move(played)):
+        options.append(discord.SelectOption(
+            label=f"Trail {plain(played)}", value="trail", description="Take and build nothing"
+        ))  # fmt: skip
+    else:
+        options.append(discord.SelectOption(
+            label="Why can't I trail?", value="trail", description=why_not(rnd, played)[:100]
+        ))  # fmt: skip
+    options.append(discord.SelectOption(
+        label="Choose it myself", value="pick", description="Pick the table items it uses"
+    ))  # fmt: skip
+    return _move_menu(game, "take", index, options, f"What does {plain(played)} do?")
+
+
+def _move_menu(
+    game: Game,
+    kind: str,
+    index: int,
+    options: list[discord.SelectOption],
+    placeholder: str,
+    *extra: object,
+) -> discord.ui.View:
+    """A one-choice select of moves for the card at ``index``, and Back."""
+    view = _view()
+    view.add_item(KasinoSelect(
+        kind, game.id, game.version, index, *extra, options=options, placeholder=placeholder
+    ))  # fmt: skip
+    view.add_item(KasinoButton("hand", game.id, game.version, label="Back"))
+    return view
+
+
+def pick_items(rnd: Round) -> list[Item]:
+    """What "choose it myself" offers, by position: the table items, then (Swazi, Sotho,
+    South African) the top card of every pile that lies face up."""
+    items: list[Item] = list(rnd.table)
+    if building(rnd) and rnd.rules.pile_order != "card-first":
+        items += [pile[-1] for seat, pile in enumerate(rnd.piles) if pile and seat != rnd.to_move]
+    return items[:MAX_MENU_OPTIONS]
+
+
+@_static
+def which_view(
+    game: Game, index: int, picked: tuple[int, ...], moves: list[Move]
+) -> discord.ui.View:
+    """The moves of one card that use exactly the picked items (a capture or builds of
+    several values)."""
+    options = [
+        discord.SelectOption(label=move_label(move, plain), value=f"c{n}",
+                             description=KIND_WORDS[move.kind].capitalize())
+        for n, move in enumerate(moves[:MAX_MENU_OPTIONS])
+    ]  # fmt: skip
+    return _move_menu(game, "which", index, options, "Which move?", positions_mask(picked))
+
+
 @_static
 def pick_view(game: Game, index: int) -> discord.ui.View:
-    """A multi-select of the table cards (values are table positions: cards may repeat)."""
-    table = game.match.round.table[:MAX_MENU_OPTIONS]
-    options = [discord.SelectOption(label=plain(c), value=str(i)) for i, c in enumerate(table)]
+    """A multi-select of the table items (values are positions: cards may repeat)."""
+    items = pick_items(game.match.round)
+    table = len(game.match.round.table)
+    options = [
+        discord.SelectOption(
+            label=item_text(item, plain)[:100],
+            value=str(i),
+            description=None if i < table else "the top card of a capture pile",
+        )
+        for i, item in enumerate(items)
+    ]
     view = _view()
     view.add_item(
         KasinoSelect(
@@ -225,7 +328,7 @@ def pick_view(game: Game, index: int) -> discord.ui.View:
             game.version,
             index,
             options=options,
-            placeholder="Choose the table cards to take",
+            placeholder="Choose the table items it uses",
             max_values=len(options),
         )
     )

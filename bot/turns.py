@@ -1,0 +1,144 @@
+"""The turns a hand view offers in the games with builds: every legal move of one card,
+ranked so the useful ones come first, and each described in words.
+
+The Nordic games keep their capture menus (:mod:`bot.moves`); here a card may capture
+(builds taken whole), build, raise a build, add to one, or trail, possibly with builds
+made from table cards (Swazi), and the engine's ``legal_moves()`` is the one source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from bot.engine import Build, Card, IllegalMove, Move, Round, card_points, is_mulle
+from bot.engine.moves import Item
+
+Fmt = Callable[[Card], str]
+
+
+def building(round_: Round) -> bool:
+    """Whether the round is one of the games with builds."""
+    return bool(round_.rules.builds)
+
+
+def cards_of(items: Iterable[Item]) -> list[Card]:
+    """The cards of table items, builds opened up."""
+    out: list[Card] = []
+    for item in items:
+        out.extend(item.cards if isinstance(item, Build) else (item,))
+    return out
+
+
+def moves_of(round_: Round, card: Card) -> list[Move]:
+    """Every legal move of ``card`` for the player to move, best first."""
+    moves = [move for move in round_.legal_moves() if move.card == card]
+    return sorted(moves, key=lambda move: _rank(round_, move))
+
+
+def _rank(round_: Round, move: Move) -> tuple:
+    """Captures first (most points, then most cards), then builds (the most cards put
+    together first), then trails; ties in the engine's canonical order of items."""
+    order = (str(move.taken), str(move.using), str(move.table_builds))
+    if move.kind == "capture":
+        won = [move.card, *cards_of(move.taken)]
+        points = sum(map(card_points, won)) + int(len(move.taken) == len(round_.table))
+        points += round_.rules.mulle_points * is_mulle(round_.rules, move.card, move.taken)
+        spades = sum(c.suit == "S" for c in won)
+        return (0, -points, -len(won), -spades, order)
+    if move.kind == "build":
+        return (1, -len(cards_of(move.using)), -(move.value or 0), order)
+    return (2, -sum(len(cards_of(b.using)) for b in move.table_builds), order)
+
+
+def why_not(round_: Round, card: Card) -> str:
+    """Why ``card`` has no legal move now (the engine's words for its trail)."""
+    try:
+        round_.copy().play(Move(card))
+    except IllegalMove as error:
+        return str(error)
+    return "it cannot be played now"
+
+
+def why_unusable(round_: Round, card: Card, items: Sequence[Item]) -> str:
+    """Why ``card`` can neither take nor build with exactly ``items`` (the engine's words
+    for the capture; a build of the sum is suggested when there is none of that)."""
+    try:
+        round_.copy().play(Move(card, items))
+    except IllegalMove as error:
+        return str(error)
+    return "that is not a move of this game"
+
+
+def group_text(cards: Sequence[Card], fmt: Fmt) -> str:
+    """``5♥+3♣``."""
+    return "+".join(fmt(c) for c in cards)
+
+
+def item_text(item: Item, fmt: Fmt) -> str:
+    """A card, or a build as ``[8 = 5♥+3♣ | 8♠]``."""
+    if isinstance(item, Card):
+        return fmt(item)
+    groups = " | ".join(group_text(group, fmt) for group in item.groups)
+    return f"[{item.value} = {groups}]"
+
+
+def items_text(items: Iterable[Item], fmt: Fmt) -> str:
+    """Table items separated by spaces."""
+    return " ".join(item_text(item, fmt) for item in items)
+
+
+def build_words(move: Move, fmt: Fmt) -> tuple[str, str]:
+    """A build move as ``(verb, detail)``: ``("build", "8: 3♣+5♥")``, ``("raise",
+    "[5 = 5♥] to 8")`` or ``("add", "3♣+5♥ to [8 = 8♠]")``."""
+    builds = [item for item in move.using if isinstance(item, Build)]
+    loose = [item for item in move.using if isinstance(item, Card)]
+    if not builds:
+        return "build", f"{move.value}: {group_text([move.card, *loose], fmt)}"
+    target = items_text(builds, fmt)
+    if any(b.value != move.value for b in builds):
+        extra = f", adding {group_text(loose, fmt)}" if loose else ""
+        return "raise", f"{target} to {move.value} with {fmt(move.card)}{extra}"
+    return "add", f"{group_text([move.card, *loose], fmt)} to {target}"
+
+
+def table_builds_text(move: Move, fmt: Fmt) -> str:
+    """``build 10 from 5♠+5♦`` for each build a trail makes from table cards."""
+    return ", ".join(
+        f"build {b.value} from {group_text(cards_of(b.using), fmt)}" for b in move.table_builds
+    )
+
+
+def move_label(move: Move, fmt: Fmt) -> str:
+    """A menu option for one move, in the imperative (at most 100 characters)."""
+    if move.kind == "capture":
+        return f"Take {items_text(move.taken, fmt)}"[:100]
+    if move.kind == "build":
+        verb, detail = build_words(move, fmt)
+        return f"{verb.capitalize()} {detail}"[:100]
+    if move.table_builds:
+        return f"Trail {fmt(move.card)} and {table_builds_text(move, fmt)}"[:100]
+    return f"Trail {fmt(move.card)}"
+
+
+def move_sentence(name: str, move: Move, fmt: Fmt) -> str:
+    """The move in the past tense: ``Anna raised [5 = 5♥] to 8 (3♣)``."""
+    if move.kind == "capture":
+        return f"{name} played {fmt(move.card)} and took {items_text(move.taken, fmt)}"
+    if move.kind == "build":
+        verb, detail = build_words(move, fmt)
+        past = {"build": "built", "raise": "raised", "add": "added"}[verb]
+        return f"{name} {past} {detail}"
+    text = f"{name} trailed {fmt(move.card)}"
+    if move.table_builds:
+        text += f" and {table_builds_text(move, fmt).replace('build ', 'built ')}"
+    return text
+
+
+def matching(round_: Round, card: Card, items: Sequence[Item]) -> list[Move]:
+    """The legal moves of ``card`` that use exactly ``items`` of the table."""
+    chosen = sorted(map(str, items))
+    return [move for move in moves_of(round_, card) if sorted(map(str, _used(move))) == chosen]
+
+
+def _used(move: Move) -> list[Item]:
+    return [*move.taken, *move.using, *(i for b in move.table_builds for i in b.using)]

@@ -25,6 +25,7 @@ from bot.moves import auto_move
 from bot.render import describe_move
 from bot.storage import CorruptGame, MoveRecord, ResultRecord, Storage
 from bot.timers import now
+from bot.turns import result_groups
 
 log = logging.getLogger(__name__)
 
@@ -325,6 +326,8 @@ class GameService:
         before = match.round
         rounds_before = match.rounds_played
         try:
+            # the groups of the build it makes, for the words (needs the round before)
+            groups = result_groups(before, move) if move.kind == "build" else ()
             play = match.play(move)
         except IllegalMove as error:
             raise GameError(str(error)) from None
@@ -341,6 +344,7 @@ class GameService:
             sweep=play.sweep,
             mulle=play.mulle,
             auto=auto,
+            groups=groups,
         )
         outcome = MoveOutcome(game, text)
         if match.rounds_played > rounds_before or match.is_over:

@@ -10,7 +10,7 @@ import discord
 from bot.engine import Build, Card, Move, Rules, rules_for
 from bot.models import SWITCH_NAMES, VARIANT_NAMES, Game, GameOptions, Status
 from bot.moves import Choice, deal_progress
-from bot.turns import item_text, move_sentence
+from bot.turns import Groups, item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
 # followed by U+FE0E, the text variation selector. Discord's ♠️ ♣️ emoji are near-black
@@ -30,6 +30,14 @@ ITEM_NAMES = {
     "sistan": "Sistan",
     "tabbe": "Tabbar",
     "mulle": "Mulle",
+}
+# The Anglo-American names in the games with builds.
+BUILDING_ITEM_NAMES = {
+    **ITEM_NAMES,
+    "storan": "Big casino (10♦)",
+    "lillan": "Little casino (2♠\ufe0e)",
+    "sistan": "Last capture",
+    "tabbe": "Sweeps",
 }
 HAND_TITLE = "Your hand"
 HINTED_MARK = "💡"
@@ -91,7 +99,15 @@ def _pile_name(game: Game, index: int) -> str:
 
 def sweep_word(rules: Rules) -> str:
     """What a sweep is called in this variant."""
+    if rules.builds:
+        return "sweep"
     return "mökki" if rules.name == "finnish" else "tabbe"
+
+
+def item_name(rules: Rules, key: str) -> str:
+    """A score item as players of this variant call it."""
+    names = BUILDING_ITEM_NAMES if rules.builds else ITEM_NAMES
+    return names.get(key, key)
 
 
 def value_note(rules: Rules, played: Card, values: Sequence[int]) -> str:
@@ -110,14 +126,15 @@ def describe_move(
     sweep: bool = False,
     mulle: bool = False,
     auto: bool = False,
+    groups: Groups = (),
 ) -> str:
     """The last move in words: ``Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!``,
-    ``Anna built 8: 3♣+5♥``."""
+    ``Anna built 8: 3♣+5♥`` (``groups``: those of the build a build move made)."""
     if move.kind == "capture" and not rules.builds:
         note = value_note(rules, move.card, values)
         text = f"{name} played {plain(move.card)}{note} and took {cards(move.taken, fmt=plain)}"
     else:
-        text = move_sentence(name, move, plain)
+        text = move_sentence(name, move, plain, groups)
     bonus = [word for word, flag in (("mulle", mulle), (sweep_word(rules), sweep)) if flag]
     text += (": " + " and ".join(bonus) + "!") if bonus else "."
     if auto:
@@ -219,7 +236,7 @@ def deal_line(game: Game) -> str:
     k, n = deal_progress(match.round)
     line = f"Round {match.rounds_played + 1} · deal {k} of {n}"
     if match.round.is_last_deal:
-        line += " · ⚠️ **sistan: last deal!**"
+        line += " · ⚠️ **last deal!**" if match.rules.builds else " · ⚠️ **sistan: last deal!**"
     return line
 
 
@@ -307,7 +324,7 @@ def round_summary(
         lines = [f"{plural(spades, 'spade')} · {plural(len(pile), 'card')}"]
         if scores is not None:
             items = scores[side].items
-            lines += [f"{ITEM_NAMES.get(k, k)}: {v}" for k, v in items.items() if v]
+            lines += [f"{item_name(match.rules, k)}: {v}" for k, v in items.items() if v]
             lines.append(f"Round: **{scores[side].total}**")
         lines.append(f"Match: **{match.scores[side]}** / {match.rules.target}")
         embed.add_field(name=game.side_name(side), value="\n".join(lines), inline=True)

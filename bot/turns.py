@@ -87,18 +87,35 @@ def items_text(items: Iterable[Item], fmt: Fmt) -> str:
     return " ".join(item_text(item, fmt) for item in items)
 
 
-def build_words(move: Move, fmt: Fmt) -> tuple[str, str]:
-    """A build move as ``(verb, detail)``: ``("build", "8: 3♣+5♥")``, ``("raise",
-    "[5 = 5♥] to 8")`` or ``("add", "3♣+5♥ to [8 = 8♠]")``."""
+Groups = tuple[tuple[Card, ...], ...]
+
+
+def result_groups(round_: Round, move: Move) -> Groups:
+    """The groups of the build a build move leaves on the table (played on a copy, so
+    every variant's way of grouping counts)."""
+    after = round_.copy()
+    after.play(move)
+    for item in after.table:
+        if isinstance(item, Build) and move.card in item.cards:
+            return item.groups
+    return ((move.card, *cards_of(move.using)),)
+
+
+def build_words(move: Move, fmt: Fmt, groups: Groups) -> tuple[str, str]:
+    """A build move as ``(verb, detail)``, given the groups of the build it makes:
+    ``("build", "8: 3♣+5♥")``, ``("raise", "[5 = 5♥] to 8 with 3♣")`` or
+    ``("add", "8♥ and A♦+3♦+4♠ to [8 = 3♣+5♥]")``."""
     builds = [item for item in move.using if isinstance(item, Build)]
-    loose = [item for item in move.using if isinstance(item, Card)]
     if not builds:
-        return "build", f"{move.value}: {group_text([move.card, *loose], fmt)}"
+        return "build", f"{move.value}: {' | '.join(group_text(g, fmt) for g in groups)}"
+    old = {group for build in builds for group in build.groups}
+    new = [group for group in groups if group not in old]
     target = items_text(builds, fmt)
     if any(b.value != move.value for b in builds):
-        extra = f", adding {group_text(loose, fmt)}" if loose else ""
-        return "raise", f"{target} to {move.value} with {fmt(move.card)}{extra}"
-    return "add", f"{group_text([move.card, *loose], fmt)} to {target}"
+        extra = [g for g in new if move.card not in g]
+        adding = f", adding {' and '.join(group_text(g, fmt) for g in extra)}" if extra else ""
+        return "raise", f"{target} to {move.value} with {fmt(move.card)}{adding}"
+    return "add", f"{' and '.join(group_text(g, fmt) for g in new)} to {target}"
 
 
 def table_builds_text(move: Move, fmt: Fmt) -> str:
@@ -108,24 +125,25 @@ def table_builds_text(move: Move, fmt: Fmt) -> str:
     )
 
 
-def move_label(move: Move, fmt: Fmt) -> str:
-    """A menu option for one move, in the imperative (at most 100 characters)."""
+def move_label(round_: Round, move: Move, fmt: Fmt) -> str:
+    """A menu option for one legal move, in the imperative (at most 100 characters)."""
     if move.kind == "capture":
         return f"Take {items_text(move.taken, fmt)}"[:100]
     if move.kind == "build":
-        verb, detail = build_words(move, fmt)
+        verb, detail = build_words(move, fmt, result_groups(round_, move))
         return f"{verb.capitalize()} {detail}"[:100]
     if move.table_builds:
         return f"Trail {fmt(move.card)} and {table_builds_text(move, fmt)}"[:100]
     return f"Trail {fmt(move.card)}"
 
 
-def move_sentence(name: str, move: Move, fmt: Fmt) -> str:
-    """The move in the past tense: ``Anna raised [5 = 5♥] to 8 (3♣)``."""
+def move_sentence(name: str, move: Move, fmt: Fmt, groups: Groups = ()) -> str:
+    """The move in the past tense, given the groups of the build it makes:
+    ``Anna raised [5 = 5♥] to 8 with 3♣``."""
     if move.kind == "capture":
         return f"{name} played {fmt(move.card)} and took {items_text(move.taken, fmt)}"
     if move.kind == "build":
-        verb, detail = build_words(move, fmt)
+        verb, detail = build_words(move, fmt, groups)
         past = {"build": "built", "raise": "raised", "add": "added"}[verb]
         return f"{name} {past} {detail}"
     text = f"{name} trailed {fmt(move.card)}"

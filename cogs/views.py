@@ -249,7 +249,7 @@ def _building_take_view(game: Game, played: Card, index: int) -> discord.ui.View
     builds), then the plain trail when allowed, then "choose it myself"."""
     rnd = game.match.round
     options = [
-        discord.SelectOption(label=move_label(move, plain), value=f"c{n}",
+        discord.SelectOption(label=move_label(rnd, move, plain), value=f"c{n}",
                              description=KIND_WORDS[move.kind].capitalize())
         for n, move in enumerate(ranked_moves(rnd, played))
     ]  # fmt: skip
@@ -299,8 +299,9 @@ def which_view(
 ) -> discord.ui.View:
     """The moves of one card that use exactly the picked items (a capture or builds of
     several values)."""
+    rnd = game.match.round
     options = [
-        discord.SelectOption(label=move_label(move, plain), value=f"c{n}",
+        discord.SelectOption(label=move_label(rnd, move, plain), value=f"c{n}",
                              description=KIND_WORDS[move.kind].capitalize())
         for n, move in enumerate(moves[:MAX_MENU_OPTIONS])
     ]  # fmt: skip

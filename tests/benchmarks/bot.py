@@ -47,6 +47,8 @@ LATENCIES: list[float] = []
 REST: list[str] = []  # every REST call the bot made, as "METHOD route"
 CREATES: dict[str, list[float]] = {}  # channel id -> virtual times of new messages
 STEP = 0.2  # virtual seconds between waves: players clicking as fast as the bot answers
+# Real seconds SimCord waits for the bot to settle (default 5): the machine may be shared.
+SETTLE = 120.0
 
 
 def quick_settle() -> None:
@@ -191,7 +193,7 @@ async def run(games: int, target: int, wave: int) -> None:
     with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
         config = Config(token=None, db_path=Path(folder) / "kasino.db", round_pause=0)
         bot = KasinoBot(config, seed=1)
-        async with simcord.run(bot) as env:
+        async with simcord.run(bot, settle_timeout=SETTLE) as env:
             guild = env.create_guild("Bench")
             drivers = []
             for n in range(games):
@@ -247,7 +249,7 @@ async def run_computers(target: int, pause: float) -> None:
             hard_budget_ms=20,
         )
         bot = KasinoBot(config, seed=1)
-        async with simcord.run(bot) as env:
+        async with simcord.run(bot, settle_timeout=SETTLE) as env:
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("table")
             person = guild.add_member(env.create_user("anna"))

@@ -25,7 +25,7 @@ from bot.moves import auto_move
 from bot.render import describe_move
 from bot.storage import CorruptGame, MoveRecord, ResultRecord, Storage
 from bot.timers import now
-from bot.turns import result_groups
+from bot.turns import after
 
 log = logging.getLogger(__name__)
 
@@ -326,8 +326,8 @@ class GameService:
         before = match.round
         rounds_before = match.rounds_played
         try:
-            # the groups of the build it makes, for the words (needs the round before)
-            groups = result_groups(before, move) if move.kind == "build" else ()
+            # how builds are grouped, for the words (played on a copy of the round before)
+            later = after(before, move) if move.kind == "build" or move.table_builds else None
             play = match.play(move)
         except IllegalMove as error:
             raise GameError(str(error)) from None
@@ -344,7 +344,7 @@ class GameService:
             sweep=play.sweep,
             mulle=play.mulle,
             auto=auto,
-            groups=groups,
+            later=later,
         )
         outcome = MoveOutcome(game, text)
         if match.rounds_played > rounds_before or match.is_over:

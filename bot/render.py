@@ -7,10 +7,10 @@ from typing import Any
 
 import discord
 
-from bot.engine import Build, Card, Move, Rules, rules_for
+from bot.engine import Build, Card, Move, Round, Rules, rules_for
 from bot.models import SWITCH_NAMES, VARIANT_NAMES, Game, GameOptions, Status
 from bot.moves import Choice, deal_progress
-from bot.turns import Groups, item_text, move_sentence
+from bot.turns import item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
 # followed by U+FE0E, the text variation selector. Discord's ♠️ ♣️ emoji are near-black
@@ -126,15 +126,15 @@ def describe_move(
     sweep: bool = False,
     mulle: bool = False,
     auto: bool = False,
-    groups: Groups = (),
+    later: Round | None = None,
 ) -> str:
     """The last move in words: ``Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!``,
-    ``Anna built 8: 3♣+5♥`` (``groups``: those of the build a build move made)."""
+    ``Anna built 8: 3♣+5♥`` (``later``: the round after a build, for its groups)."""
     if move.kind == "capture" and not rules.builds:
         note = value_note(rules, move.card, values)
         text = f"{name} played {plain(move.card)}{note} and took {cards(move.taken, fmt=plain)}"
     else:
-        text = move_sentence(name, move, plain, groups)
+        text = move_sentence(name, move, plain, later)
     bonus = [word for word, flag in (("mulle", mulle), (sweep_word(rules), sweep)) if flag]
     text += (": " + " and ".join(bonus) + "!") if bonus else "."
     if auto:

@@ -90,24 +90,35 @@ def items_text(items: Iterable[Item], fmt: Fmt) -> str:
 Groups = tuple[tuple[Card, ...], ...]
 
 
-def result_groups(round_: Round, move: Move) -> Groups:
-    """The groups of the build a build move leaves on the table (played on a copy, so
-    every variant's way of grouping counts)."""
-    after = round_.copy()
-    after.play(move)
-    for item in after.table:
-        if isinstance(item, Build) and move.card in item.cards:
+def after(round_: Round, move: Move) -> Round:
+    """A copy of the round with ``move`` played: the builds it leaves show how the variant
+    grouped their cards. ``IllegalMove`` if it is not legal."""
+    copy = round_.copy()
+    copy.play(move)
+    return copy
+
+
+def groups_with(later: Round | None, card: Card, fallback: Sequence[Card]) -> Groups:
+    """The groups of the build holding ``card`` in ``later`` (else one group)."""
+    for item in later.table if later is not None else ():
+        if isinstance(item, Build) and card in item.cards:
             return item.groups
-    return ((move.card, *cards_of(move.using)),)
+    return (tuple(fallback),)
 
 
-def build_words(move: Move, fmt: Fmt, groups: Groups) -> tuple[str, str]:
-    """A build move as ``(verb, detail)``, given the groups of the build it makes:
+def groups_text(groups: Groups, fmt: Fmt) -> str:
+    """``5♠+5♦ | 4♦+6♣``."""
+    return " | ".join(group_text(g, fmt) for g in groups)
+
+
+def build_words(move: Move, fmt: Fmt, later: Round | None) -> tuple[str, str]:
+    """A build move as ``(verb, detail)``, given the round after it (``later``):
     ``("build", "8: 3♣+5♥")``, ``("raise", "[5 = 5♥] to 8 with 3♣")`` or
     ``("add", "8♥ and A♦+3♦+4♠ to [8 = 3♣+5♥]")``."""
+    groups = groups_with(later, move.card, [move.card, *cards_of(move.using)])
     builds = [item for item in move.using if isinstance(item, Build)]
     if not builds:
-        return "build", f"{move.value}: {' | '.join(group_text(g, fmt) for g in groups)}"
+        return "build", f"{move.value}: {groups_text(groups, fmt)}"
     old = {group for build in builds for group in build.groups}
     new = [group for group in groups if group not in old]
     target = items_text(builds, fmt)
@@ -118,37 +129,40 @@ def build_words(move: Move, fmt: Fmt, groups: Groups) -> tuple[str, str]:
     return "add", f"{' and '.join(group_text(g, fmt) for g in new)} to {target}"
 
 
-def table_builds_text(move: Move, fmt: Fmt) -> str:
-    """``build 10 from 5♠+5♦`` for each build a trail makes from table cards."""
-    return ", ".join(
-        f"build {b.value} from {group_text(cards_of(b.using), fmt)}" for b in move.table_builds
-    )
+def table_builds_text(move: Move, fmt: Fmt, later: Round | None) -> str:
+    """``build 10: 5♠+5♦ | 4♦+6♣`` for each build a trail makes from table cards."""
+    made = []
+    for build in move.table_builds:
+        cards = cards_of(build.using)
+        made.append(f"build {build.value}: {groups_text(groups_with(later, cards[0], cards), fmt)}")
+    return ", ".join(made)
 
 
 def move_label(round_: Round, move: Move, fmt: Fmt) -> str:
     """A menu option for one legal move, in the imperative (at most 100 characters)."""
     if move.kind == "capture":
         return f"Take {items_text(move.taken, fmt)}"[:100]
+    later = after(round_, move)
     if move.kind == "build":
-        verb, detail = build_words(move, fmt, result_groups(round_, move))
+        verb, detail = build_words(move, fmt, later)
         return f"{verb.capitalize()} {detail}"[:100]
     if move.table_builds:
-        return f"Trail {fmt(move.card)} and {table_builds_text(move, fmt)}"[:100]
+        return f"Trail {fmt(move.card)} and {table_builds_text(move, fmt, later)}"[:100]
     return f"Trail {fmt(move.card)}"
 
 
-def move_sentence(name: str, move: Move, fmt: Fmt, groups: Groups = ()) -> str:
-    """The move in the past tense, given the groups of the build it makes:
+def move_sentence(name: str, move: Move, fmt: Fmt, later: Round | None = None) -> str:
+    """The move in the past tense, given the round after it (for the groups of builds):
     ``Anna raised [5 = 5♥] to 8 with 3♣``."""
     if move.kind == "capture":
         return f"{name} played {fmt(move.card)} and took {items_text(move.taken, fmt)}"
     if move.kind == "build":
-        verb, detail = build_words(move, fmt, groups)
+        verb, detail = build_words(move, fmt, later)
         past = {"build": "built", "raise": "raised", "add": "added"}[verb]
         return f"{name} {past} {detail}"
     text = f"{name} trailed {fmt(move.card)}"
     if move.table_builds:
-        text += f" and {table_builds_text(move, fmt).replace('build ', 'built ')}"
+        text += f" and {table_builds_text(move, fmt, later).replace('build ', 'built ')}"
     return text
 
 

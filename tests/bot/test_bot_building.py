@@ -60,7 +60,9 @@ async def _choose(
     return step
 
 
-def _position(harness: Harness, game: Game, hands: str, table: str, to_move: int = 0) -> Round:
+def _position(
+    harness: Harness, game: Game, hands: str, table: str, to_move: int = 0, piles: str = ""
+) -> Round:
     """Put the running round into a chosen position (the saved game follows at the next
     move, as the bot keeps one copy per game)."""
     rnd = Round.from_position(
@@ -68,6 +70,7 @@ def _position(harness: Harness, game: Game, hands: str, table: str, to_move: int
         [parse_cards(h) for h in hands.split("/")],
         [Build.parse(t) if t.startswith("[") else Card.parse(t) for t in _items(table)],
         to_move=to_move,
+        piles=[parse_cards(p) for p in piles.split("/")] if piles else None,
     )
     game.match.round = rnd
     return rnd
@@ -159,3 +162,22 @@ async def test_a_simple_build_is_raised(harness: Harness) -> None:
     assert "bjorn raised [5 = 2♥+3♠\ufe0e] to 8 with 3♦" in game.last_move, game.last_move
     build = next(i for i in game.match.round.table if isinstance(i, Build))
     assert build.value == 8 and build.owner == 1
+
+
+async def test_swazi_pile_tops_and_a_trail_that_builds(harness: Harness) -> None:
+    game = await harness.start_game(2, variant="swazi")
+    _position(harness, game, "10H 3C 9D/2C 7D 8S", "5S 5D 6C", piles="/KS 4D")
+    shown = (await harness.open_hand(harness.members[0], game)).response.content
+    assert "**Pile tops:** bjorn 4♦️" in shown, shown
+    # the opponent's pile top is offered by "choose it myself", and taken with the table
+    rnd = game.match.round
+    steal = Move(Card.parse("10H"), parse_cards("5S 5D 6C 4D"))
+    assert pick_items(rnd)[-1] == Card.parse("4D")
+    await play_by_menus(harness, game, steal, via_pick=True)
+    assert "took" in game.last_move and "4♦" in game.last_move
+    # a trail that also builds 9 from table cards (Swazi's table builds)
+    _position(harness, game, "3C 9D/2C 9S", "5S 4D 6C", to_move=0)
+    rnd = game.match.round
+    drift = next(m for m in moves_of(rnd, Card.parse("3C")) if m.table_builds)
+    await play_by_menus(harness, game, drift)
+    assert "trailed 3♣\ufe0e and built 9" in game.last_move, game.last_move

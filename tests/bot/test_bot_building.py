@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.client import KasinoBot
 from bot.engine import Build, Card, Move, Round, parse_cards
 from bot.models import Game
 from bot.turns import matching, moves_of
@@ -109,6 +110,9 @@ async def test_a_whole_match_by_people_clicking(harness: Harness, variant: str) 
     assert {"build", "capture"} <= kinds
     final = harness.public_messages()[-1]
     assert "wins" in final.content
+    board = await harness.slash(harness.members[0], "kasino scores", variant=variant)
+    winner = game.seats[game.match.winner].name
+    assert winner in board.response.embeds[0].description
 
 
 async def test_build_raise_add_take_and_a_refused_trail(harness: Harness) -> None:
@@ -181,3 +185,28 @@ async def test_swazi_pile_tops_and_a_trail_that_builds(harness: Harness) -> None
     drift = next(m for m in moves_of(rnd, Card.parse("3C")) if m.table_builds)
     await play_by_menus(harness, game, drift)
     assert "trailed 3♣\ufe0e and built 9" in game.last_move, game.last_move
+
+
+async def test_builds_survive_a_restart_and_stale_menus_change_nothing(
+    harness: Harness, bot_config: Any
+) -> None:
+    game = await harness.start_game(2, variant="royal")
+    rnd = game.match.round
+    while not any(isinstance(i, Build) for i in rnd.table):  # play until a build lies there
+        legal = rnd.legal_moves()
+        move = next((m for m in legal if m.kind == "build"), legal[-1])
+        await play_by_menus(harness, game, move)
+        rnd = game.match.round
+    anna = harness.member(int(game.seats[rnd.to_move].user_id))
+    hand = (await harness.open_hand(anna, game)).response
+    table = [str(item) for item in rnd.table]
+    await harness.restart(KasinoBot(bot_config, seed=5))
+    game = await harness.game()
+    assert [str(item) for item in game.match.round.table] == table
+    # a move from the old menu's version after someone else's move: refused, nothing played
+    mover = game.match.round.to_move
+    await play_by_menus(harness, game, game.match.round.legal_moves()[0])
+    before = game.version
+    stale = await harness.select(anna, hand, ["0"], custom_id=cid(hand, "k:card:"))
+    assert "out of date" in stale.response.content
+    assert game.version == before and game.match.round.to_move != mover

@@ -31,8 +31,17 @@ def cards_of(items: Iterable[Item]) -> list[Card]:
 
 def moves_of(round_: Round, card: Card) -> list[Move]:
     """Every legal move of ``card`` for the player to move, best first."""
-    moves = [move for move in round_.legal_moves() if move.card == card]
-    return sorted(moves, key=lambda move: _rank(round_, move))
+    return moves_by_card(round_).get(card, [])
+
+
+def moves_by_card(round_: Round) -> dict[Card, list[Move]]:
+    """Every legal move of the player to move, by card, best first (one listing)."""
+    by_card: dict[Card, list[Move]] = {}
+    for move in round_.legal_moves():
+        by_card.setdefault(move.card, []).append(move)
+    for moves in by_card.values():
+        moves.sort(key=lambda move: _rank(round_, move))
+    return by_card
 
 
 def _rank(round_: Round, move: Move) -> tuple:

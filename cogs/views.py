@@ -14,7 +14,7 @@ from bot.engine.moves import Item
 from bot.models import MAX_SEATS, Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
 from bot.render import choice_description, choice_label, plain, sorted_cards
-from bot.turns import building, item_text, move_label, moves_of, why_not
+from bot.turns import building, item_text, move_label, moves_by_card, moves_of, why_not
 from cogs.components import KasinoButton, KasinoSelect
 from cogs.custom_ids import positions_mask
 
@@ -124,7 +124,9 @@ def table_view(game: Game) -> discord.ui.View | None:
     return None
 
 
-def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
+def _card_option(
+    game: Game, index: int, seat: int, by_card: dict[Card, list[Move]]
+) -> discord.SelectOption:
     """A card of the hand. No emoji: Discord's black-suit emoji are near-invisible on the
     dark theme; the label's black suits carry U+FE0E (text presentation, see
     :data:`bot.render.SUIT_PLAIN`)."""
@@ -132,7 +134,7 @@ def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
     rules = game.match.rules
     played = rnd.hands[seat][index]
     if building(rnd):
-        return _building_card_option(rnd, played, index)
+        return _building_card_option(rnd, played, index, by_card.get(played, []))
     label = plain(played)
     values = capture_values(rules, played, True)
     if values != (played.rank,):
@@ -146,9 +148,11 @@ def _card_option(game: Game, index: int, seat: int) -> discord.SelectOption:
     return discord.SelectOption(label=label, value=str(index), description=description)
 
 
-def _building_card_option(rnd: Round, played: Card, index: int) -> discord.SelectOption:
-    """A card of the hand in a game with builds: what it can do, in a few words."""
-    moves = moves_of(rnd, played)
+def _building_card_option(
+    rnd: Round, played: Card, index: int, moves: list[Move]
+) -> discord.SelectOption:
+    """A card of the hand in a game with builds: what it can do (``moves``, its legal
+    moves), in a few words."""
     label = plain(played)
     if not moves:
         label += ": cannot be played now"
@@ -174,7 +178,8 @@ def hand_view(game: Game, seat: int) -> discord.ui.View:
     hand = rnd.hands[seat]
     if my_turn and hand:
         order = sorted(range(len(hand)), key=lambda i: sorted_cards(hand).index(hand[i]))
-        options = [_card_option(game, i, seat) for i in order]
+        by_card = moves_by_card(rnd) if building(rnd) else {}  # one listing for all cards
+        options = [_card_option(game, i, seat, by_card) for i in order]
         view.add_item(
             KasinoSelect(
                 "card",

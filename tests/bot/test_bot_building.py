@@ -179,6 +179,15 @@ async def test_swazi_pile_tops_and_a_trail_that_builds(harness: Harness) -> None
     assert pick_items(rnd)[-1] == Card.parse("4D")
     await play_by_menus(harness, game, steal, via_pick=True)
     assert "took" in game.last_move and "4♦" in game.last_move
+    # one turn, two groups: 3♣+6♣ and the opponent's pile top 4♦ with 5♦, built as 9
+    _position(harness, game, "3C 9D/2C 7D 8S", "5S 5D 6C", piles="/KS 4D")
+    rnd = game.match.round
+    built = Move.build(Card.parse("3C"), parse_cards("5D 6C 4D"), 9)
+    assert built in moves_of(rnd, Card.parse("3C"))
+    await play_by_menus(harness, game, built)
+    assert "built 9: " in game.last_move and "4♦" in game.last_move, game.last_move
+    nine = next(i for i in game.match.round.table if isinstance(i, Build))
+    assert nine.multiple and Card.parse("4D") in nine.cards
     # a trail that also builds 9 from table cards (Swazi's table builds)
     _position(harness, game, "3C 9D/2C 9S", "5S 4D 6C", to_move=0)
     rnd = game.match.round

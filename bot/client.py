@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -10,12 +11,15 @@ import sqlite3
 import discord
 from discord.ext import commands
 
+from bot.card_emojis import sync_card_emojis
 from bot.config import Config
+from bot.render import CardInk
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.kasino",)
+FACES_TIMEOUT = 120.0  # seconds the first upload of the 52 faces may take before giving up
 
 
 class StartupError(RuntimeError):
@@ -38,6 +42,9 @@ class KasinoBot(commands.Bot):
         self.seed = seed  # fixes the shuffles (tests and benchmarks); None in production
         self.storage: Storage | None = None
         self.synced = False
+        # how every card is written; text until the card faces are uploaded
+        self.ink = CardInk()
+        self.faces_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync commands if the set changed."""
@@ -51,6 +58,23 @@ class KasinoBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        if self.config.card_faces:
+            # in the background: start-up never waits for the upload
+            self.faces_task = asyncio.get_running_loop().create_task(self.load_faces())
+
+    async def load_faces(self) -> None:
+        """Upload the missing card faces and show cards with them; on any failure log one
+        line and keep the cards as text (never raises)."""
+        try:
+            async with asyncio.timeout(FACES_TIMEOUT):
+                faces = await sync_card_emojis(self)
+        except Exception as error:  # any failure: text is a fine way to show cards
+            log.warning(
+                "card faces unavailable, cards are shown as text (%s: %s)",
+                type(error).__name__, error,
+            )  # fmt: skip
+            return
+        self.ink.use(faces)
 
     async def close(self) -> None:
         """Close the gateway, then the database (even if closing the gateway fails or is
@@ -62,6 +86,8 @@ class KasinoBot(commands.Bot):
 
     async def close_storage(self) -> None:
         """Close the database (its worker thread would otherwise keep the process alive)."""
+        if self.faces_task is not None:
+            self.faces_task.cancel()
         cog = self.get_cog("Kasino")
         if cog is not None:
             cog.timers.cancel_all()  # type: ignore[attr-defined]

@@ -27,7 +27,8 @@ class Config:
     ``max_auto_moves`` how many automatic moves in a row for one seat abandon a game.
     ``computer_pause`` is how long a computer player seems to think before its move, and
     ``hard_budget_ms`` bounds the thinking of the ``hard`` player and of hints (``None``:
-    the player's own default).
+    the player's own default). ``card_faces`` makes the bot upload its card pictures as
+    application emojis and show cards with them (off: cards are text).
     """
 
     token: str | None
@@ -39,6 +40,7 @@ class Config:
     log_level: str = "INFO"
     computer_pause: float = DEFAULT_COMPUTER_PAUSE
     hard_budget_ms: float | None = None
+    card_faces: bool = True
 
     def __repr__(self) -> str:  # never show the token
         token = "set" if self.token else "missing"
@@ -113,4 +115,16 @@ def load_config(
         log_level=level,
         computer_pause=_float(env, "COMPUTER_PAUSE", DEFAULT_COMPUTER_PAUSE),
         hard_budget_ms=_int(env, "HARD_BUDGET_MS", None, low=1),
+        card_faces=_switch(env, "CARD_FACES", True),
     )
+
+
+def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in {"1", "on", "yes", "true"}:
+        return True
+    if raw in {"0", "off", "no", "false"}:
+        return False
+    raise ConfigError(f"{name} must be on or off, not {raw!r}")

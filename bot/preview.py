@@ -8,14 +8,21 @@ Needs the ``preview`` extra: ``pip install -e '.[preview]'``.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import importlib.util
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import Config
+from bot.faces import face_png
+
+if TYPE_CHECKING:
+    from bot.client import KasinoBot
 
 MEMBERS = ("Anna", "Bjorn", "Cecilia", "David")
+FACES_WAIT = 30.0  # seconds the preview waits for the card faces before showing text
 PREVIEW_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex", "PIL")
 
 
@@ -56,8 +63,9 @@ async def run_preview(config: Config, port: int | None = None) -> None:
                     guild.add_member(env.create_user(name.lower(), global_name=name))
                     for name in MEMBERS
                 ]
+                assets = await face_assets(bot)
                 async with env.preview(
-                    channel, viewers=members, layout="channel", port=port
+                    channel, viewers=members, layout="channel", port=port, assets=assets
                 ) as preview:
                     print(f"Kasino preview running: open {preview.url}", flush=True)
                     print(
@@ -70,3 +78,20 @@ async def run_preview(config: Config, port: int | None = None) -> None:
             # Also on Ctrl+C (cancellation) and errors: the database's worker thread would
             # keep the process alive, and the folder is removed only after this.
             await bot.close_storage()
+
+
+async def face_assets(bot: KasinoBot) -> dict[str, tuple[str, bytes]]:
+    """The card faces' pictures for the Preview page, by their emoji's CDN address.
+
+    SimCord accepts an application emoji's upload but keeps only its name (no picture), so
+    the Preview would draw the faces as missing images; it draws them from these bytes.
+    Empty (cards as text) when the faces are off or not uploaded.
+    """
+    from simcord.backend.cdn import CDN_BASE
+
+    if bot.faces_task is not None:
+        await asyncio.wait({bot.faces_task}, timeout=FACES_WAIT)
+    return {
+        f"{CDN_BASE}/emojis/{emoji.id}.png": (f"{emoji.id}.png", face_png(card))
+        for card, emoji in bot.ink.faces.items()
+    }

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -46,6 +47,60 @@ HINTED_MARK = "💡"
 def card(c: Card) -> str:
     """A card for a message: ``A♥️`` (red emoji), ``A♠`` (text: readable on both themes)."""
     return f"{c.rank_name}{SUIT_SHOWN[c.suit]}"
+
+
+# A card written as text by :func:`card` or :func:`plain` (in a stored last move, say).
+CARD_TEXT = re.compile(r"(?<![\w#])(10|[2-9AJQK])([♠♥♦♣])[\ufe0e\ufe0f]?")
+SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+RANK_NUMBERS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+class CardInk:
+    """How cards are written: as text (:func:`card`), or as the bot's card-face emojis once
+    they are uploaded (see :mod:`bot.card_emojis`). Every card a message, an embed or a menu
+    shows is written through one of these, so faces and the text fallback live here only.
+    """
+
+    def __init__(self, faces: Mapping[Card, discord.PartialEmoji] | None = None) -> None:
+        self._faces: dict[Card, discord.PartialEmoji] = dict(faces or {})
+
+    def use(self, faces: Mapping[Card, discord.PartialEmoji]) -> None:
+        """Write cards with these faces from now on (all 52, or text for all)."""
+        self._faces = dict(faces) if len(faces) == FACES else {}
+
+    @property
+    def faces(self) -> dict[Card, discord.PartialEmoji]:
+        """The faces in use (empty: cards are text)."""
+        return dict(self._faces)
+
+    def card(self, c: Card) -> str:
+        """A card in a message or embed: its face ``<:kc_AS_…:id>``, else :func:`card`."""
+        face = self._faces.get(c)
+        return str(face) if face is not None else card(c)
+
+    def cards(self, cs: Iterable[Card], *, empty: str = "(none)") -> str:
+        """Cards separated by spaces, or ``empty``."""
+        return cards(cs, empty=empty, fmt=self.card)
+
+    def emoji(self, c: Card) -> discord.PartialEmoji | None:
+        """The card's face for a menu option's ``emoji`` (``None``: text only)."""
+        return self._faces.get(c)
+
+    def line(self, text: str) -> str:
+        """``text`` with the cards it names as text (``A♥``, ``2♠︎``) shown as faces: a last
+        move or a note is made once, as text, and shown wherever it goes."""
+        if not self._faces or not text:
+            return text
+        return CARD_TEXT.sub(self._face_of, text)
+
+    def _face_of(self, found: re.Match[str]) -> str:
+        rank_text, symbol = found.group(1), found.group(2)
+        rank = RANK_NUMBERS.get(rank_text) or int(rank_text)
+        return self.card(Card(rank, SUIT_LETTERS[symbol]))
+
+
+FACES = 52
+TEXT_INK = CardInk()  # never given faces: cards as text
 
 
 def sorted_cards(cs: Iterable[Card]) -> list[Card]:
@@ -259,14 +314,14 @@ def due(game: Game) -> str:
     return f" (time runs out <t:{int(game.deadline)}:R>)"
 
 
-def table_embed(game: Game, *, paused: bool = False) -> discord.Embed:
+def table_embed(game: Game, *, paused: bool = False, ink: CardInk = TEXT_INK) -> discord.Embed:
     """The public table: table cards, whose turn, deal k of n, sides, last move. Players
     are named by name (a mention in an embed shows as a number where not cached)."""
     match = game.match
     rnd = match.round
     paused = paused or bool(game.extra.get("paused"))
     embed = discord.Embed(title=f"Kasino: {rules_line(game.options)}", colour=TABLE_COLOUR)
-    lines = [f"**Table ({len(rnd.table)}):** {table_text(game)}"]
+    lines = [f"**Table ({len(rnd.table)}):** {table_text(game, ink.card)}"]
     if game.status is Status.PLAYING:
         lines.append(deal_line(game))
         if paused:
@@ -280,7 +335,7 @@ def table_embed(game: Game, *, paused: bool = False) -> discord.Embed:
     else:
         lines.append(f"Game over ({game.status}). No result recorded.")
     if game.last_move:
-        lines.append(f"**Last move:** {game.last_move}")
+        lines.append(f"**Last move:** {ink.line(game.last_move)}")
     embed.description = "\n".join(lines)
     for side in range(game.sides):
         name, value = _side_field(game, side)
@@ -313,6 +368,8 @@ def round_summary(
     scores: Sequence[Any] | None,
     round_number: int,
     last_move: str = "",
+    *,
+    ink: CardInk = TEXT_INK,
 ) -> discord.Embed:
     """The public summary of a finished round: each side's items and the match totals."""
     match = game.match
@@ -324,11 +381,11 @@ def round_summary(
         lines = [f"{plural(spades, 'spade')} · {plural(len(pile), 'card')}"]
         if scores is not None:
             items = scores[side].items
-            lines += [f"{item_name(match.rules, k)}: {v}" for k, v in items.items() if v]
+            lines += [f"{ink.line(item_name(match.rules, k))}: {v}" for k, v in items.items() if v]
             lines.append(f"Round: **{scores[side].total}**")
         lines.append(f"Match: **{match.scores[side]}** / {match.rules.target}")
         embed.add_field(name=game.side_name(side), value="\n".join(lines), inline=True)
-    last = f"**Last move:** {last_move}\n" if last_move else ""
+    last = f"**Last move:** {ink.line(last_move)}\n" if last_move else ""
     if match.is_over:
         embed.description = f"{last}🏆 {winner_text(game)}!"
     elif game.extra.get("paused"):
@@ -345,21 +402,23 @@ STEP_PROMPTS = {
 }
 
 
-def hand_content(game: Game, seat: int, note: str = "", step: str = "card") -> str:
+def hand_content(
+    game: Game, seat: int, note: str = "", step: str = "card", *, ink: CardInk = TEXT_INK
+) -> str:
     """The ephemeral hand view's text for one seat (never sent publicly): the sorted hand,
     the table, deal k of N with the sistan warning, the score, the last move and whose
     turn it is, with the time left as a Discord relative timestamp."""
     match = game.match
     rnd = match.round
-    lines = [note] if note else []
+    lines = [ink.line(note)] if note else []
     lines.append(f"**{HAND_TITLE}** · {game.options.variant_name}, game #{game.id}")
-    lines.append(cards(sorted_cards(rnd.hands[seat]), empty="(empty)"))
-    lines.append(f"**Table:** {table_text(game)}")
+    lines.append(ink.cards(sorted_cards(rnd.hands[seat]), empty="(empty)"))
+    lines.append(f"**Table:** {table_text(game, ink.card)}")
     if game.status is Status.PLAYING:
         lines.append(deal_line(game))
     lines.append(f"**Score:** {score_line(game)}")
     if game.last_move:
-        lines.append(f"**Last move:** {game.last_move}")
+        lines.append(f"**Last move:** {ink.line(game.last_move)}")
     if game.status is not Status.PLAYING:
         lines.append(f"The game is over. {winner_text(game)}." if match.winner is not None
                      else "The game is over.")  # fmt: skip

@@ -51,6 +51,7 @@ class HandFlow:
         self.games = games
         self.table = table
         self.hands = hands
+        self.ink = table.ink  # how cards are written: faces once uploaded, else text
 
     async def show_hand(self, interaction: discord.Interaction, game: Game) -> None:
         """Your hand (fresh), ephemeral; refused for spectators and lobbies."""
@@ -68,7 +69,8 @@ class HandFlow:
         self, interaction: discord.Interaction, game: Game, seat: int, note: str = ""
     ) -> None:
         """The seat's hand view with its move menus."""
-        content, view = hand_content(game, seat, note), hand_view(game, seat)
+        content = hand_content(game, seat, note, ink=self.ink)
+        view = hand_view(game, seat, self.ink)
         await self.answer_privately(interaction, game, content, view)
 
     async def answer_privately(
@@ -137,10 +139,10 @@ class HandFlow:
         elif not rnd.table or not capture_options(game.match.rules, played, list(rnd.table), 1):
             await self.play(interaction, game, seat, Move(played))
             return
-        content = hand_content(
-            game, seat, f"You play **{plain(played)}**. What does it take?", step="take"
-        )
-        await self.answer_privately(interaction, game, content, take_view(game, seat, index))
+        note = f"You play **{plain(played)}**. What does it take?"
+        content = hand_content(game, seat, note, step="take", ink=self.ink)
+        view = take_view(game, seat, index, self.ink)
+        await self.answer_privately(interaction, game, content, view)
 
     @staticmethod
     async def _held(
@@ -163,10 +165,9 @@ class HandFlow:
             return
         if click.choice == "pick":
             note = f"You play **{plain(played)}**. Choose the table cards it takes:"
-            content = hand_content(game, seat, note, step="pick")
-            await self.answer_privately(
-                interaction, game, content, pick_view(game, click.card or 0)
-            )
+            content = hand_content(game, seat, note, step="pick", ink=self.ink)
+            view = pick_view(game, click.card or 0, self.ink)
+            await self.answer_privately(interaction, game, content, view)
             return
         if click.choice == "trail":
             move = Move(played)
@@ -204,10 +205,9 @@ class HandFlow:
                 f"{values_text}: the cards must split into groups that each add up to its value."
                 " Nothing was played; choose again:"
             )
-            content = hand_content(game, seat, note, step="pick")
-            await self.answer_privately(
-                interaction, game, content, pick_view(game, click.card or 0)
-            )
+            content = hand_content(game, seat, note, step="pick", ink=self.ink)
+            view = pick_view(game, click.card or 0, self.ink)
+            await self.answer_privately(interaction, game, content, view)
             return
         await self.play(interaction, game, seat, Move(played, taken))
 
@@ -236,8 +236,8 @@ class HandFlow:
                 f"⚠️ {plain(played)} can do nothing with exactly {items_text(items, plain)}:"
                 f" {why_unusable(rnd, played, items)}. Nothing was played; choose again:"
             )
-            view = pick_view(game, click.card or 0)
-        content = hand_content(game, seat, note, step="pick")
+            view = pick_view(game, click.card or 0, self.ink)
+        content = hand_content(game, seat, note, step="pick", ink=self.ink)
         await self.answer_privately(interaction, game, content, view)
 
     async def on_which(
@@ -292,4 +292,4 @@ class HandFlow:
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
         _, why = await asyncio.to_thread(think)
-        await interaction.followup.send(f"💡 Hint: {why}", ephemeral=True)
+        await interaction.followup.send(f"💡 Hint: {self.ink.line(why)}", ephemeral=True)

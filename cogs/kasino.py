@@ -55,7 +55,8 @@ class Kasino(
         )
         self.timers = Timers(self.on_deadline)
         self.live = LiveHands()
-        self.table = TableFlow(self.games, Outbox(bot, self._table_posted), self.live, self.timers)
+        outbox = Outbox(bot, self._table_posted)
+        self.table = TableFlow(self.games, outbox, self.live, self.timers, bot.ink)
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from bot.games import GameService, MoveOutcome
 from bot.models import Game, Status
-from bot.render import final_line, hand_content, round_summary, table_embed
+from bot.render import CardInk, final_line, hand_content, round_summary, table_embed
 from bot.timers import Timers
 from cogs.live import LiveHands
 from cogs.outbox import Outbox, Post
@@ -24,9 +24,10 @@ class TableFlow:
     """Queues a game's public messages and follows its players' hand views."""
 
     def __init__(
-        self, games: GameService, outbox: Outbox, hands: LiveHands, timers: Timers
+        self, games: GameService, outbox: Outbox, hands: LiveHands, timers: Timers, ink: CardInk
     ) -> None:
         self.games = games
+        self.ink = ink  # the bot's: text until the card faces are uploaded
         self.outbox = outbox
         self.hands = hands
         self.timers = timers
@@ -49,8 +50,8 @@ class TableFlow:
             text = f"{text} {turn}".strip()
         self.post(
             game,
-            content=text or None,
-            embeds=[table_embed(game)],
+            content=self.ink.line(text) or None,
+            embeds=[table_embed(game, ink=self.ink)],
             view=table_view(game),
             mention=mention,
             table=True,
@@ -70,8 +71,9 @@ class TableFlow:
             if not seat.is_human or seat.user_id == skip:
                 continue
             if self.hands.is_open(game.id, int(seat.user_id or 0)):
-                content = hand_content(game, index)
-                self.hands.push(game.id, int(seat.user_id or 0), content, hand_view(game, index))
+                content = hand_content(game, index, ink=self.ink)
+                view = hand_view(game, index, self.ink)
+                self.hands.push(game.id, int(seat.user_id or 0), content, view)
 
     def after_move(self, outcome: MoveOutcome, mover: int | None = None) -> None:
         """Everything public that follows a committed move (queued, under the lock)."""
@@ -80,20 +82,26 @@ class TableFlow:
         summary = None
         if outcome.finished_round is not None:
             summary = round_summary(
-                game, outcome.finished_round, outcome.scores, outcome.round_number, outcome.text
+                game,
+                outcome.finished_round,
+                outcome.scores,
+                outcome.round_number,
+                outcome.text,
+                ink=self.ink,
             )
         if outcome.match_over:
             log.info("game %s: finished, winner side %s", game.id, game.match.winner)
-            embeds = [summary, table_embed(game)] if summary else [table_embed(game)]
+            table = table_embed(game, ink=self.ink)
+            embeds = [summary, table] if summary else [table]
             content = final_line(game)
             self.post(game, content=content, embeds=embeds, view=table_view(game), table=True)
         elif outcome.abandoned:
             log.info("game %s: abandoned", game.id)
             content = (
-                f"{outcome.text}\nThe game is abandoned: a player missed"
+                f"{self.ink.line(outcome.text)}\nThe game is abandoned: a player missed"
                 f" {self.games.config.max_auto_moves} turns in a row. No result is recorded."
             )
-            self.post(game, content=content, embeds=[table_embed(game)], table=True)
+            self.post(game, content=content, embeds=[table_embed(game, ink=self.ink)], table=True)
         else:
             if summary is not None:
                 self.post(game, embeds=[summary])

@@ -13,7 +13,14 @@ from bot.engine import Card, Move, Round, capture_options, capture_values
 from bot.engine.moves import Item
 from bot.models import MAX_SEATS, Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
-from bot.render import choice_description, choice_label, plain, sorted_cards
+from bot.render import (
+    TEXT_INK,
+    CardInk,
+    choice_description,
+    choice_label,
+    plain,
+    sorted_cards,
+)
 from bot.turns import building, item_text, move_label, moves_by_card, moves_of, why_not
 from cogs.components import KasinoButton, KasinoSelect
 from cogs.custom_ids import positions_mask
@@ -125,16 +132,20 @@ def table_view(game: Game) -> discord.ui.View | None:
 
 
 def _card_option(
-    game: Game, index: int, seat: int, by_card: dict[Card, list[Move]]
+    game: Game, index: int, seat: int, ink: CardInk, by_card: dict[Card, list[Move]]
 ) -> discord.SelectOption:
-    """A card of the hand. No emoji: Discord's black-suit emoji are near-invisible on the
-    dark theme; the label's black suits carry U+FE0E (text presentation, see
-    :data:`bot.render.SUIT_PLAIN`)."""
+    """A card of the hand: its face as the option's emoji when the faces are uploaded, and
+    always a text label (``7♦``), so the option reads without the picture too. Never
+    Discord's own suit emoji: its black suits are near-invisible on the dark theme; the
+    label's black suits carry U+FE0E (text presentation, see :data:`bot.render.SUIT_PLAIN`).
+    In the games with builds ``by_card`` holds the legal moves of each card."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
     if building(rnd):
-        return _building_card_option(rnd, played, index, by_card.get(played, []))
+        option = _building_card_option(rnd, played, index, by_card.get(played, []))
+        option.emoji = ink.emoji(played)
+        return option
     label = plain(played)
     values = capture_values(rules, played, True)
     if values != (played.rank,):
@@ -145,7 +156,9 @@ def _card_option(
     else:
         label += ": trail"
         description = "takes nothing: put on the table at once"
-    return discord.SelectOption(label=label, value=str(index), description=description)
+    return discord.SelectOption(
+        label=label, value=str(index), description=description, emoji=ink.emoji(played)
+    )
 
 
 def _building_card_option(
@@ -169,7 +182,7 @@ def _building_card_option(
 
 
 @_static
-def hand_view(game: Game, seat: int) -> discord.ui.View:
+def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
     """On your turn a select of the card to play, in the sorted order of the hand (its
     values stay hand positions), and Hint when hints are on; always a Refresh button."""
     view = _view()
@@ -179,7 +192,7 @@ def hand_view(game: Game, seat: int) -> discord.ui.View:
     if my_turn and hand:
         order = sorted(range(len(hand)), key=lambda i: sorted_cards(hand).index(hand[i]))
         by_card = moves_by_card(rnd) if building(rnd) else {}  # one listing for all cards
-        options = [_card_option(game, i, seat, by_card) for i in order]
+        options = [_card_option(game, i, seat, ink, by_card) for i in order]
         view.add_item(
             KasinoSelect(
                 "card",
@@ -203,13 +216,13 @@ def ranked_moves(rnd: Round, played: Card) -> list[Move]:
 
 
 @_static
-def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
+def take_view(game: Game, seat: int, index: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
     """What the chosen card takes: ranked captures, trail, or choosing the cards yourself."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
     if building(rnd):
-        return _building_take_view(game, played, index)
+        return _building_take_view(game, played, index, ink)
     choices = rank_choices(rules, played, rnd.table, CAPTURE_CHOICES) if rnd.table else []
     options = [
         discord.SelectOption(
@@ -224,6 +237,7 @@ def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
             label="Trail: take nothing",
             value="trail",
             description=f"Put {plain(played)} on the table",
+            emoji=ink.emoji(played),
         )
     )
     if choices:
@@ -249,18 +263,15 @@ def take_view(game: Game, seat: int, index: int) -> discord.ui.View:
     return view
 
 
-def _building_take_view(game: Game, played: Card, index: int) -> discord.ui.View:
+def _building_take_view(game: Game, played: Card, index: int, ink: CardInk) -> discord.ui.View:
     """The ranked moves of the card (captures, builds, raises, adds, Swazi trails with
     builds), then the plain trail when allowed, then "choose it myself"."""
     rnd = game.match.round
-    options = [
-        discord.SelectOption(label=move_label(rnd, move, plain), value=f"c{n}",
-                             description=KIND_WORDS[move.kind].capitalize())
-        for n, move in enumerate(ranked_moves(rnd, played))
-    ]  # fmt: skip
+    options = _move_options(rnd, ranked_moves(rnd, played))
     if rnd.is_legal(Move(played)):
         options.append(discord.SelectOption(
-            label=f"Trail {plain(played)}", value="trail", description="Take and build nothing"
+            label=f"Trail {plain(played)}", value="trail", description="Take and build nothing",
+            emoji=ink.emoji(played),
         ))  # fmt: skip
     else:
         options.append(discord.SelectOption(
@@ -270,6 +281,19 @@ def _building_take_view(game: Game, played: Card, index: int) -> discord.ui.View
         label="Choose it myself", value="pick", description="Pick the table items it uses"
     ))  # fmt: skip
     return _move_menu(game, "take", index, options, f"What does {plain(played)} do?")
+
+
+def _move_options(rnd: Round, moves: list[Move]) -> list[discord.SelectOption]:
+    """Moves as options ``c0``, ``c1``…, labelled in words (text: an option holds one
+    emoji, and a move shows several cards)."""
+    return [
+        discord.SelectOption(
+            label=move_label(rnd, move, plain),
+            value=f"c{n}",
+            description=KIND_WORDS[move.kind].capitalize(),
+        )
+        for n, move in enumerate(moves[:MAX_MENU_OPTIONS])
+    ]
 
 
 def _move_menu(
@@ -304,18 +328,14 @@ def which_view(
 ) -> discord.ui.View:
     """The moves of one card that use exactly the picked items (a capture or builds of
     several values)."""
-    rnd = game.match.round
-    options = [
-        discord.SelectOption(label=move_label(rnd, move, plain), value=f"c{n}",
-                             description=KIND_WORDS[move.kind].capitalize())
-        for n, move in enumerate(moves[:MAX_MENU_OPTIONS])
-    ]  # fmt: skip
+    options = _move_options(game.match.round, moves)
     return _move_menu(game, "which", index, options, "Which move?", positions_mask(picked))
 
 
 @_static
-def pick_view(game: Game, index: int) -> discord.ui.View:
-    """A multi-select of the table items (values are positions: cards may repeat)."""
+def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
+    """A multi-select of the table items (values are positions: cards may repeat), then
+    the pile tops a game with builds lets you use."""
     items = pick_items(game.match.round)
     table = len(game.match.round.table)
     options = [
@@ -323,6 +343,7 @@ def pick_view(game: Game, index: int) -> discord.ui.View:
             label=item_text(item, plain)[:100],
             value=str(i),
             description=None if i < table else "the top card of a capture pile",
+            emoji=ink.emoji(item) if isinstance(item, Card) else None,
         )
         for i, item in enumerate(items)
     ]

@@ -128,6 +128,7 @@ class Match:
                     target.scroll_into_view_if_needed(timeout=2000)
                     break
         time.sleep(0.4)
+        self.images_loaded()
         for theme in ("dark", "light"):
             self.page.evaluate(
                 """([css, on]) => {
@@ -143,6 +144,15 @@ class Match:
             self.page.locator("#preview-app").screenshot(path=str(path))
             self.saved.append(path)
         self.page.evaluate("document.getElementById('kasino-light')?.remove()")
+
+    def images_loaded(self, timeout: float = 5.0) -> None:
+        """Wait (a while) until the page's pictures, the card faces among them, are drawn:
+        the Preview loads each one after it shows the message."""
+        with contextlib.suppress(PlaywrightError):
+            self.page.wait_for_function(
+                "[...document.images].every(i => i.complete && i.naturalWidth > 0)",
+                timeout=timeout * 1000,
+            )
 
     # ------------------------------------------------------------------ driving
 
@@ -200,9 +210,36 @@ class Match:
         tables = self.messages().filter(has=self.page.get_by_role("button", name="Your hand"))
         return tables.last if tables.count() else None
 
+    def stale_menu(self, message: Locator) -> bool:
+        """Whether the menu on ``message`` shows a value nobody chose in it.
+
+        SimCord's Preview keeps a menu's chosen value per message and component position,
+        across edits of the message: after the hand view is edited to the next turn's menu,
+        that menu shows the option at the position chosen last time (another card by now),
+        and choosing that option sends nothing, because to the page nothing changed.
+        Discord's client starts an edited message's menus empty. Reloading the page drops
+        the kept values.
+        """
+        trigger = message.locator("button:has(.select-value)").first
+        with contextlib.suppress(PlaywrightError):
+            shown = trigger.locator(".select-value").inner_text(timeout=2000)
+            return not shown.startswith(("Your turn", "What does", "Choose"))
+        return False
+
+    def fresh(self, message: Locator) -> Locator:
+        """``message`` again, after a reload of the page if its menu shows a stale value."""
+        if not self.stale_menu(message):
+            return message
+        self.page.reload()
+        self.page.wait_for_selector("#channel-composer-input")
+        found = self.wait(self.hand, 10, "the hand view after a reload")
+        assert isinstance(found, Locator)
+        return found
+
     def choose(self, message: Locator, option: str | None = None, shot: str = "") -> str:
         """Open the select on ``message`` and pick ``option`` (text it starts with), or the
         first one; return the chosen label."""
+        message = self.fresh(message)
         message.locator("button:has(.select-value)").first.click()
         time.sleep(0.5)
         options = self.page.locator(".select-list:not([hidden]) [role='option']")
@@ -257,6 +294,7 @@ class Match:
                 before, chosen_at = "", time.monotonic()
                 time.sleep(1.5)
                 continue
+            hand = self.fresh(hand)  # never a picture of a menu showing a stale choice
             if not shot_table and moves >= 2:
                 self.shoot("4-table", self.latest_table())
                 shot_table = True

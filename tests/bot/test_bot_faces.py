@@ -1,0 +1,155 @@
+"""Card faces: drawn, uploaded once as application emojis, and used wherever a card is shown;
+text where the upload failed."""
+
+from __future__ import annotations
+
+import io
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from PIL import Image
+
+from bot import faces
+from bot.card_emojis import wanted_names
+from bot.client import KasinoBot
+from bot.config import Config
+from bot.engine import Card
+from bot.render import TEXT_INK, CardInk
+from tests.bot.kasino_harness import Harness, select_options
+
+FACE = re.compile(r"<:kc_[0-9AJQK]{1,2}[SHDC]_[0-9a-f]{6}:\d+>")
+MAX_BYTES = 256 * 1024
+NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
+TEXT_CARDS = re.compile(r"((10|[2-9AJQK])[♠♥♦♣][\ufe0e\ufe0f]? ?)+")
+
+
+def test_52_distinct_faces_within_discords_limits() -> None:
+    deck = faces.deck()
+    pngs = [faces.face_png(card) for card in deck]
+    assert len(set(deck)) == 52 and len(set(pngs)) == 52
+    for png in pngs:
+        image = Image.open(io.BytesIO(png))
+        assert image.format == "PNG" and image.size == (128, 128) and image.mode == "RGBA"
+        assert len(png) <= MAX_BYTES
+    names = list(wanted_names())
+    assert len(set(names)) == 52 and all(NAME.fullmatch(name) for name in names)
+
+
+def test_a_face_is_drawn_the_same_every_time() -> None:
+    card = Card.parse("10S")
+    first = faces.face_png(card)
+    faces.face_png.cache_clear()
+    assert faces.face_png(card) == first
+
+
+def test_red_and_black_ink() -> None:
+    def inked(card: Card) -> set[tuple[int, ...]]:
+        pixels = faces.draw_face(card).get_flattened_data()
+        return {p[:3] for p in pixels if p[3] == 255 and max(p[:3]) - min(p[:3]) > 120}
+
+    assert inked(Card.parse("QH")) and not inked(Card.parse("QS"))
+
+
+def test_the_ink_writes_faces_or_text() -> None:
+    ace = Card.parse("AS")
+    ink = CardInk()
+    ink.use({c: discord.PartialEmoji(name=f"kc_{c}", id=n + 1) for n, c in enumerate(faces.deck())})
+    assert ink.card(ace).startswith("<:kc_") and ink.emoji(ace) is not None
+    assert TEXT_INK.card(ace) == "A♠\ufe0e" and TEXT_INK.emoji(ace) is None
+    line = ink.line("Anna played A♥ as 14 and took 4♣\ufe0e 10♦: tabbe! Game #10♦")
+    assert line.count("<:kc_") == 3 and "Anna played" in line and "#10♦" in line
+    ink.use({ace: discord.PartialEmoji(name="kc_AS", id=1)})  # not all 52: text for all
+    assert ink.card(ace) == "A♠\ufe0e"
+
+
+async def wait_faces(harness: Harness) -> KasinoBot:
+    bot = harness.env.bot
+    if bot.faces_task is not None:
+        await bot.faces_task
+    return bot
+
+
+def uploads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Count the emoji uploads of every bot from now on."""
+    names: list[str] = []
+    create = discord.Client.create_application_emoji
+
+    async def counted(self: Any, *, name: str, image: bytes) -> discord.Emoji:
+        names.append(name)
+        return await create(self, name=name, image=image)
+
+    monkeypatch.setattr(discord.Client, "create_application_emoji", counted)
+    return names
+
+
+async def test_faces_are_uploaded_once_and_redrawn_ones_again(
+    harness: Harness, bot_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await wait_faces(harness)
+    backend = harness.env.backend
+    names = {e.name for e in backend.application_emojis.values()}
+    assert names == set(wanted_names())
+    created = uploads(monkeypatch)
+    await harness.restart(KasinoBot(bot_config, seed=1))
+    await wait_faces(harness)
+    assert created == []  # a second start uploads nothing
+    # a face drawn differently since (another name) and one left from an old drawing
+    ace = next(e for e in backend.application_emojis.values() if e.name.startswith("kc_AS_"))
+    backend.delete_application_emoji(ace.id)
+    old = backend.create_application_emoji("kc_AS_000000")
+    await harness.restart(KasinoBot(bot_config, seed=2))
+    bot = await wait_faces(harness)
+    assert created == [faces.emoji_name(Card.parse("AS"))]
+    assert old.id not in backend.application_emojis
+    assert len(backend.application_emojis) == 52 and len(bot.ink.faces) == 52
+
+
+async def test_table_hand_and_menus_show_the_faces(harness: Harness) -> None:
+    await wait_faces(harness)
+    game = await harness.start_game(2)
+    table = harness.table_message(game)
+    assert FACE.search(table.embeds[0].description)
+    mover = harness.member(game.seats[game.match.round.to_move].user_id)
+    hand = (await harness.open_hand(mover, game)).response
+    hand_line = hand.content.splitlines()[1]
+    assert len(FACE.findall(hand_line)) == len(game.match.round.hands[game.match.round.to_move])
+    for option in select_options(hand, "k:card:"):
+        assert option["emoji"]["name"].startswith("kc_") and option["emoji"]["id"]
+        assert re.match(r"(10|[2-9AJQK])[♠♥♦♣]", option["label"])  # still readable as text
+    await harness.play_move(game)
+    table = harness.table_message(game)
+    last = table.embeds[0].description.split("**Last move:**")[1]
+    assert FACE.search(last)
+
+
+class TestRefusedUpload:
+    """Discord refuses the upload (say, the app's emoji limit): cards are text."""
+
+    @pytest.fixture
+    def simcord_bot(self, bot_config: Config, monkeypatch: pytest.MonkeyPatch) -> KasinoBot:
+        async def refuse(self: Any, **_: Any) -> discord.Emoji:
+            response = SimpleNamespace(status=400, reason="Bad Request")
+            raise discord.HTTPException(response, "Maximum number of emojis reached")
+
+        monkeypatch.setattr(discord.Client, "create_application_emoji", refuse)
+        return KasinoBot(bot_config, seed=20240607)
+
+    async def test_cards_are_text_and_one_line_is_logged(
+        self, harness: Harness, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        bot = await wait_faces(harness)
+        assert bot.ink.faces == {}
+        game = await harness.start_game(2)
+        table = harness.table_message(game)
+        assert "<:" not in table.embeds[0].description
+        mover = harness.member(game.seats[game.match.round.to_move].user_id)
+        hand = (await harness.open_hand(mover, game)).response
+        assert "<:" not in hand.content
+        assert TEXT_CARDS.fullmatch(hand.content.splitlines()[1])
+        assert all(not o.get("emoji") for o in select_options(hand, "k:card:"))
+        records = caplog.get_records("setup") + caplog.records  # the bot starts in setup
+        warnings = [r for r in records if "card faces unavailable" in r.getMessage()]
+        assert len(warnings) == 1 and "\n" not in warnings[0].getMessage()

@@ -3,12 +3,15 @@
 Starts ``python -m bot --preview --port <free port>``, drives the SimCord Preview page in
 headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, a
 capture menu open, the table, a round summary and the match end, each on the dark and the
-light theme. Anna plays a match to 5 against a normal computer player. Not a test: run it
-by hand and look at the pictures.
+light theme. Anna plays a match to 5 against a normal computer player. With ``--variant``
+(a game with builds, e.g. ``casino``) she builds whenever she can, the menu pictured is a
+build menu, and the table is pictured once a build lies on it. Not a test: run it by hand
+and look at the pictures.
 
     .venv/bin/pip install playwright          # never `playwright install`: the system
     apt-get install -y chromium               # Chromium (Debian) is driven instead
     .venv/bin/python tools/screenshots.py --out /tmp/screens
+    .venv/bin/python tools/screenshots.py --out /tmp/casino-screens --variant casino
 
 SimCord's Preview draws only Discord's dark theme (its profile says ``theme: dark`` and its
 stylesheet sets ``color-scheme: dark``); the light theme is Discord's light palette laid
@@ -30,6 +33,8 @@ from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
+
+from bot.models import BUILDING, VARIANT_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -112,10 +117,13 @@ def preview() -> Iterator[str]:
 class Match:
     """Anna's side of the match, driven through the Preview page."""
 
-    def __init__(self, page: Page, out: Path) -> None:
+    def __init__(self, page: Page, out: Path, variant: str = "swedish") -> None:
         self.page = page
         self.out = out
         self.saved: list[Path] = []
+        # a game with builds: Anna builds when she can, and the table is taken with builds
+        self.variant = variant
+        self.builds = variant in BUILDING
 
     # ----------------------------------------------------------------- pictures
 
@@ -262,7 +270,10 @@ class Match:
 
     def play(self) -> None:
         page = self.page
-        self.command("/kasino new", target=str(TARGET))
+        options = {"target": str(TARGET)}
+        if self.variant != "swedish":
+            options["variant"] = VARIANT_NAMES[self.variant]
+        self.command("/kasino new", **options)
         lobby = self.wait(lambda: self.messages().count() > 0, what="the lobby")
         self.button(self.messages().first, "Add normal computer")
         self.wait(lambda: "Normal bot" in self.messages().first.inner_text(), what="a computer")
@@ -295,15 +306,18 @@ class Match:
                 time.sleep(1.5)
                 continue
             hand = self.fresh(hand)  # never a picture of a menu showing a stale choice
-            if not shot_table and moves >= 2:
-                self.shoot("4-table", self.latest_table())
+            table_now = self.latest_table()
+            with_builds = not self.builds or "[" in self.text(table_now)
+            if not shot_table and moves >= 2 and with_builds:
+                self.shoot("4-table", table_now)
                 shot_table = True
             if not shot_hand:
                 self.shoot("2-hand-your-turn", hand)
                 shot_hand = True
             # a card that can capture opens the capture menu; else one that trails at once
             before = self.text(hand)
-            chosen = self.choose(hand, None if shot_menu else "can capture")
+            wanted = "can " if self.builds else "can capture"
+            chosen = self.choose(hand, None if shot_menu and not self.builds else wanted)
             chosen_at = time.monotonic()
             moves += 1
             print(f"move {moves}: {chosen}", flush=True)
@@ -320,7 +334,8 @@ class Match:
                     continue  # the choice was dropped: the next turn check asks again
                 assert isinstance(menu, Locator)
                 before = self.text(menu)
-                self.choose(menu, None, "" if shot_menu else "3-capture-menu")
+                self.choose(menu, "Build" if self.builds else None,
+                            "" if shot_menu else "3-capture-menu")  # fmt: skip
                 chosen_at = time.monotonic()
                 shot_menu = True
             if not shot_summary:
@@ -344,6 +359,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/kasino-screens"))
     parser.add_argument("--browser", default=CHROMIUM, help="the Chromium to drive")
+    parser.add_argument("--variant", default="swedish", choices=list(VARIANT_NAMES))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with preview() as url, sync_playwright() as playwright:
@@ -354,7 +370,7 @@ def main() -> None:
             page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
             page.goto(url)
             page.wait_for_selector("#channel-composer-input")
-            match = Match(page, args.out)
+            match = Match(page, args.out, args.variant)
             match.play()
         finally:
             browser.close()

@@ -123,14 +123,15 @@ class SeatView:
         """A full round consistent with this view, the hidden cards dealt at random."""
         pool = list(self.hidden() if hidden is None else hidden)
         rng.shuffle(pool)
-        hands: list[list[Card]] = []
-        for seat, size in enumerate(self.hand_sizes):
-            if seat == self.seat:
-                hands.append(list(self.hand))
-                continue
-            hand = _guards(self.rules, self.needed(seat)[:size], pool) if self.builds else []
-            rest = size - len(hand)
-            hands.append(hand + pool[:rest])
+        hands: list[list[Card]] = [[] for _ in self.hand_sizes]
+        hands[self.seat] = list(self.hand)
+        others = [s for s in range(self.players) if s != self.seat]
+        if self.builds:  # owners' cards first, before anyone's random cards
+            for seat in others:
+                hands[seat] = _guards(self.rules, self.needed(seat)[: self.hand_sizes[seat]], pool)
+        for seat in others:
+            rest = self.hand_sizes[seat] - len(hands[seat])
+            hands[seat] += pool[:rest]
             del pool[:rest]
         world = Round.from_position(
             self.rules,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from bot.engine import Round, rules_for
+from bot.engine import Build, Round, rules_for
 
 VARIANTS = ("swedish", "overspader", "finnish", "mulle")
 SETUPS = [(v, n, False) for v in VARIANTS for n in (2, 3, 4)] + [(v, 4, True) for v in VARIANTS]
@@ -43,3 +43,44 @@ def reshuffle_hidden(round_: Round, seat: int, rng: random.Random) -> Round:
             del hidden[:size]
     twin.deck = hidden
     return twin
+
+
+BUILDING = ("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african")
+BUILDING_SETUPS = [
+    (variant, players, players == 4 and variant != "south-african")
+    for variant in BUILDING
+    for players in rules_for(variant).player_counts
+]
+BUILD_BIAS = 0.6  # random play prefers builds, so tables hold several, owned by each side
+
+
+def building_positions(
+    setup: tuple[str, int, bool], seed: int, every: int = 1, **options: object
+) -> Iterator[Round]:
+    """Positions of a building game met in random play that builds whenever it may."""
+    variant, players, teams = setup
+    rules = rules_for(variant, teams=teams, **options)
+    rng = random.Random(seed)
+    round_ = Round.deal(rules, players, dealer=rng.randrange(players), seed=seed)
+    step = 0
+    while not round_.is_over:
+        if step % every == 0:
+            yield round_
+        moves = round_.legal_moves()
+        builds = [m for m in moves if m.value is not None or m.table_builds]
+        pick = builds if builds and rng.random() < BUILD_BIAS else moves
+        round_.play(rng.choice(pick))
+        step += 1
+
+
+def fair_reshuffle(round_: Round, seat: int, rng: random.Random) -> Round | None:
+    """:func:`reshuffle_hidden`, where every other build owner still holds its value."""
+    for _ in range(50):
+        twin = reshuffle_hidden(round_, seat, rng)
+        if all(
+            any(build.value in twin.rules.hand_values[c] for c in twin.hands[build.owner])
+            for build in twin.table
+            if isinstance(build, Build) and build.owner != seat
+        ):
+            return twin
+    return None

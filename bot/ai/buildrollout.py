@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine import Build, IllegalMove, Move, Round
+from bot.engine import Build, Card, IllegalMove, Move, Round
 
 from . import fastcap
 from .buildmoves import building_moves
@@ -27,6 +27,7 @@ COPY_WORK, PLAY_WORK, CARD_WORK, MASK_WORK, LEAF_WORK = 20.0, 60.0, 4.0, 0.3, 40
 FALLBACK_WORK = 600.0  # listing moves with the engine when no greedy move is legal
 BUILD_SHARE = 0.8  # of a build's cards, credited at a leaf to its owner's side
 LEAF_SHARE = 0.6  # of the next capture, credited to the side to move
+BUILD_GAIN = 0.7  # of a safe build's cards (and the card that will take it), in a rollout
 
 
 class BuildRollout:
@@ -84,9 +85,10 @@ class BuildRollout:
         found: list[tuple[float, Move]] = []
         hand = dict.fromkeys(world.hands[world.to_move])
         self.work += CARD_WORK * len(hand)
+        threat = self._threat(world)
         for card in hand:
             own = value(side, card)
-            found.append((-0.5 * own, Move.trail(card)))
+            found.append((-0.5 * own - own * (card.rank in threat), Move.trail(card)))
             wanted = rules.hand_values[card]
             if not wanted:
                 found.extend(
@@ -105,7 +107,53 @@ class BuildRollout:
                     taken = [c for i, c in enumerate(numbered) if mask >> i & 1]
                     gain = own + extra + _picked_worth(worths, mask)
                     found.append((gain, Move(card, [*taken, *whole])))
+        found.extend(self._builds(world, side, loose, builds, threat))
         found.sort(key=lambda item: -item[0])
+        return found
+
+    def _threat(self, world: Round) -> dict[int, bool]:
+        """Ranks and values the mover's opponents hold (what they could take or pair)."""
+        side = world.side_of(world.to_move)
+        held: dict[int, bool] = {}
+        for seat, hand in enumerate(world.hands):
+            if world.side_of(seat) != side:
+                for card in hand:
+                    held[card.rank] = True
+                    for v in self.rules.hand_values[card]:
+                        held[-v] = True  # values as negative keys, ranks as positive
+        return held
+
+    def _builds(
+        self,
+        world: Round,
+        side: int,
+        loose: list[Card],
+        builds: list[Build],
+        threat: dict[int, bool],
+    ) -> list[tuple[float, Move]]:
+        """Builds of one card on one loose card, for a value the mover keeps in hand; worth
+        their cards if no opponent holds the value (the rollout sees every hand)."""
+        rules, value = self.rules, self.marginals.value
+        hand = world.hands[world.to_move]
+        found = []
+        for card in dict.fromkeys(hand):
+            own = rules.table_values[card.rank]
+            if not own:
+                continue
+            keep = {v: c for c in hand if c is not card for v in rules.hand_values[c]}
+            for target in loose:
+                numbers = rules.table_values[target.rank]
+                if not numbers:
+                    continue
+                total = own[0] + numbers[0]
+                catcher = keep.get(total)
+                if catcher is None or -total in threat:
+                    continue
+                same = [b for b in builds if b.value == total]
+                worth = value(side, card) + value(side, target) + value(side, catcher)
+                worth += sum(self.build_worth(b, side) for b in same)
+                move = Move.build(card, [target, *same], total)
+                found.append((BUILD_GAIN * worth, move))
         return found
 
     def build_worth(self, build: Build, side: int) -> float:

@@ -9,8 +9,8 @@ from .explainbuilds import (
     build_reasons,
     build_text,
     capture_build_reasons,
-    item_text,
     table_builds_text,
+    taken_text,
 )
 from .outcome import outcome
 from .values import mulle_worth
@@ -30,7 +30,7 @@ def action_text(view: SeatView, move: Move) -> str:
         return f"{table_builds_text(move)} and trail {move.card.symbol}"
     if move.is_trail:
         return f"trail {move.card.symbol}"
-    return f"take {' '.join(map(item_text, move.taken))} with {move.card.symbol}"
+    return f"take {taken_text(move.taken)} with {move.card.symbol}"
 
 
 def explain_move(round: Round, seat: int, move: Move) -> str:

@@ -17,6 +17,13 @@ def item_text(item: Item) -> str:
     return f"the {item.value}-build" if isinstance(item, Build) else item.symbol
 
 
+def taken_text(taken: tuple[Item, ...]) -> str:
+    """``"4♣ 9♦"``, or with builds first ``"the 8-build and 3♣ 5♥"``."""
+    builds = [f"the {b.value}-build" for b in taken if isinstance(b, Build)]
+    cards = " ".join(c.symbol for c in taken if isinstance(c, Card))
+    return " and ".join([*builds, cards] if cards else builds)
+
+
 def build_text(view: SeatView, move: Move) -> str:
     """The action of a build move: a new build, a raise or an add."""
     value = move.value

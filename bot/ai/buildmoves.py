@@ -12,9 +12,8 @@ most ``MAX_CHECKS`` checks. Table builds without the hand card (Swazi) are left 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
 
-from bot.engine import Build, Card, Move, Round, capture_options
+from bot.engine import Build, Card, Move, Round, Rules, capture_options
 
 from .outcome import split
 
@@ -23,6 +22,8 @@ BUSY_SWAZI = 8  # Swazi and Sotho turns multiply faster (table builds, piles)
 MAX_CHECKS = 160  # moves checked with the engine on a busy table
 CAPTURES_PER_VALUE = 6  # maximal captures of loose cards looked at per value
 GROUP_SIZE = 3  # loose cards in one build group, at most
+GROUPS_PER_VALUE = 8  # build groups looked at per card and value
+MAX_TAKEN = 10  # loose cards in one capture checked by the engine, at most
 
 
 def building_moves(world: Round) -> list[Move]:
@@ -81,7 +82,7 @@ def _captures(world: Round, card: Card, loose: list[Card], builds: list[Build]) 
         return
     groups = capture_options(world.rules, card, loose, limit=CAPTURES_PER_VALUE) if loose else []
     for taken in groups:
-        yield Move(card, [*taken, *whole])
+        yield Move(card, [*bounded_capture(world.rules, card, list(taken)), *whole])
     if whole:
         yield Move(card, whole)
         yield from (Move(card, [b]) for b in whole[1:])
@@ -106,11 +107,50 @@ def _builds(
                 yield Move.build(card, [build], value)
 
 
-def _groups(loose: list[tuple[int, Card]], total: int) -> Iterator[tuple[Card, ...]]:
-    """Groups of up to ``GROUP_SIZE`` loose cards (``(value, card)``) adding up to ``total``
-    (an ace as 1; cards without a number, value 0, are left out)."""
-    usable = [(v, c) for v, c in loose if 0 < v <= total]
-    for size in range(1, GROUP_SIZE + 1):
-        for group in combinations(usable, size):
-            if sum(v for v, _ in group) == total:
-                yield tuple(c for _, c in group)
+def _groups(
+    loose: list[tuple[int, Card]], total: int, limit: int = GROUPS_PER_VALUE
+) -> Iterator[tuple[Card, ...]]:
+    """Up to ``limit`` groups of at most ``GROUP_SIZE`` loose cards (``(value, card)``)
+    adding up to ``total`` (an ace as 1; cards without a number, value 0, left out).
+
+    A depth-first search over the cards by value, cut where the sum passes ``total``, so
+    the work stays near the answers on any table.
+    """
+    usable = sorted(((v, c) for v, c in loose if 0 < v <= total), key=lambda vc: vc[0])
+    found = 0
+
+    def walk(start: int, left: int, group: tuple[Card, ...]) -> Iterator[tuple[Card, ...]]:
+        nonlocal found
+        for i in range(start, len(usable)):
+            value, card = usable[i]
+            if value > left or found >= limit:
+                return
+            if value == left:
+                found += 1
+                yield (*group, card)
+            elif len(group) + 1 < GROUP_SIZE:
+                yield from walk(i + 1, left - value, (*group, card))
+
+    yield from walk(0, total, ())
+
+
+def bounded_capture(rules: Rules, card: Card, taken: list[Card]) -> list[Card]:
+    """``taken`` (loose cards making a capture of ``card``), or where the engine's check
+    of so big a capture could take seconds (over ``MAX_TAKEN`` cards, after everyone
+    trailed) some of its groups, at most ``MAX_TAKEN`` cards: still a capture, and cheap
+    to check."""
+    if len(taken) <= MAX_TAKEN:
+        return taken
+    valued = [((rules.table_values[c.rank][:1] or (0,))[0], c) for c in taken]
+    kept: list[Card] = []
+    for value in rules.hand_values[card]:
+        kept = []
+        while len(kept) + GROUP_SIZE <= MAX_TAKEN:
+            group = next(_groups(valued, value, 1), None)
+            if group is None:
+                break
+            kept.extend(group)
+            valued = [(v, c) for v, c in valued if c not in group]
+        if kept:
+            return kept
+    return kept

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from bot.engine import Build, Card, IllegalMove, Move, Round
 
 from . import fastcap
-from .buildmoves import building_moves
+from .buildmoves import bounded_capture, building_moves
 from .outcome import split
 from .values import Marginals, card_worth, majority_points, objective
 from .view import SeatView
@@ -105,7 +105,8 @@ class BuildRollout:
                 if masks:
                     mask = max(masks, key=lambda m: _picked_worth(worths, m))
                     taken = [c for i, c in enumerate(numbered) if mask >> i & 1]
-                    gain = own + extra + _picked_worth(worths, mask)
+                    taken = bounded_capture(rules, card, taken)
+                    gain = own + extra + sum(value(side, c) for c in taken)
                     found.append((gain, Move(card, [*taken, *whole])))
         found.extend(self._builds(world, side, loose, builds, threat))
         found.sort(key=lambda item: -item[0])

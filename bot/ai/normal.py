@@ -25,6 +25,9 @@ WIN = 100.0  # reaching the target at once when points count as you go
 KEEP_TEN = 0.3  # playing away the last plain 10 while storan is still out
 KEEP_TWO = 0.12  # the same for a plain 2 and lillan
 FOLLOW_UP = 0.3  # share of this seat's best capture next turn from the table left
+FULLY_SCORED = 24  # building games: moves scored in full, the rest dropped at a glance
+BUSY, BUSY_SCORED = 10, 6  # on tables of more items, fewer moves scored in full
+BIG_TABLE_MASKS = 4  # captures looked at per card on a big table, when guessing
 OWN_BUILD = 0.9  # share of a build of this side's, taken next turn if nobody takes it first
 
 
@@ -122,6 +125,24 @@ class Judge:
         if table:
             value += self._follow_up(move.card, tuple(table))
         return value - self._keeping_cost(move.card)
+
+    def shortlist(self, moves: Sequence[Move], size: int) -> list[Move]:
+        """The ``size`` moves that look best at a glance, and a few plain trails: a busy
+        building table has hundreds of moves, and scoring one in full asks what the
+        next player could take from the table it leaves."""
+        if len(moves) <= size:
+            return list(moves)
+        glance = sorted(moves, key=lambda m: (-self.glance(m), str(m)))
+        trails = [m for m in glance if m.is_trail][: max(3, size // 3)]
+        return list(dict.fromkeys([*glance[:size], *trails]))
+
+    def glance(self, move: Move) -> float:
+        """What a move wins at once, and half of what the builds it makes hold."""
+        side, value = self.me, self.marginals.value
+        result = outcome(self.view, move)
+        gained = sum(value(side, c) for c in result.gained)
+        built = sum(value(side, c) for b in result.made for c in b.cards)
+        return gained + sum(value(side, c) for _, c in result.stolen) + 0.5 * built
 
     def _follow_up(self, played: Card, table: tuple[Item, ...]) -> float:
         """This seat's next capture from ``table``: its own builds (if the opponents leave
@@ -256,7 +277,10 @@ class Judge:
         extra = sum(value(side, c) for b in whole for c in b.cards)
         best = value(side, card) + extra if whole else 0.0
         sweep = self._sweep_scores()
-        for mask in fastcap.masks(rules, card, numbered) if wanted else ():
+        masks = fastcap.masks(rules, card, numbered) if wanted else ()
+        if rules.builds and len(numbered) > fastcap.SMALL:
+            masks = masks[:BIG_TABLE_MASKS]  # the biggest captures: enough for a guess
+        for mask in masks:
             gain = value(side, card) + extra
             full = len(whole) == len(builds) and len(numbered) == len(loose)
             for i, c in enumerate(numbered):
@@ -320,6 +344,8 @@ def ranked(view: SeatView, moves: Sequence[Move] | None = None) -> list[tuple[fl
     """Moves with their scores, best first (ties in a fixed order)."""
     judge = Judge(view)
     moves = moves_of(view) if moves is None else moves
+    if view.rules.builds:
+        moves = judge.shortlist(moves, FULLY_SCORED if len(view.table) <= BUSY else BUSY_SCORED)
     scored = [(judge.score(m), m) for m in moves]
     scored.sort(key=lambda item: (-item[0], str(item[1])))
     return scored

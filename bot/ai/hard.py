@@ -43,7 +43,7 @@ LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited wi
 WIN = normal.WIN
 SAFETY, SAFETY_FLOOR_MS = 4, 500  # the seeded search's time limit (see deadline_for)
 TURNS = 3  # the horizon: how many times each player answers the candidate move
-BUILD_TURNS = 2  # the same in the building games
+BUILD_TURNS = 1  # the same in the building games (longer measured weaker in Swazi)
 
 
 def deadline_for(budget_ms: float | None, seeded: bool) -> float:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
+from bot.ai import choose_move
 from bot.engine import Build, Round, rules_for
+
+TINY = 5  # ms: the smallest search, still a real one
 
 VARIANTS = ("swedish", "overspader", "finnish", "mulle")
 SETUPS = [(v, n, False) for v in VARIANTS for n in (2, 3, 4)] + [(v, 4, True) for v in VARIANTS]
@@ -84,3 +87,23 @@ def fair_reshuffle(round_: Round, seat: int, rng: random.Random) -> Round | None
         ):
             return twin
     return None
+
+
+def same_move_unseen(
+    positions: Iterable[Round],
+    level: str,
+    reshuffle: Callable[[Round, int, random.Random], Round | None],
+    tries: int = 1,
+) -> int:
+    """Assert each position's move stays when the cards the mover cannot see are dealt
+    anew (``tries`` times); returns how many positions were checked."""
+    rng = random.Random(3)
+    checked = 0
+    for round_ in positions:
+        seat = round_.to_move
+        move = choose_move(round_, seat, level, seed=9, budget_ms=TINY)
+        twins = [reshuffle(round_, seat, rng) for _ in range(tries)]
+        for twin in (t for t in twins if t is not None):
+            assert choose_move(twin, seat, level, seed=9, budget_ms=TINY) == move
+        checked += any(t is not None for t in twins)
+    return checked

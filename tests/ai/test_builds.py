@@ -11,7 +11,7 @@ import pytest
 from bot.ai import LEVELS, SeatView, choose_move
 from bot.engine import Build
 
-from .conftest import BUILDING_SETUPS, building_positions, fair_reshuffle
+from .conftest import BUILDING_SETUPS, building_positions, fair_reshuffle, same_move_unseen
 
 TINY = 3  # ms of counted work for hard: a real search, with the least rollouts
 IDS = [f"{v}-{n}{'-teams' if t else ''}" for v, n, t in BUILDING_SETUPS]
@@ -62,19 +62,20 @@ def test_moves_are_reproducible_with_a_seed(level):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_hidden_cards_do_not_change_the_move(level):
-    rng = random.Random(5)
-    checked = 0
-    for setup in BUILDING_SETUPS:
-        for round_ in building_positions(setup, seed=17, every=4):
-            seat = round_.to_move
-            move = choose_move(round_, seat, level, seed=2, budget_ms=TINY)
-            twin = fair_reshuffle(round_, seat, rng)
-            if twin is None or twin.hands == round_.hands:
-                continue
-            assert SeatView.of(twin, seat) == SeatView.of(round_, seat)
-            assert choose_move(twin, seat, level, seed=2, budget_ms=TINY) == move, setup
-            checked += 1
-    assert checked > 100
+    positions = (r for s in BUILDING_SETUPS for r in building_positions(s, seed=17, every=4))
+    assert same_move_unseen(positions, level, fair_reshuffle) > 100
+
+
+def test_a_twin_has_the_same_view_and_other_hidden_cards():
+    rng = random.Random(2)
+    count = differ = 0
+    for round_ in building_positions(("swazi", 2, False), seed=1, every=3):
+        twin = fair_reshuffle(round_, round_.to_move, rng)
+        assert twin is not None
+        assert SeatView.of(twin, round_.to_move) == SeatView.of(round_, round_.to_move)
+        count += 1
+        differ += twin.hands != round_.hands or twin.deck != round_.deck
+    assert differ >= 0.8 * count  # the last cards of a round leave little to deal anew
 
 
 def test_sampled_worlds_give_owners_their_cards():

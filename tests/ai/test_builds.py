@@ -5,12 +5,14 @@ both sides, multiple builds, Swazi pile tops, and owners who may not trail.
 """
 
 import random
+import time
 
 import pytest
 
-from bot.ai import LEVELS, SeatView, choose_move
+from bot.ai import LEVELS, SeatView, choose_move, hard
 from bot.engine import Build
 
+from ..engine.worst import at_most_calls
 from .conftest import BUILDING_SETUPS, building_positions, fair_reshuffle, same_move_unseen
 
 TINY = 3  # ms of counted work for hard: a real search, with the least rollouts
@@ -42,14 +44,17 @@ def test_every_level_plays_legal_moves(setup):
 
 @pytest.mark.parametrize("table_builds", [2, 3])
 def test_swazi_turns_with_several_build_actions(table_builds):
-    seen = 0
+    seen = used_tops = 0
     for seed in range(3):
         for round_ in building_positions(("swazi", 2, False), seed, table_builds=table_builds):
             for level in LEVELS:
                 move = choose_move(round_, round_.to_move, level, seed=seed, budget_ms=TINY)
                 assert round_.is_legal(move), (level, str(move))
-            seen += any(len(m.table_builds) > 1 for m in round_.legal_moves())
-    assert seen
+            moves = round_.legal_moves()
+            seen += any(len(m.table_builds) > 1 for m in moves)
+            tops = {pile[-1] for pile in round_.piles if pile}
+            used_tops += any(tops.intersection(m.taken) for m in moves)
+    assert seen and used_tops  # several build actions, and captures of pile top cards
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -104,3 +109,11 @@ def test_an_owner_never_trails_where_the_rules_forbid_it():
                         assert not move.is_trail
                     checked += 1
     assert checked > 20
+
+
+def test_hard_stops_at_its_deadline_in_the_building_games():
+    round_ = next(r for r in building_positions(("swazi", 2, False), seed=2) if len(r.table) > 5)
+    view = SeatView.of(round_, round_.to_move)
+    with at_most_calls(150_000):  # one world at most, not the 10 seconds asked for
+        move = hard.choose(view, random.Random(1), 10_000, deadline=time.perf_counter())
+    assert round_.is_legal(move)

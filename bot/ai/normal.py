@@ -5,6 +5,12 @@ a mulle), minus what the next player can be expected to take from the table it l
 (the best capture of each card they might hold, weighted by the chance they hold it, so
 an easy tabbe or storan left lying costs what it should), plus sistan in the last deal
 and a little for keeping a 10 while storan is out (a 2 while lillan is out).
+
+In the building games a card takes every build of its value whole, and the next player's
+own builds are theirs for sure (so leaving them costs, and taking them denies); a build
+of this side's is worth its cards times the chance no opponent holds its value before
+this seat's next turn (so it builds what it can keep). What a move leaves comes from
+:mod:`.outcome`; on busy tables only the moves that look best at a glance are scored.
 """
 
 from __future__ import annotations

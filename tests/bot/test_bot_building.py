@@ -220,3 +220,42 @@ async def test_builds_survive_a_restart_and_stale_menus_change_nothing(
     stale = await harness.select(anna, hand, ["0"], custom_id=cid(hand, "k:card:"))
     assert "out of date" in stale.response.content
     assert game.version == before and game.match.round.to_move != mover
+
+
+async def test_one_person_against_two_computers_in_royal_casino(harness: Harness) -> None:
+    anna = harness.members[0]
+    lobby = await harness.open_lobby(anna, variant="royal", target=5)
+    for level in ("normal", "hard"):
+        await harness.click(anna, lobby, label=f"Add {level} computer")
+    await harness.click(anna, lobby, label="Start")
+    game = await harness.game()
+    rng = random.Random(3)
+    moves = 0
+    while game.status.active and moves < 300:
+        if game.seats[game.match.round.to_move].is_computer:
+            await harness.env.advance_time(0.1)  # the computers' pause in the tests
+            continue
+        legal = game.match.round.legal_moves()
+        await play_by_menus(harness, game, rng.choice(legal))
+        moves += 1
+    assert not game.status.active and game.match.winner is not None
+    assert "wins" in harness.public_messages()[-1].content
+    board = await harness.slash(anna, "kasino scores", variant="royal", opponents="computers")
+    assert "anna" in board.response.embeds[0].description
+
+
+async def test_a_hint_explains_a_build(harness: Harness) -> None:
+    anna = harness.members[0]
+    lobby = await harness.open_lobby(anna, variant="casino")
+    await harness.click(anna, lobby, label="Add normal computer")
+    await harness.click(anna, lobby, label="Hints: off")
+    await harness.click(anna, lobby, label="Start")
+    game = await harness.game()
+    _position(harness, game, "3C 8H 10S/2D 9S 4C", "5H KD")
+    hand = (await harness.open_hand(anna, game)).response
+    before = game.version
+    result = await harness.click(anna, hand, label="Hint")
+    assert result.ephemeral, result
+    assert "build 8 with" in result.response.content, result.response.content
+    assert "you hold another 8" in result.response.content
+    assert game.version == before and game.match.round.to_move == 0  # nothing played

@@ -259,3 +259,14 @@ async def test_a_hint_explains_a_build(harness: Harness) -> None:
     assert "build 8 with" in result.response.content, result.response.content
     assert "you hold another 8" in result.response.content
     assert game.version == before and game.match.round.to_move == 0  # nothing played
+
+
+async def test_time_running_out_while_owning_a_build(harness: Harness) -> None:
+    game = await harness.start_game(2, variant="casino")
+    _position(harness, game, "3C 8H 8C 9S/AD 6S 8D 10C", "5H 4S 3D")
+    await play_by_menus(harness, game, Move.build(Card.parse("3C"), parse_cards("5H"), 8))
+    await play_by_menus(harness, game, Move(Card.parse("AD")))
+    before = game.version
+    await harness.env.advance_time(600)  # a reminder, then the automatic move
+    assert game.version == before + 1
+    assert "automatic move" in game.last_move and "trailed" not in game.last_move

@@ -50,13 +50,23 @@ def _rank(round_: Round, move: Move) -> tuple:
     order = (str(move.taken), str(move.using), str(move.table_builds))
     if move.kind == "capture":
         won = [move.card, *cards_of(move.taken)]
-        points = sum(map(card_points, won)) + int(len(move.taken) == len(round_.table))
-        points += round_.rules.mulle_points * is_mulle(round_.rules, move.card, move.taken)
         spades = sum(c.suit == "S" for c in won)
-        return (0, -points, -len(won), -spades, order)
+        return (0, -capture_points(round_, move), -len(won), -spades, order)
     if move.kind == "build":
         return (1, -len(cards_of(move.using)), -(move.value or 0), order)
     return (2, -sum(len(cards_of(b.using)) for b in move.table_builds), order)
+
+
+def sweeps(round_: Round, move: Move) -> bool:
+    """Whether a capture takes everything on the table."""
+    return move.kind == "capture" and len(move.taken) == len(round_.table)
+
+
+def capture_points(round_: Round, move: Move) -> int:
+    """About what a capture is worth by itself: its aces and casinos, a sweep, a mulle."""
+    won = [move.card, *cards_of(move.taken)]
+    points = sum(map(card_points, won)) + int(sweeps(round_, move))
+    return points + round_.rules.mulle_points * is_mulle(round_.rules, move.card, move.taken)
 
 
 def why_not(round_: Round, card: Card) -> str:

@@ -19,9 +19,20 @@ from bot.render import (
     choice_description,
     choice_label,
     plain,
+    plural,
     sorted_cards,
 )
-from bot.turns import building, item_text, move_label, moves_by_card, moves_of, why_not
+from bot.turns import (
+    building,
+    capture_points,
+    cards_of,
+    item_text,
+    move_label,
+    moves_by_card,
+    moves_of,
+    sweeps,
+    why_not,
+)
 from cogs.components import KasinoButton, KasinoSelect
 from cogs.custom_ids import positions_mask
 
@@ -30,7 +41,7 @@ V = TypeVar("V", bound=discord.ui.View | None)
 
 # Discord allows 25 options; two are "Trail" and "Choose the cards myself".
 CAPTURE_CHOICES = MAX_MENU_OPTIONS - 2
-KIND_WORDS = {"capture": "take", "build": "build", "trail": "trail and build"}
+KIND_WORDS = {"capture": "take", "build": "build", "trail": "trail and build"}  # card menu
 
 
 def _view() -> discord.ui.View:
@@ -290,10 +301,21 @@ def _move_options(rnd: Round, moves: list[Move]) -> list[discord.SelectOption]:
         discord.SelectOption(
             label=move_label(rnd, move, plain),
             value=f"c{n}",
-            description=KIND_WORDS[move.kind].capitalize(),
+            description=_move_note(rnd, move),
         )
         for n, move in enumerate(moves[:MAX_MENU_OPTIONS])
     ]
+
+
+def _move_note(rnd: Round, move: Move) -> str:
+    """Why a move is worth its place in the menu, in a few words."""
+    if move.kind == "capture":
+        won = 1 + len(cards_of(move.taken))
+        note = f"{plural(won, 'card')} · {plural(capture_points(rnd, move), 'point')}"
+        return note + (" · sweep!" if sweeps(rnd, move) else "")
+    if move.kind == "build":
+        return f"take it later with the {move.value} you keep"
+    return "the builds are yours to take later"
 
 
 def _move_menu(

@@ -124,6 +124,7 @@ class Match:
         # a game with builds: Anna builds when she can, and the table is taken with builds
         self.variant = variant
         self.builds = variant in BUILDING
+        self.shot_menu = False
 
     # ----------------------------------------------------------------- pictures
 
@@ -189,9 +190,18 @@ class Match:
         self.page.keyboard.press("Tab")
         for name, value in options.items():
             time.sleep(0.4)
+            more = self.page.get_by_text(re.compile(r"^\+\d+ more$"))
+            if not self.page.get_by_text(name, exact=True).count() and more.count():
+                more.first.click()  # the composer folds the other options away
+                time.sleep(0.3)
             self.page.get_by_text(name, exact=True).click()
             time.sleep(0.3)
             self.page.keyboard.type(value)
+            # an option with choices: pick the suggestion of that value
+            suggestion = self.page.locator(f".command-suggestion[data-value='{value}']")
+            time.sleep(0.3)
+            if suggestion.count():
+                suggestion.first.click()
         time.sleep(0.3)
         self.page.keyboard.press("Enter")
 
@@ -252,9 +262,11 @@ class Match:
         time.sleep(0.5)
         options = self.page.locator(".select-list:not([hidden]) [role='option']")
         self.wait(lambda: options.count() > 0, 5, "the options")
-        if shot:
-            self.shoot(shot, options.last)
         labels = [options.nth(i).inner_text() for i in range(options.count())]
+        building = any(label.startswith(("Build", "Raise", "Add")) for label in labels)
+        if shot and (building or not self.builds):  # a game with builds: a build menu
+            self.shoot(shot, options.last)
+            self.shot_menu = True
         index = 0
         if option is not None:
             index = next((i for i, text in enumerate(labels) if option in text), 0)
@@ -270,10 +282,8 @@ class Match:
 
     def play(self) -> None:
         page = self.page
-        options = {"target": str(TARGET)}
-        if self.variant != "swedish":
-            options["variant"] = VARIANT_NAMES[self.variant]
-        self.command("/kasino new", **options)
+        options = {"variant": self.variant} if self.variant != "swedish" else {}
+        self.command("/kasino new", **options, target=str(TARGET))
         lobby = self.wait(lambda: self.messages().count() > 0, what="the lobby")
         self.button(self.messages().first, "Add normal computer")
         self.wait(lambda: "Normal bot" in self.messages().first.inner_text(), what="a computer")
@@ -283,7 +293,7 @@ class Match:
         table = self.wait(self.latest_table, what="the table")
         assert isinstance(table, Locator)
         self.button(table, "Your hand")
-        shot_hand = shot_menu = shot_table = shot_summary = False
+        shot_hand = shot_table = shot_summary = False
         moves, before, chosen_at = 0, "", 0.0
         while not self.over() and moves < 80:
 
@@ -307,7 +317,11 @@ class Match:
                 continue
             hand = self.fresh(hand)  # never a picture of a menu showing a stale choice
             table_now = self.latest_table()
-            with_builds = not self.builds or "[" in self.text(table_now)
+            table_line = next(
+                (line for line in self.text(table_now).splitlines() if line.startswith("Table")),
+                "",
+            )
+            with_builds = not self.builds or "[" in table_line
             if not shot_table and moves >= 2 and with_builds:
                 self.shoot("4-table", table_now)
                 shot_table = True
@@ -317,11 +331,11 @@ class Match:
             # a card that can capture opens the capture menu; else one that trails at once
             before = self.text(hand)
             wanted = "can " if self.builds else "can capture"
-            chosen = self.choose(hand, None if shot_menu and not self.builds else wanted)
+            chosen = self.choose(hand, None if self.shot_menu and not self.builds else wanted)
             chosen_at = time.monotonic()
             moves += 1
             print(f"move {moves}: {chosen}", flush=True)
-            if "trail" not in chosen:
+            if not chosen.splitlines()[0].endswith(": trail"):  # else played at once
                 try:
                     menu = self.wait(
                         lambda: "What does" in self.text(h := self.hand()) and h,
@@ -335,9 +349,8 @@ class Match:
                 assert isinstance(menu, Locator)
                 before = self.text(menu)
                 self.choose(menu, "Build" if self.builds else None,
-                            "" if shot_menu else "3-capture-menu")  # fmt: skip
+                            "" if self.shot_menu else "3-capture-menu")  # fmt: skip
                 chosen_at = time.monotonic()
-                shot_menu = True
             if not shot_summary:
                 summaries = (
                     self.messages()
@@ -371,7 +384,11 @@ def main() -> None:
             page.goto(url)
             page.wait_for_selector("#channel-composer-input")
             match = Match(page, args.out, args.variant)
-            match.play()
+            try:
+                match.play()
+            except (PlaywrightError, TimeoutError):
+                page.screenshot(path=str(args.out / "failure.png"))  # what the page showed
+                raise
         finally:
             browser.close()
     for path in match.saved:

@@ -276,12 +276,10 @@ def _side_field(game: Game, side: int) -> tuple[str, str]:
     rnd = match.round
     seats = [i for i in range(len(game.seats)) if game.side_of(i) == side]
     captured = sum(len(rnd.piles[i]) for i in seats)
-    sweeps = sum(rnd.sweeps[i] for i in seats)
-    word = sweep_word(match.rules)
-    value = (
-        f"Score **{match.scores[side]}** / {match.rules.target}\n"
-        f"Captured {captured} cards · {word} {sweeps}"
-    )
+    value = f"Score **{match.scores[side]}** / {match.rules.target}\nCaptured {captured} cards"
+    if match.rules.sweeps:  # a count of sweeps that score nothing would only mislead
+        sweeps = sum(rnd.sweeps[i] for i in seats)
+        value += f" · {sweep_word(match.rules)} {sweeps}"
     return game.side_name(side), value
 
 
@@ -400,6 +398,10 @@ STEP_PROMPTS = {
     "take": "**Your turn**{due}: choose what it takes.",
     "pick": "**Your turn**{due}: choose the table cards it takes.",
 }
+BUILDING_STEP_PROMPTS = STEP_PROMPTS | {
+    "take": "**Your turn**{due}: choose what it does.",
+    "pick": "**Your turn**{due}: choose the table items it uses.",
+}
 
 
 def hand_content(
@@ -428,7 +430,8 @@ def hand_content(
             f" {match.rounds_played + 1}; play starts <t:{int(game.deadline or 0)}:R>."
         )
     elif rnd.to_move == seat:
-        lines.append(STEP_PROMPTS.get(step, STEP_PROMPTS["card"]).format(due=due(game)))
+        prompts = BUILDING_STEP_PROMPTS if match.rules.builds else STEP_PROMPTS
+        lines.append(prompts.get(step, STEP_PROMPTS["card"]).format(due=due(game)))
     else:
         lines.append(f"Waiting for {game.seats[rnd.to_move].name} to play{due(game)}.")
     return "\n".join(lines)

@@ -139,7 +139,8 @@ class HandFlow:
         elif not rnd.table or not capture_options(game.match.rules, played, list(rnd.table), 1):
             await self.play(interaction, game, seat, Move(played))
             return
-        note = f"You play **{plain(played)}**. What does it take?"
+        verb = "do" if building(rnd) else "take"
+        note = f"You play **{plain(played)}**. What does it {verb}?"
         content = hand_content(game, seat, note, step="take", ink=self.ink)
         view = take_view(game, seat, index, self.ink)
         await self.answer_privately(interaction, game, content, view)

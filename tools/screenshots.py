@@ -224,6 +224,12 @@ class Match:
             return message.locator(".message-content").first.inner_text(timeout=2000)
         return ""
 
+    def table_with_build(self) -> Locator | None:
+        """The latest table, if a build lies on it."""
+        table = self.latest_table()  # the table is an embed: all of its text
+        lines = table.inner_text(timeout=2000).splitlines() if table else []
+        return table if any(x.startswith("Table") and "[" in x for x in lines) else None
+
     def latest_table(self) -> Locator | None:
         tables = self.messages().filter(has=self.page.get_by_role("button", name="Your hand"))
         return tables.last if tables.count() else None
@@ -254,9 +260,12 @@ class Match:
         assert isinstance(found, Locator)
         return found
 
-    def choose(self, message: Locator, option: str | None = None, shot: str = "") -> str:
-        """Open the select on ``message`` and pick ``option`` (text it starts with), or the
-        first one; return the chosen label."""
+    def choose(
+        self, message: Locator, option: str | tuple[str, ...] | None = None, shot: str = ""
+    ) -> str:
+        """Open the select on ``message`` and pick the first option holding ``option`` (or
+        the first of several texts that any option holds), else the first one; return the
+        chosen label."""
         message = self.fresh(message)
         message.locator("button:has(.select-value)").first.click()
         time.sleep(0.5)
@@ -267,9 +276,10 @@ class Match:
         if shot and (building or not self.builds):  # a game with builds: a build menu
             self.shoot(shot, options.last)
             self.shot_menu = True
-        index = 0
-        if option is not None:
-            index = next((i for i, text in enumerate(labels) if option in text), 0)
+        wanted = (option,) if isinstance(option, str) else option or ()
+        playable = [i for i, text in enumerate(labels) if "cannot be played" not in text]
+        found = [i for want in wanted for i in playable if want in labels[i]]
+        index = (found or playable or [0])[0]
         options.nth(index).click()
         time.sleep(0.3)
         submit = self.page.get_by_role("button", name=re.compile("^(Submit|Apply|Done)$"))
@@ -316,21 +326,15 @@ class Match:
                 time.sleep(1.5)
                 continue
             hand = self.fresh(hand)  # never a picture of a menu showing a stale choice
-            table_now = self.latest_table()
-            table_line = next(
-                (line for line in self.text(table_now).splitlines() if line.startswith("Table")),
-                "",
-            )
-            with_builds = not self.builds or "[" in table_line
-            if not shot_table and moves >= 2 and with_builds:
-                self.shoot("4-table", table_now)
+            if not shot_table and moves >= 2 and not self.builds:
+                self.shoot("4-table", self.latest_table())
                 shot_table = True
             if not shot_hand:
                 self.shoot("2-hand-your-turn", hand)
                 shot_hand = True
             # a card that can capture opens the capture menu; else one that trails at once
             before = self.text(hand)
-            wanted = "can " if self.builds else "can capture"
+            wanted = ("build", "can ") if self.builds else "can capture"
             chosen = self.choose(hand, None if self.shot_menu and not self.builds else wanted)
             chosen_at = time.monotonic()
             moves += 1
@@ -348,9 +352,14 @@ class Match:
                     continue  # the choice was dropped: the next turn check asks again
                 assert isinstance(menu, Locator)
                 before = self.text(menu)
-                self.choose(menu, "Build" if self.builds else None,
-                            "" if self.shot_menu else "3-capture-menu")  # fmt: skip
+                label = self.choose(menu, "Build" if self.builds else None,
+                                    "" if self.shot_menu else "3-capture-menu")  # fmt: skip
                 chosen_at = time.monotonic()
+                if self.builds and not shot_table and label.startswith("Build"):
+                    with contextlib.suppress(TimeoutError):  # the table with Anna's build
+                        table = self.wait(self.table_with_build, 8, "a table with a build")
+                        self.shoot("4-table", table)
+                        shot_table = True
             if not shot_summary:
                 summaries = (
                     self.messages()

@@ -135,6 +135,7 @@ async def test_build_raise_add_take_and_a_refused_trail(harness: Harness) -> Non
     eight = game.match.round.hands[0].index(Card.parse("8C"))
     step = await harness.select(anna, hand, [str(eight)], custom_id=cid(hand, "k:card:"))
     menu = step.response
+    assert "What does it do?" in menu.content and "choose what it does" in menu.content
     trail = next(o for o in select_options(menu, "k:take:") if o["value"] == "trail")
     assert trail["label"] == "Why can't I trail?" and "cannot trail" in trail["description"]
     refused = await harness.select(anna, menu, ["trail"], custom_id=cid(menu, "k:take:"))

@@ -174,6 +174,20 @@ def test_table_embed_shows_turn_deal_and_sides() -> None:
     assert "sistan: last deal" in table_embed(game).description
 
 
+@pytest.mark.parametrize(
+    ("variant", "options", "count"),
+    [("swedish", {}, "tabbe 0"), ("casino", {}, None), ("casino", {"sweeps": True}, "sweep 0")],
+)
+def test_sides_count_sweeps_only_where_they_score(
+    variant: str, options: dict[str, bool], count: str | None
+) -> None:
+    game = new_game(players=2)
+    game.status = Status.PLAYING
+    game.match = Match.start(rules_for(variant, **options), 2, seed=1)
+    side = table_embed(game).fields[0].value
+    assert side.endswith(count) if count else "sweep" not in side
+
+
 # ---------------------------------------------------------- capture menu
 
 

@@ -2,7 +2,7 @@
 
 Run as a script (it is not a test)::
 
-    python tests/benchmarks/bot.py [--games 50] [--target 16] [--wave 50]
+    python tests/benchmarks/bot.py [--games 50] [--target 16] [--wave 50] [--variant casino]
     python tests/benchmarks/bot.py --computers [--target 16] [--pause 1.5]
 
 Every game is played by its two simulated members with the same three interactions a
@@ -40,7 +40,10 @@ from simcord.backend import serializers
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.engine import Move
+from bot.models import VARIANT_NAMES
 from bot.moves import auto_move, rank_choices
+from bot.turns import building, moves_of
+from cogs.views import ranked_moves
 
 RECEIVED: dict[int, float] = {}
 LATENCIES: list[float] = []
@@ -132,17 +135,14 @@ class Driver:
             self.move = None
             data = {"custom_id": f"k:hand:{game.id}:{game.version}", "component_type": 2}
         elif self.step == "card":
-            # The computer player's card, with the menu's best capture (or a trail).
-            card = auto_move(rnd).card
-            best = rank_choices(game.match.rules, card, rnd.table, 1)
-            self.move = Move(card, best[0].taken) if best else Move(card)
+            self.move = menu_move(rnd)
             index = rnd.hands[rnd.to_move].index(self.move.card)
             message = self.message
             data = {"custom_id": f"k:card:{game.id}:{game.version}", "values": [str(index)]}
         else:
             message = self.message
             index = rnd.hands[rnd.to_move].index(self.move.card)
-            value = "trail" if self.move.is_trail else "c0"
+            value = "trail" if self.move == Move(self.move.card) else "c0"
             data = {
                 "custom_id": f"k:take:{game.id}:{game.version}:{index}",
                 "values": [value],
@@ -172,6 +172,22 @@ class Driver:
         self.step = {"hand": "card", "card": "take", "take": "hand"}[self.step]
 
 
+def menu_move(rnd: Any) -> Move:
+    """The move a player makes here: the computer player's card with the menu's best
+    capture (or a trail); in the games with builds, the first card that can do anything
+    with its best ranked move."""
+    if not building(rnd):
+        card = auto_move(rnd).card
+        best = rank_choices(rnd.rules, card, rnd.table, 1)
+        return Move(card, best[0].taken) if best else Move(card)
+    for card in rnd.hands[rnd.to_move]:
+        moves = moves_of(rnd, card)
+        if moves:
+            ranked = ranked_moves(rnd, card)
+            return ranked[0] if ranked else moves[0]
+    raise AssertionError("no legal move")
+
+
 def custom_ids(message: Any) -> list[str]:
     """The custom_ids on a SimCord message (works for any version of the bot)."""
     found: list[str] = []
@@ -187,7 +203,7 @@ def custom_ids(message: Any) -> list[str]:
     return found
 
 
-async def run(games: int, target: int, wave: int) -> None:
+async def run(games: int, target: int, wave: int, variant: str) -> None:
     instrument()
     quick_settle()
     with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
@@ -203,7 +219,8 @@ async def run(games: int, target: int, wave: int) -> None:
             cog = bot.get_cog("Kasino")
             for driver in drivers:  # lobbies and starts, one after another
                 a, b = driver.members
-                lobby = (await a.slash(driver.channel, "kasino new", target=target)).response
+                lobby = await a.slash(driver.channel, "kasino new", target=target, variant=variant)
+                lobby = lobby.response
                 await b.click(lobby, label="Join")
                 await a.click(lobby, label="Start")
                 driver.game = await cog.games.active(driver.channel.id)
@@ -229,7 +246,7 @@ async def run(games: int, target: int, wave: int) -> None:
             elapsed = time.perf_counter() - started
             moves = [await cog.games.storage.move_count(d.game.id) for d in drivers]
         await bot.close_storage()
-    report(games, target, wave, handled, elapsed, sum(moves))
+    report(games, target, wave, variant, handled, elapsed, sum(moves))
 
 
 async def run_computers(target: int, pause: float) -> None:
@@ -287,8 +304,10 @@ async def run_computers(target: int, pause: float) -> None:
     report_lines(handled, elapsed, moves)
 
 
-def report(games: int, target: int, wave: int, handled: int, elapsed: float, moves: int) -> None:
-    print(f"{games} concurrent 2-player games to {target}, {wave} interactions per wave")
+def report(
+    games: int, target: int, wave: int, variant: str, handled: int, elapsed: float, moves: int
+) -> None:
+    print(f"{games} concurrent 2-player {variant} games to {target}, {wave} interactions a wave")
     report_lines(handled, elapsed, moves)
 
 
@@ -329,6 +348,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--target", type=int, default=16)
+    parser.add_argument("--variant", default="swedish", choices=list(VARIANT_NAMES))
     parser.add_argument("--wave", type=int, default=50, help="interactions dispatched at once")
     parser.add_argument(
         "--computers", action="store_true", help="one person with three computers instead"
@@ -339,7 +359,7 @@ def main() -> None:
     if args.computers:
         asyncio.run(run_computers(args.target, args.pause))
     else:
-        asyncio.run(run(args.games, args.target, args.wave))
+        asyncio.run(run(args.games, args.target, args.wave, args.variant))
 
 
 if __name__ == "__main__":

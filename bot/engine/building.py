@@ -94,28 +94,33 @@ _TOP = 16  # no value is higher
 def groups_by_sum(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
     """Index ``s``: masks (over ``options``' positions) of the groups adding up to ``s``,
     each once. One pass over the items serves every value (subset sums up to 16)."""
-    found: list[list[int]] = [[] for _ in range(_TOP + 1)]
-    found[0].append(0)
-    twice = False  # an item with two values may reach one sum two ways
-    for index, values in enumerate(options):
-        bit = 1 << index
-        if len(values) == 1:
-            step = values[0]
-            for total in range(_TOP - step, -1, -1):  # high first: each item once
-                masks = found[total]
-                if masks:
-                    found[total + step].extend([m | bit for m in masks])
-        else:  # an ace: 1 or 14, from the sums before this card
-            twice = True
-            before = [list(masks) for masks in found]
-            for step in values:
-                for total in range(_TOP - step, -1, -1):
-                    if before[total]:
-                        found[total + step].extend([m | bit for m in before[total]])
-    found[0] = []
-    if twice:
-        return tuple(tuple(dict.fromkeys(masks)) for masks in found)
-    return tuple(tuple(masks) for masks in found)
+    return ((), *_grown(options)[1:])
+
+
+@lru_cache(maxsize=1 << 15)
+def _grown(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """:func:`groups_by_sum` with the empty group at sum 0, grown by the last item from
+    the search of the items before it (remembered: the searches of a table's prefixes,
+    one per value, and tables sharing their low cards share the work)."""
+    if not options:
+        return ((0,), *[()] * _TOP)
+    found = list(_grown(options[:-1]))
+    values = options[-1]
+    bit = 1 << (len(options) - 1)
+    if len(values) == 1:
+        step = values[0]
+        for total in range(_TOP - step, -1, -1):  # high first: the item joins each once
+            masks = found[total]
+            if masks:
+                found[total + step] += tuple([m | bit for m in masks])
+    else:  # an ace: 1 or 14, from the sums before this card (one sum may come both ways)
+        before = tuple(found)
+        for step in values:
+            for total in range(_TOP - step, -1, -1):
+                if before[total]:
+                    found[total + step] += tuple([m | bit for m in before[total]])
+        found = [tuple(dict.fromkeys(masks)) for masks in found]
+    return tuple(found)
 
 
 def sum_groups(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
@@ -176,10 +181,14 @@ def loose_builds(
     """:func:`card_builds` on the items of ``options`` (cut by :func:`fitting` for
     ``value``: a small table's searches, shared by the tables with its low cards)."""
 
-    def groups(v: int) -> tuple[int, ...]:
-        return sum_groups(fitting(options, v), v)
+    found = groups_by_sum(options)  # every value's groups (on the items cut for ``value``)
 
-    return card_builds(groups, sum_unions(options, value), own, value)
+    def groups(v: int) -> tuple[int, ...]:
+        # Items past the cut for ``v`` are worth more than ``v``: the groups are those of
+        # the items that fit in it, in the same order.
+        return found[v] if 0 < v <= _TOP else ()
+
+    return card_builds(groups, unions_of(groups(value)), own, value)
 
 
 def subsets(bits: Iterable[int]) -> list[int]:
@@ -229,11 +238,15 @@ def build_masks_of(
 def clear_caches() -> None:
     """Forget remembered groups (benchmarks time cold searches)."""
     groups_by_sum.cache_clear()
+    _grown.cache_clear()
     unions_of.cache_clear()
     loose_builds.cache_clear()
+    _PLAIN_OPTIONS.clear()
+    _PLAIN_SUMS.clear()
     _PLAIN_UNIONS.clear()
     _PLAIN_BUILDS.clear()
     _card_table.cache_clear()
+    _split_plan.cache_clear()
 
 
 def _bits(mask: int) -> list[int]:
@@ -318,10 +331,20 @@ def split_groups(
         return groups if groups else None
     if _one_group(atoms, value):  # the common simple build: every atom in one group
         return [*groups, tuple([card for atom in atoms for card in atom[1]])]
-    found = _split(atoms, value, strict)
-    if found is None:
+    plan = _split_plan(tuple([(atom[0], atom[2]) for atom in atoms]), value, strict)
+    if plan is None:
         return None
-    return groups + found
+    return groups + [tuple([card for i in group for card in atoms[i][1]]) for group in plan]
+
+
+@lru_cache(maxsize=1 << 12)
+def _split_plan(
+    atoms: tuple[tuple[tuple[int, ...], str], ...], value: int, strict: bool
+) -> tuple[tuple[int, ...], ...] | None:
+    """:func:`_split` by the atoms' values and kinds alone (its choices never look at the
+    cards), as groups of atom indices: the same few shapes recur all game."""
+    found = _split([(values, (i,), kind) for i, (values, kind) in enumerate(atoms)], value, strict)
+    return None if found is None else tuple(found)
 
 
 def _one_group(atoms: list[tuple[tuple[int, ...], tuple[Card, ...], str]], value: int) -> bool:
@@ -397,8 +420,12 @@ _ALONE = [0]  # the subsets of no builds
 _RANK_ONE = [1 << 4 * rank for rank in range(14)]  # one card of a rank, in counts per rank
 _RANKS_UP_TO = [(1 << 4 * min(value + 1, 14)) - 1 for value in range(_TOP + 1)]
 _TOKENS: dict[tuple[tuple[int, ...], ...], int] = {}
-_PLAIN_UNIONS: dict[tuple[int, ...], tuple[int, ...]] = {}
-_PLAIN_BUILDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+# Plain positions' searches, by the card values' token and the loose cards' counts packed
+# into one number (with the value and played rank; builds' shapes beside it).
+_PLAIN_OPTIONS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_PLAIN_SUMS: dict[int, int] = {}
+_PLAIN_UNIONS: dict[int, tuple[int, ...]] = {}
+_PLAIN_BUILDS: dict[tuple[int, tuple], Sequence[int]] = {}
 _PLAIN_LIMIT = 1 << 16  # entries kept before starting afresh
 _BYTE_BITS = [tuple(i for i in range(8) if byte >> i & 1) for byte in range(256)]
 
@@ -496,6 +523,26 @@ def _reach(options: Iterable[tuple[int, ...]]) -> int:
                 grown |= reach << v
             reach = grown & _SUMS
     return reach
+
+
+def _build_targets(sums: int, own: tuple[int, ...], shape: tuple) -> int:
+    """Bit w set: a card worth ``own`` might build w in a plain position (strict rules)
+    whose loose cards reach ``sums`` and whose builds are ``shape`` (see ``Casino._plain``).
+
+    A quick filter, never too strict: the card with a group of loose cards, the card and
+    groups of its own value, the card with builds of its value, the card increasing a
+    simple build.
+    """
+    found = 0
+    for mine in own:
+        found |= (sums & ~1) << mine | (sums >> mine & 1) << mine
+    for built, multiple in shape[1:]:
+        if built in own:
+            found |= 1 << built
+        if not multiple:
+            for mine in own:
+                found |= 1 << (built + mine)
+    return found
 
 
 @lru_cache(maxsize=1 << 14)
@@ -787,6 +834,18 @@ class Listing(Owners):
             return super().takes(masks)
         return [_GETTERS[mask](items) for mask in masks]
 
+    def moves_of(
+        self, card: Card, value: int | None, masks: Sequence[int], repeats: bool
+    ) -> list[Move]:
+        """The moves of ``card`` capturing (``value`` ``None``) or building ``value`` with
+        the items of each of ``masks``; with identical cards (``repeats``), each once."""
+        items = self.all_items
+        if len(items) > 8:
+            parts = super().takes(masks)
+        else:
+            parts = [_GETTERS[mask](items) for mask in masks]
+        return Move._each(card, value, dict.fromkeys(parts) if repeats else parts)
+
 
 # -- the Casino core (7.1, 7.2, 7.3) ----------------------------------------------------
 
@@ -862,9 +921,7 @@ class Casino:
             return None
         table = rnd.table
         cards = sorted([item for item in table if item.__class__ is Card], key=_ORDER)
-        counts = 0  # 4 bits per rank: how many loose cards of that rank
-        for card in cards:
-            counts += _RANK_ONE[card.rank]
+        counts = sum([_RANK_ONE[card.rank] for card in cards])  # 4 bits per rank
         items: list[Item] = cards
         wholes: dict[int, list[int]] = {}  # value -> subsets of the builds of that value
         owned: dict[int, int] = {}  # value -> mask of the mover's builds of that value
@@ -881,47 +938,64 @@ class Casino:
             shape = (len(cards), *[(build.value, build.multiple) for build in builds])
         hand = rnd.hands[seat]
         held: dict[int, int] = {}  # value -> cards of the hand worth it
+        hand_values = rules.hand_values
         for card in hand:
-            for value in rules.hand_values[card]:
+            for value in hand_values[card]:
                 held[value] = held.get(value, 0) + 1
         repeats = rules.decks > 1 and len(set(items)) < len(items)  # identical cards
         listing = Listing(rules, seat, hand, tuple(items), owned)
         if owned:
             listing.drift_free = self.drift_free(rnd, seat)
             listing.trail_ok = self.trail_allowed(rnd, seat, listing)
-        for card in dict.fromkeys(hand):
-            listing.moves[card] = self._plain_moves(
-                listing, card, (counts, wholes, shape, held, repeats)
-            )
+        plain = (counts, self.plain_sums(counts), wholes, shape, held, repeats)
+        moves = listing.moves
+        for card in hand:
+            if card not in moves:
+                moves[card] = self._plain_moves(listing, card, plain)
         return listing
 
     def _plain_moves(self, listing: Listing, card: Card, plain: tuple) -> list[Move]:
         """The moves of ``card`` in a plain position (``plain``: its reading by
-        :meth:`_plain`): the trail, captures and builds."""
-        counts, wholes, shape, held, repeats = plain
+        :meth:`_plain`): the trail, captures and builds.
+
+        ``sums`` (bit n: some loose cards add up to n) skips the searches that cannot
+        find anything, most of them: a search not made is not remembered either.
+        """
+        counts, sums, wholes, shape, held, repeats = plain
         rules = self.rules
-        items = listing.all_items
-        each = Move._each
         owned = listing.owned
         trail = not owned or (listing.trail_ok and listing.keeps(card, 0))
         found = [Move.trail(card)] if trail else []
         values = rules.hand_values[card]
         masks: Sequence[int] = []
         for value in values:
-            unions = self.plain_unions(counts & _RANKS_UP_TO[value], value)
-            found_here = with_wholes(unions, wholes.get(value, _ALONE))
+            if sums >> value & 1:
+                unions = self.plain_unions(counts & _RANKS_UP_TO[value], value)
+            elif value in wholes:
+                unions = ()
+            else:
+                continue  # nothing on the table makes ``value``
+            found_here = with_wholes(unions, wholes[value]) if value in wholes else unions
             masks = found_here if not masks else list(dict.fromkeys([*masks, *found_here]))
+        items = listing.all_items
         if not values:  # a picture without a number pairs one loose card of its rank
             rank = card.rank
             masks = [1 << i for i, c in enumerate(items) if c.__class__ is Card and c.rank == rank]
         if owned:  # the mover keeps a card for each of its builds left
             masks = [mask for mask in masks if listing.keeps(card, mask)]
         if masks:
-            found.extend(each(card, None, _distinct(listing.takes(masks), repeats)))
-        if not rules.table_values[card.rank] or not items:
+            found += listing.moves_of(card, None, masks, repeats)
+        own = rules.table_values[card.rank]
+        if not own or not items:
             return found
+        if shape or len(own) > 1:
+            targets = _build_targets(sums, own, shape)
+        else:  # the common case, as _build_targets finds it
+            mine = own[0]
+            targets = (sums & ~1 | sums >> mine & 1) << mine
         for value, count in held.items():
-            if count > (value in values):  # the rest of the hand holds ``value``
+            # the rest of the hand holds ``value``, and the card may build it
+            if count > (value in values) and targets >> value & 1:
                 masks = self.plain_builds(counts & _RANKS_UP_TO[value], card.rank, value, shape)
                 if owned:
                     masks = [
@@ -931,20 +1005,39 @@ class Casino:
                         and listing.keeps(card, mask, value)
                     ]
                 if masks:
-                    found.extend(each(card, value, _distinct(listing.takes(masks), repeats)))
+                    found += listing.moves_of(card, value, masks, repeats)
         return found
 
     def options_of(self, counts: int) -> tuple[tuple[int, ...], ...]:
-        """The value options of loose cards, in rank order, from their counts per rank."""
-        table_values = self.rules.table_values
-        options: list[tuple[int, ...]] = []
-        for rank in range(1, 14):
-            options += [table_values[rank] or _NEVER] * (counts >> 4 * rank & 15)
-        return tuple(options)
+        """The value options of loose cards, in rank order, from their counts per rank
+        (remembered: a position's searches for several values ask for the same cards)."""
+        key = self.token << 64 | counts
+        found = _PLAIN_OPTIONS.get(key)
+        if found is None:
+            if len(_PLAIN_OPTIONS) > _PLAIN_LIMIT:
+                _PLAIN_OPTIONS.clear()
+            table_values = self.rules.table_values
+            options: list[tuple[int, ...]] = []
+            while counts:  # the ranks present, lowest first
+                rank = ((counts & -counts).bit_length() - 1) >> 2
+                options += [table_values[rank] or _NEVER] * (counts >> 4 * rank & 15)
+                counts &= ~(15 << 4 * rank)
+            found = _PLAIN_OPTIONS[key] = tuple(options)
+        return found
+
+    def plain_sums(self, counts: int) -> int:
+        """:func:`_reach` of the loose cards ``counts`` (remembered by the counts)."""
+        key = self.token << 64 | counts
+        found = _PLAIN_SUMS.get(key)
+        if found is None:
+            if len(_PLAIN_SUMS) > _PLAIN_LIMIT:
+                _PLAIN_SUMS.clear()
+            found = _PLAIN_SUMS[key] = _reach(self.options_of(counts))
+        return found
 
     def plain_unions(self, counts: int, value: int) -> tuple[int, ...]:
         """:func:`sum_unions` of the loose cards ``counts`` (remembered by the counts)."""
-        key = (self.token, counts, value)
+        key = (self.token << 64 | counts) << 5 | value
         found = _PLAIN_UNIONS.get(key)
         if found is None:
             if len(_PLAIN_UNIONS) > _PLAIN_LIMIT:
@@ -955,7 +1048,7 @@ class Casino:
     def plain_builds(self, counts: int, rank: int, value: int, shape: tuple) -> Sequence[int]:
         """:func:`build_masks_of` for a card of ``rank`` on the loose cards ``counts`` and
         the builds of ``shape`` (``(loose cards, (value, multiple) of each build...)``)."""
-        key = (self.token, counts, rank, value, shape)
+        key = ((self.token << 64 | counts) << 4 | rank) << 5 | value, shape
         found = _PLAIN_BUILDS.get(key)
         if found is None:
             if len(_PLAIN_BUILDS) > _PLAIN_LIMIT:
@@ -1276,10 +1369,12 @@ class Casino:
         if groups is None:
             groups = split_groups(self.rules, using, value, played, False)
         assert groups is not None, "a checked build splits into groups"
-        where = min((rnd.table.index(i) for i in using if i in rnd.table), default=len(rnd.table))
+        table = rnd.table
+        wanted = set(using)
+        where = next((n for n, item in enumerate(table) if item in wanted), len(table))
         self._take(rnd, using)
-        build = Build(groups, value, self.owner_of(rnd, seat, value))
-        rnd.table.insert(min(where, len(rnd.table)), build)
+        build = Build._made(groups, value, self.owner_of(rnd, seat, value))
+        table.insert(min(where, len(table)), build)
         return build
 
     def owner_of(self, rnd: Round, seat: int, value: int) -> int:
@@ -1301,11 +1396,6 @@ class Casino:
             rnd.mulles[seat] += 1
             rnd.mulle_points[seat] += self.rules.hand_values[move.card][0]
         return (sweep, scores, mulle)
-
-
-def _distinct(parts: list[tuple[Item, ...]], repeats: bool) -> list[tuple[Item, ...]]:
-    """``parts`` each once (with identical cards, two masks may pick the same items)."""
-    return list(dict.fromkeys(parts)) if repeats else parts
 
 
 def _locate(everything: Sequence[Item], items: Sequence[Item], taken: int) -> int | None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from .cards import Card, card_order, parse_cards
 
 _ORDER = card_order()
+_new = object.__new__
 
 
 class Build:
@@ -42,12 +43,32 @@ class Build:
         cards = tuple(sorted((card for group in parts for card in group), key=_ORDER))
         if len(cards) < 2:
             raise ValueError("a build holds at least two cards")
+        self._fill(parts, cards, value, owner)
+
+    @classmethod
+    def _made(cls, groups: Iterable[Iterable[Card]], value: int, owner: int) -> Build:
+        """A build whose parts the engine has checked (a legal move's split): the same
+        object as ``Build(groups, value, owner)``, without the checks."""
+        self = _new(cls)
+        parts = tuple([tuple(sorted(group, key=_ORDER)) for group in groups])
+        cards = tuple(sorted([card for group in parts for card in group], key=_ORDER))
+        self._fill(parts, cards, value, owner)
+        return self
+
+    def _fill(
+        self,
+        parts: tuple[tuple[Card, ...], ...],
+        cards: tuple[Card, ...],
+        value: int,
+        owner: int,
+    ) -> None:
+        """Set the fields once (the class refuses ``setattr``), with the key and hash."""
         setter = object.__setattr__
         setter(self, "groups", parts)
         setter(self, "cards", cards)
         setter(self, "value", value)
         setter(self, "owner", owner)
-        key = (value, tuple(card._key for card in cards), owner, len(parts))
+        key = (value, tuple([card._key for card in cards]), owner, len(parts))
         setter(self, "_key", key)
         setter(self, "_hash", hash((key, parts)))
 

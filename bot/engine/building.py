@@ -174,12 +174,13 @@ def card_builds(
     return tuple(masks)
 
 
-@lru_cache(maxsize=1 << 15)
 def loose_builds(
     options: tuple[tuple[int, ...], ...], own: tuple[int, ...], value: int
 ) -> tuple[int, ...]:
     """:func:`card_builds` on the items of ``options`` (cut by :func:`fitting` for
-    ``value``: a small table's searches, shared by the tables with its low cards)."""
+    ``value``: a small table's searches, shared by the tables with its low cards).
+
+    Not remembered here: its callers remember the answer by shorter keys."""
 
     found = groups_by_sum(options)  # every value's groups (on the items cut for ``value``)
 
@@ -240,7 +241,6 @@ def clear_caches() -> None:
     groups_by_sum.cache_clear()
     _grown.cache_clear()
     unions_of.cache_clear()
-    loose_builds.cache_clear()
     _PLAIN_OPTIONS.clear()
     _PLAIN_SUMS.clear()
     _PLAIN_UNIONS.clear()
@@ -811,6 +811,12 @@ class Listing(Owners):
     """The moves of a plain position (no pile tops, strict rules), listed whole by
     :meth:`Casino.legal_moves`; ``play`` and ``is_legal`` look moves up in it."""
 
+    # Most positions own no build: what owning one needs is set only then (one fewer
+    # dictionary or field to make for each of the many positions of a round).
+    pile_mask = 0
+    owned_mask = 0
+    drift_free = trail_ok = True  # the family sets them where owned
+
     def __init__(
         self, rules: Rules, seat: int, hand: list[Card], items: tuple[Item, ...], owned: dict
     ) -> None:
@@ -818,12 +824,11 @@ class Listing(Owners):
         self.seat = seat
         self.hand = hand
         self.all_items = items
-        self.pile_mask = 0
         self.owned = owned
-        self.owned_mask = sum(owned.values())
-        self._rests = {}
-        self._keeps = {}
-        self.drift_free = self.trail_ok = True  # the family sets them where owned
+        if owned:
+            self.owned_mask = sum(owned.values())
+            self._rests = {}
+            self._keeps = {}
         self.moves: dict[Card, list[Move]] = {}
 
     def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
@@ -1062,7 +1067,8 @@ class Casino:
                         whole.append(1 << position)
                     if not multiple:
                         simple.append((1 << position, built))
-                loose, unions = loose_builds(fit, own, value), sum_unions(fit, value)
+                loose = self.plain_builds(counts, rank, value, ())  # remembered too
+                unions = sum_unions(fit, value)
                 found = build_masks_of(loose, unions, own, value, simple, subsets(whole))
             else:
                 found = loose_builds(fit, own, value)

@@ -126,9 +126,9 @@ def _grown(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
 def sum_groups(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
     """Masks (over ``options``' positions) of the groups adding up to ``value``, each once.
 
-    Callers pass ``options`` cut after the last item that fits in ``value`` (see
-    :func:`fitting`): positions after it never join a group, and the shorter key is shared
-    by many tables (most of a table lies above a low card's value).
+    Plain positions pass only the loose cards of ranks up to ``value`` (in rank order, so
+    positions are kept): the cards after them never join a group, and the shorter key is
+    shared by many tables (most of a table lies above a low card's value).
     """
     return groups_by_sum(options)[value] if 0 < value <= _TOP else ()
 
@@ -144,14 +144,6 @@ def unions_of(groups: tuple[int, ...]) -> tuple[int, ...]:
 def sum_unions(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
     """:func:`unions_of` the groups of :func:`sum_groups` (same arguments)."""
     return unions_of(sum_groups(options, value))
-
-
-def fitting(options: tuple[tuple[int, ...], ...], value: int) -> tuple[tuple[int, ...], ...]:
-    """``options`` cut after the last item with a value of at most ``value``."""
-    for end in range(len(options), 0, -1):
-        if options[end - 1][0] <= value:
-            return options[:end]
-    return ()
 
 
 def card_builds(
@@ -177,7 +169,7 @@ def card_builds(
 def loose_builds(
     options: tuple[tuple[int, ...], ...], own: tuple[int, ...], value: int
 ) -> tuple[int, ...]:
-    """:func:`card_builds` on the items of ``options`` (cut by :func:`fitting` for
+    """:func:`card_builds` on the items of ``options`` (the loose cards of ranks up to
     ``value``: a small table's searches, shared by the tables with its low cards).
 
     Not remembered here: its callers remember the answer by shorter keys."""
@@ -590,6 +582,13 @@ class Owners(Picker):
             found = self._keeps[key] = holds(self.rules, after, self.rest(card))
         return found
 
+    def kept(self, card: Card, masks: Iterable[int], value: int | None = None) -> list[int]:
+        """The ``masks`` whose items may leave (:meth:`keeps`), in order; the many that
+        touch none of the seat's builds share one answer."""
+        keeps, owned_mask = self.keeps, self.owned_mask
+        alone = keeps(card, 0, value)
+        return [m for m in masks if (keeps(card, m, value) if m & owned_mask else alone)]
+
     def owned_after(self, gone: int) -> set[int]:
         """Values of the seat's builds still on the table once the items ``gone`` leave."""
         return {v for v, mask in self.owned.items() if mask & ~gone}
@@ -987,7 +986,7 @@ class Casino:
             rank = card.rank
             masks = [1 << i for i, c in enumerate(items) if c.__class__ is Card and c.rank == rank]
         if owned:  # the mover keeps a card for each of its builds left
-            masks = [mask for mask in masks if listing.keeps(card, mask)]
+            masks = listing.kept(card, masks)
         if masks:
             found += listing.moves_of(card, None, masks, repeats)
         own = rules.table_values[card.rank]
@@ -1005,9 +1004,8 @@ class Casino:
                 if owned:
                     masks = [
                         mask
-                        for mask in masks
+                        for mask in listing.kept(card, masks, value)
                         if self.build_allowed(listing, mask, value)
-                        and listing.keeps(card, mask, value)
                     ]
                 if masks:
                     found += listing.moves_of(card, value, masks, repeats)

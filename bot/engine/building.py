@@ -1029,13 +1029,22 @@ class Casino:
         return found
 
     def plain_sums(self, counts: int) -> int:
-        """:func:`_reach` of the loose cards ``counts`` (remembered by the counts)."""
+        """:func:`_reach` of the loose cards ``counts`` (remembered by the counts), grown
+        by the highest card from the sums of the cards below it: most positions are new,
+        but the cards below their highest one were mostly seen."""
         key = self.token << 64 | counts
         found = _PLAIN_SUMS.get(key)
         if found is None:
+            if not counts:
+                return 1  # the empty group
             if len(_PLAIN_SUMS) > _PLAIN_LIMIT:
                 _PLAIN_SUMS.clear()
-            found = _PLAIN_SUMS[key] = _reach(self.options_of(counts))
+            rank = (counts.bit_length() - 1) >> 2  # the highest rank present
+            below = self.plain_sums(counts - _RANK_ONE[rank])
+            found = below
+            for value in self.rules.table_values[rank]:
+                found |= below << value
+            found = _PLAIN_SUMS[key] = found & _SUMS
         return found
 
     def plain_unions(self, counts: int, value: int) -> tuple[int, ...]:

@@ -154,10 +154,10 @@ async def _until_stopped(run: Callable[[], Awaitable[None]]) -> None:
 
 async def run_bot(config: Config) -> None:
     """Log in, open the database, connect; the database is closed however this ends."""
-    from bot.client import KasinoBot
+    from bot.client import make_bot
 
     assert config.token is not None
-    bot = KasinoBot(config)
+    bot = make_bot(config)
     try:
         async with bot:  # leaving it calls bot.close(), which closes the database
             await bot.start(config.token)

@@ -6,7 +6,6 @@ their hand); every action goes through Discord components.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 import simcord
@@ -17,6 +16,7 @@ from simcord.backend import serializers
 from bot.engine import Move
 from bot.models import Game
 from bot.moves import auto_move, rank_choices
+from tests.dbrows import query
 
 PLAYERS = ("anna", "bjorn", "cecilia", "david")
 
@@ -195,10 +195,11 @@ class Harness:
     def table_message(self, game: Game, channel: Any = None) -> Any:
         """The game's table message as the database names it (the table is posted fresh at
         every turn and its id saved as soon as it is posted)."""
-        with sqlite3.connect(self.env.bot.config.db_path) as db:
-            row = db.execute("SELECT message_id FROM games WHERE id = ?", (game.id,)).fetchone()
-        assert row and row[0], f"game #{game.id} has no table message"
-        return next(m for m in (channel or self.channel).history() if m.id == row[0])
+        rows = query(self.env.bot.config.db_path, "SELECT message_id FROM games WHERE id = ?",
+                     (game.id,))  # fmt: skip
+        message_id = rows[0]["message_id"] if rows else None
+        assert message_id, f"game #{game.id} has no table message"
+        return next(m for m in (channel or self.channel).history() if m.id == message_id)
 
     async def open_hand(self, member: Any, game: Game) -> simcord.InteractionResult:
         """Press "Your hand" on the table message."""

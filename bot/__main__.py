@@ -42,6 +42,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--port", type=int, default=None, help="port for --preview (default: a free one)"
     )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    migrate = commands.add_parser(
+        "migrate-db",
+        help="copy the SQLite database into PostgreSQL",
+        description="Copy the SQLite database (games in progress, move logs, results) into a"
+        " PostgreSQL database and check the counts. Stop the bot first.",
+    )
+    migrate.add_argument("--to", required=True, metavar="URL", help="postgresql://user:pw@host/db")
+    migrate.add_argument(
+        "--from", dest="source", default=None, metavar="PATH",
+        help="the SQLite file (default: KASINO_DB, or data/kasino.db)",
+    )  # fmt: skip
+    migrate.add_argument(
+        "--replace", action="store_true", help="empty a target that holds data, then copy"
+    )
     return parser.parse_args(argv)
 
 
@@ -169,10 +184,14 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parse_args(argv)
     try:
-        config = load_config(require_token=not args.preview)
+        config = load_config(require_token=not (args.preview or args.command))
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if args.command == "migrate-db":
+        from bot.migrate import migrate_db
+
+        return migrate_db(config, args.source, args.to, replace=args.replace)
     discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
     if args.preview:
         return _preview(config, args.port)

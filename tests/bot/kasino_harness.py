@@ -55,9 +55,10 @@ def cid(message: Any, prefix: str) -> str:
 class Harness:
     """One guild, one channel ``#kasino``, four members; drives games like people."""
 
-    def __init__(self, env: simcord.Env) -> None:
+    def __init__(self, env: simcord.Env, shard_id: int | None = None) -> None:
         self.env = env
-        self.guild = env.create_guild("Kasino Club")
+        # with ``shard_id`` the guild belongs to that shard (a sharded bot)
+        self.guild = env.create_guild("Kasino Club", shard_id=shard_id)
         self.channel = self.guild.create_text_channel("kasino")
         self.members = [self.guild.add_member(env.create_user(name)) for name in PLAYERS]
         self.interactions = 0

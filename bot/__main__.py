@@ -54,6 +54,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--from", dest="source", default=None, metavar="PATH",
         help="the SQLite file (default: KASINO_DB, or data/kasino.db)",
     )  # fmt: skip
+    commands.add_parser("health", help="exit 0 if the running bot is healthy (Docker)")
     migrate.add_argument(
         "--replace", action="store_true", help="empty a target that holds data, then copy"
     )
@@ -188,6 +189,10 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if args.command == "health":
+        from bot.health import check
+
+        return check(config.health_file)
     if args.command == "migrate-db":
         from bot.migrate import migrate_db
 

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.card_emojis import sync_card_emojis
 from bot.config import Config
+from bot.health import heartbeat
 from bot.render import CardInk
 from bot.storage import Storage, redact
 
@@ -59,6 +60,7 @@ class KasinoBot(commands.Bot):
         # how every card is written; text until the card faces are uploaded
         self.ink = CardInk()
         self.faces_task: asyncio.Task[None] | None = None
+        self.health_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync commands if the set changed."""
@@ -79,6 +81,9 @@ class KasinoBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        if self.config.health_file is not None:
+            beat = heartbeat(self, self.config.health_file)
+            self.health_task = asyncio.get_running_loop().create_task(beat)
         if self.config.card_faces:
             # in the background: start-up never waits for the upload
             self.faces_task = asyncio.get_running_loop().create_task(self.load_faces())
@@ -107,8 +112,9 @@ class KasinoBot(commands.Bot):
 
     async def close_storage(self) -> None:
         """Close the database (its worker thread would otherwise keep the process alive)."""
-        if self.faces_task is not None:
-            self.faces_task.cancel()
+        for task in (self.faces_task, self.health_task):
+            if task is not None:
+                task.cancel()
         cog = self.get_cog("Kasino")
         if cog is not None:
             cog.timers.cancel_all()  # type: ignore[attr-defined]

@@ -33,7 +33,8 @@ class Config:
     ``hard_budget_ms`` bounds the thinking of the ``hard`` player and of hints (``None``:
     the player's own default). ``card_faces`` makes the bot upload its card pictures as
     application emojis and show cards with them (off: cards are text). ``shard_count``
-    and ``shard_ids`` run the bot sharded (``None``: one unsharded process).
+    and ``shard_ids`` run the bot sharded (``None``: one unsharded process); the bot
+    touches ``health_file`` while it is healthy (:mod:`bot.health`).
     """
 
     token: str | None
@@ -48,6 +49,7 @@ class Config:
     card_faces: bool = True
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    health_file: Path | None = None
 
     @property
     def shards(self) -> Shards | None:
@@ -131,6 +133,7 @@ def load_config(
         db_path=db_path,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        health_file=Path(env["HEALTH_FILE"]) if env.get("HEALTH_FILE", "").strip() else None,
         dev_guild_id=_int(env, "DEV_GUILD_ID", None, low=1),
         turn_seconds=_int(env, "TURN_SECONDS", DEFAULT_TURN_SECONDS, low=10)
         or DEFAULT_TURN_SECONDS,

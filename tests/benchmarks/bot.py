@@ -4,6 +4,7 @@ Run as a script (it is not a test)::
 
     python tests/benchmarks/bot.py [--games 50] [--target 16] [--wave 50]
     python tests/benchmarks/bot.py --computers [--target 16] [--pause 1.5]
+    python tests/benchmarks/bot.py --db postgresql://user@host/empty_db [--processes 2]
 
 Every game is played by its two simulated members with the same three interactions a
 person uses per move ("Your hand", the card select, the take select). In each wave the
@@ -14,12 +15,18 @@ the engine and the SQLite commit of the move. With ``--computers`` it plays one 
 against three computer players instead, whose moves come faster than a channel may take
 new messages. Both print REST calls per move and the most new messages any channel got
 in any 5 s (Discord allows about 5). Speed is measured here, never asserted.
+
+With ``--db postgresql://…`` (an empty database) the games are shared among
+``--processes`` bot processes, each running its own shard of two (its own guild in its
+own simulated Discord) over that one database, started together; the figures are theirs
+combined, the time being the wall time until the last one is done.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import statistics
 import sys
 import tempfile
@@ -37,7 +44,7 @@ from discord.state import ConnectionState
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
 
-from bot.client import KasinoBot
+from bot.client import KasinoBot, make_bot
 from bot.config import Config
 from bot.engine import Move
 from bot.moves import auto_move, rank_choices
@@ -187,14 +194,30 @@ def custom_ids(message: Any) -> list[str]:
     return found
 
 
-async def run(games: int, target: int, wave: int) -> None:
+async def run(
+    games: int,
+    target: int,
+    wave: int,
+    db: str | None = None,
+    shard: int = 0,
+    shards: int = 0,
+    start: Any = None,
+) -> tuple[int, float, int]:
+    """Play ``games`` games; returns (interactions, seconds, moves). With ``shards``, this
+    process runs shard ``shard`` of them and waits for ``start`` before the clock starts."""
     instrument()
     quick_settle()
     with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
-        config = Config(token=None, db_path=Path(folder) / "kasino.db", round_pause=0)
-        bot = KasinoBot(config, seed=1)
+        config = Config(
+            token=None,
+            db_path=db or Path(folder) / "kasino.db",
+            round_pause=0,
+            shard_count=shards or None,
+            shard_ids=(shard,) if shards else None,
+        )
+        bot = make_bot(config, seed=1 + shard)
         async with simcord.run(bot, settle_timeout=SETTLE) as env:
-            guild = env.create_guild("Bench")
+            guild = env.create_guild("Bench", shard_id=shard if shards else None)
             drivers = []
             for n in range(games):
                 channel = guild.create_text_channel(f"table-{n}")
@@ -211,6 +234,8 @@ async def run(games: int, target: int, wave: int) -> None:
             REST.clear()
             CREATES.clear()
             handled = 0
+            if start is not None:
+                start.wait()  # every process starts playing at once
             started = time.perf_counter()
             while True:
                 live = [d for d in drivers if not d.done]
@@ -229,7 +254,38 @@ async def run(games: int, target: int, wave: int) -> None:
             elapsed = time.perf_counter() - started
             moves = [await cog.games.storage.move_count(d.game.id) for d in drivers]
         await bot.close_storage()
-    report(games, target, wave, handled, elapsed, sum(moves))
+    return handled, elapsed, sum(moves)
+
+
+def one_process(
+    games: int, target: int, wave: int, db: str, shard: int, shards: int, start: Any
+) -> tuple[int, float, int, list[float], list[str], dict[str, list[float]]]:
+    """A bot process of ``--processes``: its figures and raw measurements."""
+    discord.utils.setup_logging(level=30)
+    figures = asyncio.run(run(games, target, wave, db, shard, shards, start))
+    return (*figures, LATENCIES, REST, CREATES)
+
+
+def run_processes(games: int, target: int, wave: int, db: str, processes: int) -> None:
+    """``games`` split among ``processes`` shard processes over ``db``, reported together."""
+    context = multiprocessing.get_context("spawn")
+    start = context.Manager().Barrier(processes)
+    shares = [games // processes + (i < games % processes) for i in range(processes)]
+    with context.Pool(processes) as pool:
+        jobs = [
+            pool.apply_async(one_process, (n, target, wave, db, i, processes, start))
+            for i, n in enumerate(shares)
+        ]
+        results = [job.get() for job in jobs]
+    for _, _, _, latencies, rest, creates in results:
+        LATENCIES.extend(latencies)
+        REST.extend(rest)
+        for channel, times in creates.items():
+            CREATES.setdefault(f"{len(CREATES)}:{channel}", []).extend(times)
+    handled = sum(r[0] for r in results)
+    elapsed = max(r[1] for r in results)
+    print(f"{processes} bot processes (one shard each) over {db.split('@')[-1]}")
+    report(games, target, wave, handled, elapsed, sum(r[2] for r in results))
 
 
 async def run_computers(target: int, pause: float) -> None:
@@ -334,12 +390,18 @@ def main() -> None:
         "--computers", action="store_true", help="one person with three computers instead"
     )
     parser.add_argument("--pause", type=float, default=1.5, help="the computers' pause (s)")
+    parser.add_argument("--db", default=None, help="postgresql://… (default: a new SQLite file)")
+    parser.add_argument("--processes", type=int, default=2, help="bot processes with --db")
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
     if args.computers:
         asyncio.run(run_computers(args.target, args.pause))
+    elif args.db:
+        run_processes(args.games, args.target, args.wave, args.db, args.processes)
     else:
-        asyncio.run(run(args.games, args.target, args.wave))
+        handled, elapsed, moves = asyncio.run(run(args.games, args.target, args.wave))
+        print("one bot process over a new SQLite file")
+        report(args.games, args.target, args.wave, handled, elapsed, moves)
 
 
 if __name__ == "__main__":

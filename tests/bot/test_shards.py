@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -168,8 +169,6 @@ def test_two_sharded_processes_with_restarts_lose_and_double_nothing(postgres_ur
 
 def computer_seat(row: dict[str, Any]) -> int:
     """The seat index of the computer player in a game row (-1: none)."""
-    import json
-
     seats = json.loads(row["seats"])
     return next((i for i, s in enumerate(seats) if s.get("level")), -1)
 

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import multiprocessing
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -235,7 +236,7 @@ async def run(
             CREATES.clear()
             handled = 0
             if start is not None:
-                start.wait()  # every process starts playing at once
+                start()  # every process starts playing at once
             started = time.perf_counter()
             while True:
                 live = [d for d in drivers if not d.done]
@@ -257,13 +258,21 @@ async def run(
     return handled, elapsed, sum(moves)
 
 
-def one_process(
-    games: int, target: int, wave: int, db: str, shard: int, shards: int, start: Any
-) -> tuple[int, float, int, list[float], list[str], dict[str, list[float]]]:
-    """A bot process of ``--processes``: its figures and raw measurements."""
-    discord.utils.setup_logging(level=30)
-    figures = asyncio.run(run(games, target, wave, db, shard, shards, start))
-    return (*figures, LATENCIES, REST, CREATES)
+def one_process(args: argparse.Namespace) -> None:
+    """A bot process of ``--processes`` (started by :func:`run_processes`): plays its
+    shard's games once the go file appears, then writes its measurements as JSON."""
+    folder = Path(args.worker)
+
+    def go() -> None:
+        (folder / f"ready-{args.shard}").touch()
+        while not (folder / "go").exists():
+            time.sleep(0.01)
+
+    figures = asyncio.run(
+        run(args.games, args.target, args.wave, args.db, args.shard, args.processes, go)
+    )
+    result = {"figures": figures, "latencies": LATENCIES, "rest": REST, "creates": CREATES}
+    (folder / f"result-{args.shard}.json").write_text(json.dumps(result))
 
 
 async def _migrated(db: str) -> None:
@@ -273,27 +282,37 @@ async def _migrated(db: str) -> None:
 
 
 def run_processes(games: int, target: int, wave: int, db: str, processes: int) -> None:
-    """``games`` split among ``processes`` shard processes over ``db``, reported together."""
-    # the schema first, so the processes' start-up (which SimCord bounds at 5 s) is short
-    asyncio.run(_migrated(db))
-    context = multiprocessing.get_context("spawn")
-    start = context.Manager().Barrier(processes)
+    """``games`` split among ``processes`` shard processes over ``db`` (each a separate
+    Python process with its own simulated Discord), started together, reported together."""
+    asyncio.run(_migrated(db))  # the schema first: the processes' start-up stays short
     shares = [games // processes + (i < games % processes) for i in range(processes)]
-    with context.Pool(processes) as pool:
-        jobs = [
-            pool.apply_async(one_process, (n, target, wave, db, i, processes, start))
-            for i, n in enumerate(shares)
-        ]
-        results = [job.get() for job in jobs]
-    for _, _, _, latencies, rest, creates in results:
-        LATENCIES.extend(latencies)
-        REST.extend(rest)
-        for channel, times in creates.items():
+    with tempfile.TemporaryDirectory(prefix="kasino-bench-") as name:
+        folder = Path(name)
+
+        def command(shard: int, share: int) -> list[str]:
+            return [sys.executable, __file__, "--games", str(share), "--target", str(target),
+                    "--wave", str(wave), "--db", db, "--processes", str(processes),
+                    "--shard", str(shard), "--worker", name]  # fmt: skip
+
+        children = [subprocess.Popen(command(i, n)) for i, n in enumerate(shares)]
+        while len(list(folder.glob("ready-*"))) < processes:
+            if any(child.poll() is not None for child in children):
+                raise SystemExit("a bot process stopped before it was ready")
+            time.sleep(0.05)
+        (folder / "go").touch()
+        if any(child.wait() for child in children):
+            raise SystemExit("a bot process failed")
+        results = [json.loads((folder / f"result-{i}.json").read_text()) for i in range(processes)]
+    for result in results:
+        LATENCIES.extend(result["latencies"])
+        REST.extend(result["rest"])
+        for channel, times in result["creates"].items():
             CREATES.setdefault(f"{len(CREATES)}:{channel}", []).extend(times)
-    handled = sum(r[0] for r in results)
-    elapsed = max(r[1] for r in results)
-    print(f"{processes} bot processes (one shard each) over {db.split('@')[-1]}")
-    report(games, target, wave, handled, elapsed, sum(r[2] for r in results))
+    figures = [result["figures"] for result in results]
+    handled, moves = sum(f[0] for f in figures), sum(f[2] for f in figures)
+    elapsed = max(f[1] for f in figures)  # they started together: until the last is done
+    print(f"{processes} bot processes (one shard each) over one PostgreSQL database")
+    report(games, target, wave, handled, elapsed, moves)
 
 
 async def run_computers(target: int, pause: float) -> None:
@@ -400,9 +419,13 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=1.5, help="the computers' pause (s)")
     parser.add_argument("--db", default=None, help="postgresql://… (default: a new SQLite file)")
     parser.add_argument("--processes", type=int, default=2, help="bot processes with --db")
+    parser.add_argument("--shard", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
-    if args.computers:
+    if args.worker:
+        one_process(args)
+    elif args.computers:
         asyncio.run(run_computers(args.target, args.pause))
     elif args.db:
         run_processes(args.games, args.target, args.wave, args.db, args.processes)

@@ -10,6 +10,7 @@ well, so even a copy loaded without the lock could not overwrite a newer row.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import re
@@ -135,8 +136,9 @@ class PostgresStorage(Storage):
                 yield
             finally:
                 _held.reset(token)
-                # the pool's reset on release unlocks too, should this not get to run
-                if not conn.is_closed():
+                # the pool's reset on release unlocks too, and a closed connection's locks
+                # are gone with it: an unlock that cannot run loses nothing
+                with contextlib.suppress(asyncpg.InterfaceError, asyncpg.PostgresError, OSError):
                     await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
 
 

@@ -217,7 +217,9 @@ async def run(
             shard_ids=(shard,) if shards else None,
         )
         bot = make_bot(config, seed=1 + shard)
-        async with simcord.run(bot, settle_timeout=SETTLE) as env:
+        # shard processes share the application's commands, registered by whichever synced
+        # first; each simulated Discord here is separate, so SimCord registers them itself
+        async with simcord.run(bot, settle_timeout=SETTLE, strict_sync=not shards) as env:
             guild = env.create_guild("Bench", shard_id=shard if shards else None)
             drivers = []
             for n in range(games):

@@ -10,6 +10,7 @@ each process resumes only its own games. Then two storage clients race on one ga
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import threading
@@ -69,12 +70,25 @@ async def finish(harness: Harness, channel: Any, played: Played) -> None:
     await play_some(harness, channel, played, 10_000)
 
 
-async def one_process(url: str, shard: int, meet: Callable[[], None], restart_turn: int) -> Played:
+async def one_process(
+    url: str, shard: int, meet: Callable[[], None], restart_turn: int, startup: threading.Lock
+) -> Played:
     """One bot process: two games in its guild; it restarts in phase ``restart_turn``
     while the other process plays on."""
     config = shard_config(url, shard)
     played = Played()
-    async with simcord.run(make_bot(config, seed=shard), settle_timeout=60) as env:
+    # one process starts at a time: SimCord gives a start-up 5 s, which two at once on a
+    # busy machine may need
+    with startup:
+        # each process has a simulated Discord of its own, but real processes share one
+        # application whose commands the first process registered (the stored hash tells
+        # the others): let SimCord register them here too
+        bot = make_bot(config, seed=shard)
+        running = simcord.run(bot, settle_timeout=60, strict_sync=False)
+        env = await running.__aenter__()
+    meet()  # the other process starts while this one waits
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_exit(running.__aexit__)
         harness = Harness(env, shard_id=shard)
         people_channel = harness.channel
         people = await harness.start_game(2)
@@ -108,8 +122,9 @@ async def one_process(url: str, shard: int, meet: Callable[[], None], restart_tu
     return played
 
 
-def run_in_thread(job: Callable[[], Any]) -> Callable[[], Any]:
-    """Start ``job`` in a thread of its own (its own event loop); returns its result getter."""
+def run_in_thread(job: Callable[[], Any], barrier: threading.Barrier) -> Callable[[], Any]:
+    """Start ``job`` in a thread of its own (its own event loop); returns its result getter.
+    A failing job breaks ``barrier``, so the other one stops waiting at once."""
     box: dict[str, Any] = {}
 
     def target() -> None:
@@ -117,6 +132,7 @@ def run_in_thread(job: Callable[[], Any]) -> Callable[[], Any]:
             box["result"] = job()
         except BaseException as error:  # handed to the test thread
             box["error"] = error
+            barrier.abort()
 
     thread = threading.Thread(target=target, daemon=True)
     thread.start()
@@ -125,21 +141,28 @@ def run_in_thread(job: Callable[[], Any]) -> Callable[[], Any]:
         thread.join(timeout=600)
         assert not thread.is_alive(), "a process did not finish"
         if "error" in box:
-            raise box["error"]
+            return box["error"]
         return box["result"]
 
     return result
 
 
 def test_two_sharded_processes_with_restarts_lose_and_double_nothing(postgres_url: str) -> None:
-    barrier = threading.Barrier(2, timeout=300)
+    barrier, startup = threading.Barrier(2, timeout=300), threading.Lock()
     processes = [
         run_in_thread(
-            lambda shard=shard: asyncio.run(one_process(postgres_url, shard, barrier.wait, shard))
+            lambda shard=shard: asyncio.run(
+                one_process(postgres_url, shard, barrier.wait, shard, startup)
+            ),
+            barrier,
         )
         for shard in range(SHARD_COUNT)
     ]
     results: list[Played] = [get() for get in processes]
+    errors = [r for r in results if isinstance(r, BaseException)]
+    errors.sort(key=lambda e: isinstance(e, threading.BrokenBarrierError))  # the cause first
+    if errors:
+        raise errors[0]
     for shard, played in enumerate(results):
         others = {gid for i, p in enumerate(results) if i != shard for gid in p.games}
         # after its restart a process waits on its own games' deadlines, none of the other's

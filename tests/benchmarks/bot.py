@@ -49,6 +49,7 @@ from bot.client import KasinoBot, make_bot
 from bot.config import Config
 from bot.engine import Move
 from bot.moves import auto_move, rank_choices
+from tests.bot.kasino_harness import own_ids
 
 RECEIVED: dict[int, float] = {}
 LATENCIES: list[float] = []
@@ -220,6 +221,7 @@ async def run(
         # shard processes share the application's commands, registered by whichever synced
         # first; each simulated Discord here is separate, so SimCord registers them itself
         async with simcord.run(bot, settle_timeout=SETTLE, strict_sync=not shards) as env:
+            own_ids(env, shard)  # ids unique across the processes' simulated Discords
             guild = env.create_guild("Bench", shard_id=shard if shards else None)
             drivers = []
             for n in range(games):

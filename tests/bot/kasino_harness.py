@@ -6,6 +6,7 @@ their hand); every action goes through Discord components.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import simcord
@@ -19,6 +20,19 @@ from bot.moves import auto_move, rank_choices
 from tests.dbrows import query
 
 PLAYERS = ("anna", "bjorn", "cecilia", "david")
+
+
+def own_ids(env: simcord.Env, process: int) -> None:
+    """Give the simulated Discord of bot process ``process`` ids no other one hands out.
+
+    Discord's ids are unique across all its shards; SimCord makes them from its clock, whose
+    calendar starts on the same day in every Env, so two simulated Discords would give their
+    channels, users and messages the same ids (and a process would find "another" game in
+    its new channel). Process ``n``'s calendar starts ``n`` years later: call this before it
+    creates anything. Only the date moves, not the virtual time its timers run on; nothing
+    in the storage compares one process's times with another's."""
+    clock = env.backend.clock
+    clock._epoch += datetime.timedelta(days=366 * process)  # no public way to set the date
 
 
 def components(message: Any) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ from bot.games import GameService
 from bot.models import GameOptions, Seat
 from bot.moves import auto_move
 from bot.storage import Shards, Storage
-from tests.bot.kasino_harness import Harness
+from tests.bot.kasino_harness import Harness, own_ids
 from tests.dbrows import query
 
 SHARD_COUNT = 2
@@ -86,6 +86,7 @@ async def one_process(
         bot = make_bot(config, seed=shard)
         running = simcord.run(bot, settle_timeout=60, strict_sync=False)
         env = await running.__aenter__()
+        own_ids(env, shard)
     meet()  # the other process starts while this one waits
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_exit(running.__aexit__)

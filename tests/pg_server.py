@@ -4,9 +4,13 @@
 ``/usr/lib/postgresql/*/bin`` (Debian's ``postgresql`` package). :class:`PostgresServer`
 runs ``initdb`` into a fresh temporary folder and starts the server on a free loopback
 port, its unix socket in that folder, without durability (``fsync=off``: the data is
-thrown away). PostgreSQL refuses to run as root, so under root both run as an unprivileged
-user (``postgres`` if the system has one, else ``nobody``) who is given the folder.
+thrown away) unless ``durable``. PostgreSQL refuses to run as root, so under root both run
+as an unprivileged user (``postgres`` if the system has one, else ``nobody``) who is given
+the folder.
 :meth:`PostgresServer.stop` stops the server and removes the folder.
+
+For the benchmark, ``python tests/pg_server.py [--durable]`` starts one, prints the URL of
+an empty database on it, and stops it (removing everything) at Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ def _runner() -> tuple[list[str], pwd.struct_passwd | None]:
 class PostgresServer:
     """One running server; :attr:`url` reaches its superuser's ``postgres`` database."""
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
         initdb, postgres = find_bin("initdb"), find_bin("postgres")
         if not initdb or not postgres:
             raise NoPostgres(
@@ -83,6 +87,8 @@ class PostgresServer:
         self.root = Path(tempfile.mkdtemp(prefix="kasino-pg-"))
         self.port = _free_port()
         self._process: subprocess.Popen[bytes] | None = None
+        # durable: every commit flushed to disk, as PostgreSQL's defaults (for measuring)
+        self.durable = durable
 
     @property
     def url(self) -> str:
@@ -103,10 +109,12 @@ class PostgresServer:
         log = open(self.root / "server.log", "wb")  # noqa: SIM115 (the server keeps it)
         options = [
             "-D", str(data), "-p", str(self.port), "-k", str(self.root),
-            "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off",
-            "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+            "-c", "listen_addresses=127.0.0.1",
             "-c", "max_connections=300", "-c", "shared_buffers=32MB",
         ]  # fmt: skip
+        if not self.durable:
+            options += ["-c", "fsync=off", "-c", "synchronous_commit=off",
+                        "-c", "full_page_writes=off"]  # fmt: skip
         self._process = subprocess.Popen(
             [*self._prefix, self._postgres, *options], stdout=log, stderr=subprocess.STDOUT,
             cwd=self.root,
@@ -156,3 +164,43 @@ class PostgresServer:
                 process.kill()
                 process.wait()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def main() -> None:
+    """Run a server until Ctrl-C or SIGTERM; print the URL of an empty database on it."""
+    import argparse
+    import asyncio
+
+    import asyncpg
+
+    parser = argparse.ArgumentParser(description="a throwaway PostgreSQL server on loopback")
+    parser.add_argument("--durable", action="store_true", help="fsync every commit")
+    args = parser.parse_args()
+    server = PostgresServer(durable=args.durable).start()
+
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+
+        async def create() -> None:
+            conn = await asyncpg.connect(server.url)
+            try:
+                await conn.execute("CREATE DATABASE kasino TEMPLATE template0")
+            finally:
+                await conn.close()
+
+        asyncio.run(create())
+        print(server.database_url("kasino"), flush=True)
+        while server._process is not None and server._process.poll() is None:
+            time.sleep(0.5)
+        print(f"the server stopped: {server.log_tail()}", flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -19,12 +19,13 @@ from typing import Any
 
 from bot.ai import LEVELS, choose_move, hint
 from bot.config import Config
-from bot.engine import Card, IllegalMove, Match, Move, capture_targets, rules_for
+from bot.engine import Card, IllegalMove, Match, Move, capture_targets
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
 from bot.moves import auto_move
 from bot.render import describe_move
 from bot.storage import CorruptGame, MoveRecord, ResultRecord, Storage
 from bot.timers import now
+from bot.turns import after
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +152,7 @@ class GameService:
         self, guild_id: int, channel_id: int, host: Seat, options: GameOptions
     ) -> Game:
         """Create a lobby with the host seated; raises ``ChannelBusy`` if the channel is taken."""
-        rules_for(options.variant, target=options.target, teams=options.teams)  # validates
+        options.rules()  # validates
         game = Game(0, guild_id, channel_id, int(host.user_id or 0), options, [host])
         await self.storage.create_game(game, now())
         self._games[game.id] = game
@@ -232,13 +233,19 @@ class GameService:
             raise GameError("A team game needs exactly 4 players.")
         if len(game.seats) < 2:
             raise GameError("At least 2 players are needed to start.")
+        counts = game.options.rules().player_counts
+        if len(game.seats) not in counts:
+            allowed = " or ".join(map(str, counts)).replace(" or ", ", ", len(counts) - 2)
+            raise GameError(f"{game.options.variant_name} is for {allowed} players.")
+        # four players of Casino, Swazi… always play in partnerships
+        game.options = game.options.for_players(len(game.seats))
         self.deal_match(game)
         await self.save(game)
 
     def deal_match(self, game: Game) -> None:
         """Start the match in memory: shuffle, deal, set the first turn's deadline."""
         opts = game.options
-        rules = rules_for(opts.variant, target=opts.target, teams=opts.teams)
+        rules = opts.rules(len(game.seats))
         game.match = Match.start(rules, len(game.seats), seed=self._rng.getrandbits(64))
         game.status = Status.PLAYING
         game.version += 1
@@ -325,22 +332,25 @@ class GameService:
         before = match.round
         rounds_before = match.rounds_played
         try:
+            # how builds are grouped, for the words (played on a copy of the round before)
+            later = after(before, move) if move.kind == "build" or move.table_builds else None
             play = match.play(move)
         except IllegalMove as error:
             raise GameError(str(error)) from None
         player = game.seats[seat]
         player.tabbar += int(play.sweep)
         player.idle = player.idle + 1 if auto else 0
-        values = capture_targets(match.rules, move.card, move.taken)
+        # how the played card counted, in the Nordic games (builds say it themselves)
+        values = () if match.rules.builds else capture_targets(match.rules, move.card, move.taken)
         text = describe_move(
             player.name,
             match.rules,
-            move.card,
-            move.taken,
+            move,
             values,
             sweep=play.sweep,
             mulle=play.mulle,
             auto=auto,
+            later=later,
         )
         outcome = MoveOutcome(game, text)
         if match.rounds_played > rounds_before or match.is_over:
@@ -351,7 +361,7 @@ class GameService:
         game.last_move = "" if outcome.finished_round is not None else text
         game.version += 1
         results = self._finish(game, outcome, player)
-        record = MoveRecord(seat, str(move.card), tuple(str(c) for c in move.taken), auto)
+        record = MoveRecord(seat, str(move.card), move_log(move), auto)
         await self.save(game, record, results)
         return outcome
 
@@ -450,3 +460,14 @@ class GameService:
             raise GameError("Hints are off in this game.")
         rnd = game.match.round.copy()
         return functools.partial(hint, rnd, seat, self.move_seed(game), self.config.hard_budget_ms)
+
+
+def move_log(move: Move) -> tuple[str, ...]:
+    """What the move log keeps of a move besides its card: the items taken, or for a build
+    ``build <value>`` and the items used, and each build made from table cards."""
+    words = [str(item) for item in move.taken]
+    if move.value is not None:
+        words += [f"build {move.value}", *map(str, move.using)]
+    for made in move.table_builds:
+        words += [f"build {made.value}", *map(str, made.using)]
+    return tuple(words)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
+
+from bot.engine import Rules, rules_for
 
 HUMAN = "human"
 COMPUTER = "computer"
@@ -15,7 +17,16 @@ VARIANT_NAMES = {
     "overspader": "Överspader",
     "finnish": "Finnish Kasino",
     "mulle": "Mulle",
+    "casino": "Casino",
+    "royal": "Royal Casino",
+    "mulle-glimne": "Glimne's Mulle",
+    "swazi": "Swazi Casino",
+    "sotho": "Sotho Casino",
+    "south-african": "South African Casino",
 }
+# The games with builds, and the rule options a lobby may switch on for them (engine names).
+BUILDING = frozenset(("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african"))
+SWITCHES = ("sweeps", "permissive", "last_capture_point")
 
 
 class Status(StrEnum):
@@ -99,11 +110,64 @@ class GameOptions:
     target: int = 16
     teams: bool = False
     turn_seconds: int = 300
+    sweeps: bool = False  # the building games' switches (:data:`SWITCHES`)
+    permissive: bool = False
+    last_capture_point: bool = False
 
     @property
     def variant_name(self) -> str:
         """The variant as people call it."""
         return VARIANT_NAMES.get(self.variant, self.variant)
+
+    @property
+    def switches(self) -> dict[str, bool]:
+        """The building games' options that are on, by their engine names."""
+        return {name: True for name in SWITCHES if getattr(self, name)}
+
+    def rules(self, players: int | None = None) -> Rules:
+        """The engine's rules for these options; ``ValueError`` for a combination the
+        variant does not have. Four players of a game always played in partnerships
+        (Casino, Swazi…) play as teams."""
+        base = rules_for(self.variant)
+        teams = self.teams or (players == 4 and base.four_in_teams)
+        return rules_for(self.variant, target=self.target, teams=teams, **self.switches)
+
+    def for_players(self, players: int) -> GameOptions:
+        """These options as a match of ``players`` plays them (teams where required)."""
+        return replace(self, teams=self.rules(players).teams)
+
+
+SWITCH_NAMES = {
+    "sweeps": "Sweeps",
+    "permissive": "Permissive building",
+    "last_capture_point": "The last-capture point",
+}
+
+
+def options_problem(options: GameOptions) -> str:
+    """Why a lobby cannot be opened with these options, in words (``""``: it can)."""
+    for switch in options.switches:
+        games = [name for key, name in VARIANT_NAMES.items() if _has_switch(key, switch)]
+        if options.variant_name not in games:
+            return f"{SWITCH_NAMES[switch]} is an option of {' and '.join(_listed(games))} only."
+    try:
+        options.rules()
+    except ValueError as error:
+        return f"{options.variant_name} cannot be played that way: {error}."
+    return ""
+
+
+def _has_switch(variant: str, switch: str) -> bool:
+    try:
+        rules_for(variant, **{switch: True})
+    except ValueError:
+        return False
+    return True
+
+
+def _listed(names: list[str]) -> list[str]:
+    """``["A", "B", "C"]`` as ``["A, B", "C"]``, to be joined with " and "."""
+    return [", ".join(names[:-1]), names[-1]] if len(names) > 1 else names
 
 
 @dataclass(slots=True)

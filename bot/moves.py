@@ -57,8 +57,10 @@ def _with_values(rules: Rules, played: Card, choice: Choice) -> Choice:
 def auto_move(round_: Round, seed: object = None) -> Move:
     """The move made for a player whose time ran out: what the ``normal`` computer plays.
 
-    CPU-bound: about a millisecond, up to a few hundred on the huge tables left when
-    everyone trails; async callers run it in a worker thread.
+    Legal in every variant: in the building games a player who owns a build captures or
+    builds on (never a refused trail), so the round always goes on. CPU-bound: about a
+    millisecond, up to a few hundred on the huge tables left when everyone trails; async
+    callers run it in a worker thread.
     """
     return choose_move(round_, round_.to_move, "normal", seed=seed)
 

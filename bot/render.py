@@ -8,9 +8,10 @@ from typing import Any
 
 import discord
 
-from bot.engine import Card, Rules, rules_for
-from bot.models import Game, GameOptions, Status
+from bot.engine import Build, Card, Move, Round, Rules, rules_for
+from bot.models import SWITCH_NAMES, VARIANT_NAMES, Game, GameOptions, Status
 from bot.moves import Choice, deal_progress
+from bot.turns import item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
 # followed by U+FE0E, the text variation selector. Discord's ♠️ ♣️ emoji are near-black
@@ -30,6 +31,14 @@ ITEM_NAMES = {
     "sistan": "Sistan",
     "tabbe": "Tabbar",
     "mulle": "Mulle",
+}
+# The Anglo-American names in the games with builds.
+BUILDING_ITEM_NAMES = {
+    **ITEM_NAMES,
+    "storan": "Big casino (10♦)",
+    "lillan": "Little casino (2♠\ufe0e)",
+    "sistan": "Last capture",
+    "tabbe": "Sweeps",
 }
 HAND_TITLE = "Your hand"
 HINTED_MARK = "💡"
@@ -115,9 +124,45 @@ def cards(cs: Iterable[Card], *, empty: str = "(none)", fmt: Any = card) -> str:
     return text or empty
 
 
+def table_text(game: Game, fmt: Any = card) -> str:
+    """The table's cards and builds (``[8 = 5♥+3♣ | 8♠] Anna's``), and where captured
+    cards lie face up (Swazi, Sotho, South African) the top card of each pile."""
+    rnd = game.match.round
+    shown = []
+    for item in rnd.table:
+        text = item_text(item, fmt)
+        if isinstance(item, Build):
+            text += f" {game.seats[item.owner].name}'s"
+        shown.append(text)
+    text = " · ".join(shown) if any(isinstance(i, Build) for i in rnd.table) else " ".join(shown)
+    text = text or "empty"
+    if rnd.rules.pile_order != "card-first":  # piles lie face up: their tops are in play
+        tops = [
+            f"{_pile_name(game, index)} {fmt(pile[-1])}"
+            for index, pile in enumerate(rnd.piles)
+            if pile
+        ]
+        if tops:
+            text += "\n**Pile tops:** " + " · ".join(tops)
+    return text
+
+
+def _pile_name(game: Game, index: int) -> str:
+    shared = game.match.rules.shared_piles and game.match.rules.teams
+    return game.side_name(index) if shared else game.seats[index].name
+
+
 def sweep_word(rules: Rules) -> str:
     """What a sweep is called in this variant."""
+    if rules.builds:
+        return "sweep"
     return "mökki" if rules.name == "finnish" else "tabbe"
+
+
+def item_name(rules: Rules, key: str) -> str:
+    """A score item as players of this variant call it."""
+    names = BUILDING_ITEM_NAMES if rules.builds else ITEM_NAMES
+    return names.get(key, key)
 
 
 def value_note(rules: Rules, played: Card, values: Sequence[int]) -> str:
@@ -130,20 +175,21 @@ def value_note(rules: Rules, played: Card, values: Sequence[int]) -> str:
 def describe_move(
     name: str,
     rules: Rules,
-    played: Card,
-    taken: Sequence[Card],
+    move: Move,
     values: Sequence[int] = (),
     *,
     sweep: bool = False,
     mulle: bool = False,
     auto: bool = False,
+    later: Round | None = None,
 ) -> str:
-    """The last move in words: ``Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!``."""
-    if not taken:
-        text = f"{name} trailed {plain(played)}"
+    """The last move in words: ``Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!``,
+    ``Anna built 8: 3♣+5♥`` (``later``: the round after a build, for its groups)."""
+    if move.kind == "capture" and not rules.builds:
+        note = value_note(rules, move.card, values)
+        text = f"{name} played {plain(move.card)}{note} and took {cards(move.taken, fmt=plain)}"
     else:
-        note = value_note(rules, played, values)
-        text = f"{name} played {plain(played)}{note} and took {cards(taken, fmt=plain)}"
+        text = move_sentence(name, move, plain, later)
     bonus = [word for word, flag in (("mulle", mulle), (sweep_word(rules), sweep)) if flag]
     text += (": " + " and ".join(bonus) + "!") if bonus else "."
     if auto:
@@ -175,6 +221,7 @@ def rules_line(options: GameOptions) -> str:
     parts = [f"{options.variant_name} to {options.target}"]
     if options.teams:
         parts.append("teams (seats 1+3 against 2+4)")
+    parts += [SWITCH_NAMES[name].lower().removeprefix("the ") for name in options.switches]
     minutes = options.turn_seconds / 60
     parts.append(f"{minutes:g} min turns")
     return ", ".join(parts)
@@ -196,13 +243,23 @@ def lobby_embed(game: Game) -> discord.Embed:
     elif game.status is not Status.LOBBY:
         embed.description = "The game has started: the table is posted below at every turn."
     else:
-        need = "4 players" if game.options.teams else "2 to 4 players"
+        need = "4 players" if game.options.teams else players_needed(game.options.rules())
         embed.description = (
             f"Press **Join** to take a seat ({need}). The host may add computer players"
             " (🤖 easy, normal or hard) and presses **Start**."
         )
     embed.set_footer(text=f"Game #{game.id}")
     return embed
+
+
+def players_needed(rules: Rules) -> str:
+    """``2 to 4 players``; ``2 or 3 players, or 4 in partnerships``; ``2 or 4 players``."""
+    counts = rules.player_counts
+    if counts == (2, 4):
+        return "2 players, or 4 in partnerships" if rules.four_in_teams else "2 or 4 players"
+    if rules.four_in_teams:
+        return "2 or 3 players, or 4 in partnerships"
+    return "2 to 4 players"
 
 
 def hints_line(game: Game) -> str:
@@ -219,12 +276,10 @@ def _side_field(game: Game, side: int) -> tuple[str, str]:
     rnd = match.round
     seats = [i for i in range(len(game.seats)) if game.side_of(i) == side]
     captured = sum(len(rnd.piles[i]) for i in seats)
-    sweeps = sum(rnd.sweeps[i] for i in seats)
-    word = sweep_word(match.rules)
-    value = (
-        f"Score **{match.scores[side]}** / {match.rules.target}\n"
-        f"Captured {captured} cards · {word} {sweeps}"
-    )
+    value = f"Score **{match.scores[side]}** / {match.rules.target}\nCaptured {captured} cards"
+    if match.rules.sweeps:  # a count of sweeps that score nothing would only mislead
+        sweeps = sum(rnd.sweeps[i] for i in seats)
+        value += f" · {sweep_word(match.rules)} {sweeps}"
     return game.side_name(side), value
 
 
@@ -234,7 +289,7 @@ def deal_line(game: Game) -> str:
     k, n = deal_progress(match.round)
     line = f"Round {match.rounds_played + 1} · deal {k} of {n}"
     if match.round.is_last_deal:
-        line += " · ⚠️ **sistan: last deal!**"
+        line += " · ⚠️ **last deal!**" if match.rules.builds else " · ⚠️ **sistan: last deal!**"
     return line
 
 
@@ -264,7 +319,7 @@ def table_embed(game: Game, *, paused: bool = False, ink: CardInk = TEXT_INK) ->
     rnd = match.round
     paused = paused or bool(game.extra.get("paused"))
     embed = discord.Embed(title=f"Kasino: {rules_line(game.options)}", colour=TABLE_COLOUR)
-    lines = [f"**Table ({len(rnd.table)}):** {ink.cards(rnd.table, empty='empty')}"]
+    lines = [f"**Table ({len(rnd.table)}):** {table_text(game, ink.card)}"]
     if game.status is Status.PLAYING:
         lines.append(deal_line(game))
         if paused:
@@ -324,7 +379,7 @@ def round_summary(
         lines = [f"{plural(spades, 'spade')} · {plural(len(pile), 'card')}"]
         if scores is not None:
             items = scores[side].items
-            lines += [f"{ink.line(ITEM_NAMES.get(k, k))}: {v}" for k, v in items.items() if v]
+            lines += [f"{ink.line(item_name(match.rules, k))}: {v}" for k, v in items.items() if v]
             lines.append(f"Round: **{scores[side].total}**")
         lines.append(f"Match: **{match.scores[side]}** / {match.rules.target}")
         embed.add_field(name=game.side_name(side), value="\n".join(lines), inline=True)
@@ -343,6 +398,10 @@ STEP_PROMPTS = {
     "take": "**Your turn**{due}: choose what it takes.",
     "pick": "**Your turn**{due}: choose the table cards it takes.",
 }
+BUILDING_STEP_PROMPTS = STEP_PROMPTS | {
+    "take": "**Your turn**{due}: choose what it does.",
+    "pick": "**Your turn**{due}: choose the table items it uses.",
+}
 
 
 def hand_content(
@@ -356,7 +415,7 @@ def hand_content(
     lines = [ink.line(note)] if note else []
     lines.append(f"**{HAND_TITLE}** · {game.options.variant_name}, game #{game.id}")
     lines.append(ink.cards(sorted_cards(rnd.hands[seat]), empty="(empty)"))
-    lines.append(f"**Table:** {ink.cards(rnd.table, empty='empty')}")
+    lines.append(f"**Table:** {table_text(game, ink.card)}")
     if game.status is Status.PLAYING:
         lines.append(deal_line(game))
     lines.append(f"**Score:** {score_line(game)}")
@@ -371,7 +430,8 @@ def hand_content(
             f" {match.rounds_played + 1}; play starts <t:{int(game.deadline or 0)}:R>."
         )
     elif rnd.to_move == seat:
-        lines.append(STEP_PROMPTS.get(step, STEP_PROMPTS["card"]).format(due=due(game)))
+        prompts = BUILDING_STEP_PROMPTS if match.rules.builds else STEP_PROMPTS
+        lines.append(prompts.get(step, STEP_PROMPTS["card"]).format(due=due(game)))
     else:
         lines.append(f"Waiting for {game.seats[rnd.to_move].name} to play{due(game)}.")
     return "\n".join(lines)
@@ -412,6 +472,47 @@ RULES_TEXT = {
         " suit) with nothing else is a **mulle**: 5 points. Scoring: most spades 1, aces 1,"
         " each storan 2, each lillan 1, sistan 1, tabbe 1, mulle 5. {target}"
     ),
+    "casino": (
+        "**Casino** (2 or 3 players, or 4 in partnerships; one deck; A 1, 2–10 their number,"
+        " pictures no number). Play one card a turn: **capture** table cards of its value"
+        " or sets adding up to it (a picture takes one card of its rank), **build**: put it"
+        " on table cards and declare their sum (3 on a 5 is *building 8*), keeping an 8 in"
+        " hand to take it later; **raise** a simple build with a card (a 5-build and a 3"
+        " make 8); **add** a group of the build's value to any build; or **trail**, which"
+        " you may not do while you own a build. A build is taken whole, only by a card of"
+        " its value.\nRound scoring: most cards 3, most spades 1, each ace 1, big casino"
+        " (10♦) 2, little casino (2♠\ufe0e) 1. {target}"
+    ),
+    "royal": (
+        "**Royal Casino**: Casino, but J counts 11, Q 12, K 13 and an ace 1 or 14, so"
+        " pictures and aces capture sums and are built like any card. {target}"
+    ),
+    "mulle-glimne": (
+        "**Glimne's Mulle** (2 players or 4 in partnerships, two decks). Builds as in"
+        " Casino; in hand an ace is 14, 2♠\ufe0e 15 and 10♦ 16. Taking a card's identical"
+        " twin is a **mulle**, worth the card's hand value. Scoring: each 10♦ 3, each"
+        " 2♠\ufe0e 2, each ace 2, every other spade 1, each sweep 1, the mulles. {target}"
+    ),
+    "swazi": (
+        "**Swazi Casino** (2 or 3 players, or 4 in partnerships; J 11, Q 12, K 13, ace 1 or"
+        " 14). Play goes to the right; captured cards lie face up in piles, and the top"
+        " cards of the opponents' piles can join your builds. Capture, build, change an"
+        " opponent's simple build's value, augment your side's builds, or trail (and make a"
+        " build from table cards as you trail). Never two builds of one value on the"
+        " table. Round scoring: most cards 2, most spades 2, 2♠\ufe0e 1, 10♦ 2, each ace 1."
+        " {target}"
+    ),
+    "sotho": (
+        "**Sotho Casino**: Swazi Casino, but pictures have no number (a picture takes"
+        " pictures of its rank), an ace is 1, and partners keep separate piles. {target}"
+    ),
+    "south-african": (
+        "**South African Casino** (2–4 players, 40 cards without pictures, the ace 1)."
+        " Casino's captures and builds; the top card of every other player's pile can be"
+        " captured as if on the table. You may not trail (drift) while you own a build,"
+        " except in a two-player game's second deal. Round scoring: most cards 2, more than"
+        " five spades 1, 2♠\ufe0e 1, 10♦ 2, each ace 1. {target}"
+    ),
 }
 
 
@@ -422,10 +523,15 @@ def default_target(variant: str) -> str:
 
 
 def rules_embed(variant: str | None) -> discord.Embed:
-    """A readable rules summary for one variant (or all of them)."""
-    keys = [variant] if variant else list(RULES_TEXT)
+    """A readable rules summary for one variant, or all ten, one field each (an embed's
+    description holds at most 4,096 characters, its fields 1,024 each)."""
     embed = discord.Embed(title="Kasino rules", colour=TABLE_COLOUR)
-    embed.description = "\n\n".join(RULES_TEXT[k].format(target=default_target(k)) for k in keys)
+    if variant:
+        embed.description = RULES_TEXT[variant].format(target=default_target(variant))
+    else:
+        for key, text in RULES_TEXT.items():
+            value = text.format(target=default_target(key))
+            embed.add_field(name=VARIANT_NAMES[key], value=value, inline=False)
     embed.set_footer(text="Start a game with /kasino new; see your cards with /kasino hand.")
     return embed
 

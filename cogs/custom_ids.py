@@ -13,7 +13,9 @@ custom_id formats (``k`` for Kasino)::
     k:hint:<game>:<version>             Hint (games with hints on)
     k:card:<game>:<version>             select: which card to play (value: hand position)
     k:take:<game>:<version>:<card>      select: c<n> (ranked capture), trail, pick
-    k:pick:<game>:<version>:<card>      multi-select: table positions
+    k:pick:<game>:<version>:<card>      multi-select: table positions (then pile tops)
+    k:which:<game>:<version>:<card>:<positions mask>   select: c<n>, the n-th move of
+                                        the card using exactly those items (builds)
     k:rematch:<game>
     k:scores:<variant|->:<target>:<page>[:<p|c>]   people / computers board
 """
@@ -27,7 +29,7 @@ from bot.ai import LEVELS
 from bot.models import VARIANT_NAMES
 
 BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores")
-SELECT_KINDS = ("card", "take", "pick")
+SELECT_KINDS = ("card", "take", "pick", "which")
 MAX_ID = 2**63 - 1  # Discord snowflakes and SQLite integers are signed 64-bit
 MAX_VERSION = 2**31 - 1
 MAX_OPTIONS = 25  # Discord's limit of options in one select
@@ -40,7 +42,9 @@ TAKE_WORDS = ("trail", "pick")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,18}", re.ASCII)
 _CAPTURE = re.compile(r"c(0|[1-9][0-9]?)", re.ASCII)
 # kind -> the number of fields after the kind
-_FIELDS = {"lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "rematch": 1}
+_FIELDS = {
+    "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1
+}  # fmt: skip
 
 
 class BadComponent(ValueError):
@@ -64,7 +68,8 @@ class Click:
     ``game`` and ``version`` name the state the component was made for; ``card`` is the
     chosen hand position (take, pick); ``action`` the lobby action; ``choice`` the take
     menu's word (``trail``, ``pick`` or ``capture``) and ``numbers`` the select's numbers
-    (card: the hand position; take: the ranked capture; pick: table positions, sorted).
+    (card: the hand position; take and which: the ranked move; pick: table positions,
+    sorted); ``picked`` the positions a ``which`` menu was made for.
     """
 
     kind: str
@@ -75,6 +80,7 @@ class Click:
     choice: str = ""
     numbers: tuple[int, ...] = ()
     scores: ScoresPage | None = None
+    picked: tuple[int, ...] = ()
 
 
 def custom_id(kind: str, *parts: object) -> str:
@@ -118,8 +124,26 @@ def parse_click(text: object, values: object = None) -> Click:
     if kind in BUTTON_KINDS:
         _no_values(values)
         return Click(kind, game, version)
-    card = number(fields[2], MAX_OPTIONS - 1) if len(fields) == 3 else None
+    card = number(fields[2], MAX_OPTIONS - 1) if len(fields) >= 3 else None
+    if kind == "which":
+        mask = number(fields[3], 2**MAX_OPTIONS - 1, 1)
+        picked = tuple(i for i in range(MAX_OPTIONS) if mask >> i & 1)
+        (value,) = _exactly_one(_values(values))
+        return Click(kind, game, version, card, numbers=(_ranked(value),), picked=picked)
     return _select(kind, game, version, card, _values(values))
+
+
+def positions_mask(positions: tuple[int, ...]) -> int:
+    """Table positions as the bit mask a ``which`` custom_id carries."""
+    return sum(1 << i for i in set(positions))
+
+
+def _ranked(value: str) -> int:
+    """``c<n>``: the n-th option of a ranked menu."""
+    found = _CAPTURE.fullmatch(value) if isinstance(value, str) else None
+    if found is None or int(found[1]) >= MAX_OPTIONS:
+        raise BadComponent(f"not a capture choice: {value!r}")
+    return int(found[1])
 
 
 def _select(kind: str, game: int, version: int, card: int | None, values: list[str]) -> Click:
@@ -130,10 +154,7 @@ def _select(kind: str, game: int, version: int, card: int | None, values: list[s
         (value,) = _exactly_one(values)
         if value in TAKE_WORDS:
             return Click(kind, game, version, card, choice=value)
-        found = _CAPTURE.fullmatch(value) if isinstance(value, str) else None
-        if found is None or int(found[1]) >= MAX_OPTIONS:
-            raise BadComponent(f"not a capture choice: {value!r}")
-        return Click(kind, game, version, card, choice="capture", numbers=(int(found[1]),))
+        return Click(kind, game, version, card, choice="capture", numbers=(_ranked(value),))
     positions = tuple(sorted({number(v, MAX_OPTIONS - 1) for v in values}))
     if len(positions) != len(values) or not positions:
         raise BadComponent("table positions must be distinct")

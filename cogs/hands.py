@@ -12,15 +12,25 @@ import asyncio
 import discord
 
 from bot.engine import Card, Move, capture_options, capture_values, is_capture
+from bot.engine.moves import Item
 from bot.games import GameError, GameService
 from bot.models import Game, Status
 from bot.moves import rank_choices
 from bot.render import hand_content, plain, value_note
+from bot.turns import building, items_text, matching, moves_of, why_not, why_unusable
 from cogs.common import NOT_MINE, NOT_PLAYING, STALE, foreign, refuse
 from cogs.custom_ids import Click
 from cogs.live import LiveHands
 from cogs.table import TableFlow
-from cogs.views import CAPTURE_CHOICES, hand_view, pick_view, take_view
+from cogs.views import (
+    CAPTURE_CHOICES,
+    hand_view,
+    pick_items,
+    pick_view,
+    ranked_moves,
+    take_view,
+    which_view,
+)
 
 
 def own_view(interaction: discord.Interaction) -> bool:
@@ -29,6 +39,9 @@ def own_view(interaction: discord.Interaction) -> bool:
     origin = message.interaction_metadata if message is not None else None
     owner = origin.user.id if origin is not None else None
     return message is not None and message.flags.ephemeral and owner == interaction.user.id
+
+
+GONE_ITEMS = "Those items are not on the table any more, so nothing was played."
 
 
 class HandFlow:
@@ -98,6 +111,10 @@ class HandFlow:
             await self.on_card(interaction, game, seat, click.numbers[0])
         elif click.kind == "take":
             await self.on_take(interaction, game, seat, click)
+        elif click.kind == "which":
+            await self.on_which(interaction, game, seat, click)
+        elif building(game.match.round):
+            await self.on_pick_items(interaction, game, seat, click)
         else:
             await self.on_pick(interaction, game, seat, click)
 
@@ -110,10 +127,20 @@ class HandFlow:
         if played is None:
             return
         rnd = game.match.round
-        if not rnd.table or not capture_options(game.match.rules, played, list(rnd.table), 1):
+        if building(rnd):
+            moves = moves_of(rnd, played)
+            if not moves:
+                why = why_not(rnd, played)
+                await refuse(interaction, f"{plain(played)} cannot be played now: {why}.")
+                return
+            if moves == [Move(played)]:  # a trail is all it can do
+                await self.play(interaction, game, seat, Move(played))
+                return
+        elif not rnd.table or not capture_options(game.match.rules, played, list(rnd.table), 1):
             await self.play(interaction, game, seat, Move(played))
             return
-        note = f"You play **{plain(played)}**. What does it take?"
+        verb = "do" if building(rnd) else "take"
+        note = f"You play **{plain(played)}**. What does it {verb}?"
         content = hand_content(game, seat, note, step="take", ink=self.ink)
         view = take_view(game, seat, index, self.ink)
         await self.answer_privately(interaction, game, content, view)
@@ -145,6 +172,12 @@ class HandFlow:
             return
         if click.choice == "trail":
             move = Move(played)
+        elif building(rnd):
+            ranked = ranked_moves(rnd, played)
+            if click.numbers[0] >= len(ranked):
+                await refuse(interaction, NOT_MINE)
+                return
+            move = ranked[click.numbers[0]]
         else:
             choices = rank_choices(game.match.rules, played, rnd.table, CAPTURE_CHOICES)
             if click.numbers[0] >= len(choices):
@@ -178,6 +211,57 @@ class HandFlow:
             await self.answer_privately(interaction, game, content, view)
             return
         await self.play(interaction, game, seat, Move(played, taken))
+
+    async def on_pick_items(
+        self, interaction: discord.Interaction, game: Game, seat: int, click: Click
+    ) -> None:
+        """A game with builds: the player chose table items (and pile tops). Play the one
+        move of the card that uses exactly them, or ask which when there are several."""
+        played = await self._held(interaction, game, seat, click.card)
+        if played is None:
+            return
+        items = self._items_at(game, click.numbers)
+        if items is None:
+            await refuse(interaction, GONE_ITEMS)
+            return
+        rnd = game.match.round
+        moves = matching(rnd, played, items)
+        if len(moves) == 1:
+            await self.play(interaction, game, seat, moves[0])
+            return
+        if moves:
+            note = f"You play **{plain(played)}** with {items_text(items, plain)}. Which move?"
+            view = which_view(game, click.card or 0, click.numbers, moves)
+        else:
+            note = (
+                f"⚠️ {plain(played)} can do nothing with exactly {items_text(items, plain)}:"
+                f" {why_unusable(rnd, played, items)}. Nothing was played; choose again:"
+            )
+            view = pick_view(game, click.card or 0, self.ink)
+        content = hand_content(game, seat, note, step="pick", ink=self.ink)
+        await self.answer_privately(interaction, game, content, view)
+
+    async def on_which(
+        self, interaction: discord.Interaction, game: Game, seat: int, click: Click
+    ) -> None:
+        """One of several moves that use the same picked items."""
+        played = await self._held(interaction, game, seat, click.card)
+        if played is None:
+            return
+        items = self._items_at(game, click.picked)
+        moves = matching(game.match.round, played, items) if items is not None else []
+        if click.numbers[0] >= len(moves):
+            await refuse(interaction, NOT_MINE)
+            return
+        await self.play(interaction, game, seat, moves[click.numbers[0]])
+
+    @staticmethod
+    def _items_at(game: Game, positions: tuple[int, ...]) -> list[Item] | None:
+        """The items "choose it myself" offered at these positions (``None``: gone)."""
+        offered = pick_items(game.match.round)
+        if not positions or positions[-1] >= len(offered):
+            return None
+        return [offered[i] for i in positions]
 
     async def play(
         self, interaction: discord.Interaction, game: Game, seat: int, move: Move

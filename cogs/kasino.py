@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.engine import rules_for
 from bot.games import GameError, GameService
-from bot.models import Game, GameOptions, Seat, Status, Timer
+from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
 from bot.render import lobby_embed, rules_embed, scores_embed, standings
 from bot.storage import ChannelBusy, CorruptGame
 from bot.timers import Timers
@@ -33,12 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-VARIANTS = [
-    app_commands.Choice(name="Swedish Kasino", value="swedish"),
-    app_commands.Choice(name="Överspader", value="overspader"),
-    app_commands.Choice(name="Finnish Kasino", value="finnish"),
-    app_commands.Choice(name="Mulle", value="mulle"),
-]
+VARIANTS = [app_commands.Choice(name=name, value=key) for key, name in VARIANT_NAMES.items()]
 OPPONENTS = [
     app_commands.Choice(name="people", value="people"),
     app_commands.Choice(name="computers", value="computers"),
@@ -87,9 +82,12 @@ class Kasino(
     @app_commands.command(name="new", description="Open a Kasino lobby in this channel")
     @app_commands.describe(
         variant="Which game (default Swedish Kasino)",
-        target="Points to win (default: 16, Överspader 21, Mulle 50)",
+        target="Points to win (default: 16; Överspader and the building games 21; Mulles 50)",
         teams="Partnerships: 4 players, seats 1+3 against 2+4",
         turn_minutes="Minutes a player has for a move (default 5)",
+        sweeps="Building games: each sweep (clearing the table) scores 1",
+        permissive="Casino family: permissive building (trail while owning a build…)",
+        last_capture_point="Casino family: most cards 2 and the last capture 1, not most cards 3",
     )
     @app_commands.choices(variant=VARIANTS)
     async def new(
@@ -99,6 +97,9 @@ class Kasino(
         target: app_commands.Range[int, 5, 100] | None = None,
         teams: bool = False,
         turn_minutes: app_commands.Range[int, 1, 1440] | None = None,
+        sweeps: bool = False,
+        permissive: bool = False,
+        last_capture_point: bool = False,
     ) -> None:
         """Post a lobby; one game per channel."""
         name = variant.value if variant else "swedish"
@@ -107,7 +108,14 @@ class Kasino(
             target=target or rules_for(name).target,
             teams=teams,
             turn_seconds=turn_minutes * 60 if turn_minutes else self.bot.config.turn_seconds,
+            sweeps=sweeps,
+            permissive=permissive,
+            last_capture_point=last_capture_point,
         )
+        problem = options_problem(options)
+        if problem:
+            await refuse(interaction, problem)
+            return
         host = Seat(interaction.user.id, interaction.user.display_name)
         # loading the running game first closes it if its saved state is damaged
         running = await self.games.active(interaction.channel_id or 0)

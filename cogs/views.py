@@ -9,7 +9,8 @@ from typing import ParamSpec, TypeVar
 import discord
 
 from bot.ai import LEVELS
-from bot.engine import capture_options, capture_values
+from bot.engine import Card, Move, Round, capture_options, capture_values
+from bot.engine.moves import Item
 from bot.models import MAX_SEATS, Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
 from bot.render import (
@@ -18,15 +19,29 @@ from bot.render import (
     choice_description,
     choice_label,
     plain,
+    plural,
     sorted_cards,
 )
+from bot.turns import (
+    building,
+    capture_points,
+    cards_of,
+    item_text,
+    move_label,
+    moves_by_card,
+    moves_of,
+    sweeps,
+    why_not,
+)
 from cogs.components import KasinoButton, KasinoSelect
+from cogs.custom_ids import positions_mask
 
 P = ParamSpec("P")
 V = TypeVar("V", bound=discord.ui.View | None)
 
 # Discord allows 25 options; two are "Trail" and "Choose the cards myself".
 CAPTURE_CHOICES = MAX_MENU_OPTIONS - 2
+KIND_WORDS = {"capture": "take", "build": "build", "trail": "trail and build"}  # card menu
 
 
 def _view() -> discord.ui.View:
@@ -127,14 +142,21 @@ def table_view(game: Game) -> discord.ui.View | None:
     return None
 
 
-def _card_option(game: Game, index: int, seat: int, ink: CardInk) -> discord.SelectOption:
+def _card_option(
+    game: Game, index: int, seat: int, ink: CardInk, by_card: dict[Card, list[Move]]
+) -> discord.SelectOption:
     """A card of the hand: its face as the option's emoji when the faces are uploaded, and
     always a text label (``7♦``), so the option reads without the picture too. Never
     Discord's own suit emoji: its black suits are near-invisible on the dark theme; the
-    label's black suits carry U+FE0E (text presentation, see :data:`bot.render.SUIT_PLAIN`)."""
+    label's black suits carry U+FE0E (text presentation, see :data:`bot.render.SUIT_PLAIN`).
+    In the games with builds ``by_card`` holds the legal moves of each card."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
+    if building(rnd):
+        option = _building_card_option(rnd, played, index, by_card.get(played, []))
+        option.emoji = ink.emoji(played)
+        return option
     label = plain(played)
     values = capture_values(rules, played, True)
     if values != (played.rank,):
@@ -150,6 +172,26 @@ def _card_option(game: Game, index: int, seat: int, ink: CardInk) -> discord.Sel
     )
 
 
+def _building_card_option(
+    rnd: Round, played: Card, index: int, moves: list[Move]
+) -> discord.SelectOption:
+    """A card of the hand in a game with builds: what it can do (``moves``, its legal
+    moves), in a few words."""
+    label = plain(played)
+    if not moves:
+        label += ": cannot be played now"
+        description = why_not(rnd, played)
+    elif all(move == Move(played) for move in moves):
+        label += ": trail"
+        description = "takes and builds nothing: put on the table at once"
+    else:
+        kinds = dict.fromkeys(KIND_WORDS[m.kind] for m in moves if m != Move(played))
+        if Move(played) in moves:
+            kinds["trail"] = None
+        description = "can " + ", ".join(kinds) + ": choose what next"
+    return discord.SelectOption(label=label, value=str(index), description=description[:100])
+
+
 @_static
 def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
     """On your turn a select of the card to play, in the sorted order of the hand (its
@@ -160,7 +202,8 @@ def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK) -> discord.ui.View
     hand = rnd.hands[seat]
     if my_turn and hand:
         order = sorted(range(len(hand)), key=lambda i: sorted_cards(hand).index(hand[i]))
-        options = [_card_option(game, i, seat, ink) for i in order]
+        by_card = moves_by_card(rnd) if building(rnd) else {}  # one listing for all cards
+        options = [_card_option(game, i, seat, ink, by_card) for i in order]
         view.add_item(
             KasinoSelect(
                 "card",
@@ -177,12 +220,20 @@ def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK) -> discord.ui.View
     return view
 
 
+def ranked_moves(rnd: Round, played: Card) -> list[Move]:
+    """The moves a take menu offers by number in a game with builds (the plain trail has
+    its own option): the best :data:`CAPTURE_CHOICES`."""
+    return [m for m in moves_of(rnd, played) if m != Move(played)][:CAPTURE_CHOICES]
+
+
 @_static
 def take_view(game: Game, seat: int, index: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
     """What the chosen card takes: ranked captures, trail, or choosing the cards yourself."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
+    if building(rnd):
+        return _building_take_view(game, played, index, ink)
     choices = rank_choices(rules, played, rnd.table, CAPTURE_CHOICES) if rnd.table else []
     options = [
         discord.SelectOption(
@@ -223,13 +274,100 @@ def take_view(game: Game, seat: int, index: int, ink: CardInk = TEXT_INK) -> dis
     return view
 
 
+def _building_take_view(game: Game, played: Card, index: int, ink: CardInk) -> discord.ui.View:
+    """The ranked moves of the card (captures, builds, raises, adds, Swazi trails with
+    builds), then the plain trail when allowed, then "choose it myself"."""
+    rnd = game.match.round
+    options = _move_options(rnd, ranked_moves(rnd, played))
+    if rnd.is_legal(Move(played)):
+        options.append(discord.SelectOption(
+            label=f"Trail {plain(played)}", value="trail", description="Take and build nothing",
+            emoji=ink.emoji(played),
+        ))  # fmt: skip
+    else:
+        options.append(discord.SelectOption(
+            label="Why can't I trail?", value="trail", description=why_not(rnd, played)[:100]
+        ))  # fmt: skip
+    options.append(discord.SelectOption(
+        label="Choose it myself", value="pick", description="Pick the table items it uses"
+    ))  # fmt: skip
+    return _move_menu(game, "take", index, options, f"What does {plain(played)} do?")
+
+
+def _move_options(rnd: Round, moves: list[Move]) -> list[discord.SelectOption]:
+    """Moves as options ``c0``, ``c1``…, labelled in words (text: an option holds one
+    emoji, and a move shows several cards)."""
+    return [
+        discord.SelectOption(
+            label=move_label(rnd, move, plain),
+            value=f"c{n}",
+            description=_move_note(rnd, move),
+        )
+        for n, move in enumerate(moves[:MAX_MENU_OPTIONS])
+    ]
+
+
+def _move_note(rnd: Round, move: Move) -> str:
+    """Why a move is worth its place in the menu, in a few words."""
+    if move.kind == "capture":
+        won = 1 + len(cards_of(move.taken))
+        note = f"{plural(won, 'card')} · {plural(capture_points(rnd, move), 'point')}"
+        return note + (" · sweep!" if sweeps(rnd, move) else "")
+    if move.kind == "build":
+        return f"take it later with the {move.value} you keep"
+    return "the builds are yours to take later"
+
+
+def _move_menu(
+    game: Game,
+    kind: str,
+    index: int,
+    options: list[discord.SelectOption],
+    placeholder: str,
+    *extra: object,
+) -> discord.ui.View:
+    """A one-choice select of moves for the card at ``index``, and Back."""
+    view = _view()
+    view.add_item(KasinoSelect(
+        kind, game.id, game.version, index, *extra, options=options, placeholder=placeholder
+    ))  # fmt: skip
+    view.add_item(KasinoButton("hand", game.id, game.version, label="Back"))
+    return view
+
+
+def pick_items(rnd: Round) -> list[Item]:
+    """What "choose it myself" offers, by position: the table items, then (Swazi, Sotho,
+    South African) the top card of every pile that lies face up."""
+    items: list[Item] = list(rnd.table)
+    if building(rnd) and rnd.rules.pile_order != "card-first":
+        items += [pile[-1] for seat, pile in enumerate(rnd.piles) if pile and seat != rnd.to_move]
+    return items[:MAX_MENU_OPTIONS]
+
+
+@_static
+def which_view(
+    game: Game, index: int, picked: tuple[int, ...], moves: list[Move]
+) -> discord.ui.View:
+    """The moves of one card that use exactly the picked items (a capture or builds of
+    several values)."""
+    options = _move_options(game.match.round, moves)
+    return _move_menu(game, "which", index, options, "Which move?", positions_mask(picked))
+
+
 @_static
 def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
-    """A multi-select of the table cards (values are table positions: cards may repeat)."""
-    table = game.match.round.table[:MAX_MENU_OPTIONS]
+    """A multi-select of the table items (values are positions: cards may repeat), then
+    the pile tops a game with builds lets you use."""
+    items = pick_items(game.match.round)
+    table = len(game.match.round.table)
     options = [
-        discord.SelectOption(label=plain(c), value=str(i), emoji=ink.emoji(c))
-        for i, c in enumerate(table)
+        discord.SelectOption(
+            label=item_text(item, plain)[:100],
+            value=str(i),
+            description=None if i < table else "the top card of a capture pile",
+            emoji=ink.emoji(item) if isinstance(item, Card) else None,
+        )
+        for i, item in enumerate(items)
     ]
     view = _view()
     view.add_item(
@@ -239,7 +377,7 @@ def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK) -> discord.ui.Vie
             game.version,
             index,
             options=options,
-            placeholder="Choose the table cards to take",
+            placeholder="Choose the table items it uses",
             max_values=len(options),
         )
     )

@@ -3,12 +3,15 @@
 Starts ``python -m bot --preview --port <free port>``, drives the SimCord Preview page in
 headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, a
 capture menu open, the table, a round summary and the match end, each on the dark and the
-light theme. Anna plays a match to 5 against a normal computer player. Not a test: run it
-by hand and look at the pictures.
+light theme. Anna plays a match to 5 against a normal computer player. With ``--variant``
+(a game with builds, e.g. ``casino``) she builds whenever she can, the menu pictured is a
+build menu, and the table is pictured once a build lies on it. Not a test: run it by hand
+and look at the pictures.
 
     .venv/bin/pip install playwright          # never `playwright install`: the system
     apt-get install -y chromium               # Chromium (Debian) is driven instead
     .venv/bin/python tools/screenshots.py --out /tmp/screens
+    .venv/bin/python tools/screenshots.py --out /tmp/casino-screens --variant casino
 
 SimCord's Preview draws only Discord's dark theme (its profile says ``theme: dark`` and its
 stylesheet sets ``color-scheme: dark``); the light theme is Discord's light palette laid
@@ -30,6 +33,8 @@ from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
+
+from bot.models import BUILDING, VARIANT_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -112,10 +117,14 @@ def preview() -> Iterator[str]:
 class Match:
     """Anna's side of the match, driven through the Preview page."""
 
-    def __init__(self, page: Page, out: Path) -> None:
+    def __init__(self, page: Page, out: Path, variant: str = "swedish") -> None:
         self.page = page
         self.out = out
         self.saved: list[Path] = []
+        # a game with builds: Anna builds when she can, and the table is taken with builds
+        self.variant = variant
+        self.builds = variant in BUILDING
+        self.shot_menu = False
 
     # ----------------------------------------------------------------- pictures
 
@@ -181,9 +190,18 @@ class Match:
         self.page.keyboard.press("Tab")
         for name, value in options.items():
             time.sleep(0.4)
+            more = self.page.get_by_text(re.compile(r"^\+\d+ more$"))
+            if not self.page.get_by_text(name, exact=True).count() and more.count():
+                more.first.click()  # the composer folds the other options away
+                time.sleep(0.3)
             self.page.get_by_text(name, exact=True).click()
             time.sleep(0.3)
             self.page.keyboard.type(value)
+            # an option with choices: pick the suggestion of that value
+            suggestion = self.page.locator(f".command-suggestion[data-value='{value}']")
+            time.sleep(0.3)
+            if suggestion.count():
+                suggestion.first.click()
         time.sleep(0.3)
         self.page.keyboard.press("Enter")
 
@@ -205,6 +223,12 @@ class Match:
         with contextlib.suppress(PlaywrightError):
             return message.locator(".message-content").first.inner_text(timeout=2000)
         return ""
+
+    def table_with_build(self) -> Locator | None:
+        """The latest table, if a build lies on it."""
+        table = self.latest_table()  # the table is an embed: all of its text
+        lines = table.inner_text(timeout=2000).splitlines() if table else []
+        return table if any(x.startswith("Table") and "[" in x for x in lines) else None
 
     def latest_table(self) -> Locator | None:
         tables = self.messages().filter(has=self.page.get_by_role("button", name="Your hand"))
@@ -236,20 +260,26 @@ class Match:
         assert isinstance(found, Locator)
         return found
 
-    def choose(self, message: Locator, option: str | None = None, shot: str = "") -> str:
-        """Open the select on ``message`` and pick ``option`` (text it starts with), or the
-        first one; return the chosen label."""
+    def choose(
+        self, message: Locator, option: str | tuple[str, ...] | None = None, shot: str = ""
+    ) -> str:
+        """Open the select on ``message`` and pick the first option holding ``option`` (or
+        the first of several texts that any option holds), else the first one; return the
+        chosen label."""
         message = self.fresh(message)
         message.locator("button:has(.select-value)").first.click()
         time.sleep(0.5)
         options = self.page.locator(".select-list:not([hidden]) [role='option']")
         self.wait(lambda: options.count() > 0, 5, "the options")
-        if shot:
-            self.shoot(shot, options.last)
         labels = [options.nth(i).inner_text() for i in range(options.count())]
-        index = 0
-        if option is not None:
-            index = next((i for i, text in enumerate(labels) if option in text), 0)
+        building = any(label.startswith(("Build", "Raise", "Add")) for label in labels)
+        if shot and (building or not self.builds):  # a game with builds: a build menu
+            self.shoot(shot, options.last)
+            self.shot_menu = True
+        wanted = (option,) if isinstance(option, str) else option or ()
+        playable = [i for i, text in enumerate(labels) if "cannot be played" not in text]
+        found = [i for want in wanted for i in playable if want in labels[i]]
+        index = (found or playable or [0])[0]
         options.nth(index).click()
         time.sleep(0.3)
         submit = self.page.get_by_role("button", name=re.compile("^(Submit|Apply|Done)$"))
@@ -262,7 +292,8 @@ class Match:
 
     def play(self) -> None:
         page = self.page
-        self.command("/kasino new", target=str(TARGET))
+        options = {"variant": self.variant} if self.variant != "swedish" else {}
+        self.command("/kasino new", **options, target=str(TARGET))
         lobby = self.wait(lambda: self.messages().count() > 0, what="the lobby")
         self.button(self.messages().first, "Add normal computer")
         self.wait(lambda: "Normal bot" in self.messages().first.inner_text(), what="a computer")
@@ -272,7 +303,7 @@ class Match:
         table = self.wait(self.latest_table, what="the table")
         assert isinstance(table, Locator)
         self.button(table, "Your hand")
-        shot_hand = shot_menu = shot_table = shot_summary = False
+        shot_hand = shot_table = shot_summary = False
         moves, before, chosen_at = 0, "", 0.0
         while not self.over() and moves < 80:
 
@@ -295,7 +326,7 @@ class Match:
                 time.sleep(1.5)
                 continue
             hand = self.fresh(hand)  # never a picture of a menu showing a stale choice
-            if not shot_table and moves >= 2:
+            if not shot_table and moves >= 2 and not self.builds:
                 self.shoot("4-table", self.latest_table())
                 shot_table = True
             if not shot_hand:
@@ -303,11 +334,12 @@ class Match:
                 shot_hand = True
             # a card that can capture opens the capture menu; else one that trails at once
             before = self.text(hand)
-            chosen = self.choose(hand, None if shot_menu else "can capture")
+            wanted = ("build", "can ") if self.builds else "can capture"
+            chosen = self.choose(hand, None if self.shot_menu and not self.builds else wanted)
             chosen_at = time.monotonic()
             moves += 1
             print(f"move {moves}: {chosen}", flush=True)
-            if "trail" not in chosen:
+            if not chosen.splitlines()[0].endswith(": trail"):  # else played at once
                 try:
                     menu = self.wait(
                         lambda: "What does" in self.text(h := self.hand()) and h,
@@ -320,9 +352,14 @@ class Match:
                     continue  # the choice was dropped: the next turn check asks again
                 assert isinstance(menu, Locator)
                 before = self.text(menu)
-                self.choose(menu, None, "" if shot_menu else "3-capture-menu")
+                label = self.choose(menu, "Build" if self.builds else None,
+                                    "" if self.shot_menu else "3-capture-menu")  # fmt: skip
                 chosen_at = time.monotonic()
-                shot_menu = True
+                if self.builds and not shot_table and label.startswith("Build"):
+                    with contextlib.suppress(TimeoutError):  # the table with Anna's build
+                        table = self.wait(self.table_with_build, 8, "a table with a build")
+                        self.shoot("4-table", table)
+                        shot_table = True
             if not shot_summary:
                 summaries = (
                     self.messages()
@@ -344,6 +381,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/kasino-screens"))
     parser.add_argument("--browser", default=CHROMIUM, help="the Chromium to drive")
+    parser.add_argument("--variant", default="swedish", choices=list(VARIANT_NAMES))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with preview() as url, sync_playwright() as playwright:
@@ -354,8 +392,12 @@ def main() -> None:
             page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
             page.goto(url)
             page.wait_for_selector("#channel-composer-input")
-            match = Match(page, args.out)
-            match.play()
+            match = Match(page, args.out, args.variant)
+            try:
+                match.play()
+            except (PlaywrightError, TimeoutError):
+                page.screenshot(path=str(args.out / "failure.png"))  # what the page showed
+                raise
         finally:
             browser.close()
     for path in match.saved:

@@ -1,7 +1,9 @@
 """Computer players for Kasino: ``easy``, ``normal`` and ``hard``; and hints.
 
-``choose_move(round, seat, level)`` is all a game needs. The players see a round only
-through :class:`SeatView` (their own hand and what is public), so they never cheat. The
+``choose_move(round, seat, level)`` is all a game needs, in every variant, the building
+games included. The players see a round only through :class:`SeatView` (their own hand
+and what is public: the table with its builds and owners, the capture piles), so they
+never cheat. The
 functions are pure apart from the time they take, so they may run in a worker thread.
 """
 
@@ -12,6 +14,7 @@ import random
 from bot.engine import Move, Round
 
 from . import easy, hard, normal
+from .buildmoves import building_moves
 from .explain import explain_move
 from .view import SeatView
 
@@ -40,6 +43,17 @@ def choose_move(
         raise ValueError(f"seat {seat} is not to move (seat {round.to_move} is)")
     view = SeatView.of(round, seat)
     rng = random.Random(_seed_text(seed, view)) if seed is not None else random.Random()
+    move = _choose(view, rng, level, seed, budget_ms)
+    if view.rules.builds and not round.is_legal(move):
+        # The seat's moves follow from its view, but for one case: a Swazi partner may
+        # own a build the mover makes for them only if the partner's hand allows it.
+        move = normal.ranked(view, building_moves(round))[0][1]
+    return move
+
+
+def _choose(
+    view: SeatView, rng: random.Random, level: str, seed: object, budget_ms: float | None
+) -> Move:
     if level == "easy":
         return easy.choose(view, rng)
     if level == "normal":

@@ -1,4 +1,4 @@
-"""The moves a seat may consider: every trail and capture, trimmed on huge tables.
+"""The moves a seat may consider: every trail, capture (and build), trimmed on huge tables.
 
 On a table of more than ``BIG_TABLE`` cards (rare outside careless play) listing every
 partial capture costs more than it can be worth, so only maximal captures are kept.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.engine import Move, all_captures, capture_options
 
+from .buildmoves import building_moves
 from .view import SeatView
 
 MAX_PER_CARD = 24  # beyond this many captures for one card, keep the biggest ones
@@ -15,7 +16,10 @@ BIG_TABLE = 12  # above this many table cards, only maximal captures are listed
 
 
 def moves_of(view: SeatView) -> list[Move]:
-    """Legal moves for the seat of ``view``: trails, and captures (all on normal tables)."""
+    """Legal moves for the seat of ``view``: trails, and captures (all on normal tables);
+    in the building games also builds (see :mod:`.buildmoves`)."""
+    if view.rules.builds:
+        return building_moves(view.position())
     rules, table = view.rules, view.table
     moves: list[Move] = []
     for card in dict.fromkeys(view.hand):

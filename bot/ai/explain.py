@@ -1,11 +1,20 @@
-"""One-line reasons for a move, for the hint button."""
+"""One-line reasons for a move, for the hint button (build moves: :mod:`.explainbuilds`)."""
 
 from __future__ import annotations
 
 from bot.engine import Card, Move, Round, capture_options, is_mulle
 from bot.engine.cards import LILLAN, STORAN
 
-from .view import SeatView
+from .explainbuilds import (
+    build_reasons,
+    build_text,
+    capture_build_reasons,
+    table_builds_text,
+    taken_text,
+)
+from .outcome import outcome
+from .values import mulle_worth
+from .view import SeatView, cards_of
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -13,40 +22,49 @@ def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(card.symbol for card in cards)
 
 
-def action_text(move: Move) -> str:
-    """``"take 4♣ 9♦ with A♠"`` or ``"trail 7♣"``."""
+def action_text(view: SeatView, move: Move) -> str:
+    """``"take 4♣ 9♦ with A♠"``, ``"trail 7♣"``, ``"build 9 with 3♣ + 6♥"``."""
+    if move.value is not None:
+        return build_text(view, move)
+    if move.table_builds:
+        return f"{table_builds_text(move)} and trail {move.card.symbol}"
     if move.is_trail:
         return f"trail {move.card.symbol}"
-    return f"take {cards_text(move.taken)} with {move.card.symbol}"
+    return f"take {taken_text(move.taken)} with {move.card.symbol}"
 
 
 def explain_move(round: Round, seat: int, move: Move) -> str:
     """Why ``seat`` might play ``move``, in one line, from what that seat can see."""
     view = SeatView.of(round, seat)
-    reasons = _capture_reasons(view, move) if move.taken else _trail_reasons(view, move)
-    return f"{action_text(move)}: {', and '.join(reasons[:2])}"
+    if move.value is not None or move.table_builds:
+        reasons = build_reasons(view, move)
+    elif move.taken:
+        reasons = capture_build_reasons(view, move) + _capture_reasons(view, move)
+    else:
+        reasons = _trail_reasons(view, move)
+    return f"{action_text(view, move)}: {', and '.join(reasons[:2])}"
 
 
 def _capture_reasons(view: SeatView, move: Move) -> list[str]:
-    rules, taken = view.rules, (move.card, *move.taken)
+    rules = view.rules
+    taken = (move.card, *(c for item in move.taken for c in cards_of(item)))
     reasons: list[str] = []
-    left = list(view.table)
-    for card in move.taken:
-        left.remove(card)
+    left = outcome(view, move).table
     if view.is_last_deal and sum(view.hand_sizes) == 1:
         reasons.append("the last capture takes the cards left on the table and sistan")
     if is_mulle(rules, move.card, move.taken):
-        reasons.append(f"a mulle is worth {rules.mulle_points} points")
-    if not left:
+        reasons.append(f"a mulle is worth {mulle_worth(rules, move.card)} points")
+    if not left and rules.sweeps:
         reasons.append("clearing the table is a tabbe, worth a point")
     if STORAN in taken:
-        reasons.append("storan is worth 2 points")
+        reasons.append(f"storan is worth {_points(rules.storan_points)}")
     aces = sum(c.rank == 1 for c in taken)
     if aces:
-        reasons.append("aces are worth a point each" if aces > 1 else "an ace is worth a point")
+        each = _points(rules.ace_points)
+        reasons.append(f"aces are worth {each} each" if aces > 1 else f"an ace is worth {each}")
     if LILLAN in taken:
-        reasons.append("lillan is worth a point")
-    bigger = _bigger_capture(view, move)
+        reasons.append(f"lillan is worth {_points(rules.lillan_points)}")
+    bigger = not rules.builds and _bigger_capture(view, move)
     if bigger and left:
         reasons.append(
             f"leaving {cards_text(left)} keeps the next player from an easy tabbe"
@@ -65,11 +83,19 @@ def _capture_reasons(view: SeatView, move: Move) -> list[str]:
     return reasons
 
 
+def _points(n: int) -> str:
+    return "a point" if n == 1 else f"{n} points"
+
+
 def _spades_reason(view: SeatView, spades: int) -> str:
     rules = view.rules
     what = "a spade" if spades == 1 else f"{spades} spades"
     if rules.spades == "over-six":
         return f"{what} toward the seven that start scoring"
+    if rules.spades == "over-five":
+        return f"{what} toward the six that score"
+    if rules.spades == "each-other":
+        return f"{what}, worth a point each"
     points = rules.spades_points
     return f"{what} toward the majority ({points} point{'s' if points > 1 else ''})"
 
@@ -96,8 +122,10 @@ def _contains(big: tuple[Card, ...], small: tuple[Card, ...]) -> bool:
 
 def _trail_reasons(view: SeatView, move: Move) -> list[str]:
     rules, card = view.rules, move.card
-    could_take = bool(view.table) and any(
-        capture_options(rules, c, view.table, limit=1) for c in view.hand
+    loose = [c for c in view.table if isinstance(c, Card)]
+    could_take = bool(loose) and any(capture_options(rules, c, loose, limit=1) for c in view.hand)
+    could_take = could_take or any(
+        b.value in rules.hand_values[c] for b in view.builds for c in view.hand
     )
     first = (
         "no capture is worth what it would leave the next player"

@@ -7,6 +7,10 @@ world's hands, so it punishes a tabbe left open), and the position reached is va
 the expected points of each side. The candidate with the best mean wins. The same worlds
 serve every candidate, so their comparison is fair.
 
+In the building games the worlds are engine rounds and the policy is
+:class:`~bot.ai.buildrollout.BuildRollout` (builds, owners and pile tops played by the
+engine itself); the search around them is the same.
+
 The budget is spent as counted work (weighed steps, calibrated to microseconds on the
 project's machine) rather than measured time, so a seeded search is reproducible.
 """
@@ -17,9 +21,10 @@ import random
 import time
 from collections.abc import Sequence
 
-from bot.engine import Card, Move, capture_masks
+from bot.engine import Card, Move, Round, capture_masks
 
 from . import fastcap, normal
+from .buildrollout import BuildRollout
 from .sim import Sim
 from .values import Marginals, majority_points, objective
 from .view import SeatView
@@ -38,6 +43,7 @@ LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited wi
 WIN = normal.WIN
 SAFETY, SAFETY_FLOOR_MS = 4, 500  # the seeded search's time limit (see deadline_for)
 TURNS = 3  # the horizon: how many times each player answers the candidate move
+BUILD_TURNS = 1  # the same in the building games (longer measured weaker in Swazi)
 
 
 def deadline_for(budget_ms: float | None, seeded: bool) -> float:
@@ -52,9 +58,17 @@ def deadline_for(budget_ms: float | None, seeded: bool) -> float:
     return time.perf_counter() + budget / 1000
 
 
-def horizon(players: int) -> int:
-    """Plies simulated after the candidate move: each player answers ``TURNS`` times."""
-    return TURNS * players
+def horizon(players: int, builds: bool = False) -> int:
+    """Plies simulated after the candidate move: each player answers ``TURNS`` times
+    (``BUILD_TURNS`` in the building games, whose engine moves cost more)."""
+    return (BUILD_TURNS if builds else TURNS) * players
+
+
+def _rollout(view: SeatView) -> Rollout | BuildRollout:
+    """The policy and leaf values for the view's game: lean Nordic, or the engine's."""
+    if view.rules.builds:
+        return BuildRollout(view, normal.Judge(view).marginals)
+    return Rollout(view)
 
 
 def choose(
@@ -79,23 +93,25 @@ def search(
         return scored
     candidates = _pick(scored)
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    plies = horizon(view.players)
+    plies = horizon(view.players, bool(view.rules.builds))
     limit = budget * WORK_PER_MS
-    judge = Rollout(view)
+    judge = _rollout(view)
     hidden = view.hidden()
     totals = [0.0] * len(candidates)
     done = 0
     while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
-        world = Sim.from_round(view.sample(rng, hidden))
+        world = judge.world(view.sample(rng, hidden))
         judge.work += WORLD_WORK + CANDIDATE_WORK * len(candidates)
         values = []
         for _, move in candidates:
             if done and deadline is not None and time.perf_counter() > deadline:
                 break
-            sim = world.clone()
-            sim.play_move(move)
-            judge.run(sim, plies)
-            values.append(judge.leaf(sim))
+            after = judge.after(world, move)
+            if after is None:  # not legal in this world (a Swazi partner's hand)
+                values.append(judge.leaf(world))
+                continue
+            judge.run(after, plies)
+            values.append(judge.leaf(after))
         if len(values) < len(candidates):
             break  # out of time: this world is left out
         totals = [t + v for t, v in zip(totals, values, strict=True)]
@@ -126,6 +142,16 @@ class Rollout:
         judge = normal.Judge(view)
         self.marginals: Marginals = judge.marginals
         self.work = 0.0  # the search's steps, weighed (see WORK_PER_MS)
+
+    def world(self, sample: Round) -> Sim:
+        """The search's lean copy of a sampled round."""
+        return Sim.from_round(sample)
+
+    def after(self, world: Sim, move: Move) -> Sim:
+        """A copy of ``world`` with ``move`` played."""
+        sim = world.clone()
+        sim.play_move(move)
+        return sim
 
     def run(self, sim: Sim, plies: int) -> None:
         """Play ``plies`` greedy moves (fewer if the round or the match ends)."""

@@ -5,6 +5,12 @@ a mulle), minus what the next player can be expected to take from the table it l
 (the best capture of each card they might hold, weighted by the chance they hold it, so
 an easy tabbe or storan left lying costs what it should), plus sistan in the last deal
 and a little for keeping a 10 while storan is out (a 2 while lillan is out).
+
+In the building games a card takes every build of its value whole, and the next player's
+own builds are theirs for sure (so leaving them costs, and taking them denies); a build
+of this side's is worth its cards times the chance no opponent holds its value before
+this seat's next turn (so it builds what it can keep). What a move leaves comes from
+:mod:`.outcome`; on busy tables only the moves that look best at a glance are scored.
 """
 
 from __future__ import annotations
@@ -12,18 +18,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.engine import Card, Move, card_points, is_mulle
+from bot.engine import Build, Card, Move, is_mulle
 from bot.engine.cards import LILLAN, STORAN
 
 from . import fastcap
 from .candidates import moves_of
-from .values import Marginals, majority_points, objective
-from .view import SeatView
+from .outcome import Item, outcome, split
+from .values import Marginals, card_worth, majority_points, mulle_worth, objective
+from .view import SeatView, cards_of
 
 WIN = 100.0  # reaching the target at once when points count as you go
 KEEP_TEN = 0.3  # playing away the last plain 10 while storan is still out
 KEEP_TWO = 0.12  # the same for a plain 2 and lillan
 FOLLOW_UP = 0.3  # share of this seat's best capture next turn from the table left
+FULLY_SCORED = 24  # building games: moves scored in full, the rest dropped at a glance
+BUSY, BUSY_SCORED = 10, 6  # on tables of more items, fewer moves scored in full
+BIG_TABLE_MASKS = 4  # captures looked at per card on a big table, when guessing
+OWN_BUILD = 0.9  # share of a build of this side's, taken next turn if nobody takes it first
 
 
 class Judge:
@@ -42,9 +53,10 @@ class Judge:
             side = view.side_of(seat)
             self.spades[side] += sum(c.suit == "S" for c in pile)
             self.cards[side] += len(pile)
-            self.points[side] += sum(map(card_points, pile))
-            self.points[side] += rules.mulle_points * view.mulles[seat]
-            self.sweeps[side] += view.sweeps[seat] - view.void_sweeps[seat]
+            self.points[side] += sum(card_worth(rules, c) for c in pile)
+            self.points[side] += view.mulle_points[seat]
+            if rules.sweeps:
+                self.sweeps[side] += view.sweeps[seat] - view.void_sweeps[seat]
         self.marginals = Marginals(rules, self.spades, self.cards)
         self.hidden = Counter(view.hidden())
         self.pool = sum(self.hidden.values())
@@ -69,7 +81,12 @@ class Judge:
         low = min(sweeps) if self.rules.sweep_limits else 0
         return [b + p + s - low for b, p, s in zip(self.view.scores, points, sweeps, strict=True)]
 
+    def _worth(self, cards: Sequence[Card]) -> int:
+        return sum(card_worth(self.rules, c) for c in cards)
+
     def _sweep_scores(self) -> bool:
+        if not self.rules.sweeps:
+            return False
         if not self.rules.sweep_limits:
             return True
         totals = self._live_totals(self.points, self.sweeps)
@@ -79,45 +96,81 @@ class Judge:
 
     def score(self, move: Move) -> float:
         """How good ``move`` is for this seat's side, in expected points."""
-        view, me = self.view, self.me
-        table = list(view.table)
+        view, me, rules = self.view, self.me, self.rules
+        result = outcome(view, move)
+        table = list(result.table)
         points, sweeps = list(self.points), list(self.sweeps)
         spades, cards = list(self.spades), list(self.cards)
         last = view.last_capturer
-        if move.taken:
-            taken = (move.card, *move.taken)
-            for card in move.taken:
-                table.remove(card)
-            points[me] += sum(map(card_points, taken))
+        for seat, card in result.stolen:  # a pile's top card changes sides
+            side = view.side_of(seat)
+            points[side] -= card_worth(rules, card)
+            spades[side] -= card.suit == "S"
+            cards[side] -= 1
+        if result.gained:
+            taken = result.gained
+            points[me] += sum(card_worth(rules, c) for c in taken)
             spades[me] += sum(c.suit == "S" for c in taken)
             cards[me] += len(taken)
-            if is_mulle(self.rules, move.card, move.taken):
-                points[me] += self.rules.mulle_points
+            if is_mulle(rules, move.card, move.taken):
+                points[me] += mulle_worth(rules, move.card)
             if not table and self._sweep_scores():
                 sweeps[me] += 1
             last = view.seat
-        else:
-            table.append(move.card)
         value = objective(self._values(points, sweeps, spades, cards), me)
         value -= objective(self.base, me)
-        if self.rules.live and move.taken:
+        if rules.live and result.gained:
             totals = self._live_totals(points, sweeps)
             if (
-                totals[me] >= self.rules.target
+                totals[me] >= rules.target
                 and totals.count(max(totals)) == 1
                 and totals[me] == max(totals)
             ):
                 value += WIN
         value += self._after(move, table, last, points, sweeps, spades, cards)
-        if FOLLOW_UP and table:
-            value += FOLLOW_UP * self._follow_up(move.card, tuple(table))
+        if table:
+            value += self._follow_up(move.card, tuple(table))
         return value - self._keeping_cost(move.card)
 
-    def _follow_up(self, played: Card, table: tuple[Card, ...]) -> float:
-        """The best capture this seat's remaining cards could make on ``table``."""
+    def shortlist(self, moves: Sequence[Move], size: int) -> list[Move]:
+        """The ``size`` moves that look best at a glance, and a few plain trails: a busy
+        building table has hundreds of moves, and scoring one in full asks what the
+        next player could take from the table it leaves."""
+        if len(moves) <= size:
+            return list(moves)
+        glance = sorted(moves, key=lambda m: (-self.glance(m), str(m)))
+        trails = [m for m in glance if m.is_trail][: max(3, size // 3)]
+        return list(dict.fromkeys([*glance[:size], *trails]))
+
+    def glance(self, move: Move) -> float:
+        """What a move wins at once, and half of what the builds it makes hold."""
+        side, value = self.me, self.marginals.value
+        result = outcome(self.view, move)
+        gained = sum(value(side, c) for c in result.gained)
+        built = sum(value(side, c) for b in result.made for c in b.cards)
+        return gained + sum(value(side, c) for _, c in result.stolen) + 0.5 * built
+
+    def _follow_up(self, played: Card, table: tuple[Item, ...]) -> float:
+        """This seat's next capture from ``table``: its own builds (if the opponents leave
+        them), else a share of the best capture its remaining cards could make."""
         rest = list(self.view.hand)
         rest.remove(played)
-        return max((self.best_capture(c, table, self.me) for c in dict.fromkeys(rest)), default=0.0)
+        mine = [b for b in table if isinstance(b, Build) and self.view.side_of(b.owner) == self.me]
+        if mine:
+            return OWN_BUILD * max(self._kept(b, rest) for b in mine)
+        best = max((self.best_capture(c, table, self.me) for c in dict.fromkeys(rest)), default=0.0)
+        return FOLLOW_UP * best
+
+    def _kept(self, build: Build, rest: Sequence[Card]) -> float:
+        """What taking one of this side's builds next turn is worth, times the chance that
+        no opponent moving before then holds a card of its value."""
+        rules, value = self.rules, self.marginals.value
+        catcher = [c for c in rest if build.value in rules.hand_values[c]]
+        worth = sum(value(self.me, c) for c in build.cards)
+        worth += min((value(self.me, c) for c in catcher), default=0.0)
+        takers = sum(n for c, n in self.hidden.items() if build.value in rules.hand_values[c])
+        held = sum(n for s, n in enumerate(self.view.hand_sizes) if self.view.side_of(s) != self.me)
+        return worth * _none_drawn(self.pool, takers, held)
 
     def _after(
         self,
@@ -143,7 +196,8 @@ class Judge:
             value -= scale * self._risk(tuple(table), view.side_of(seat), held)
         if view.is_last_deal and last is not None and self.rules.sistan_points:
             chance = 0.55**others_left
-            worth = self.rules.sistan_points + sum(map(card_points, table)) + 0.1 * len(table)
+            left = [c for item in table for c in cards_of(item)]
+            worth = self.rules.sistan_points + self._worth(left) + 0.1 * len(left)
             sign = 1 if view.side_of(last) == self.me else -1
             value += sign * chance * worth
         return value
@@ -162,9 +216,10 @@ class Judge:
         side = self.view.side_of(last)
         before = objective(self._values(points, self.sweeps, spades, cards), self.me)
         points, spades, cards = list(points), list(spades), list(cards)
-        points[side] += sum(map(card_points, table)) + self.rules.sistan_points
-        spades[side] += sum(c.suit == "S" for c in table)
-        cards[side] += len(table)
+        left = [c for item in table for c in cards_of(item)]
+        points[side] += self._worth(left) + self.rules.sistan_points
+        spades[side] += sum(c.suit == "S" for c in left)
+        cards[side] += len(left)
         return objective(self._values(points, self.sweeps, spades, cards), self.me) - before
 
     def _next_opponent(self, mine_left: int) -> tuple[int, int] | None:
@@ -191,33 +246,64 @@ class Judge:
             known = self._risk_memo[key] = self._expected_best(table, side, held)
         return known
 
-    def _expected_best(self, table: tuple[Card, ...], side: int, held: int) -> float:
+    def _expected_best(self, table: tuple[Item, ...], side: int, held: int) -> float:
+        """E[the next player's best capture]; a build of their side's is theirs for sure."""
+        sure = max(
+            (
+                self.build_worth(b, side)
+                for b in table
+                if isinstance(b, Build) and self.view.side_of(b.owner) == side
+            ),
+            default=0.0,
+        )
         gains = []
         for card, count in self.hidden.items():
-            gain = self.best_capture(card, table, side)
+            gain = self.best_capture(card, table, side) - sure
             if gain > 0:
                 gains.extend([gain] * count)
         gains.sort(reverse=True)
-        return expected_max(gains, self.pool, held)
+        return sure + expected_max(gains, self.pool, held)
 
-    def best_capture(self, card: Card, table: Sequence[Card], side: int) -> float:
-        """The most ``side`` gains by playing ``card`` to ``table`` (0 if it cannot take)."""
+    def build_worth(self, build: Build, side: int) -> float:
+        """What taking ``build`` (and a card to take it with) is worth to ``side``."""
+        value = self.marginals.value
+        return sum(value(side, c) for c in build.cards) + self.marginals.card[side]
+
+    def best_capture(self, card: Card, table: Sequence[Item], side: int) -> float:
+        """The most ``side`` gains by playing ``card`` to ``table`` (0 if it cannot take).
+
+        Builds of the card's value are taken whole (all of them at once); a picture
+        without a number (Casino) takes one loose card of its rank.
+        """
         rules, value = self.rules, self.marginals.value
-        best = 0.0
-        for mask in fastcap.masks(rules, card, table):
-            gain = value(side, card)
-            full = True
-            for i, c in enumerate(table):
+        loose, builds = split(table) if rules.builds else (table, ())
+        numbered = [c for c in loose if rules.table_values[c.rank]] if rules.builds else loose
+        wanted = rules.hand_values[card]
+        whole = [b for b in builds if b.value in wanted]
+        extra = sum(value(side, c) for b in whole for c in b.cards)
+        best = value(side, card) + extra if whole else 0.0
+        sweep = self._sweep_scores()
+        masks = fastcap.masks(rules, card, numbered) if wanted else ()
+        if rules.builds and len(numbered) > fastcap.SMALL:
+            masks = masks[:BIG_TABLE_MASKS]  # the biggest captures: enough for a guess
+        for mask in masks:
+            gain = value(side, card) + extra
+            full = len(whole) == len(builds) and len(numbered) == len(loose)
+            for i, c in enumerate(numbered):
                 if mask >> i & 1:
                     gain += value(side, c)
                 else:
                     full = False
-            if full and self._sweep_scores():
+            if full and sweep:
                 gain += 1
             best = max(best, gain)
-        if rules.mulle_points and card in table:
-            mulle = 2 * value(side, card) + rules.mulle_points + (len(table) == 1)
+        if card in loose and (rules.mulle_points or rules.mulle_twin):
+            mulle = 2 * value(side, card) + mulle_worth(rules, card) + (len(table) == 1)
             best = max(best, mulle)
+        if not wanted:  # a picture without a number pairs with one of its rank
+            pairs = [value(side, c) for c in loose if c.rank == card.rank]
+            if pairs:
+                best = max(best, value(side, card) + max(pairs) + (sweep and len(table) == 1))
         return best
 
     def _keeping_cost(self, card: Card) -> float:
@@ -252,10 +338,20 @@ def expected_max(gains: Sequence[float], pool: int, held: int) -> float:
     return expected
 
 
+def _none_drawn(pool: int, good: int, held: int) -> float:
+    """The chance that ``held`` cards drawn from ``pool`` include none of ``good``."""
+    chance = 1.0
+    for i in range(min(held, pool)):
+        chance *= max(0, pool - good - i) / (pool - i)
+    return chance
+
+
 def ranked(view: SeatView, moves: Sequence[Move] | None = None) -> list[tuple[float, Move]]:
     """Moves with their scores, best first (ties in a fixed order)."""
     judge = Judge(view)
     moves = moves_of(view) if moves is None else moves
+    if view.rules.builds:
+        moves = judge.shortlist(moves, FULLY_SCORED if len(view.table) <= BUSY else BUSY_SCORED)
     scored = [(judge.score(m), m) for m in moves]
     scored.sort(key=lambda item: (-item[0], str(item[1])))
     return scored

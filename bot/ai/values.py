@@ -12,7 +12,8 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from bot.engine import Card, Rules, card_points
+from bot.engine import Card, Rules
+from bot.engine.cards import LILLAN, STORAN
 
 SPADE_LUMP = 1.4  # variance factor: captures take a spade or two at a time
 CARD_LUMP = 2.5  # captures take two or three cards at a time
@@ -25,7 +26,20 @@ def total_cards(rules: Rules) -> int:
 
 def total_spades(rules: Rules) -> int:
     """Spades in the deck."""
-    return 13 * rules.decks
+    return (13 if rules.pictures else 10) * rules.decks
+
+
+def card_worth(rules: Rules, card: Card) -> int:
+    """What a captured card scores by itself: aces, storan, lillan (and Glimne's spades)."""
+    if card.rank == 1:
+        return rules.ace_points
+    if card is STORAN:
+        return rules.storan_points
+    if card is LILLAN:
+        return rules.lillan_points
+    if rules.spades == "each-other" and card.suit == "S":
+        return rules.spades_points  # Glimne's Mulle: every other spade scores as it is
+    return 0
 
 
 @lru_cache(maxsize=4096)
@@ -48,17 +62,20 @@ def majority(
     """Expected points per side for one majority item.
 
     ``mode`` is ``"most"`` (``points`` to the single highest count, nobody on a tie),
-    ``"most-split"`` (treated as ``"most"``) or ``"over-six"`` (``points`` per card
-    beyond six).
+    ``"most-split"`` (treated as ``"most"``), ``"over-six"`` (``points`` per card
+    beyond six), ``"over-five"`` (``points`` for six or more) or ``"each-other"`` (none
+    here: those spades are worth their points as cards, see :func:`card_worth`).
     """
     sides = len(counts)
-    if points == 0:
+    if points == 0 or mode == "each-other":
         return (0.0,) * sides
     shares = _shares(remaining, sides, lump)
     if mode == "over-six":
         return tuple(
             points * sum(p * max(0, c + x - 6) for x, p in enumerate(shares)) for c in counts
         )
+    if mode == "over-five":
+        return tuple(points * sum(p for x, p in enumerate(shares) if c + x > 5) for c in counts)
     if sides == 2:
         return _two_sides(counts, remaining, shares, points)
     return _many_sides(counts, shares, points)
@@ -102,6 +119,13 @@ def _many_sides(
             win += p * others
         result.append(points * win)
     return tuple(result)
+
+
+def mulle_worth(rules: Rules, card: Card) -> int:
+    """A mulle's points: Mulle's fixed points, Glimne's the played card's value."""
+    if rules.mulle_twin:
+        return rules.hand_values[card][0]
+    return rules.mulle_points
 
 
 def majority_points(rules: Rules, spades: Sequence[int], cards: Sequence[int]) -> list[float]:
@@ -155,7 +179,7 @@ class Marginals:
         known = self._known[side]
         worth = known.get(card)
         if worth is None:
-            worth = self.card[side] + card_points(card)
+            worth = self.card[side] + card_worth(self.rules, card)
             if card.suit == "S":
                 worth += self.spade[side]
             known[card] = worth

@@ -41,14 +41,16 @@ the player. Tests hold the two equal, and both equal to a brute-force generator.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache, wraps
 from itertools import combinations
-from typing import TYPE_CHECKING, NamedTuple
+from operator import itemgetter
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from .builds import Build, Item, item_cards, item_key
-from .captures import _unions
+from .captures import union_masks
 from .cards import Card, card_order
 from .moves import IllegalMove, Move, TableBuild
 
@@ -59,6 +61,29 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 
+_Result = TypeVar("_Result")
+
+
+def gc_paused(method: Callable[..., _Result]) -> Callable[..., _Result]:
+    """Run ``method`` with the cyclic garbage collector paused.
+
+    A busy table lists tens of thousands of moves, and each automatic collection walks
+    every object made so far: paused, the moves (which hold no cycles) cost one walk.
+    """
+
+    @wraps(method)
+    def paused(*args: object) -> _Result:
+        if not gc.isenabled():
+            return method(*args)
+        gc.disable()
+        try:
+            return method(*args)
+        finally:
+            gc.enable()
+
+    return paused
+
+
 # -- group search ------------------------------------------------------------------------
 
 
@@ -67,45 +92,147 @@ _TOP = 16  # no value is higher
 
 @lru_cache(maxsize=1 << 14)
 def groups_by_sum(options: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
-    """Index ``s``: masks (over ``options``' positions) of the groups adding up to ``s``.
-
-    One pass over the items serves every target of a position (subset sums up to 16).
-    """
+    """Index ``s``: masks (over ``options``' positions) of the groups adding up to ``s``,
+    each once. One pass over the items serves every value (subset sums up to 16)."""
     found: list[list[int]] = [[] for _ in range(_TOP + 1)]
     found[0].append(0)
+    twice = False  # an item with two values may reach one sum two ways
     for index, values in enumerate(options):
-        if values[0] > _TOP:
-            continue
         bit = 1 << index
         if len(values) == 1:
-            value = values[0]
-            for total in range(_TOP - value, -1, -1):  # high first: each item once
+            step = values[0]
+            for total in range(_TOP - step, -1, -1):  # high first: each item once
                 masks = found[total]
                 if masks:
-                    found[total + value].extend([m | bit for m in masks])
+                    found[total + step].extend([m | bit for m in masks])
         else:  # an ace: 1 or 14, from the sums before this card
+            twice = True
             before = [list(masks) for masks in found]
-            for value in values:
-                for total in range(_TOP - value, -1, -1):
+            for step in values:
+                for total in range(_TOP - step, -1, -1):
                     if before[total]:
-                        found[total + value].extend([m | bit for m in before[total]])
+                        found[total + step].extend([m | bit for m in before[total]])
     found[0] = []
-    return tuple(tuple(sorted(set(masks))) for masks in found)
+    if twice:
+        return tuple(tuple(dict.fromkeys(masks)) for masks in found)
+    return tuple(tuple(masks) for masks in found)
+
+
+def sum_groups(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
+    """Masks (over ``options``' positions) of the groups adding up to ``value``, each once.
+
+    Callers pass ``options`` cut after the last item that fits in ``value`` (see
+    :func:`fitting`): positions after it never join a group, and the shorter key is shared
+    by many tables (most of a table lies above a low card's value).
+    """
+    return groups_by_sum(options)[value] if 0 < value <= _TOP else ()
 
 
 @lru_cache(maxsize=1 << 14)
-def _unions_of(groups: tuple[int, ...]) -> tuple[int, ...]:
+def unions_of(groups: tuple[int, ...]) -> tuple[int, ...]:
+    """Masks of every union of disjoint ``groups`` (remembered by the groups)."""
     if len(groups) < 2:
         return groups
-    found: set[int] = set()
-    _unions(groups, 0, 0, found)
-    return tuple(sorted(found))
+    return tuple(sorted(union_masks(groups)))
+
+
+def sum_unions(options: tuple[tuple[int, ...], ...], value: int) -> tuple[int, ...]:
+    """:func:`unions_of` the groups of :func:`sum_groups` (same arguments)."""
+    return unions_of(sum_groups(options, value))
+
+
+def fitting(options: tuple[tuple[int, ...], ...], value: int) -> tuple[tuple[int, ...], ...]:
+    """``options`` cut after the last item with a value of at most ``value``."""
+    for end in range(len(options), 0, -1):
+        if options[end - 1][0] <= value:
+            return options[:end]
+    return ()
+
+
+def card_builds(
+    groups: Callable[[int], Sequence[int]], unions: Sequence[int], own: tuple[int, ...], value: int
+) -> tuple[int, ...]:
+    """Masks of the groupable items that a card worth ``own`` builds into ``value`` with:
+    its group (``groups(v)``: the groups of ``v``), then disjoint groups of the value
+    (``unions``), never the empty mask (the card alone)."""
+    shapes: list[int] = []
+    for mine in own:
+        if mine == value:
+            shapes.append(0)
+        elif mine < value:
+            shapes.extend(groups(value - mine))
+    if not shapes:
+        return ()
+    apart = {0: (0, *unions)}
+    masks = dict.fromkeys([shape | u for shape in shapes for u in _apart(apart, shape)])
+    masks.pop(0, None)
+    return tuple(masks)
+
+
+@lru_cache(maxsize=1 << 15)
+def loose_builds(
+    options: tuple[tuple[int, ...], ...], own: tuple[int, ...], value: int
+) -> tuple[int, ...]:
+    """:func:`card_builds` on the items of ``options`` (cut by :func:`fitting` for
+    ``value``: a small table's searches, shared by the tables with its low cards)."""
+
+    def groups(v: int) -> tuple[int, ...]:
+        return sum_groups(fitting(options, v), v)
+
+    return card_builds(groups, sum_unions(options, value), own, value)
+
+
+def subsets(bits: Iterable[int]) -> list[int]:
+    """Masks of every subset of ``bits`` (the empty one first)."""
+    found = [0]
+    for bit in bits:
+        found += [m | bit for m in found]
+    return found
+
+
+def with_wholes(unions: Sequence[int], wholes: list[int]) -> Sequence[int]:
+    """Captures of one value: ``unions`` of groups, each alone and with each subset of the
+    whole builds of the value (``wholes``, :func:`subsets`), and those builds alone."""
+    if len(wholes) == 1:
+        return unions
+    return [*wholes[1:], *[union | chosen for union in unions for chosen in wholes]]
+
+
+def build_masks_of(
+    loose: Sequence[int],
+    unions: Sequence[int],
+    own: tuple[int, ...],
+    value: int,
+    simple: list[tuple[int, int]],
+    wholes: list[int],
+) -> Sequence[int]:
+    """Masks of the items a card worth ``own`` builds into ``value`` with: ``loose``
+    (:func:`card_builds`), the simple builds it increases (strict rules pass them,
+    ``(bit, value)``), each alone and with the whole builds of the value (``wholes``)."""
+    if not simple and len(wholes) == 1:
+        return loose  # no builds to join
+    masks = list(loose)
+    if value in own:
+        masks.append(0)  # the card alone: whole builds of its value may join it
+    if simple:  # 7.1's increase: the card and a simple build of a lower value
+        apart = {0: (0, *unions)}
+        for bit, v in simple:
+            if value - v in own:
+                masks.extend([bit | u for u in _apart(apart, bit)])
+    if len(wholes) > 1:  # whole builds never share items with groups
+        masks = [mask | chosen for mask in masks for chosen in wholes]
+    unique = dict.fromkeys(masks)  # the first of each, in order
+    unique.pop(0, None)  # the played card alone
+    return list(unique)
 
 
 def clear_caches() -> None:
     """Forget remembered groups (benchmarks time cold searches)."""
     groups_by_sum.cache_clear()
-    _unions_of.cache_clear()
+    unions_of.cache_clear()
+    loose_builds.cache_clear()
+    _PLAIN_UNIONS.clear()
+    _PLAIN_BUILDS.clear()
     _card_table.cache_clear()
 
 
@@ -117,6 +244,19 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def _apart(unions: dict[int, Sequence[int]], shape: int) -> Sequence[int]:
+    """The unions (``unions[0]``, in order) sharing no item with ``shape``.
+
+    Remembered in ``unions`` by shape and found from the shape without its highest item:
+    shapes share their lower items, so each list is filtered from a shorter one.
+    """
+    found = unions.get(shape)
+    if found is None:
+        top = 1 << (shape.bit_length() - 1)
+        found = unions[shape] = [u for u in _apart(unions, shape ^ top) if not u & top]
+    return found
 
 
 def holds(rules: Rules, values: Iterable[int], cards: Sequence[Card]) -> bool:
@@ -176,21 +316,47 @@ def split_groups(
         atoms.insert(0, (rules.table_values[played.rank], (played,), "hand"))
     if not atoms:
         return groups if groups else None
+    if _one_group(atoms, value):  # the common simple build: every atom in one group
+        return [*groups, tuple([card for atom in atoms for card in atom[1]])]
     found = _split(atoms, value, strict)
     if found is None:
         return None
     return groups + found
 
 
+def _one_group(atoms: list[tuple[tuple[int, ...], tuple[Card, ...], str]], value: int) -> bool:
+    """Whether cards of one value each add up to ``value`` (then they are the only split:
+    what :func:`_split` finds first)."""
+    total = 0
+    for values, _, kind in atoms:
+        if len(values) != 1 or kind == "build":
+            return False
+        total += values[0]
+    return total == value
+
+
 def _split(
     atoms: list[tuple[tuple[int, ...], tuple[Card, ...], str]], value: int, strict: bool
 ) -> list[tuple[Card, ...]] | None:
-    """Backtracking over atoms (the first atom's group is chosen first)."""
+    """Backtracking over atoms (the first atom's group is chosen first: groups are tried by
+    size, then in order, so the same items always split the same way)."""
     if not atoms:
         return []
     first, rest = atoms[0], atoms[1:]
+    if not first[0]:
+        return None  # a card without a number is in no group
+    lows = [min(a[0], default=_NEVER[0]) for a in rest]
+    highs = [max(a[0], default=_NEVER[0]) for a in rest]
+    room = value - min(first[0])  # what the rest of the group adds up to, at most
+    smallest = sorted(lows)
     for size in range(len(rest) + 1):
+        if sum(smallest[:size]) > room:
+            break  # every larger group is too big as well
         for chosen in combinations(range(len(rest)), size):
+            low = min(first[0]) + sum([lows[i] for i in chosen])
+            high = max(first[0]) + sum([highs[i] for i in chosen])
+            if not low <= value <= high:
+                continue
             group = [first, *(rest[i] for i in chosen)]
             kinds = [a[2] for a in group]
             if (
@@ -199,7 +365,7 @@ def _split(
                 and (sorted(kinds) != ["build", "hand"] or len(group) != 2)
             ):
                 continue
-            if not _sums_to([a[0] for a in group], value):
+            if low != high and not _sums_to([a[0] for a in group], value):
                 continue
             left = [a for i, a in enumerate(rest) if i not in chosen]
             tail = _split(left, value, strict)
@@ -227,7 +393,96 @@ class Pile(NamedTuple):
 
 
 _NEVER = (99,)  # the value options of an item no group may hold: it sorts last
+_ALONE = [0]  # the subsets of no builds
+_RANK_ONE = [1 << 4 * rank for rank in range(14)]  # one card of a rank, in counts per rank
+_RANKS_UP_TO = [(1 << 4 * min(value + 1, 14)) - 1 for value in range(_TOP + 1)]
+_TOKENS: dict[tuple[tuple[int, ...], ...], int] = {}
+_PLAIN_UNIONS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_PLAIN_BUILDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_PLAIN_LIMIT = 1 << 16  # entries kept before starting afresh
 _BYTE_BITS = [tuple(i for i in range(8) if byte >> i & 1) for byte in range(256)]
+
+
+class _Getters(dict):
+    """For a mask (of eight positions at most: 256 of them), the function giving the tuple
+    of a tuple's items at its positions."""
+
+    def __missing__(self, mask: int) -> Callable[[Sequence[Item]], tuple[Item, ...]]:
+        positions = _bits(mask)
+        if len(positions) > 1:
+            found = itemgetter(*positions)
+        else:
+            found = itemgetter(slice(positions[0], positions[0] + 1))  # a one-item tuple
+        self[mask] = found
+        return found
+
+
+_GETTERS = _Getters()
+
+
+class _Chunk(dict):
+    """The items of eight positions, by the byte of a mask that picks them (made once)."""
+
+    __slots__ = ("items",)
+    items: Sequence[Item]
+
+    def __missing__(self, byte: int) -> tuple[Item, ...]:
+        items = self.items
+        found = self[byte] = tuple([items[i] for i in _BYTE_BITS[byte]])
+        return found
+
+
+class Picker:
+    """A position's items (``all_items``, pile tops in ``pile_mask`` last) picked by masks,
+    as tuples in canonical order; the base of the building games' contexts."""
+
+    all_items: Sequence[Item]
+    pile_mask: int
+    _chunks: list[_Chunk] | None = None  # made on the first pick
+    _ranks: dict[Item, int]
+
+    def take(self, mask: int) -> tuple[Item, ...]:
+        """The items of ``mask``."""
+        return self.takes([mask])[0]
+
+    def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
+        """The items of each of ``masks`` (one call for many: the engine's hot path)."""
+        chunks = self._chunks
+        if chunks is None:
+            chunks = self._chunks = self._make_chunks()
+        if len(chunks) == 1:
+            low = chunks[0]
+            found = [low[mask] for mask in masks]
+        elif len(chunks) == 2:
+            low, high = chunks
+            found = [low[mask & 255] + high[mask >> 8] for mask in masks]
+        elif len(chunks) == 3:  # 16 table items and pile tops
+            low, middle, high = chunks
+            found = [low[m & 255] + middle[m >> 8 & 255] + high[m >> 16] for m in masks]
+        else:
+            found = [
+                sum((chunk[mask >> 8 * i & 255] for i, chunk in enumerate(chunks)), ())
+                for mask in masks
+            ]
+        if self.pile_mask:  # tops sort in among the table's cards
+            pile, ranks = self.pile_mask, self._ranks.__getitem__
+            found = [
+                tuple(sorted(items, key=ranks)) if mask & pile else items
+                for mask, items in zip(masks, found, strict=True)
+            ]
+        return found
+
+    def _make_chunks(self) -> list[_Chunk]:
+        """One :class:`_Chunk` per eight positions (or none: an empty table)."""
+        items = self.all_items
+        chunks = [_Chunk() for _ in range(0, len(items), 8)]
+        for index, chunk in enumerate(chunks):
+            chunk.items = items[8 * index : 8 * index + 8]
+        if self.pile_mask:  # each item's place in canonical order
+            self._ranks = {item: n for n, item in enumerate(sorted(items, key=item_key))}
+        return chunks
+
+
 _SUMS = (1 << 17) - 1  # values never exceed 16
 
 
@@ -253,7 +508,47 @@ def _card_table(
     return options, _reach(options), pairs
 
 
-class Context:
+Listed = tuple[list[int], list[tuple[Item, ...]]]  # masks, and the items of each
+
+
+class Owners(Picker):
+    """A position's items and the mover's own builds (``owned``: value -> mask), with the
+    check every move of an owner passes; the base of both readings of a position."""
+
+    rules: Rules
+    hand: list[Card]
+    owned: dict[int, int]
+    owned_mask: int
+    drift_free: bool  # owning a build puts no limit on this turn (South African)
+    trail_ok: bool
+    _rests: dict[Card, list[Card]]
+    _keeps: dict[tuple[Card, int, int | None], bool]
+
+    def rest(self, card: Card) -> list[Card]:
+        found = self._rests.get(card)
+        if found is None:
+            found = self._rests[card] = _without(self.hand, card)
+        return found
+
+    def keeps(self, card: Card, gone: int, value: int | None = None) -> bool:
+        """Whether the hand without ``card`` holds a card for each value the seat still
+        owns once the items ``gone`` leave, and for ``value`` (remembered by the seat's
+        builds gone: thousands of moves share a few answers)."""
+        key = (card, gone & self.owned_mask, value)
+        found = self._keeps.get(key)
+        if found is None:
+            after = self.owned_after(gone)
+            if value is not None:
+                after.add(value)
+            found = self._keeps[key] = holds(self.rules, after, self.rest(card))
+        return found
+
+    def owned_after(self, gone: int) -> set[int]:
+        """Values of the seat's builds still on the table once the items ``gone`` leave."""
+        return {v for v, mask in self.owned.items() if mask & ~gone}
+
+
+class Context(Owners):
     """One position of a building game, read once to serve every card of the hand.
 
     Items (table items in canonical order, then usable pile tops) are addressed by
@@ -281,6 +576,7 @@ class Context:
             items = self.items
             self.pile_mask = 0
         self.all_items = items
+        self.repeats = rules.decks > 1 and len(set(items)) < len(items)  # identical cards
         table_values = rules.table_values
         permissive = rules.permissive
         self.whole: dict[int, list[int]] = {}  # value -> masks of builds taken whole
@@ -329,21 +625,22 @@ class Context:
         self.held_counts = sorted(counts.items())
         self._unions: dict[int, tuple[int, ...]] = {}
         self._groups: dict[int, tuple[int, ...]] = {}
-        self._by_sum: tuple[tuple[int, ...], ...] | None = None
         self._targets: dict[tuple[int, ...], int] = {}
         self._held: dict[tuple[int, ...], list[int]] = {}
         self._wholes: dict[int, list[int]] = {}
         self._captures: dict[int, list[int]] = {}
         self._builds: dict[tuple[tuple[int, ...], int], list[int]] = {}
-        self._chunks: list[dict[int, tuple[Item, ...]]] = []
+        self._taken: dict[tuple[int, ...], Listed] = {}
+        self._using: dict[tuple[tuple[int, ...], int], Listed] = {}
         self._rests: dict[Card, list[Card]] = {}
+        self._keeps: dict[tuple[Card, int, int | None], bool] = {}
         self.moves: dict[Card, list[Move]] = {}
 
     def unions(self, value: int) -> tuple[int, ...]:
         """Masks of unions of disjoint groups of groupable items adding up to ``value``."""
         found = self._unions.get(value)
         if found is None:
-            found = _unions_of(self.groups(value)) if self.sums >> value & 1 else ()
+            found = unions_of(self.groups(value)) if self.sums >> value & 1 else ()
             self._unions[value] = found
         return found
 
@@ -352,10 +649,7 @@ class Context:
         found = self._groups.get(value)
         if found is None:
             if self.sums >> value & 1 and 0 < value <= _TOP:
-                by_sum = self._by_sum
-                if by_sum is None:
-                    by_sum = self._by_sum = groups_by_sum(self.options)
-                found = by_sum[value]
+                found = groups_by_sum(self.options)[value]  # one pass for every value
             else:
                 found = ()
             self._groups[value] = found
@@ -365,58 +659,62 @@ class Context:
         """Masks of every subset (the empty one first) of the whole builds of ``value``."""
         found = self._wholes.get(value)
         if found is None:
-            found = [0]
-            for bit in self.whole.get(value, ()):
-                found += [m | bit for m in found]
-            self._wholes[value] = found
+            found = self._wholes[value] = subsets(self.whole.get(value, ()))
         return found
 
     def capture_masks(self, value: int) -> list[int]:
         """Masks of every capture of ``value``: unions of groups and whole builds."""
         found = self._captures.get(value)
         if found is None:
-            unions = self.unions(value)
-            if value not in self.whole:
-                found = list(unions)
-            else:
-                wholes = self.wholes(value)
-                found = [*wholes[1:]]
-                for union in unions:
-                    found.extend([union | chosen for chosen in wholes])
-            self._captures[value] = found
+            found = self._captures[value] = list(
+                with_wholes(self.unions(value), self.wholes(value))
+            )
         return found
 
-    def build_masks(self, own: tuple[int, ...], value: int, strict: bool) -> list[int]:
+    def captures(self, values: tuple[int, ...]) -> Listed:
+        """Masks and items of every capture by a card worth ``values`` (an ace takes one
+        value for the whole capture); cards of the same values share them."""
+        found = self._taken.get(values)
+        if found is None:
+            sums, whole = self.sums, self.whole
+            if not any(sums >> v & 1 or v in whole for v in values):
+                masks = []  # nothing on the table makes these values
+            elif len(values) == 1:
+                masks = self.capture_masks(values[0])
+            else:
+                masks = list(dict.fromkeys(m for v in values for m in self.capture_masks(v)))
+            found = self._taken[values] = self._listed(masks)
+        return found
+
+    def builds(self, own: tuple[int, ...], value: int, strict: bool) -> Listed:
+        """Masks and items of :meth:`build_masks` (cards of the same values share them)."""
+        key = (own, value)
+        found = self._using.get(key)
+        if found is None:
+            masks = self.build_masks(own, value, strict)
+            found = self._using[key] = self._listed(masks)
+        return found
+
+    def _listed(self, masks: list[int]) -> Listed:
+        """``masks`` with their items; with identical cards at two places (two decks), only
+        the first mask of the same items (the same move)."""
+        items = self.takes(masks)
+        if not self.repeats:
+            return masks, items
+        first: dict[tuple[Item, ...], int] = {}
+        for mask, taken in zip(masks, items, strict=True):
+            first.setdefault(taken, mask)
+        return list(first.values()), list(first)
+
+    def build_masks(self, own: tuple[int, ...], value: int, strict: bool) -> Sequence[int]:
         """Masks of the table items a card worth ``own`` may build into ``value`` with."""
         key = (own, value)
         found = self._builds.get(key)
         if found is None:
-            shapes: list[int] = []
-            sums = self.sums
-            for mine in own:
-                if mine == value:
-                    shapes.append(0)
-                elif mine < value:
-                    if sums >> (value - mine) & 1:
-                        shapes.extend(self.groups(value - mine))
-                    if strict and self.simple:
-                        shapes.extend(bit for bit, v in self.simple if v + mine == value)
-            found = []
-            if shapes == [0] and not self.sums >> value & 1 and value not in self.whole:
-                pass  # the played card alone: nothing to build with
-            elif shapes:
-                unions = (0, *self.unions(value))
-                wholes = self.wholes(value)
-                seen: set[int] = set()
-                for shape in shapes:
-                    for union in unions:
-                        if union & shape:
-                            continue
-                        for chosen in wholes:
-                            mask = shape | union | chosen
-                            if mask and mask not in seen:
-                                seen.add(mask)
-                                found.append(mask)
+            simple = self.simple if strict else []
+            unions = self.unions(value)
+            loose = card_builds(self.groups, unions, own, value)
+            found = build_masks_of(loose, unions, own, value, simple, self.wholes(value))
             self._builds[key] = found
         return found
 
@@ -449,39 +747,6 @@ class Context:
             found = self._held[own] = [v for v, n in self.held_counts if n > (v in own)]
         return found
 
-    def rest(self, card: Card) -> list[Card]:
-        found = self._rests.get(card)
-        if found is None:
-            found = self._rests[card] = _without(self.hand, card)
-        return found
-
-    def owned_after(self, gone: int) -> set[int]:
-        """Values of the seat's builds still on the table once the items ``gone`` leave."""
-        return {v for v, mask in self.owned.items() if mask & ~gone}
-
-    def take(self, mask: int) -> tuple[Item, ...]:
-        """The items of ``mask`` in canonical order (remembered eight positions at a time)."""
-        chunks = self._chunks
-        found = ()
-        base = 0
-        rest = mask
-        while rest:
-            byte = rest & 255
-            if byte:
-                if base >= len(chunks):
-                    chunks.extend({} for _ in range(base + 1 - len(chunks)))
-                part = chunks[base].get(byte)
-                if part is None:
-                    items = self.all_items
-                    start = 8 * base
-                    part = chunks[base][byte] = tuple([items[start + i] for i in _BYTE_BITS[byte]])
-                found += part
-            rest >>= 8
-            base += 1
-        if mask & self.pile_mask:
-            found = tuple(sorted(found, key=item_key))
-        return found
-
     def mask_of(self, items: Sequence[Item]) -> int | None:
         """The mask of ``items`` (a multiset), or ``None`` if some are not there."""
         mask = 0
@@ -495,6 +760,34 @@ class Context:
         return mask
 
 
+class Listing(Owners):
+    """The moves of a plain position (no pile tops, strict rules), listed whole by
+    :meth:`Casino.legal_moves`; ``play`` and ``is_legal`` look moves up in it."""
+
+    def __init__(
+        self, rules: Rules, seat: int, hand: list[Card], items: tuple[Item, ...], owned: dict
+    ) -> None:
+        self.rules = rules
+        self.seat = seat
+        self.hand = hand
+        self.all_items = items
+        self.pile_mask = 0
+        self.owned = owned
+        self.owned_mask = sum(owned.values())
+        self._rests = {}
+        self._keeps = {}
+        self.drift_free = self.trail_ok = True  # the family sets them where owned
+        self.moves: dict[Card, list[Move]] = {}
+
+    def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
+        """The items of each of ``masks`` (on a table of eight items at most, with no
+        chunks to make: one getter per mask, made once for every table)."""
+        items = self.all_items
+        if len(items) > 8:
+            return super().takes(masks)
+        return [_GETTERS[mask](items) for mask in masks]
+
+
 # -- the Casino core (7.1, 7.2, 7.3) ----------------------------------------------------
 
 
@@ -505,6 +798,11 @@ class Casino:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        values = rules.table_values
+        self.token = _TOKENS.setdefault(values, len(_TOKENS))  # short for the card values
+        # A card's lowest value is at least its rank: the cards that fit in a value are
+        # those of ranks up to it (what plain positions' searches rely on).
+        self.ranked = all(min(values[rank], default=_TOP) >= rank for rank in range(1, 14))
 
     # Hooks ------------------------------------------------------------------------------
 
@@ -516,11 +814,11 @@ class Casino:
         """Whether owning a build puts no limit on this turn (South African 2nd deal)."""
         return False
 
-    def trail_allowed(self, rnd: Round, seat: int, ctx: Context) -> bool:
+    def trail_allowed(self, rnd: Round, seat: int, ctx: Owners) -> bool:
         """Whether the seat may trail at all (7.1: not while owning a build)."""
         return self.rules.permissive or not ctx.owned
 
-    def build_allowed(self, ctx: Context, mask: int, value: int) -> bool:
+    def build_allowed(self, ctx: Owners, mask: int, value: int) -> bool:
         """A last say on a build move's items (South African pile tops and owners)."""
         return not mask & ctx.pile_mask
 
@@ -531,17 +829,152 @@ class Casino:
     # Generation -------------------------------------------------------------------------
 
     def context(self, rnd: Round) -> Context:
+        """The position read whole (kept on the round until it changes)."""
         cached = rnd._context
-        if cached is None or cached.seat != rnd.to_move:
+        if cached is None or cached.seat != rnd.to_move or cached.__class__ is not Context:
             cached = rnd._context = Context(self, rnd, rnd.to_move)
         return cached
 
+    @gc_paused
     def legal_moves(self, rnd: Round) -> list[Move]:
-        ctx = self.context(rnd)
+        ctx = rnd._context
+        if ctx is None or ctx.seat != rnd.to_move:
+            ctx = rnd._context = self._plain(rnd) or Context(self, rnd, rnd.to_move)
         moves: list[Move] = []
+        if ctx.__class__ is Listing:
+            for found in ctx.moves.values():
+                moves.extend(found)
+            return moves
         for card in dict.fromkeys(ctx.hand):
             moves.extend(self.moves_for(rnd, ctx, card))
         return moves
+
+    def _plain(self, rnd: Round) -> Listing | None:
+        """Every move of a plain position (see :class:`Listing`); ``None`` for any other.
+
+        Most positions of a round are plain. Their loose cards are read as counts per rank
+        (cards in rank order: the cards that fit in a value are the first ones), and the
+        searches on them are remembered across positions by those counts.
+        """
+        rules = self.rules
+        seat = rnd.to_move
+        if not self.ranked or rules.permissive or (self.tops and self.pile_tops(rnd, seat)):
+            return None
+        table = rnd.table
+        cards = sorted([item for item in table if item.__class__ is Card], key=_ORDER)
+        counts = 0  # 4 bits per rank: how many loose cards of that rank
+        for card in cards:
+            counts += _RANK_ONE[card.rank]
+        items: list[Item] = cards
+        wholes: dict[int, list[int]] = {}  # value -> subsets of the builds of that value
+        owned: dict[int, int] = {}  # value -> mask of the mover's builds of that value
+        shape: tuple = ()  # the builds' values and kinds, after the loose cards
+        if len(cards) < len(table):
+            builds = sorted([item for item in table if item.__class__ is not Card], key=item_key)
+            items = [*cards, *builds]
+            for position, build in enumerate(builds, len(cards)):
+                bit = 1 << position
+                wholes.setdefault(build.value, []).append(bit)
+                if build.owner == seat:
+                    owned[build.value] = owned.get(build.value, 0) | bit
+            wholes = {value: subsets(bits) for value, bits in wholes.items()}
+            shape = (len(cards), *[(build.value, build.multiple) for build in builds])
+        hand = rnd.hands[seat]
+        held: dict[int, int] = {}  # value -> cards of the hand worth it
+        for card in hand:
+            for value in rules.hand_values[card]:
+                held[value] = held.get(value, 0) + 1
+        repeats = rules.decks > 1 and len(set(items)) < len(items)  # identical cards
+        listing = Listing(rules, seat, hand, tuple(items), owned)
+        if owned:
+            listing.drift_free = self.drift_free(rnd, seat)
+            listing.trail_ok = self.trail_allowed(rnd, seat, listing)
+        for card in dict.fromkeys(hand):
+            listing.moves[card] = self._plain_moves(
+                listing, card, (counts, wholes, shape, held, repeats)
+            )
+        return listing
+
+    def _plain_moves(self, listing: Listing, card: Card, plain: tuple) -> list[Move]:
+        """The moves of ``card`` in a plain position (``plain``: its reading by
+        :meth:`_plain`): the trail, captures and builds."""
+        counts, wholes, shape, held, repeats = plain
+        rules = self.rules
+        items = listing.all_items
+        each = Move._each
+        owned = listing.owned
+        trail = not owned or (listing.trail_ok and listing.keeps(card, 0))
+        found = [Move.trail(card)] if trail else []
+        values = rules.hand_values[card]
+        masks: Sequence[int] = []
+        for value in values:
+            unions = self.plain_unions(counts & _RANKS_UP_TO[value], value)
+            found_here = with_wholes(unions, wholes.get(value, _ALONE))
+            masks = found_here if not masks else list(dict.fromkeys([*masks, *found_here]))
+        if not values:  # a picture without a number pairs one loose card of its rank
+            rank = card.rank
+            masks = [1 << i for i, c in enumerate(items) if c.__class__ is Card and c.rank == rank]
+        if owned:  # the mover keeps a card for each of its builds left
+            masks = [mask for mask in masks if listing.keeps(card, mask)]
+        if masks:
+            found.extend(each(card, None, _distinct(listing.takes(masks), repeats)))
+        if not rules.table_values[card.rank] or not items:
+            return found
+        for value, count in held.items():
+            if count > (value in values):  # the rest of the hand holds ``value``
+                masks = self.plain_builds(counts & _RANKS_UP_TO[value], card.rank, value, shape)
+                if owned:
+                    masks = [
+                        mask
+                        for mask in masks
+                        if self.build_allowed(listing, mask, value)
+                        and listing.keeps(card, mask, value)
+                    ]
+                if masks:
+                    found.extend(each(card, value, _distinct(listing.takes(masks), repeats)))
+        return found
+
+    def options_of(self, counts: int) -> tuple[tuple[int, ...], ...]:
+        """The value options of loose cards, in rank order, from their counts per rank."""
+        table_values = self.rules.table_values
+        options: list[tuple[int, ...]] = []
+        for rank in range(1, 14):
+            options += [table_values[rank] or _NEVER] * (counts >> 4 * rank & 15)
+        return tuple(options)
+
+    def plain_unions(self, counts: int, value: int) -> tuple[int, ...]:
+        """:func:`sum_unions` of the loose cards ``counts`` (remembered by the counts)."""
+        key = (self.token, counts, value)
+        found = _PLAIN_UNIONS.get(key)
+        if found is None:
+            if len(_PLAIN_UNIONS) > _PLAIN_LIMIT:
+                _PLAIN_UNIONS.clear()
+            found = _PLAIN_UNIONS[key] = sum_unions(self.options_of(counts), value)
+        return found
+
+    def plain_builds(self, counts: int, rank: int, value: int, shape: tuple) -> Sequence[int]:
+        """:func:`build_masks_of` for a card of ``rank`` on the loose cards ``counts`` and
+        the builds of ``shape`` (``(loose cards, (value, multiple) of each build...)``)."""
+        key = (self.token, counts, rank, value, shape)
+        found = _PLAIN_BUILDS.get(key)
+        if found is None:
+            if len(_PLAIN_BUILDS) > _PLAIN_LIMIT:
+                _PLAIN_BUILDS.clear()
+            own = self.rules.table_values[rank]
+            fit = self.options_of(counts)
+            if shape:
+                simple, whole = [], []
+                for position, (built, multiple) in enumerate(shape[1:], shape[0]):
+                    if built == value:
+                        whole.append(1 << position)
+                    if not multiple:
+                        simple.append((1 << position, built))
+                loose, unions = loose_builds(fit, own, value), sum_unions(fit, value)
+                found = build_masks_of(loose, unions, own, value, simple, subsets(whole))
+            else:
+                found = loose_builds(fit, own, value)
+            _PLAIN_BUILDS[key] = found
+        return found
 
     def moves_for(self, rnd: Round, ctx: Context, card: Card) -> list[Move]:
         """Every legal move playing ``card``, each once (remembered for the position)."""
@@ -561,80 +994,67 @@ class Casino:
                 self._builds(ctx, card, rest, found)
             if trail_ok and rules.permissive:
                 self._table_builds(ctx, card, rest, found)
-        if rules.decks > 1:  # identical cards: different items, the same move
-            found = list(dict.fromkeys(found))
         ctx.moves[card] = found
         return found
 
     def _captures(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         rules = self.rules
-        make = Move._ordered
-        take = ctx.take
         owned = ctx.owned
         values = rules.hand_values[card]
         if not values:  # a picture without a number pairs one loose card of its rank
             if owned and not holds(rules, owned, rest):
                 return
-            out.extend([make(card, take(bit)) for bit in ctx.pairs.get(card.rank, ())])
+            out.extend(Move._each(card, None, ctx.takes(ctx.pairs.get(card.rank, []))))
             return
-        if len(values) == 1:
-            masks = ctx.capture_masks(values[0])
-        else:  # an ace takes one value for the whole capture
-            masks = list(dict.fromkeys(m for v in values for m in ctx.capture_masks(v)))
+        masks, taken = ctx.captures(values)
         if not masks:
             return
-        if not owned:
-            out.extend([make(card, take(mask)) for mask in masks])
-            return
-        for mask in masks:
-            if holds(rules, ctx.owned_after(mask), rest):
-                out.append(make(card, take(mask)))
+        if owned:
+            taken = [
+                items for mask, items in zip(masks, taken, strict=True) if ctx.keeps(card, mask)
+            ]
+        out.extend(Move._each(card, None, taken))
 
     def _builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         rules = self.rules
         own = rules.table_values[card.rank]
         if not own:
             return  # pictures without a number are never built
-        make = Move._made
-        take = ctx.take
         owned = ctx.owned
+        allowed = self.build_allowed
         strict = not rules.permissive
-        checked = ctx.pile_mask or owned
         targets = ctx.targets(own, strict)
         for value in ctx.held(card):
             if not targets >> value & 1:
                 continue
-            masks = ctx.build_masks(own, value, strict)
-            if not masks:
-                continue
-            if not checked:
-                out.extend([make(card, (), value, take(mask), ()) for mask in masks])
-                continue
-            for mask in masks:
-                if not self.build_allowed(ctx, mask, value):
-                    continue
-                if owned and not holds(rules, ctx.owned_after(mask) | {value}, rest):
-                    continue
-                out.append(make(card, (), value, take(mask), ()))
+            masks, using = ctx.builds(own, value, strict)
+            if ctx.pile_mask or owned:
+                using = [
+                    items
+                    for mask, items in zip(masks, using, strict=True)
+                    if allowed(ctx, mask, value) and (not owned or ctx.keeps(card, mask, value))
+                ]
+            out.extend(Move._each(card, value, using))
 
     def _table_builds(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         """Permissive: build with table items only (no pile tops), then trail ``card``."""
-        rules = self.rules
-        make = Move._made
-        for value in ctx.held(card):
+        owned = ctx.owned
+        made: list[TableBuild] = []
+        for value in ctx.held(card):  # the rest of the hand holds ``value``
             wholes = ctx.wholes(value)
-            for union in (0, *ctx.unions(value)):
-                if union & ctx.pile_mask:
-                    continue
-                for chosen in wholes:
-                    mask = union | chosen
-                    if mask.bit_count() < 2:
-                        continue
-                    after = ctx.owned_after(mask) | {value}
-                    if not holds(rules, after, rest):
-                        continue
-                    extra = (TableBuild(value, ctx.take(mask)),)
-                    out.append(make(card, (), None, (), extra))
+            unions = [u for u in (0, *ctx.unions(value)) if not u & ctx.pile_mask]
+            masks = [
+                mask
+                for union in unions
+                for chosen in wholes
+                if (mask := union | chosen).bit_count() >= 2
+                and (not owned or ctx.keeps(card, mask, value))
+            ]
+            made.extend([TableBuild(value, items) for items in ctx.takes(masks)])
+        if ctx.repeats:
+            made = list(dict.fromkeys(made))
+        make = Move._made
+        out.extend([make(card, (), None, (), (extra,)) for extra in made])
 
     # Playing ----------------------------------------------------------------------------
 
@@ -646,13 +1066,18 @@ class Casino:
         """
         if not isinstance(move, Move) or not isinstance(move.card, Card):
             raise IllegalMove("that is not a move")
+        known = rnd._context  # legal_moves() may have listed this card's moves
+        if known is not None and known.seat == rnd.to_move:
+            listed = known.moves.get(move.card)
+            if listed is not None:
+                if move in listed:
+                    return
+                raise IllegalMove(self.explain(rnd, self.context(rnd), move))
         ctx = self.context(rnd)
         if move.card not in ctx.hand:
             raise IllegalMove(f"{move.card} is not in your hand")
-        listed = ctx.moves.get(move.card)  # legal_moves() already listed this card's moves
-        if move in listed if listed is not None else self.valid(rnd, ctx, move):
-            return
-        raise IllegalMove(self.explain(rnd, ctx, move))
+        if not self.valid(rnd, ctx, move):
+            raise IllegalMove(self.explain(rnd, ctx, move))
 
     def valid(self, rnd: Round, ctx: Context, move: Move) -> bool:
         """Whether ``move`` (with the card in hand) is legal, checked on its own items."""
@@ -681,7 +1106,7 @@ class Casino:
                 return False
             if split_groups(rules, extra.using, extra.value, None, False) is None:
                 return False
-            return holds(rules, ctx.owned_after(mask) | {extra.value}, rest)
+            return ctx.keeps(card, mask, extra.value)
         if move.value is not None:
             value = move.value
             if not rules.table_values[card.rank] or not move.using:
@@ -690,7 +1115,7 @@ class Casino:
                 return False
             if split_groups(rules, move.using, value, card, strict) is None:
                 return False
-            return not owned or holds(rules, ctx.owned_after(using_mask) | {value}, rest)
+            return not owned or ctx.keeps(card, using_mask, value)
         if move.taken:
             values = rules.hand_values[card]
             if not values:
@@ -700,7 +1125,7 @@ class Casino:
                 split_groups(rules, move.taken, v, None, strict) is not None for v in values
             ):
                 return False
-            return not owned or holds(rules, ctx.owned_after(taken_mask), rest)
+            return not owned or ctx.keeps(card, taken_mask)
         return ctx.trail_ok and (not owned or holds(rules, owned, rest))
 
     def explain(self, rnd: Round, ctx: Context, move: Move) -> str:
@@ -818,9 +1243,9 @@ class Casino:
         rnd.hands[seat].remove(move.card)
         for build in move.table_builds:
             self._place_build(rnd, seat, None, build.value, build.using)
-        if move.kind == "capture":
+        if move.taken:  # a capture
             return self._capture(rnd, seat, move)
-        if move.kind == "build":
+        if move.value is not None:  # a build
             self._place_build(rnd, seat, move.card, move.value, move.using)
         else:
             rnd.table.append(move.card)
@@ -829,10 +1254,11 @@ class Casino:
     def _take(self, rnd: Round, items: Iterable[Item]) -> list[Item]:
         """Remove items from the table (or pile tops); returns them."""
         out = []
+        table = rnd.table
         for item in items:
-            if item in rnd.table:
-                rnd.table.remove(item)
-            else:
+            try:
+                table.remove(item)
+            except ValueError:
                 for pile in rnd.piles:
                     if pile and pile[-1] == item:
                         pile.pop()
@@ -877,6 +1303,11 @@ class Casino:
         return (sweep, scores, mulle)
 
 
+def _distinct(parts: list[tuple[Item, ...]], repeats: bool) -> list[tuple[Item, ...]]:
+    """``parts`` each once (with identical cards, two masks may pick the same items)."""
+    return list(dict.fromkeys(parts)) if repeats else parts
+
+
 def _locate(everything: Sequence[Item], items: Sequence[Item], taken: int) -> int | None:
     """The mask of ``items`` among the positions of ``everything`` not in ``taken``
     (identical cards: the first free ones), or ``None`` if some are not there."""
@@ -917,10 +1348,10 @@ class SouthAfrican(Casino):
     def drift_free(self, rnd: Round, seat: int) -> bool:
         return rnd.players == 2 and rnd.deal_number >= 2  # the second deal: drift freely
 
-    def trail_allowed(self, rnd: Round, seat: int, ctx: Context) -> bool:
+    def trail_allowed(self, rnd: Round, seat: int, ctx: Owners) -> bool:
         return not ctx.owned or ctx.drift_free
 
-    def build_allowed(self, ctx: Context, mask: int, value: int) -> bool:
+    def build_allowed(self, ctx: Owners, mask: int, value: int) -> bool:
         owns_one = bool(mask & ctx.owned_mask)
         if ctx.owned and not owns_one and not ctx.drift_free:
             return False  # owning a build, you must add to it or capture

@@ -663,7 +663,7 @@ def _masks(options: tuple[tuple[int, ...], ...], targets: tuple[int, ...]) -> tu
     for target in targets:
         groups: set[int] = set()
         _group_masks(options, 0, target, 0, groups)
-        _unions(sorted(groups), 0, 0, unions)
+        union_masks(groups, unions)
     return tuple(sorted(unions, key=lambda m: (-m.bit_count(), m)))
 
 
@@ -703,12 +703,26 @@ def _group_masks(
                 _group_masks(options, index + 1, left - value, mask | 1 << index, out)
 
 
-def _unions(groups: list[int], start: int, mask: int, out: set[int]) -> None:
-    for index in range(start, len(groups)):
-        group = groups[index]
-        if not group & mask:
-            out.add(mask | group)
-            _unions(groups, index + 1, mask | group, out)
+def union_masks(groups: Iterable[int], out: set[int] | None = None) -> set[int]:
+    """Masks of every union of one or more pairwise disjoint ``groups`` (added to ``out``).
+
+    A union is its lowest position's group joined to a union of groups lying wholly above
+    that position, so going down the positions each group meets only the unions found
+    above it once (no recursion over every order of the same groups).
+    """
+    by_low: dict[int, list[int]] = {}
+    for group in groups:
+        by_low.setdefault(group & -group, []).append(group)
+    found: set[int] = set()
+    for low in sorted(by_low, reverse=True):
+        above = list(found)
+        for group in by_low[low]:
+            found.add(group)
+            found.update([group | mask for mask in above if not group & mask])
+    if out is None:
+        return found
+    out |= found
+    return out
 
 
 @lru_cache(maxsize=4096)

@@ -50,14 +50,22 @@ def _canonical(items: Iterable[Item]) -> tuple[Item, ...]:
     return tuple(sorted(items, key=item_key))
 
 
-class Move:
+class _Parts:
+    """A move's fields, filled without checks; the engine's fast path then makes the object
+    a :class:`Move` (assigning ``__class__`` is cheaper than setting frozen slots one by
+    one, which matters on tables with tens of thousands of moves)."""
+
+    __slots__ = ("card", "table_builds", "taken", "using", "value")
+
+
+class Move(_Parts):
     """A turn: play ``card`` from hand and take ``taken`` (empty: a trail, or a build).
 
     ``kind`` is ``"trail"``, ``"capture"`` or ``"build"``; ``value`` is a build move's
     declared value (else ``None``) and ``using`` its table items (else ``()``).
     """
 
-    __slots__ = ("card", "table_builds", "taken", "using", "value")
+    __slots__ = ()
     card: Card
     taken: tuple[Item, ...]
     value: int | None
@@ -112,12 +120,13 @@ class Move:
     @classmethod
     def _ordered(cls, card: Card, taken: tuple[Item, ...]) -> Move:
         """A capture whose ``taken`` is already in canonical order (the engine's fast path)."""
-        move = _new(cls)
-        _set_card(move, card)
-        _set_taken(move, taken)
-        _set_value(move, None)
-        _set_using(move, ())
-        _set_table_builds(move, ())
+        move = _new(_Parts)
+        move.card = card
+        move.taken = taken
+        move.value = None
+        move.using = ()
+        move.table_builds = ()
+        move.__class__ = cls
         return move
 
     @classmethod
@@ -130,13 +139,33 @@ class Move:
         table_builds: tuple[TableBuild, ...] = (),
     ) -> Move:
         """Any move whose parts are already canonical (the build generator's fast path)."""
-        move = _new(cls)
-        _set_card(move, card)
-        _set_taken(move, taken)
-        _set_value(move, value)
-        _set_using(move, using)
-        _set_table_builds(move, table_builds)
+        move = _new(_Parts)
+        move.card = card
+        move.taken = taken
+        move.value = value
+        move.using = using
+        move.table_builds = table_builds
+        move.__class__ = cls
         return move
+
+    @classmethod
+    def _each(cls, card: Card, value: int | None, parts: Iterable[tuple[Item, ...]]) -> list[Move]:
+        """The moves of ``card`` capturing each of ``parts`` (``value`` ``None``) or building
+        ``value`` with each, parts in canonical order: the fast path for long lists (one
+        call, no frame per move)."""
+        build = value is not None
+        out: list[Move] = []
+        append = out.append
+        for items in parts:
+            move = _new(_Parts)
+            move.card = card
+            move.taken = () if build else items
+            move.value = value
+            move.using = items if build else ()
+            move.table_builds = ()
+            move.__class__ = cls
+            append(move)
+        return out
 
     @property
     def kind(self) -> str:

@@ -25,7 +25,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
-from .building import Casino, _bits, _keep_message, _locate, groups_by_sum, holds
+from .building import (
+    Casino,
+    Picker,
+    _bits,
+    _keep_message,
+    _locate,
+    gc_paused,
+    groups_by_sum,
+    holds,
+)
 from .builds import Build, Item, item_cards, item_key
 from .cards import Card, card_order
 from .moves import IllegalMove, Move, TableBuild
@@ -54,7 +63,7 @@ class Touch(NamedTuple):
     kept: int  # mask of the side's own build of this value it grows (0: none)
 
 
-class SwaziContext:
+class SwaziContext(Picker):
     """A Swazi or Sotho position read once: items, groups, owners."""
 
     def __init__(self, family: Swazi, rnd: Round, seat: int) -> None:
@@ -180,14 +189,6 @@ class SwaziContext:
                 return False
         return True
 
-    def take(self, mask: int) -> tuple[Item, ...]:
-        """The items of ``mask`` in canonical order."""
-        items = self.all_items
-        found = tuple([items[p] for p in _bits(mask)])
-        if mask & self.pile_mask:
-            found = tuple(sorted(found, key=item_key))
-        return found
-
 
 class Swazi(Casino):
     """7.4 Swazi and 7.5 Sotho (Sotho is data: no numbers on pictures, aces 1, own piles)."""
@@ -218,6 +219,7 @@ class Swazi(Casino):
             cached = rnd._context = SwaziContext(self, rnd, rnd.to_move)
         return cached
 
+    @gc_paused
     def legal_moves(self, rnd: Round) -> list[Move]:
         ctx = self.context(rnd)
         moves = self._all_moves(rnd, ctx)
@@ -243,13 +245,78 @@ class Swazi(Casino):
             return found
         rest = list(ctx.hand)
         rest.remove(card)
+        found = []
+        kept: dict[tuple[int, int | None], None] = {}  # (mask, build value), in order
+        for kind, mask, value, touch in self._hand_actions(ctx, card):
+            if kind == "trail":
+                found.extend(self._trails(ctx, card, rest))
+                continue
+            key = (mask, value if kind == "build" else None)
+            touches = [touch] if touch is not None else []
+            if key not in kept and self._finish(ctx, card, rest, kind, mask, mask, touches):
+                kept[key] = None
+        # Captures and builds add no table builds (those come with a trail only).
+        parts = ctx.takes([mask for mask, _ in kept])
+        make = Move._made
+        for (_, value), items in zip(kept, parts, strict=True):
+            if value is None:
+                found.append(make(card, items, None, (), ()))
+            else:
+                found.append(make(card, (), value, items, ()))
+        ctx.moves[card] = found
+        return found
+
+    def _trails(self, ctx: SwaziContext, card: Card, rest: list[Card]) -> list[Move]:
+        """``card`` trailed, alone and with each choice of table builds the turn may add."""
+        make = Move._made
+        combos = self._trail_combos(ctx)
+        if ctx.partner is not None or ctx.demands:
+            return [
+                make(card, (), None, (), extra)
+                for mask, touches, left, extra in combos
+                if self._settle(ctx, card, rest, "trail", mask, touches, left) is not None
+            ]
+        # Every build is the mover's: the card matters only by the hand it leaves, so
+        # :meth:`_settle` comes down to holding each combination's values.
+        needs = getattr(ctx, "_needs", None)
+        if needs is None:
+            needs = ctx._needs = [  # type: ignore[attr-defined]
+                (_own_values(ctx, touches, left), extra)
+                for mask, touches, left, extra in combos
+                if _limits_ok(ctx, "trail", len(touches) + sum(o == ctx.seat for _, o in left))
+            ]
+        holding = self._holding
+        return [
+            make(card, (), None, (), extra)
+            for need, extra in needs
+            if holding(ctx, card, rest, need)
+        ]
+
+    def _trail_combos(self, ctx: SwaziContext) -> list[tuple]:
+        """(mask, touches, builds left, table builds) of every choice of up to
+        ``table_builds`` table builds (values rising, items apart) whose pile cards and
+        values fit, whatever card is trailed: found once for the whole hand."""
+        cached = getattr(ctx, "_combos", None)
+        if cached is not None:
+            return cached
         extras = self._table_build_options(ctx)
-        limit = self.rules.table_builds
-        out: dict[Move, tuple] = {}
-        for action in self._hand_actions(ctx, card):
-            self._combine(ctx, card, rest, action, extras, limit, out)
-        ctx.plans.update(out)
-        found = ctx.moves[card] = list(out)
+        found: list[tuple] = []
+
+        def extend(mask: int, touches: list[Touch], start: int, limit: int, used: int) -> None:
+            left = self._left(ctx, mask, touches)
+            if left is not None:
+                builds = tuple(TableBuild(t.value, ctx.take(t.mask)) for t in touches)
+                found.append((mask, touches, left, builds))
+            if limit < 1:
+                return
+            for index in range(start, len(extras)):
+                extra = extras[index]
+                if not extra.mask & mask and not used >> extra.value & 1:
+                    grown = [*touches, extra]
+                    extend(mask | extra.mask, grown, index + 1, limit - 1, used | 1 << extra.value)
+
+        extend(0, [], 0, self.rules.table_builds, 0)
+        ctx._combos = found  # type: ignore[attr-defined]
         return found
 
     def _candidate_values(self, ctx: SwaziContext) -> list[int]:
@@ -359,65 +426,6 @@ class Swazi(Casino):
                 out.setdefault(mask, value)
         return list(out.items())
 
-    def _combine(
-        self,
-        ctx: SwaziContext,
-        card: Card,
-        rest: list[Card],
-        action: tuple,
-        extras: list[Touch],
-        limit: int,
-        out: dict[Move, tuple],
-    ) -> None:
-        kind, mask, value, touch = action
-        touches = [touch] if touch is not None else []
-        if kind != "trail":  # builds without the hand card come with a trail only
-            self._finish(ctx, card, rest, kind, mask, mask, value, touches, out)
-            return
-        self._extend(
-            ctx, card, rest, kind, mask, mask, value, touches, extras, 0, limit, set(), out
-        )
-
-    def _extend(
-        self,
-        ctx: SwaziContext,
-        card: Card,
-        rest: list[Card],
-        kind: str,
-        hand_mask: int,
-        mask: int,
-        value: int | None,
-        touches: list[Touch],
-        extras: list[Touch],
-        start: int,
-        limit: int,
-        used: set[int],
-        out: dict[Move, tuple],
-    ) -> None:
-        """The move with ``touches``, then with each further table build (values rising)."""
-        self._finish(ctx, card, rest, kind, hand_mask, mask, value, touches, out)
-        if limit < 1:
-            return
-        for index in range(start, len(extras)):
-            extra = extras[index]
-            if extra.mask & mask or extra.value in used:
-                continue
-            self._extend(
-                ctx,
-                card,
-                rest,
-                kind,
-                hand_mask,
-                mask | extra.mask,
-                value,
-                [*touches, extra],
-                extras,
-                index + 1,
-                limit - 1,
-                used | {extra.value},
-                out,
-            )
-
     def _finish(
         self,
         ctx: SwaziContext,
@@ -426,31 +434,49 @@ class Swazi(Casino):
         kind: str,
         hand_mask: int,
         mask: int,
-        value: int | None,
         touches: list[Touch],
-        out: dict[Move, tuple],
-    ) -> None:
-        """Check the end of the turn; add the move and its plan to ``out`` if legal."""
+    ) -> tuple | None:
+        """The plan (kind, hand mask, mask, touches, owners) if the turn ends legally."""
+        left = self._left(ctx, mask, touches)
+        if left is None:
+            return None
+        found = self._settle(ctx, card, rest, kind, mask, touches, left)
+        return None if found is None else (kind, hand_mask, *found)
+
+    def _left(
+        self, ctx: SwaziContext, mask: int, touches: list[Touch]
+    ) -> list[tuple[int, int]] | None:
+        """(value, owner) of the untouched builds left on the table, if pile cards are used
+        top first and no two builds end with one value (whatever the hand card)."""
         if not ctx.pile_ok(mask):
-            return
-        # Builds left on the table: untouched ones and the touched ones.
-        left_values = [(value, owner) for bit, value, owner in ctx.build_list if not bit & mask]
-        values = [v for v, _ in left_values] + [t.value for t in touches]
+            return None
+        left = [(value, owner) for bit, value, owner in ctx.build_list if not bit & mask]
+        values = [v for v, _ in left] + [t.value for t in touches]
         if len(values) != len(set(values)):
-            return  # never two builds of one value
-        owners = self._owners(ctx, card, rest, touches, left_values)
+            return None  # never two builds of one value
+        return left
+
+    def _settle(
+        self,
+        ctx: SwaziContext,
+        card: Card,
+        rest: list[Card],
+        kind: str,
+        mask: int,
+        touches: list[Touch],
+        left: list[tuple[int, int]],
+    ) -> tuple | None:
+        """(mask, touches, owners) if the owners hold their values and the two-player
+        limits and the demands are met."""
+        owners = self._owners(ctx, card, rest, touches, left)
         if owners is None:
-            return
-        mine = sum(1 for _, o in left_values if o == ctx.seat) + owners.count(ctx.seat)
-        if kind == "trail" and mine and (ctx.first_half or ctx.crazy_restricted):
-            return
-        if ctx.first_half and mine > 1:
-            return
-        if ctx.demands and self._fits_left(ctx, card, kind, mask, left_values, touches, owners):
-            return  # a card that fits the side's build would be demanded
-        move = self._move(ctx, card, kind, hand_mask, value, touches)
-        if move not in out:
-            out[move] = (kind, hand_mask, mask, tuple(touches), tuple(owners))
+            return None
+        mine = sum(1 for _, o in left if o == ctx.seat) + owners.count(ctx.seat)
+        if not _limits_ok(ctx, kind, mine):
+            return None
+        if ctx.demands and self._fits_left(ctx, card, kind, mask, left, touches, owners):
+            return None  # a card that fits the side's build would be demanded
+        return (mask, tuple(touches), tuple(owners))
 
     def _fits_left(
         self,
@@ -490,6 +516,16 @@ class Swazi(Casino):
                         loose |= (reach << v) & ((1 << 17) - 1)
         return any(loose >> v & 1 for v in values)
 
+    def _holding(
+        self, ctx: SwaziContext, card: Card, rest: list[Card], need: frozenset[int]
+    ) -> bool:
+        """Whether ``rest`` (the hand without ``card``) holds the values ``need``."""
+        key = (card, need)
+        found = ctx.holding.get(key)
+        if found is None:
+            found = ctx.holding[key] = holds(self.rules, need, rest)
+        return found
+
     def _owners(
         self,
         ctx: SwaziContext,
@@ -501,12 +537,8 @@ class Swazi(Casino):
         """Owners of the touched builds such that every owner holds its values, or None."""
         seat, partner = ctx.seat, ctx.partner
         if partner is None:  # every touched build is the mover's
-            need = frozenset([v for v, o in left if o == seat] + [t.value for t in touches])
-            key = (card, need)
-            found = ctx.holding.get(key)
-            if found is None:
-                found = ctx.holding[key] = holds(self.rules, need, rest)
-            return [seat] * len(touches) if found else None
+            need = _own_values(ctx, touches, left)
+            return [seat] * len(touches) if self._holding(ctx, card, rest, need) else None
         defaults = []
         choices = []
         for touch in touches:
@@ -640,11 +672,10 @@ class Swazi(Casino):
                 return None
             if ctx.demands and hand_mask not in dict(self._captures_of(ctx, card)):
                 return None
-        out: dict[Move, tuple] = {}
-        self._finish(ctx, card, rest, kind, hand_mask, free, value, touches, out)
-        found = out.get(move)
-        if found is not None:
-            ctx.plans[move] = found
+        found = self._finish(ctx, card, rest, kind, hand_mask, free, touches)
+        if found is None or self._move(ctx, card, kind, hand_mask, value, touches) != move:
+            return None
+        ctx.plans[move] = found
         return found
 
     def _capture_ok(self, ctx: SwaziContext, card: Card, mask: int) -> bool:
@@ -835,6 +866,21 @@ class Swazi(Casino):
         split = _split_cards(self.rules, ctx, atoms, touch.value, played)
         assert split is not None, "a checked build splits into groups"
         return Build([*groups, *split], touch.value, owner)
+
+
+def _own_values(
+    ctx: SwaziContext, touches: Sequence[Touch], left: list[tuple[int, int]]
+) -> frozenset[int]:
+    """The values the mover owns at the end of the turn (every touched build is theirs)."""
+    return frozenset([v for v, o in left if o == ctx.seat] + [t.value for t in touches])
+
+
+def _limits_ok(ctx: SwaziContext, kind: str, mine: int) -> bool:
+    """The two-player limits of the first twelve cards, for a mover ending with ``mine``
+    builds (and crazy casino's, while the deck lasts: no trailing while owning one)."""
+    if kind == "trail" and mine and (ctx.first_half or ctx.crazy_restricted):
+        return False
+    return not (ctx.first_half and mine > 1)
 
 
 def _adds_up(ctx: SwaziContext, mask: int, target: int) -> bool:

@@ -1,15 +1,11 @@
 """choose_move's contract: levels, errors, legality, seeds, and no peeking."""
 
-import random
-
 import pytest
 
 from bot.ai import LEVELS, choose_move, hint
 from bot.engine import Move, Round, rules_for
 
-from .conftest import SETUPS, random_positions, reshuffle_hidden
-
-TINY = 5  # ms: the smallest search, still a real one
+from .conftest import SETUPS, TINY, random_positions, reshuffle_hidden, same_move_unseen
 
 
 def test_unknown_level_is_refused():
@@ -48,17 +44,8 @@ def test_moves_are_legal_and_reproducible_with_a_seed(level):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_cards_the_seat_cannot_see_do_not_change_the_move(level):
-    rng = random.Random(3)
-    checked = 0
-    for setup in SETUPS:
-        for round_ in random_positions(setup, seed=23, every=5):
-            seat = round_.to_move
-            move = choose_move(round_, seat, level, seed=9, budget_ms=TINY)
-            for _ in range(2):
-                twin = reshuffle_hidden(round_, seat, rng)
-                assert choose_move(twin, seat, level, seed=9, budget_ms=TINY) == move
-            checked += 1
-    assert checked > 100
+    positions = (r for setup in SETUPS for r in random_positions(setup, seed=23, every=5))
+    assert same_move_unseen(positions, level, reshuffle_hidden, tries=2) > 100
 
 
 def test_the_round_is_left_untouched():

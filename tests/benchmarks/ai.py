@@ -113,6 +113,8 @@ def run(pairing: Pairing, matches: int, workers: int) -> dict[str, list[float]]:
     return times
 
 
+BUILDING = ("casino", "royal", "swazi")  # issue 10's building games, 2 players to 21
+BUILDING_PAIRS = ("hard-normal", "normal-easy")
 PAIRINGS = {
     "hard-normal": Pairing("hard", "normal"),
     "normal-easy": Pairing("normal", "easy"),
@@ -120,8 +122,13 @@ PAIRINGS = {
     "teams-normal-easy": Pairing("normal", "easy", players=4, teams=True),
     "finnish-hard-normal": Pairing("hard", "normal", variant="finnish"),
     "finnish-normal-easy": Pairing("normal", "easy", variant="finnish"),
+    **{
+        f"{variant}-{first}-{second}": Pairing(first, second, variant=variant, target=21)
+        for variant in BUILDING
+        for first, second in (pair.split("-") for pair in BUILDING_PAIRS)
+    },
 }
-MAIN = ("hard-normal", "normal-easy")
+MAIN = ("hard-normal", "normal-easy", *(f"{v}-{p}" for v in BUILDING for p in BUILDING_PAIRS))
 
 
 def main() -> None:

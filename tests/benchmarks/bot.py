@@ -2,7 +2,7 @@
 
 Run as a script (it is not a test)::
 
-    python tests/benchmarks/bot.py [--games 50] [--target 16] [--wave 50]
+    python tests/benchmarks/bot.py [--games 50] [--target 16] [--wave 50] [--variant casino]
     python tests/benchmarks/bot.py --computers [--target 16] [--pause 1.5]
     python tests/benchmarks/bot.py --db postgresql://user@host/empty_db [--processes 2]
 
@@ -48,7 +48,10 @@ from simcord.backend import serializers
 from bot.client import KasinoBot, make_bot
 from bot.config import Config
 from bot.engine import Move
+from bot.models import VARIANT_NAMES
 from bot.moves import auto_move, rank_choices
+from bot.turns import building, moves_of
+from cogs.views import ranked_moves
 from tests.bot.kasino_harness import own_ids
 
 RECEIVED: dict[int, float] = {}
@@ -141,17 +144,14 @@ class Driver:
             self.move = None
             data = {"custom_id": f"k:hand:{game.id}:{game.version}", "component_type": 2}
         elif self.step == "card":
-            # The computer player's card, with the menu's best capture (or a trail).
-            card = auto_move(rnd).card
-            best = rank_choices(game.match.rules, card, rnd.table, 1)
-            self.move = Move(card, best[0].taken) if best else Move(card)
+            self.move = menu_move(rnd)
             index = rnd.hands[rnd.to_move].index(self.move.card)
             message = self.message
             data = {"custom_id": f"k:card:{game.id}:{game.version}", "values": [str(index)]}
         else:
             message = self.message
             index = rnd.hands[rnd.to_move].index(self.move.card)
-            value = "trail" if self.move.is_trail else "c0"
+            value = "trail" if self.move == Move(self.move.card) else "c0"
             data = {
                 "custom_id": f"k:take:{game.id}:{game.version}:{index}",
                 "values": [value],
@@ -181,6 +181,22 @@ class Driver:
         self.step = {"hand": "card", "card": "take", "take": "hand"}[self.step]
 
 
+def menu_move(rnd: Any) -> Move:
+    """The move a player makes here: the computer player's card with the menu's best
+    capture (or a trail); in the games with builds, the first card that can do anything
+    with its best ranked move."""
+    if not building(rnd):
+        card = auto_move(rnd).card
+        best = rank_choices(rnd.rules, card, rnd.table, 1)
+        return Move(card, best[0].taken) if best else Move(card)
+    for card in rnd.hands[rnd.to_move]:
+        moves = moves_of(rnd, card)
+        if moves:
+            ranked = ranked_moves(rnd, card)
+            return ranked[0] if ranked else moves[0]
+    raise AssertionError("no legal move")
+
+
 def custom_ids(message: Any) -> list[str]:
     """The custom_ids on a SimCord message (works for any version of the bot)."""
     found: list[str] = []
@@ -200,6 +216,7 @@ async def run(
     games: int,
     target: int,
     wave: int,
+    variant: str = "swedish",
     db: str | None = None,
     shard: int = 0,
     shards: int = 0,
@@ -231,7 +248,8 @@ async def run(
             cog = bot.get_cog("Kasino")
             for driver in drivers:  # lobbies and starts, one after another
                 a, b = driver.members
-                lobby = (await a.slash(driver.channel, "kasino new", target=target)).response
+                lobby = await a.slash(driver.channel, "kasino new", target=target, variant=variant)
+                lobby = lobby.response
                 await b.click(lobby, label="Join")
                 await a.click(lobby, label="Start")
                 driver.game = await cog.games.active(driver.channel.id)
@@ -273,7 +291,16 @@ def one_process(args: argparse.Namespace) -> None:
             time.sleep(0.01)
 
     figures = asyncio.run(
-        run(args.games, args.target, args.wave, args.db, args.shard, args.processes, go)
+        run(
+            args.games,
+            args.target,
+            args.wave,
+            args.variant,
+            args.db,
+            args.shard,
+            args.processes,
+            go,
+        )
     )
     result = {"figures": figures, "latencies": LATENCIES, "rest": REST, "creates": CREATES}
     (folder / f"result-{args.shard}.json").write_text(json.dumps(result))
@@ -285,7 +312,9 @@ async def _migrated(db: str) -> None:
     await (await Storage.open(db)).close()
 
 
-def run_processes(games: int, target: int, wave: int, db: str, processes: int) -> None:
+def run_processes(
+    games: int, target: int, wave: int, variant: str, db: str, processes: int
+) -> None:
     """``games`` split among ``processes`` shard processes over ``db`` (each a separate
     Python process with its own simulated Discord), started together, reported together."""
     asyncio.run(_migrated(db))  # the schema first: the processes' start-up stays short
@@ -295,7 +324,8 @@ def run_processes(games: int, target: int, wave: int, db: str, processes: int) -
 
         def command(shard: int, share: int) -> list[str]:
             return [sys.executable, __file__, "--games", str(share), "--target", str(target),
-                    "--wave", str(wave), "--db", db, "--processes", str(processes),
+                    "--wave", str(wave), "--variant", variant, "--db", db,
+                    "--processes", str(processes),
                     "--shard", str(shard), "--worker", name]  # fmt: skip
 
         children = [subprocess.Popen(command(i, n)) for i, n in enumerate(shares)]
@@ -316,7 +346,7 @@ def run_processes(games: int, target: int, wave: int, db: str, processes: int) -
     handled, moves = sum(f[0] for f in figures), sum(f[2] for f in figures)
     elapsed = max(f[1] for f in figures)  # they started together: until the last is done
     print(f"{processes} bot processes (one shard each) over one PostgreSQL database")
-    report(games, target, wave, handled, elapsed, moves)
+    report(games, target, wave, variant, handled, elapsed, moves)
 
 
 async def run_computers(target: int, pause: float) -> None:
@@ -374,8 +404,10 @@ async def run_computers(target: int, pause: float) -> None:
     report_lines(handled, elapsed, moves)
 
 
-def report(games: int, target: int, wave: int, handled: int, elapsed: float, moves: int) -> None:
-    print(f"{games} concurrent 2-player games to {target}, {wave} interactions per wave")
+def report(
+    games: int, target: int, wave: int, variant: str, handled: int, elapsed: float, moves: int
+) -> None:
+    print(f"{games} concurrent 2-player {variant} games to {target}, {wave} interactions a wave")
     report_lines(handled, elapsed, moves)
 
 
@@ -417,6 +449,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--target", type=int, default=16)
     parser.add_argument("--wave", type=int, default=50, help="interactions dispatched at once")
+    parser.add_argument("--variant", default="swedish", choices=list(VARIANT_NAMES))
     parser.add_argument(
         "--computers", action="store_true", help="one person with three computers instead"
     )
@@ -432,11 +465,11 @@ def main() -> None:
     elif args.computers:
         asyncio.run(run_computers(args.target, args.pause))
     elif args.db:
-        run_processes(args.games, args.target, args.wave, args.db, args.processes)
+        run_processes(args.games, args.target, args.wave, args.variant, args.db, args.processes)
     else:
-        handled, elapsed, moves = asyncio.run(run(args.games, args.target, args.wave))
+        handled, elapsed, moves = asyncio.run(run(args.games, args.target, args.wave, args.variant))
         print("one bot process over a new SQLite file")
-        report(args.games, args.target, args.wave, handled, elapsed, moves)
+        report(args.games, args.target, args.wave, args.variant, handled, elapsed, moves)
 
 
 if __name__ == "__main__":

@@ -105,11 +105,14 @@ async def test_rules_and_empty_channel_answers(harness: Harness) -> None:
     rules = await harness.slash(anna, "kasino rules", variant="finnish")
     assert rules.ephemeral and "mökki" in rules.response.embeds[0].description
     everything = await harness.slash(anna, "kasino rules")
-    text = everything.response.embeds[0].description
-    assert "Mulle" in text and "First to" not in text
+    embed = everything.response.embeds[0]
+    assert len(embed.fields) == 10 and len(embed) <= 6000
+    assert all(len(field.value) <= 1024 for field in embed.fields)
+    text = "\n".join(field.value for field in embed.fields)
+    assert "Mulle" in text and "First to" not in text and "build" in text
     # each variant's own usual target, which the lobby may change
     assert text.count("A match is to 16 points unless the lobby sets another target") == 2
-    assert "to 21 points" in text and "to 50 points" in text
+    assert text.count("to 21 points") == 6 and text.count("to 50 points") == 2
     hand = await harness.slash(anna, "kasino hand")
     assert hand.ephemeral and "no Kasino game" in hand.response.content
     stop = await harness.slash(anna, "kasino stop")

@@ -185,13 +185,13 @@ def test_move_descriptions_say_how_aces_count() -> None:
     ace = Card.parse("AH")
     taken = parse_cards("4C 9D AS")
     assert capture_targets(rules, ace, taken) == (14,)
-    text = describe_move("Anna", rules, ace, taken, (14,), sweep=True)
-    assert text == "Anna played A♥ as 14 and took 4♣\ufe0e 9♦ A♠\ufe0e: tabbe!"
-    assert describe_move("Bo", rules, Card.parse("7C"), ()) == "Bo trailed 7♣\ufe0e."
+    text = describe_move("Anna", rules, Move(ace, taken), (14,), sweep=True)
+    assert text == "Anna played A♥ as 14 and took A♠\ufe0e 4♣\ufe0e 9♦: tabbe!"
+    assert describe_move("Bo", rules, Move(Card.parse("7C"))) == "Bo trailed 7♣\ufe0e."
     finnish = rules_for("finnish")
-    assert "mökki" in describe_move("Bo", finnish, ace, parse_cards("KS AD"), sweep=True)
+    assert "mökki" in describe_move("Bo", finnish, Move(ace, parse_cards("KS AD")), sweep=True)
     mulle = rules_for("mulle")
-    text = describe_move("Cy", mulle, Card.parse("5D"), [Card.parse("5D")], mulle=True)
+    text = describe_move("Cy", mulle, Move(Card.parse("5D"), [Card.parse("5D")]), mulle=True)
     assert text.endswith("took 5♦: mulle!")
     both = capture_targets(rules, ace, [Card.parse("AD")])  # an ace takes an ace either way
     assert both == (1, 14)
@@ -211,6 +211,20 @@ def test_table_embed_shows_turn_deal_and_sides() -> None:
     assert "Score **0** / 21" in embed.fields[0].value
     game.match.round.is_last_deal = True
     assert "sistan: last deal" in table_embed(game).description
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "count"),
+    [("swedish", {}, "tabbe 0"), ("casino", {}, None), ("casino", {"sweeps": True}, "sweep 0")],
+)
+def test_sides_count_sweeps_only_where_they_score(
+    variant: str, options: dict[str, bool], count: str | None
+) -> None:
+    game = new_game(players=2)
+    game.status = Status.PLAYING
+    game.match = Match.start(rules_for(variant, **options), 2, seed=1)
+    side = table_embed(game).fields[0].value
+    assert side.endswith(count) if count else "sweep" not in side
 
 
 # ---------------------------------------------------------- capture menu

@@ -17,6 +17,7 @@ from cogs.custom_ids import (
     custom_id,
     number,
     parse_click,
+    positions_mask,
 )
 
 
@@ -30,6 +31,11 @@ def test_what_the_bot_makes_reads_back() -> None:
     pick = parse_click(custom_id("pick", 5, 9, 2), ["7", "0", "3"])
     assert pick.numbers == (0, 3, 7)
     assert parse_click(custom_id("rematch", 5)) == Click("rematch", 5)
+    which = parse_click(custom_id("which", 5, 9, 2, positions_mask((0, 3, 24))), ["c1"])
+    assert which == Click("which", 5, 9, 2, numbers=(1,), picked=(0, 3, 24))
+    assert parse_click("k:scores:south-african:21:1").scores == ScoresPage(
+        "south-african", 21, 1, False
+    )
     page = parse_click(custom_id("scores", "-", 0, 2, "c")).scores
     assert page == ScoresPage(None, None, 2, True)
     old = parse_click("k:scores:mulle:50:1").scores  # from before the computers board
@@ -58,6 +64,13 @@ def test_what_the_bot_makes_reads_back() -> None:
         ("k:pick:5:9:2", ["1", "1"]),
         ("k:pick:5:9:2", ["99"]),
         ("k:pick:5:9:2", ["0"] * 26),
+        ("k:which:5:9:2:0", ["c0"]),  # picked nothing
+        (f"k:which:5:9:2:{2**25}", ["c0"]),  # beyond the 25 positions
+        ("k:which:5:9:2:6", ["c0", "c1"]),
+        ("k:which:5:9:2:6", ["trail"]),
+        ("k:which:5:9:2:6", ["c25"]),
+        ("k:which:5:9:2", ["c0"]),
+        ("k:which:5:9:2:06", ["c0"]),
         ("k:hand:5:9", ["0"]),
         (f"k:hand:{'1' * 25}:1", None),  # SQLite cannot hold it
         (f"k:hand:{MAX_ID + 1}:1", None),

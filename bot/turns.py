@@ -1,0 +1,195 @@
+"""The turns a hand view offers in the games with builds: every legal move of one card,
+ranked so the useful ones come first, and each described in words.
+
+The Nordic games keep their capture menus (:mod:`bot.moves`); here a card may capture
+(builds taken whole), build, raise a build, add to one, or trail, possibly with builds
+made from table cards (Swazi), and the engine's ``legal_moves()`` is the one source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from bot.engine import Build, Card, IllegalMove, Move, Round, card_points, is_mulle
+from bot.engine.moves import Item
+
+Fmt = Callable[[Card], str]
+
+
+def building(round_: Round) -> bool:
+    """Whether the round is one of the games with builds."""
+    return bool(round_.rules.builds)
+
+
+def cards_of(items: Iterable[Item]) -> list[Card]:
+    """The cards of table items, builds opened up."""
+    out: list[Card] = []
+    for item in items:
+        out.extend(item.cards if isinstance(item, Build) else (item,))
+    return out
+
+
+def moves_of(round_: Round, card: Card) -> list[Move]:
+    """Every legal move of ``card`` for the player to move, best first."""
+    return moves_by_card(round_).get(card, [])
+
+
+def moves_by_card(round_: Round) -> dict[Card, list[Move]]:
+    """Every legal move of the player to move, by card, best first (one listing)."""
+    by_card: dict[Card, list[Move]] = {}
+    for move in round_.legal_moves():
+        by_card.setdefault(move.card, []).append(move)
+    for moves in by_card.values():
+        moves.sort(key=lambda move: _rank(round_, move))
+    return by_card
+
+
+def _rank(round_: Round, move: Move) -> tuple:
+    """Captures first (most points, then most cards), then builds (the most cards put
+    together first), then trails; ties in the engine's canonical order of items."""
+    order = (str(move.taken), str(move.using), str(move.table_builds))
+    if move.kind == "capture":
+        won = [move.card, *cards_of(move.taken)]
+        spades = sum(c.suit == "S" for c in won)
+        return (0, -capture_points(round_, move), -len(won), -spades, order)
+    if move.kind == "build":
+        return (1, -len(cards_of(move.using)), -(move.value or 0), order)
+    return (2, -sum(len(cards_of(b.using)) for b in move.table_builds), order)
+
+
+def sweeps(round_: Round, move: Move) -> bool:
+    """Whether a capture takes everything on the table."""
+    return move.kind == "capture" and len(move.taken) == len(round_.table)
+
+
+def capture_points(round_: Round, move: Move) -> int:
+    """About what a capture is worth by itself: its aces and casinos, a sweep, a mulle."""
+    won = [move.card, *cards_of(move.taken)]
+    points = sum(map(card_points, won)) + int(sweeps(round_, move))
+    return points + round_.rules.mulle_points * is_mulle(round_.rules, move.card, move.taken)
+
+
+def why_not(round_: Round, card: Card) -> str:
+    """Why ``card`` has no legal move now (the engine's words for its trail)."""
+    try:
+        round_.copy().play(Move(card))
+    except IllegalMove as error:
+        return str(error)
+    return "it cannot be played now"
+
+
+def why_unusable(round_: Round, card: Card, items: Sequence[Item]) -> str:
+    """Why ``card`` can neither take nor build with exactly ``items`` (the engine's words
+    for the capture; a build of the sum is suggested when there is none of that)."""
+    try:
+        round_.copy().play(Move(card, items))
+    except IllegalMove as error:
+        return str(error)
+    return "that is not a move of this game"
+
+
+def group_text(cards: Sequence[Card], fmt: Fmt) -> str:
+    """``5♥+3♣``."""
+    return "+".join(fmt(c) for c in cards)
+
+
+def item_text(item: Item, fmt: Fmt) -> str:
+    """A card, or a build as ``[8 = 5♥+3♣ | 8♠]``."""
+    if isinstance(item, Card):
+        return fmt(item)
+    groups = " | ".join(group_text(group, fmt) for group in item.groups)
+    return f"[{item.value} = {groups}]"
+
+
+def items_text(items: Iterable[Item], fmt: Fmt) -> str:
+    """Table items separated by spaces."""
+    return " ".join(item_text(item, fmt) for item in items)
+
+
+Groups = tuple[tuple[Card, ...], ...]
+
+
+def after(round_: Round, move: Move) -> Round:
+    """A copy of the round with ``move`` played: the builds it leaves show how the variant
+    grouped their cards. ``IllegalMove`` if it is not legal."""
+    copy = round_.copy()
+    copy.play(move)
+    return copy
+
+
+def groups_with(later: Round | None, card: Card, fallback: Sequence[Card]) -> Groups:
+    """The groups of the build holding ``card`` in ``later`` (else one group)."""
+    for item in later.table if later is not None else ():
+        if isinstance(item, Build) and card in item.cards:
+            return item.groups
+    return (tuple(fallback),)
+
+
+def groups_text(groups: Groups, fmt: Fmt) -> str:
+    """``5♠+5♦ | 4♦+6♣``."""
+    return " | ".join(group_text(g, fmt) for g in groups)
+
+
+def build_words(move: Move, fmt: Fmt, later: Round | None) -> tuple[str, str]:
+    """A build move as ``(verb, detail)``, given the round after it (``later``):
+    ``("build", "8: 3♣+5♥")``, ``("raise", "[5 = 5♥] to 8 with 3♣")`` or
+    ``("add", "8♥ and A♦+3♦+4♠ to [8 = 3♣+5♥]")``."""
+    groups = groups_with(later, move.card, [move.card, *cards_of(move.using)])
+    builds = [item for item in move.using if isinstance(item, Build)]
+    if not builds:
+        return "build", f"{move.value}: {groups_text(groups, fmt)}"
+    old = {group for build in builds for group in build.groups}
+    new = [group for group in groups if group not in old]
+    target = items_text(builds, fmt)
+    if any(b.value != move.value for b in builds):
+        extra = [g for g in new if move.card not in g]
+        adding = f", adding {' and '.join(group_text(g, fmt) for g in extra)}" if extra else ""
+        return "raise", f"{target} to {move.value} with {fmt(move.card)}{adding}"
+    return "add", f"{' and '.join(group_text(g, fmt) for g in new)} to {target}"
+
+
+def table_builds_text(move: Move, fmt: Fmt, later: Round | None) -> str:
+    """``build 10: 5♠+5♦ | 4♦+6♣`` for each build a trail makes from table cards."""
+    made = []
+    for build in move.table_builds:
+        cards = cards_of(build.using)
+        made.append(f"build {build.value}: {groups_text(groups_with(later, cards[0], cards), fmt)}")
+    return ", ".join(made)
+
+
+def move_label(round_: Round, move: Move, fmt: Fmt) -> str:
+    """A menu option for one legal move, in the imperative (at most 100 characters)."""
+    if move.kind == "capture":
+        return f"Take {items_text(move.taken, fmt)}"[:100]
+    later = after(round_, move)
+    if move.kind == "build":
+        verb, detail = build_words(move, fmt, later)
+        return f"{verb.capitalize()} {detail}"[:100]
+    if move.table_builds:
+        return f"Trail {fmt(move.card)} and {table_builds_text(move, fmt, later)}"[:100]
+    return f"Trail {fmt(move.card)}"
+
+
+def move_sentence(name: str, move: Move, fmt: Fmt, later: Round | None = None) -> str:
+    """The move in the past tense, given the round after it (for the groups of builds):
+    ``Anna raised [5 = 5♥] to 8 with 3♣``."""
+    if move.kind == "capture":
+        return f"{name} played {fmt(move.card)} and took {items_text(move.taken, fmt)}"
+    if move.kind == "build":
+        verb, detail = build_words(move, fmt, later)
+        past = {"build": "built", "raise": "raised", "add": "added"}[verb]
+        return f"{name} {past} {detail}"
+    text = f"{name} trailed {fmt(move.card)}"
+    if move.table_builds:
+        text += f" and {table_builds_text(move, fmt, later).replace('build ', 'built ')}"
+    return text
+
+
+def matching(round_: Round, card: Card, items: Sequence[Item]) -> list[Move]:
+    """The legal moves of ``card`` that use exactly ``items`` of the table."""
+    chosen = sorted(map(str, items))
+    return [move for move in moves_of(round_, card) if sorted(map(str, _used(move))) == chosen]
+
+
+def _used(move: Move) -> list[Item]:
+    return [*move.taken, *move.using, *(i for b in move.table_builds for i in b.using)]

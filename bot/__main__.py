@@ -42,6 +42,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--port", type=int, default=None, help="port for --preview (default: a free one)"
     )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    migrate = commands.add_parser(
+        "migrate-db",
+        help="copy the SQLite database into PostgreSQL",
+        description="Copy the SQLite database (games in progress, move logs, results) into a"
+        " PostgreSQL database and check the counts. Stop the bot first.",
+    )
+    migrate.add_argument("--to", required=True, metavar="URL", help="postgresql://user:pw@host/db")
+    migrate.add_argument(
+        "--from", dest="source", default=None, metavar="PATH",
+        help="the SQLite file (default: KASINO_DB, or data/kasino.db)",
+    )  # fmt: skip
+    commands.add_parser("health", help="exit 0 if the running bot is healthy (Docker)")
+    migrate.add_argument(
+        "--replace", action="store_true", help="empty a target that holds data, then copy"
+    )
     return parser.parse_args(argv)
 
 
@@ -154,10 +170,10 @@ async def _until_stopped(run: Callable[[], Awaitable[None]]) -> None:
 
 async def run_bot(config: Config) -> None:
     """Log in, open the database, connect; the database is closed however this ends."""
-    from bot.client import KasinoBot
+    from bot.client import make_bot
 
     assert config.token is not None
-    bot = KasinoBot(config)
+    bot = make_bot(config)
     try:
         async with bot:  # leaving it calls bot.close(), which closes the database
             await bot.start(config.token)
@@ -169,10 +185,18 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parse_args(argv)
     try:
-        config = load_config(require_token=not args.preview)
+        config = load_config(require_token=not (args.preview or args.command))
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if args.command == "health":
+        from bot.health import check
+
+        return check(config.health_file)
+    if args.command == "migrate-db":
+        from bot.migrate import migrate_db
+
+        return migrate_db(config, args.source, args.to, replace=args.replace)
     discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
     if args.preview:
         return _preview(config, args.port)

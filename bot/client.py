@@ -7,14 +7,17 @@ import hashlib
 import json
 import logging
 import sqlite3
+from typing import Any
 
+import asyncpg
 import discord
 from discord.ext import commands
 
 from bot.card_emojis import sync_card_emojis
 from bot.config import Config
+from bot.health import heartbeat
 from bot.render import CardInk
-from bot.storage import Storage
+from bot.storage import Storage, redact
 
 log = logging.getLogger(__name__)
 
@@ -26,17 +29,29 @@ class StartupError(RuntimeError):
     """The bot cannot start; the message says why and what to do, in one line."""
 
 
+# what opening a database raises when it is missing, unreachable, refused or not a database
+DATABASE_ERRORS = (OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError,
+                   asyncpg.InterfaceError)  # fmt: skip
+
+
 class KasinoBot(commands.Bot):
-    """The Kasino bot. ``storage`` is open between ``setup_hook`` and ``close``."""
+    """The Kasino bot. ``storage`` is open between ``setup_hook`` and ``close``.
+
+    Unsharded; :func:`make_bot` gives the sharded kind when the config asks for shards.
+    """
 
     def __init__(self, config: Config, *, seed: int | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {}
+        if config.shard_count is not None:
+            shards = {"shard_count": config.shard_count, "shard_ids": config.shard_ids}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **shards,
         )
         self.config = config
         self.seed = seed  # fixes the shuffles (tests and benchmarks); None in production
@@ -45,19 +60,30 @@ class KasinoBot(commands.Bot):
         # how every card is written; text until the card faces are uploaded
         self.ink = CardInk()
         self.faces_task: asyncio.Task[None] | None = None
+        self.health_task: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync commands if the set changed."""
         try:
             self.storage = await Storage.open(self.config.db_path)
-        except (OSError, sqlite3.Error) as error:
+        except DATABASE_ERRORS as error:
+            where = redact(self.config.db_path)
+            detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+            hint = (
+                "a PostgreSQL server that is running and reachable, with that user, password"
+                " and database"
+                if isinstance(self.config.db_path, str)
+                else "a writable file path; the folder is created if needed"
+            )
             raise StartupError(
-                f"cannot open the database {self.config.db_path} ({error}). Check KASINO_DB"
-                " (a writable file path; the folder is created if needed)."
+                f"cannot open the database {where} ({detail}). Check KASINO_DB ({hint})."
             ) from error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        if self.config.health_file is not None:
+            beat = heartbeat(self, self.config.health_file)
+            self.health_task = asyncio.get_running_loop().create_task(beat)
         if self.config.card_faces:
             # in the background: start-up never waits for the upload
             self.faces_task = asyncio.get_running_loop().create_task(self.load_faces())
@@ -86,14 +112,20 @@ class KasinoBot(commands.Bot):
 
     async def close_storage(self) -> None:
         """Close the database (its worker thread would otherwise keep the process alive)."""
-        if self.faces_task is not None:
-            self.faces_task.cancel()
+        for task in (self.faces_task, self.health_task):
+            if task is not None:
+                task.cancel()
         cog = self.get_cog("Kasino")
         if cog is not None:
             cog.timers.cancel_all()  # type: ignore[attr-defined]
         if self.storage is not None:
             await self.storage.close()
             self.storage = None
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the guild's shard (always, unsharded)."""
+        shards = self.config.shards
+        return shards is None or shards.owns(guild_id)
 
     def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
         """A digest of the command set as Discord would receive it."""
@@ -123,3 +155,13 @@ class KasinoBot(commands.Bot):
         self.synced = True
         log.info("synced %d application commands (%s)", len(synced), scope)
         return True
+
+
+class ShardedKasinoBot(KasinoBot, commands.AutoShardedBot):
+    """The Kasino bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT``."""
+
+
+def make_bot(config: Config, *, seed: int | None = None) -> KasinoBot:
+    """The bot the config asks for: sharded with ``SHARD_COUNT``, else the plain one."""
+    cls = ShardedKasinoBot if config.shard_count is not None else KasinoBot
+    return cls(config, seed=seed)

@@ -7,6 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.storage.base import Shards
+from bot.storage.target import BadTarget, parse_target, redact
+
 DEFAULT_DB_PATH = Path("data") / "kasino.db"
 DEFAULT_TURN_SECONDS = 300
 DEFAULT_ROUND_PAUSE = 5.0
@@ -25,14 +28,17 @@ class Config:
     ``turn_seconds`` is the default turn limit for new games (a game may choose its own),
     ``round_pause`` the pause between a round's summary and the next deal, and
     ``max_auto_moves`` how many automatic moves in a row for one seat abandon a game.
+    ``db_path`` is an SQLite file, or a ``postgresql://`` URL (a string).
     ``computer_pause`` is how long a computer player seems to think before its move, and
     ``hard_budget_ms`` bounds the thinking of the ``hard`` player and of hints (``None``:
     the player's own default). ``card_faces`` makes the bot upload its card pictures as
-    application emojis and show cards with them (off: cards are text).
+    application emojis and show cards with them (off: cards are text). ``shard_count``
+    and ``shard_ids`` run the bot sharded (``None``: one unsharded process); the bot
+    touches ``health_file`` while it is healthy (:mod:`bot.health`).
     """
 
     token: str | None
-    db_path: Path = DEFAULT_DB_PATH
+    db_path: Path | str = DEFAULT_DB_PATH
     dev_guild_id: int | None = None
     turn_seconds: int = DEFAULT_TURN_SECONDS
     round_pause: float = DEFAULT_ROUND_PAUSE
@@ -41,11 +47,22 @@ class Config:
     computer_pause: float = DEFAULT_COMPUTER_PAUSE
     hard_budget_ms: float | None = None
     card_faces: bool = True
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    health_file: Path | None = None
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs (``None``: unsharded, every guild is ours)."""
+        if self.shard_count is None:
+            return None
+        ids = self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+        return Shards(self.shard_count, ids)
 
     def __repr__(self) -> str:  # never show the token
         token = "set" if self.token else "missing"
         return (
-            f"Config(token={token}, db_path={str(self.db_path)!r},"
+            f"Config(token={token}, db_path={redact(self.db_path)!r},"
             f" dev_guild_id={self.dev_guild_id}, turn_seconds={self.turn_seconds},"
             f" round_pause={self.round_pause})"
         )
@@ -104,9 +121,19 @@ def load_config(
     level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+    shard_count, shard_ids = _shards(env)
+    db_path = _database(db_raw)
+    if shard_ids is not None and len(shard_ids) < (shard_count or 0) and isinstance(db_path, Path):
+        raise ConfigError(
+            "SHARD_IDS runs only some shards here, so other processes run the rest: they need"
+            " one shared database, a PostgreSQL KASINO_DB (postgresql://user:password@host/name)"
+        )
     return Config(
         token=token,
-        db_path=Path(db_raw) if db_raw else DEFAULT_DB_PATH,
+        db_path=db_path,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        health_file=Path(env["HEALTH_FILE"]) if env.get("HEALTH_FILE", "").strip() else None,
         dev_guild_id=_int(env, "DEV_GUILD_ID", None, low=1),
         turn_seconds=_int(env, "TURN_SECONDS", DEFAULT_TURN_SECONDS, low=10)
         or DEFAULT_TURN_SECONDS,
@@ -128,3 +155,34 @@ def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
     if raw in {"0", "off", "no", "false"}:
         return False
     raise ConfigError(f"{name} must be on or off, not {raw!r}")
+
+
+def _database(raw: str) -> Path | str:
+    """``KASINO_DB``: a path for SQLite, the URL itself for PostgreSQL."""
+    if not raw:
+        return DEFAULT_DB_PATH
+    try:
+        kind, where = parse_target(raw)
+    except BadTarget as error:
+        raise ConfigError(f"KASINO_DB: {error}") from None
+    return Path(where) if kind == "sqlite" else where
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` (e.g. ``0,1``; all shards when left out)."""
+    count = _int(env, "SHARD_COUNT", None, low=1)
+    raw = env.get("SHARD_IDS", "").strip()
+    if not raw:
+        return count, None
+    if count is None:
+        raise ConfigError("SHARD_IDS needs SHARD_COUNT too (how many shards there are in all)")
+    try:
+        ids = tuple(int(part) for part in raw.split(","))
+    except ValueError:
+        raise ConfigError(f"SHARD_IDS must be shard numbers like 0,1, not {raw!r}") from None
+    if len(set(ids)) != len(ids) or any(not 0 <= i < count for i in ids):
+        raise ConfigError(
+            f"SHARD_IDS must be different numbers from 0 to {count - 1} (SHARD_COUNT={count}),"
+            f" not {raw!r}"
+        )
+    return count, ids

@@ -87,7 +87,8 @@ class GameService:
     async def session(self, game_id: int) -> AsyncIterator[Game | None]:
         """Hold the game's lock and yield its one loaded copy (``None``: no such game, or
         its saved state was damaged and the game has just been closed and reported)."""
-        async with self.lock(game_id):
+        # the storage's lock keeps other processes off the game (a no-op on SQLite)
+        async with self.lock(game_id), self.storage.game_lock(game_id):
             game = await self._load(game_id)
             try:
                 yield game
@@ -97,6 +98,11 @@ class GameService:
 
     async def _load(self, game_id: int) -> Game | None:
         game = self._games.get(game_id)
+        # another process may have moved it on (a restart, a shard moved): re-read then
+        shared = game is not None and self.storage.shared
+        if shared and await self.storage.game_version(game_id) != game.stored_version:
+            self._games.pop(game_id, None)
+            game = None
         if game is not None:
             return game
         try:

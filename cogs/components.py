@@ -114,12 +114,15 @@ def known_custom_id(value: str) -> bool:
     )
 
 
-def find_component(message: discord.Message | None, cid: str) -> Any:
-    """The component with custom_id ``cid`` on ``message``, or ``None``."""
+def find_component(message: discord.Message | None, cid: str, kind: object = None) -> Any:
+    """The component with custom_id ``cid`` (and of type ``kind``, if given) on
+    ``message``, or ``None``."""
 
     def walk(components: Any) -> Any:
         for component in components:
-            if getattr(component, "custom_id", None) == cid:
+            if getattr(component, "custom_id", None) == cid and (
+                kind is None or getattr(getattr(component, "type", None), "value", None) == kind
+            ):
                 return component
             found = walk(getattr(component, "children", ()))
             if found is not None:
@@ -149,9 +152,9 @@ def dispatched(message: discord.Message | None, cid: str, component_type: object
     """Whether discord.py hands this click to one of our items: it does only when the
     message carries a component of that custom_id and type (others get no answer unless
     the cog's listener gives one)."""
-    component = find_component(message, cid)
-    kind = getattr(getattr(component, "type", None), "value", None)
-    return known_custom_id(cid) and kind is not None and kind == component_type
+    # as discord.py looks: a component of that type with that id (a forged message may also
+    # carry one of another type with the same id)
+    return known_custom_id(cid) and find_component(message, cid, component_type) is not None
 
 
 def offered(message: discord.Message | None, cid: str, values: Any) -> bool:

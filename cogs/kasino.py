@@ -66,7 +66,8 @@ class Kasino(
     async def cog_load(self) -> None:
         """Register the components and restart every stored timer."""
         self.bot.add_dynamic_items(KasinoButton, KasinoSelect)
-        for game_id, deadline in await self.games.storage.deadlines():
+        # only this process's shards' games: the other processes restart their own
+        for game_id, deadline in await self.games.storage.deadlines(self.bot.config.shards):
             self.timers.schedule(game_id, deadline)
 
     async def cog_unload(self) -> None:
@@ -274,6 +275,8 @@ class Kasino(
         async with self.games.session(game_id) as game:
             if game is None or game.status is not Status.PLAYING or game.deadline != deadline:
                 return
+            if not self.bot.owns_guild(game.guild_id):
+                return  # another process's shard (its timers are its own)
             if game.timer is Timer.DEAL:
                 await self.games.resume_after_pause(game)
                 self.timers.schedule(game.id, game.deadline)

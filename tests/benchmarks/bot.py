@@ -4,6 +4,7 @@ Run as a script (it is not a test)::
 
     python tests/benchmarks/bot.py [--games 50] [--target 16] [--wave 50] [--variant casino]
     python tests/benchmarks/bot.py --computers [--target 16] [--pause 1.5]
+    python tests/benchmarks/bot.py --db postgresql://user@host/empty_db [--processes 2]
 
 Every game is played by its two simulated members with the same three interactions a
 person uses per move ("Your hand", the card select, the take select). In each wave the
@@ -14,13 +15,20 @@ the engine and the SQLite commit of the move. With ``--computers`` it plays one 
 against three computer players instead, whose moves come faster than a channel may take
 new messages. Both print REST calls per move and the most new messages any channel got
 in any 5 s (Discord allows about 5). Speed is measured here, never asserted.
+
+With ``--db postgresql://…`` (an empty database) the games are shared among
+``--processes`` bot processes, each running its own shard of two (its own guild in its
+own simulated Discord) over that one database, started together; the figures are theirs
+combined, the time being the wall time until the last one is done.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,13 +45,14 @@ from discord.state import ConnectionState
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
 
-from bot.client import KasinoBot
+from bot.client import KasinoBot, make_bot
 from bot.config import Config
 from bot.engine import Move
 from bot.models import VARIANT_NAMES
 from bot.moves import auto_move, rank_choices
 from bot.turns import building, moves_of
 from cogs.views import ranked_moves
+from tests.bot.kasino_harness import own_ids
 
 RECEIVED: dict[int, float] = {}
 LATENCIES: list[float] = []
@@ -203,14 +212,34 @@ def custom_ids(message: Any) -> list[str]:
     return found
 
 
-async def run(games: int, target: int, wave: int, variant: str) -> None:
+async def run(
+    games: int,
+    target: int,
+    wave: int,
+    variant: str = "swedish",
+    db: str | None = None,
+    shard: int = 0,
+    shards: int = 0,
+    start: Any = None,
+) -> tuple[int, float, int]:
+    """Play ``games`` games; returns (interactions, seconds, moves). With ``shards``, this
+    process runs shard ``shard`` of them and waits for ``start`` before the clock starts."""
     instrument()
     quick_settle()
     with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
-        config = Config(token=None, db_path=Path(folder) / "kasino.db", round_pause=0)
-        bot = KasinoBot(config, seed=1)
-        async with simcord.run(bot, settle_timeout=SETTLE) as env:
-            guild = env.create_guild("Bench")
+        config = Config(
+            token=None,
+            db_path=db or Path(folder) / "kasino.db",
+            round_pause=0,
+            shard_count=shards or None,
+            shard_ids=(shard,) if shards else None,
+        )
+        bot = make_bot(config, seed=1 + shard)
+        # shard processes share the application's commands, registered by whichever synced
+        # first; each simulated Discord here is separate, so SimCord registers them itself
+        async with simcord.run(bot, settle_timeout=SETTLE, strict_sync=not shards) as env:
+            own_ids(env, shard)  # ids unique across the processes' simulated Discords
+            guild = env.create_guild("Bench", shard_id=shard if shards else None)
             drivers = []
             for n in range(games):
                 channel = guild.create_text_channel(f"table-{n}")
@@ -228,6 +257,8 @@ async def run(games: int, target: int, wave: int, variant: str) -> None:
             REST.clear()
             CREATES.clear()
             handled = 0
+            if start is not None:
+                start()  # every process starts playing at once
             started = time.perf_counter()
             while True:
                 live = [d for d in drivers if not d.done]
@@ -246,7 +277,76 @@ async def run(games: int, target: int, wave: int, variant: str) -> None:
             elapsed = time.perf_counter() - started
             moves = [await cog.games.storage.move_count(d.game.id) for d in drivers]
         await bot.close_storage()
-    report(games, target, wave, variant, handled, elapsed, sum(moves))
+    return handled, elapsed, sum(moves)
+
+
+def one_process(args: argparse.Namespace) -> None:
+    """A bot process of ``--processes`` (started by :func:`run_processes`): plays its
+    shard's games once the go file appears, then writes its measurements as JSON."""
+    folder = Path(args.worker)
+
+    def go() -> None:
+        (folder / f"ready-{args.shard}").touch()
+        while not (folder / "go").exists():
+            time.sleep(0.01)
+
+    figures = asyncio.run(
+        run(
+            args.games,
+            args.target,
+            args.wave,
+            args.variant,
+            args.db,
+            args.shard,
+            args.processes,
+            go,
+        )
+    )
+    result = {"figures": figures, "latencies": LATENCIES, "rest": REST, "creates": CREATES}
+    (folder / f"result-{args.shard}.json").write_text(json.dumps(result))
+
+
+async def _migrated(db: str) -> None:
+    from bot.storage import Storage
+
+    await (await Storage.open(db)).close()
+
+
+def run_processes(
+    games: int, target: int, wave: int, variant: str, db: str, processes: int
+) -> None:
+    """``games`` split among ``processes`` shard processes over ``db`` (each a separate
+    Python process with its own simulated Discord), started together, reported together."""
+    asyncio.run(_migrated(db))  # the schema first: the processes' start-up stays short
+    shares = [games // processes + (i < games % processes) for i in range(processes)]
+    with tempfile.TemporaryDirectory(prefix="kasino-bench-") as name:
+        folder = Path(name)
+
+        def command(shard: int, share: int) -> list[str]:
+            return [sys.executable, __file__, "--games", str(share), "--target", str(target),
+                    "--wave", str(wave), "--variant", variant, "--db", db,
+                    "--processes", str(processes),
+                    "--shard", str(shard), "--worker", name]  # fmt: skip
+
+        children = [subprocess.Popen(command(i, n)) for i, n in enumerate(shares)]
+        while len(list(folder.glob("ready-*"))) < processes:
+            if any(child.poll() is not None for child in children):
+                raise SystemExit("a bot process stopped before it was ready")
+            time.sleep(0.05)
+        (folder / "go").touch()
+        if any(child.wait() for child in children):
+            raise SystemExit("a bot process failed")
+        results = [json.loads((folder / f"result-{i}.json").read_text()) for i in range(processes)]
+    for result in results:
+        LATENCIES.extend(result["latencies"])
+        REST.extend(result["rest"])
+        for channel, times in result["creates"].items():
+            CREATES.setdefault(f"{len(CREATES)}:{channel}", []).extend(times)
+    figures = [result["figures"] for result in results]
+    handled, moves = sum(f[0] for f in figures), sum(f[2] for f in figures)
+    elapsed = max(f[1] for f in figures)  # they started together: until the last is done
+    print(f"{processes} bot processes (one shard each) over one PostgreSQL database")
+    report(games, target, wave, variant, handled, elapsed, moves)
 
 
 async def run_computers(target: int, pause: float) -> None:
@@ -348,18 +448,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--target", type=int, default=16)
-    parser.add_argument("--variant", default="swedish", choices=list(VARIANT_NAMES))
     parser.add_argument("--wave", type=int, default=50, help="interactions dispatched at once")
+    parser.add_argument("--variant", default="swedish", choices=list(VARIANT_NAMES))
     parser.add_argument(
         "--computers", action="store_true", help="one person with three computers instead"
     )
     parser.add_argument("--pause", type=float, default=1.5, help="the computers' pause (s)")
+    parser.add_argument("--db", default=None, help="postgresql://… (default: a new SQLite file)")
+    parser.add_argument("--processes", type=int, default=2, help="bot processes with --db")
+    parser.add_argument("--shard", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
-    if args.computers:
+    if args.worker:
+        one_process(args)
+    elif args.computers:
         asyncio.run(run_computers(args.target, args.pause))
+    elif args.db:
+        run_processes(args.games, args.target, args.wave, args.variant, args.db, args.processes)
     else:
-        asyncio.run(run(args.games, args.target, args.wave, args.variant))
+        handled, elapsed, moves = asyncio.run(run(args.games, args.target, args.wave, args.variant))
+        print("one bot process over a new SQLite file")
+        report(args.games, args.target, args.wave, args.variant, handled, elapsed, moves)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Fixtures for the bot tests: the real bot on a real SQLite file, driven through SimCord."""
+"""Fixtures for the bot tests: the real bot on a real database (an SQLite file, and again a
+PostgreSQL database), driven through SimCord."""
 
 from __future__ import annotations
 
@@ -14,13 +15,16 @@ from tests.bot.kasino_harness import Harness
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    """A fresh database file for each test."""
+def db_path(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Path | str:
+    """A fresh database for each test, on each backend: an SQLite file, or a new database
+    on the run's PostgreSQL server (its URL)."""
+    if backend == "postgresql":
+        return str(request.getfixturevalue("postgres_url"))
     return tmp_path / "data" / "kasino.db"
 
 
 @pytest.fixture
-def bot_config(db_path: Path) -> Config:
+def bot_config(db_path: Path | str) -> Config:
     """Five-minute turns, no pause between rounds, computer players that move after 0.1 s
     (hard ones and hints think for 10 ms of work)."""
     return Config(

@@ -6,7 +6,7 @@ their hand); every action goes through Discord components.
 
 from __future__ import annotations
 
-import sqlite3
+import datetime
 from typing import Any
 
 import simcord
@@ -17,8 +17,22 @@ from simcord.backend import serializers
 from bot.engine import Move
 from bot.models import Game
 from bot.moves import auto_move, rank_choices
+from tests.dbrows import query
 
 PLAYERS = ("anna", "bjorn", "cecilia", "david")
+
+
+def own_ids(env: simcord.Env, process: int) -> None:
+    """Give the simulated Discord of bot process ``process`` ids no other one hands out.
+
+    Discord's ids are unique across all its shards; SimCord makes them from its clock, whose
+    calendar starts on the same day in every Env, so two simulated Discords would give their
+    channels, users and messages the same ids (and a process would find "another" game in
+    its new channel). Process ``n``'s calendar starts ``n`` years later: call this before it
+    creates anything. Only the date moves, not the virtual time its timers run on; nothing
+    in the storage compares one process's times with another's."""
+    clock = env.backend.clock
+    clock._epoch += datetime.timedelta(days=366 * process)  # no public way to set the date
 
 
 def components(message: Any) -> list[dict[str, Any]]:
@@ -55,9 +69,10 @@ def cid(message: Any, prefix: str) -> str:
 class Harness:
     """One guild, one channel ``#kasino``, four members; drives games like people."""
 
-    def __init__(self, env: simcord.Env) -> None:
+    def __init__(self, env: simcord.Env, shard_id: int | None = None) -> None:
         self.env = env
-        self.guild = env.create_guild("Kasino Club")
+        # with ``shard_id`` the guild belongs to that shard (a sharded bot)
+        self.guild = env.create_guild("Kasino Club", shard_id=shard_id)
         self.channel = self.guild.create_text_channel("kasino")
         self.members = [self.guild.add_member(env.create_user(name)) for name in PLAYERS]
         self.interactions = 0
@@ -195,10 +210,11 @@ class Harness:
     def table_message(self, game: Game, channel: Any = None) -> Any:
         """The game's table message as the database names it (the table is posted fresh at
         every turn and its id saved as soon as it is posted)."""
-        with sqlite3.connect(self.env.bot.config.db_path) as db:
-            row = db.execute("SELECT message_id FROM games WHERE id = ?", (game.id,)).fetchone()
-        assert row and row[0], f"game #{game.id} has no table message"
-        return next(m for m in (channel or self.channel).history() if m.id == row[0])
+        rows = query(self.env.bot.config.db_path, "SELECT message_id FROM games WHERE id = ?",
+                     (game.id,))  # fmt: skip
+        message_id = rows[0]["message_id"] if rows else None
+        assert message_id, f"game #{game.id} has no table message"
+        return next(m for m in (channel or self.channel).history() if m.id == message_id)
 
     async def open_hand(self, member: Any, game: Game) -> simcord.InteractionResult:
         """Press "Your hand" on the table message."""

@@ -9,9 +9,11 @@ from bot.ai import choose_move
 from bot.engine import Move
 from bot.models import Game, Status
 from bot.render import HINTED_MARK
-from bot.storage import MIGRATIONS, BoardRow, Storage
+from bot.storage import MIGRATIONS, BoardRow, Storage, is_postgres
+from bot.storage.schema import for_postgres, statements
 from tests.bot.kasino_harness import Harness, cid, custom_ids
 from tests.bot.test_bot_lobby import buttons
+from tests.dbrows import execute, query
 
 PAUSE = 0.1  # the test configuration's computer pause
 
@@ -45,13 +47,10 @@ async def play_against_computers(harness: Harness, game: Game) -> int:
     return moves
 
 
-def logged_moves(db_path: Path, game_id: int) -> list[tuple[int, str, str, int]]:
-    """The move log of a game, read straight from the database file."""
-    with sqlite3.connect(db_path) as db:
-        return db.execute(
-            "SELECT seat, card, taken, auto FROM moves WHERE game_id = ? ORDER BY version",
-            (game_id,),
-        ).fetchall()
+def logged_moves(db_path: Path | str, game_id: int) -> list[tuple[int, str, str, int]]:
+    """The move log of a game, read straight from the database."""
+    sql = "SELECT seat, card, taken, auto FROM moves WHERE game_id = ? ORDER BY version"
+    return [tuple(row.values()) for row in query(db_path, sql, (game_id,))]  # type: ignore[misc]
 
 
 async def test_lobby_adds_and_removes_marked_computers(harness: Harness) -> None:
@@ -164,19 +163,32 @@ async def test_automatic_move_is_the_normal_players(harness: Harness, db_path: P
     assert (played.card, sorted(played.taken)) == (expected.card, sorted(expected.taken))
 
 
-async def test_an_old_database_keeps_its_results(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    with sqlite3.connect(path) as db:  # a database from before computer players
-        db.executescript(MIGRATIONS[0] + "; PRAGMA user_version=1;")
-        db.execute(
-            "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, seats,"
-            " created_at, updated_at) VALUES (1, 9, 9, 1, 'finished', '{}', '[]', 0, 0)"
-        )
-        db.execute(
-            "INSERT INTO results (game_id, guild_id, variant, target, user_id, side, won,"
-            " points, tabbar, finished_at) VALUES (1, 9, 'swedish', 16, 42, 0, 1, 16, 2, 1)"
-        )
-    storage = await Storage.open(path)
+def version_one(path: Path | str) -> None:
+    """A database from before computer players (schema version 1), on either backend."""
+    if is_postgres(path):
+        for step in statements(MIGRATIONS[0]):
+            execute(path, for_postgres(step))
+        execute(path, "CREATE TABLE schema_version (version BIGINT NOT NULL)")
+        execute(path, "INSERT INTO schema_version VALUES (1)")
+    else:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        with sqlite3.connect(path) as db:
+            db.executescript(MIGRATIONS[0] + "; PRAGMA user_version=1;")
+
+
+async def test_an_old_database_keeps_its_results(db_path: Path | str) -> None:
+    version_one(db_path)
+    execute(
+        db_path,
+        "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, seats,"
+        " created_at, updated_at) VALUES (1, 9, 9, 1, 'finished', '{}', '[]', 0, 0)",
+    )
+    execute(
+        db_path,
+        "INSERT INTO results (game_id, guild_id, variant, target, user_id, side, won,"
+        " points, tabbar, finished_at) VALUES (1, 9, 'swedish', 16, 42, 0, 1, 16, 2, 1)",
+    )
+    storage = await Storage.open(db_path)
     try:
         assert await storage.schema_version() == len(MIGRATIONS)
         rows, total = await storage.leaderboard(9)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +18,21 @@ from simcord.actors import _channel_id_of
 from bot.engine import Card, Match, Move
 from bot.moves import rank_choices
 from tests.bot.kasino_harness import Harness, cid, components, custom_ids
+from tests.dbrows import query
 
 GARBAGE = ["²", "٣", "", "-1", "99", "c99", "c²", "trail", "pick", "0", "1" * 30, "k:", "🂠"]
 
 
-def rows(db_path: Path) -> dict[int, dict[str, Any]]:
+def rows(db_path: Path | str) -> dict[int, dict[str, Any]]:
     """Every game row, and each game's last logged move (the truth on disk)."""
-    with sqlite3.connect(db_path) as db:
-        db.row_factory = sqlite3.Row
-        games = {r["id"]: dict(r) for r in db.execute("SELECT * FROM games")}
-        for gid, row in games.items():
-            last = db.execute(
-                "SELECT seat, card, taken FROM moves WHERE game_id = ? ORDER BY id DESC LIMIT 1",
-                (gid,),
-            ).fetchone()
-            row["last_logged"] = tuple(last) if last else None
+    games = {r["id"]: r for r in query(db_path, "SELECT * FROM games")}
+    for gid, row in games.items():
+        found = query(
+            db_path,
+            "SELECT seat, card, taken FROM moves WHERE game_id = ? ORDER BY id DESC LIMIT 1",
+            (gid,),
+        )
+        row["last_logged"] = tuple(found[0].values()) if found else None
     return games
 
 

@@ -3,7 +3,6 @@ failed before its fix."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -12,15 +11,15 @@ import pytest
 from bot.client import KasinoBot
 from bot.engine import Move
 from bot.models import Status
+from bot.storage import is_postgres
 from tests.bot.kasino_harness import Harness, cid, custom_ids
+from tests.dbrows import execute, query
 
 
-def stored(db_path: Path, game_id: int) -> dict[str, Any]:
+def stored(db_path: Path | str, game_id: int) -> dict[str, Any]:
     """The game's row as the database holds it (a separate connection: the truth on disk)."""
-    with sqlite3.connect(db_path) as db:
-        db.row_factory = sqlite3.Row
-        row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-    return dict(row)
+    (row,) = query(db_path, "SELECT * FROM games WHERE id = ?", (game_id,))
+    return row
 
 
 def mover(harness: Harness, game: Any) -> Any:
@@ -221,11 +220,12 @@ async def test_a_damaged_game_is_reported_once_and_closed_and_others_go_on(
     await host.click(lobby, label="Start")
     other = await harness.cog.games.active(second.id)
     await harness.restart(KasinoBot(bot_config, seed=3))
-    with sqlite3.connect(db_path) as db:
-        db.execute(
-            "UPDATE games SET state = json_remove(state, '$.round.hands') WHERE id = ?",
-            (game.id,),
-        )
+    damage = (
+        "(state::jsonb #- '{round,hands}')::text"
+        if is_postgres(db_path)
+        else "json_remove(state, '$.round.hands')"
+    )
+    execute(db_path, f"UPDATE games SET state = {damage} WHERE id = ?", (game.id,))
     table = harness.table_message(game)
     for _ in range(2):  # reported once, however often it is touched
         result = await harness.click(harness.members[0], table, label="Your hand")
@@ -233,11 +233,7 @@ async def test_a_damaged_game_is_reported_once_and_closed_and_others_go_on(
     reports = [m for m in harness.public_messages() if "could not be loaded" in (m.content or "")]
     assert len(reports) == 1 and f"#{game.id}" in reports[0].content
     assert stored(db_path, game.id)["status"] == "broken"
-    with sqlite3.connect(db_path) as db:
-        assert (
-            db.execute("SELECT COUNT(*) FROM results WHERE game_id = ?", (game.id,)).fetchone()[0]
-            == 0
-        )
+    assert not query(db_path, "SELECT * FROM results WHERE game_id = ?", (game.id,))
     # the other game goes on, and the damaged game's channel is free again
     other = await harness.cog.games.active(second.id)
     assert other is not None and other.status is Status.PLAYING

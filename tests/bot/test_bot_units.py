@@ -24,7 +24,15 @@ from bot.engine import (
 from bot.models import Game, GameOptions, Seat, Status
 from bot.moves import auto_move, rank_choices
 from bot.render import card, choice_label, describe_move, plain, table_embed
-from bot.storage import MIGRATIONS, ChannelBusy, MoveRecord, ResultRecord, Storage
+from bot.storage import (
+    MIGRATIONS,
+    ChannelBusy,
+    MoveRecord,
+    ResultRecord,
+    StaleGame,
+    Storage,
+    is_postgres,
+)
 from cogs.components import known_custom_id
 from cogs.custom_ids import custom_id
 
@@ -75,8 +83,8 @@ def new_game(channel: int = 10, players: int = 2) -> Game:
     return Game(0, 1, channel, 100, GameOptions(), seats)
 
 
-async def test_storage_migrates_and_round_trips_a_game(tmp_path: Path) -> None:
-    path = tmp_path / "sub" / "k.db"
+async def test_storage_migrates_and_round_trips_a_game(db_path: Path | str) -> None:
+    path = db_path
     storage = await Storage.open(path)
     try:
         assert await storage.schema_version() == len(MIGRATIONS)
@@ -98,15 +106,46 @@ async def test_storage_migrates_and_round_trips_a_game(tmp_path: Path) -> None:
         assert await storage.move_count(game.id) == 1
     finally:
         await storage.close()
-    with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if not is_postgres(path):
+        with sqlite3.connect(path) as raw:
+            assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     reopened = await Storage.open(path)  # migrations are not applied twice
     assert await reopened.channel_game(10) == 1
     await reopened.close()
 
 
-async def test_leaderboard_orders_and_filters(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "k.db")
+async def test_a_copy_loaded_before_another_save_is_never_saved(db_path: Path | str) -> None:
+    """Saves are compare-and-set on the version (beneath PostgreSQL's lock per game): a copy
+    loaded before another copy's save is refused whole, its move and its row."""
+    storage = await Storage.open(db_path)
+    try:
+        game = await storage.create_game(new_game(), now=1.0)
+        game.match = Match.start(rules_for("swedish"), 2, seed=5)
+        game.status, game.version = Status.PLAYING, 1
+        await storage.save_game(game, 2.0)
+        first, second = await storage.get_game(game.id), await storage.get_game(game.id)
+        assert first is not None and second is not None
+        move = first.match.round.legal_moves()[0]
+        first.match.play(move)
+        first.version += 1
+        await storage.save_game(first, 3.0, MoveRecord(0, str(move.card), ()))
+        second.deadline, second.version = 99.0, second.version + 1  # a change without a move
+        with pytest.raises(StaleGame):
+            await storage.save_game(second, 4.0)
+        other = second.match.round.legal_moves()[-1]
+        second.match.play(other)
+        with pytest.raises(StaleGame):
+            await storage.save_game(second, 4.0, MoveRecord(0, str(other.card), ()))
+        stored = await storage.get_game(game.id)
+        assert stored is not None and stored.version == first.version == 2
+        assert stored.match.to_dict() == first.match.to_dict() and stored.deadline is None
+        assert await storage.move_count(game.id) == 1
+    finally:
+        await storage.close()
+
+
+async def test_leaderboard_orders_and_filters(db_path: Path | str) -> None:
+    storage = await Storage.open(db_path)
     try:
         for n, (winner, target) in enumerate([(0, 16), (0, 16), (1, 16), (1, 21)]):
             game = await storage.create_game(new_game(channel=n), now=1.0)

@@ -228,6 +228,37 @@ def test_a_database_that_cannot_be_opened_is_one_line(
     assert "cannot open the database" in line and "KASINO_DB" in line
 
 
+def test_an_unreachable_postgresql_is_one_line_without_the_password(
+    environment: Path,
+    fake_discord: FakeDiscord,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    logged_in(fake_discord)
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setenv("KASINO_DB", f"postgresql://kasino:s3cret@127.0.0.1:{port}/kasino")
+    assert main([]) == 1
+    line = one_error_line(capsys)
+    assert "cannot open the database postgresql://kasino:***@127.0.0.1" in line
+    assert "KASINO_DB" in line and "s3cret" not in line
+
+
+@pytest.mark.parametrize(
+    "value", ["mysql://k@db/kasino", "postgresql://k@db:port/kasino", "postgresql:///kasino"]
+)
+def test_a_malformed_kasino_db_is_one_line(
+    environment: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    value: str,
+) -> None:
+    monkeypatch.setenv("KASINO_DB", value)
+    assert main([]) == 2
+    assert "KASINO_DB" in one_error_line(capsys)
+
+
 def test_a_preview_port_in_use_is_one_line(
     environment: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

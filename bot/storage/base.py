@@ -1,0 +1,319 @@
+"""The storage interface: every query the bot makes, written once for both databases.
+
+A backend (:mod:`bot.storage.sqlite`, :mod:`bot.storage.postgres`) supplies only how to
+connect, read rows, run a list of statements as one transaction, and keep the schema
+version. SQL here uses ``?`` placeholders; the PostgreSQL backend numbers them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from bot.models import Game
+from bot.storage.records import (
+    GAME_COLUMNS,
+    BoardRow,
+    ChannelBusy,
+    MoveRecord,
+    ResultRecord,
+    StaleGame,
+    game_values,
+    row_to_game,
+)
+from bot.storage.schema import MIGRATIONS, statements
+
+ACTIVE = "status IN ('lobby', 'playing')"
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One statement of a transaction.
+
+    ``check``: it must change exactly one row, else the transaction is rolled back and
+    :class:`StaleGame` raised. ``returning``: it returns one value (``RETURNING id``).
+    """
+
+    sql: str
+    params: Sequence[Any] = ()
+    check: bool = False
+    returning: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The shards one process runs: a guild is theirs when ``(id >> 22) % count`` is
+    among ``ids`` (Discord's rule)."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether this process handles the guild."""
+        return (guild_id >> 22) % self.count in self.ids
+
+
+class Storage:
+    """The bot's database. Open with :meth:`open`, close with :meth:`close`.
+
+    ``shared``: other processes may write the same database (PostgreSQL), so a loaded
+    copy of a game must be checked against the row before it is trusted.
+    """
+
+    shared: ClassVar[bool] = False
+    integrity_errors: ClassVar[tuple[type[BaseException], ...]] = ()
+
+    @staticmethod
+    async def open(target: str | Path) -> Storage:
+        """Open (creating it if needed) and migrate the database ``target`` names: a
+        ``postgresql://`` URL, or an SQLite file path (``sqlite:///`` optional)."""
+        from bot.storage.target import parse_target
+
+        kind, where = parse_target(target)
+        if kind == "postgresql":
+            from bot.storage.postgres import PostgresStorage
+
+            return await PostgresStorage.connect(where)
+        from bot.storage.sqlite import SQLiteStorage
+
+        return await SQLiteStorage.connect(where)
+
+    # ------------------------------------------------------ what a backend supplies
+
+    async def close(self) -> None:
+        """Close the connections (pending writes are already committed)."""
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        """The schema's version: how many of :data:`MIGRATIONS` are applied."""
+        raise NotImplementedError
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """The rows of a query (``?`` placeholders)."""
+        raise NotImplementedError
+
+    async def write(self, steps: Sequence[Statement]) -> list[Any]:
+        """Run the statements as one transaction, committed before this returns; gives
+        each statement's returned value (``returning``) or changed-row count."""
+        raise NotImplementedError
+
+    async def _apply_migration(self, number: int, steps: list[str]) -> None:
+        """Run one migration's statements and record ``number`` as the version, atomically."""
+        raise NotImplementedError
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's lock across processes (a no-op for a single-process database)."""
+        yield
+
+    # --------------------------------------------------------------- the schema
+
+    async def migrate(self) -> None:
+        """Apply the migrations the database does not have yet."""
+        current = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            await self._apply_migration(number, list(statements(script)))
+
+    # ---------------------------------------------------------------- games
+
+    async def create_game(self, game: Game, now: float) -> Game:
+        """Insert a new game and set its ``id``; :class:`ChannelBusy` if the channel is taken."""
+        values = game_values(game)
+        columns = ", ".join(values) + ", created_at, updated_at"
+        marks = ", ".join("?" for _ in range(len(values) + 2))
+        sql = f"INSERT INTO games ({columns}) VALUES ({marks}) RETURNING id"
+        try:
+            (game.id,) = await self.write(
+                [Statement(sql, [*values.values(), now, now], returning=True)]
+            )
+        except self.integrity_errors:
+            raise ChannelBusy(await self.channel_game(game.channel_id)) from None
+        game.created_at = now
+        game.stored_version = game.version
+        return game
+
+    async def get_game(self, game_id: int) -> Game | None:
+        """The game with this id, or ``None``; :class:`CorruptGame` if it cannot be read."""
+        rows = await self.fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return row_to_game(rows[0]) if rows else None
+
+    async def game_version(self, game_id: int) -> int | None:
+        """The saved version of a game (reads no state), or ``None``."""
+        rows = await self.fetch("SELECT version FROM games WHERE id = ?", (game_id,))
+        return int(rows[0][0]) if rows else None
+
+    async def channel_game(self, channel_id: int) -> int | None:
+        """The id of the lobby or match running in a channel, if any."""
+        rows = await self.fetch(
+            f"SELECT id FROM games WHERE channel_id = ? AND {ACTIVE}", (channel_id,)
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def deadlines(self, shards: Shards | None = None) -> list[tuple[int, float]]:
+        """``(game id, deadline)`` of every active game with one (to restart the timers);
+        with ``shards``, only the games of those shards' guilds.
+
+        Reads no saved state, so one damaged game cannot stop the others from starting.
+        """
+        where, params = f"deadline IS NOT NULL AND {ACTIVE}", []
+        if shards is not None:
+            marks = ", ".join("?" for _ in shards.ids)
+            where += f" AND (guild_id >> 22) % ? IN ({marks})"
+            params = [shards.count, *shards.ids]
+        rows = await self.fetch(
+            f"SELECT id, deadline FROM games WHERE {where} ORDER BY deadline", params
+        )
+        return [(int(gid), float(at)) for gid, at in rows]
+
+    async def close_broken(self, game_id: int, now: float) -> bool:
+        """Close an active game whose saved state cannot be loaded (no result); ``True`` the
+        first time only, so it is reported once."""
+        sql = (
+            "UPDATE games SET status = 'broken', deadline = NULL, timer = NULL,"
+            f" updated_at = ? WHERE id = ? AND {ACTIVE}"
+        )
+        (changed,) = await self.write([Statement(sql, (now, game_id))])
+        return changed == 1
+
+    async def save_game(
+        self,
+        game: Game,
+        now: float,
+        move: MoveRecord | None = None,
+        results: Iterable[ResultRecord] = (),
+    ) -> None:
+        """Write a game's row, and in the same transaction its move and final results.
+
+        The row is written only if the database still holds the version this copy was
+        loaded at (:class:`StaleGame` otherwise, nothing written).
+        """
+        values = game_values(game)
+        assignments = ", ".join(f"{key} = ?" for key in values)
+        steps = [
+            Statement(
+                f"UPDATE games SET {assignments}, updated_at = ? WHERE id = ? AND version = ?",
+                [*values.values(), now, game.id, game.stored_version],
+                check=True,
+            )
+        ]
+        if move is not None:
+            steps.append(
+                Statement(
+                    "INSERT INTO moves (game_id, version, seat, card, taken, auto, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game.id, game.version, move.seat, move.card, " ".join(move.taken),
+                     int(move.auto), now),
+                )
+            )  # fmt: skip
+        opts = game.options
+        steps.extend(
+            Statement(
+                "INSERT INTO results (game_id, guild_id, variant, target, user_id, side, won,"
+                " points, tabbar, finished_at, vs_computer, hinted)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (game_id, user_id) DO UPDATE SET"
+                " side = excluded.side, won = excluded.won, points = excluded.points,"
+                " tabbar = excluded.tabbar, finished_at = excluded.finished_at,"
+                " vs_computer = excluded.vs_computer, hinted = excluded.hinted",
+                (game.id, game.guild_id, opts.variant, opts.target, r.user_id, r.side,
+                 int(r.won), r.points, r.tabbar, now, int(r.vs_computer), int(r.hinted)),
+            )
+            for r in results
+        )  # fmt: skip
+        await self.write(steps)
+        game.stored_version = game.version
+
+    async def move_count(self, game_id: int) -> int:
+        """How many moves the log holds for a game."""
+        rows = await self.fetch("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,))
+        return int(rows[0][0]) if rows else 0
+
+    # ----------------------------------------------------------- leaderboard
+
+    async def player_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Each person's name as last seated in a game of this server (for leaderboards:
+        a mention in an embed shows as a number where the member is not cached)."""
+        wanted = {int(u) for u in user_ids}
+        if not wanted:
+            return {}
+        names: dict[int, str] = {}
+        # the seats are read here rather than with each database's own JSON functions
+        rows = await self.fetch(
+            "SELECT seats FROM games WHERE guild_id = ? ORDER BY id", (guild_id,)
+        )
+        for (seats,) in rows:
+            for seat in _seat_list(seats):
+                user_id, name = seat.get("user_id"), seat.get("name")
+                if user_id in wanted and name:
+                    names[int(user_id)] = str(name)
+        return names
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        variant: str | None = None,
+        target: int | None = None,
+        offset: int = 0,
+        limit: int = 10,
+        *,
+        computers: bool = False,
+    ) -> tuple[list[BoardRow], int]:
+        """One page of a server's board (best first) and the number of players on it.
+
+        The main board counts matches between people only; ``computers=True`` gives the
+        board of matches with a computer player at the table.
+        """
+        where, params = ["guild_id = ?", "vs_computer = ?"], [guild_id, int(computers)]
+        if variant:
+            where.append("variant = ?")
+            params.append(variant)  # type: ignore[arg-type]
+        if target:
+            where.append("target = ?")
+            params.append(target)
+        clause = " AND ".join(where)
+        counted = await self.fetch(
+            f"SELECT COUNT(DISTINCT user_id) FROM results WHERE {clause}", params
+        )
+        total = int(counted[0][0]) if counted else 0
+        rows = await self.fetch(
+            "SELECT user_id, SUM(won), COUNT(*), SUM(points), SUM(tabbar), SUM(hinted) FROM results"
+            f" WHERE {clause} GROUP BY user_id"
+            " ORDER BY SUM(won) DESC, CAST(SUM(won) AS REAL) / COUNT(*) DESC, SUM(points) DESC,"
+            " user_id LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        )
+        return [BoardRow(*map(int, r)) for r in rows], total
+
+    # ------------------------------------------------------------------ meta
+
+    async def get_meta(self, key: str) -> str | None:
+        """A stored setting (e.g. the synced command-set hash)."""
+        rows = await self.fetch("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a setting."""
+        sql = (
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        )
+        await self.write([Statement(sql, (key, value))])
+
+
+def _seat_list(text: str) -> list[dict[str, Any]]:
+    """The seats of a row; damaged seats name nobody (the game itself is reported when
+    it is loaded)."""
+    try:
+        seats = json.loads(text)
+    except (TypeError, ValueError):
+        return []
+    return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
+
+
+def check_changed(rowcount: int, step: Statement) -> None:
+    """:class:`StaleGame` when a checked statement did not change exactly one row."""
+    if step.check and rowcount != 1:
+        raise StaleGame("the game changed in the database since this copy was loaded")

@@ -1,0 +1,149 @@
+"""PostgreSQL storage (asyncpg): one database shared by several bot processes.
+
+The schema version is the one row of ``schema_version``; processes starting together
+take turns migrating under an advisory lock. Every write is one transaction. A game's
+session holds a session-level advisory lock on the game's id (:meth:`game_lock`), so two
+processes never work on one game at once; saves stay compare-and-set on the version as
+well, so even a copy loaded without the lock could not overwrite a newer row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import functools
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from bot.storage.base import Statement, Storage, check_changed
+from bot.storage.schema import for_postgres
+
+POOL_SIZE = 20
+MIGRATION_LOCK = 0x4B6173696E6F  # "Kasino": the advisory lock migrations are applied under
+_PLACEHOLDER = re.compile(r"\?")
+
+
+@functools.lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, …`` (the queries hold no ``?`` in
+    string literals)."""
+    count = iter(range(1, 10_000))
+    return _PLACEHOLDER.sub(lambda _: f"${next(count)}", sql)
+
+
+# The connection that holds the current task's game lock: its session's reads and saves go
+# through it, so a session never waits for a second connection from a pool that its peers
+# may have emptied. Tasks started inside a session inherit the variable, hence the owner.
+_held: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, asyncpg.Connection] | None] = (
+    contextvars.ContextVar("kasino_held_connection", default=None)
+)
+
+
+class PostgresStorage(Storage):
+    """The database on a PostgreSQL server."""
+
+    shared = True
+    integrity_errors = (asyncpg.UniqueViolationError,)
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    @classmethod
+    async def connect(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresStorage:
+        """Connect a pool to ``url`` and migrate the database."""
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=10)
+        storage = cls(pool)
+        try:
+            await storage.migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        """Close every connection of the pool."""
+        await self._pool.close()
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        held = _held.get()
+        if held is not None and held[0] is asyncio.current_task():
+            yield held[1]
+            return
+        async with self._pool.acquire() as conn:
+            yield conn
+
+    async def schema_version(self) -> int:
+        """The version recorded in ``schema_version`` (0 for an empty database)."""
+        async with self._connection() as conn:
+            return await _version(conn)
+
+    async def migrate(self) -> None:
+        """Apply the missing migrations, one process at a time."""
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"
+                )
+                token = _held.set((asyncio.current_task(), conn))
+                try:
+                    await super().migrate()
+                finally:
+                    _held.reset(token)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+    async def _apply_migration(self, number: int, steps: list[str]) -> None:
+        async with self._connection() as conn, conn.transaction():
+            for step in steps:
+                await conn.execute(for_postgres(step))
+            await conn.execute("DELETE FROM schema_version")
+            await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """The rows of a query."""
+        async with self._connection() as conn:
+            return list(await conn.fetch(numbered(sql), *params))
+
+    async def write(self, steps: Sequence[Statement]) -> list[Any]:
+        """Run the statements as one transaction."""
+        results: list[Any] = []
+        async with self._connection() as conn, conn.transaction():
+            for step in steps:
+                if step.returning:
+                    results.append(await conn.fetchval(numbered(step.sql), *step.params))
+                    continue
+                status = await conn.execute(numbered(step.sql), *step.params)
+                count = int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
+                check_changed(count, step)
+                results.append(count)
+        return results
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold an advisory lock on the game across processes while the session runs; the
+        server frees it if this process dies, so a restart never waits for a ghost."""
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", game_id)
+            token = _held.set((asyncio.current_task(), conn))
+            try:
+                yield
+            finally:
+                _held.reset(token)
+                # the pool's reset on release unlocks too, and a closed connection's locks
+                # are gone with it: an unlock that cannot run loses nothing
+                with contextlib.suppress(asyncpg.InterfaceError, asyncpg.PostgresError, OSError):
+                    await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+
+
+async def _version(conn: asyncpg.Connection) -> int:
+    exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))

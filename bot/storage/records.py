@@ -1,0 +1,188 @@
+"""What the storage keeps, in either database: the records, the errors, and a game's row
+(its columns, how a :class:`~bot.models.Game` becomes one and comes back)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.models import Game, GameOptions, Seat, Status, Timer
+
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, options, seats, state, version, message_id,"
+    " ping_id, deadline, timer, last_move, extra, created_at"
+)
+
+
+class CorruptGame(Exception):
+    """A game row whose saved form cannot be loaded; says where to report it."""
+
+    def __init__(self, game_id: int, guild_id: int, channel_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be loaded: {reason}")
+        self.game_id = game_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.reason = reason
+
+
+class StaleGame(Exception):
+    """A save from a copy of a game that is older than the database's row."""
+
+
+class ChannelBusy(Exception):
+    """A channel already has a lobby or a match; ``game_id`` names it."""
+
+    def __init__(self, game_id: int | None) -> None:
+        super().__init__(f"channel already has game {game_id}")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One accepted move for the log (public information only: the card was played)."""
+
+    seat: int
+    card: str
+    taken: tuple[str, ...]
+    auto: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    """One player's line for the leaderboard when a match ends.
+
+    ``vs_computer``: a computer player was at the table (a separate board); ``hinted``:
+    hints were on.
+    """
+
+    user_id: int
+    side: int
+    won: bool
+    points: int
+    tabbar: int
+    vs_computer: bool = False
+    hinted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """A leaderboard line: one player's totals on one board (``hinted``: how many of the
+    matches were played with hints)."""
+
+    user_id: int
+    wins: int
+    matches: int
+    points: int
+    tabbar: int
+    hinted: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per match, 0..1."""
+        return self.wins / self.matches if self.matches else 0.0
+
+
+def _load_match(state: str | None) -> Any:
+    if state is None:
+        return None
+    from bot.engine import Match
+
+    return Match.from_dict(json.loads(state))
+
+
+def row_to_game(row: Sequence[Any]) -> Game:
+    """A game from its row; :class:`CorruptGame` if any part of it cannot be read."""
+    try:
+        return _parse_row(row)
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+        gid, guild, channel = (_int_or_zero(value) for value in row[:3])
+        raise CorruptGame(gid, guild, channel, str(error)[:200] or type(error).__name__) from None
+
+
+def _int_or_zero(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _parse_row(row: Sequence[Any]) -> Game:
+    (
+        gid,
+        guild,
+        channel,
+        host,
+        status,
+        options,
+        seats,
+        state,
+        version,
+        message,
+        ping,
+        deadline,
+        timer,
+        last_move,
+        extra,
+        created,
+    ) = row
+    game = Game(
+        id=gid,
+        guild_id=guild,
+        channel_id=channel,
+        host_id=host,
+        options=GameOptions(**_json_object(options)),
+        seats=[Seat.from_dict(s) for s in json.loads(seats)],
+        status=Status(status),
+        version=version,
+        match=_load_match(state),
+        message_id=message,
+        ping_id=ping,
+        deadline=deadline,
+        timer=Timer(timer) if timer else None,
+        last_move=last_move,
+        created_at=created,
+        extra=_json_object(extra),
+        stored_version=version,
+    )
+    if game.status is Status.PLAYING and game.match is None:
+        raise ValueError("a game in play has no saved match")
+    if game.match is not None and (
+        game.match.players != len(game.seats) or game.match.rules.name != game.options.variant
+    ):
+        raise ValueError("the match disagrees with the game's seats or options")
+    return game
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, not {type(value).__name__}")
+    return value
+
+
+def game_values(game: Game) -> dict[str, Any]:
+    """A game's columns as they are written (all but ``id``, ``created_at`` and
+    ``updated_at``); saved state, seats, options and extras are JSON text."""
+    opts = game.options
+    return {
+        "guild_id": game.guild_id,
+        "channel_id": game.channel_id,
+        "host_id": game.host_id,
+        "status": str(game.status),
+        "options": json.dumps(
+            {
+                "variant": opts.variant,
+                "target": opts.target,
+                "teams": opts.teams,
+                "turn_seconds": opts.turn_seconds,
+            }
+        ),
+        "seats": json.dumps(game.seats_json()),
+        "state": json.dumps(game.match.to_dict()) if game.match is not None else None,
+        "version": game.version,
+        "message_id": game.message_id,
+        "ping_id": game.ping_id,
+        "deadline": game.deadline,
+        "timer": str(game.timer) if game.timer else None,
+        "last_move": game.last_move,
+        "extra": json.dumps(game.extra),
+    }

@@ -1,0 +1,96 @@
+"""SQLite storage: one file, one connection (aiosqlite), for a bot running as one process.
+
+The schema version is ``PRAGMA user_version``. Every write is one ``BEGIN IMMEDIATE``
+transaction, committed before the method returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.base import Statement, Storage, check_changed
+
+
+class SQLiteStorage(Storage):
+    """The database in one SQLite file."""
+
+    integrity_errors = (sqlite3.IntegrityError,)
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def connect(cls, path: str | Path) -> SQLiteStorage:
+        """Open (creating folders and the file if needed) and migrate the database."""
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON",
+                           "busy_timeout=5000"):  # fmt: skip
+                await _exec(db, f"PRAGMA {pragma}")
+            storage = cls(db)
+            await storage.migrate()
+        except BaseException:
+            await db.close()  # its worker thread would otherwise keep the process alive
+            raise
+        return storage
+
+    async def close(self) -> None:
+        """Close the connection (pending writes are already committed)."""
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        """The database's ``PRAGMA user_version``."""
+        rows = await self.fetch("PRAGMA user_version")
+        return int(rows[0][0]) if rows else 0
+
+    async def _apply_migration(self, number: int, steps: list[str]) -> None:
+        await self.write([*map(Statement, steps), Statement(f"PRAGMA user_version={number}")])
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        """The rows of a query."""
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def write(self, steps: Sequence[Statement]) -> list[Any]:
+        """Run the statements as one transaction.
+
+        The whole transaction runs in one trip to aiosqlite's worker thread, so a move's
+        commit does not wait for the event loop between statements (this matters when
+        many games move at once).
+        """
+        async with self._lock:
+            return await self._db._execute(_run_transaction, self._db._connection, steps)
+
+
+async def _exec(db: aiosqlite.Connection, sql: str) -> None:
+    async with db.execute(sql):
+        pass
+
+
+def _run_transaction(conn: sqlite3.Connection, steps: Sequence[Statement]) -> list[Any]:
+    """In aiosqlite's worker thread: BEGIN IMMEDIATE, the statements, COMMIT."""
+    conn.execute("BEGIN IMMEDIATE")
+    results: list[Any] = []
+    try:
+        for step in steps:
+            cursor = conn.execute(step.sql, tuple(step.params))
+            if step.returning:
+                results.append(cursor.fetchone()[0])
+            else:
+                check_changed(cursor.rowcount, step)
+                results.append(cursor.rowcount)
+            cursor.close()
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return results

@@ -17,6 +17,7 @@ from .captures import (
 from .cards import Card, parse_cards
 from .match import Match
 from .moves import IllegalMove, Move, TableBuild
+from .reasons import Joined, Reason
 from .round import Play, Round
 from .rules import Rules, capture_values, rules_for
 from .scoring import Score, card_points, is_mulle
@@ -25,9 +26,11 @@ __all__ = [
     "Build",
     "Card",
     "IllegalMove",
+    "Joined",
     "Match",
     "Move",
     "Play",
+    "Reason",
     "Round",
     "Rules",
     "Score",

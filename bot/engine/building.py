@@ -53,6 +53,7 @@ from .builds import Build, Item, item_cards, item_key
 from .captures import union_masks
 from .cards import Card, card_order
 from .moves import IllegalMove, Move, TableBuild
+from .reasons import Joined, Reason, reason
 
 _ORDER = card_order()
 
@@ -1171,7 +1172,7 @@ class Casino:
         on any table; tests hold it equal to :meth:`legal_moves`.
         """
         if not isinstance(move, Move) or not isinstance(move.card, Card):
-            raise IllegalMove("that is not a move")
+            raise IllegalMove(reason("that is not a move"))
         known = rnd._context  # legal_moves() may have listed this card's moves
         if known is not None and known.seat == rnd.to_move:
             listed = known.moves.get(move.card)
@@ -1181,7 +1182,7 @@ class Casino:
                 raise IllegalMove(self.explain(rnd, self.context(rnd), move))
         ctx = self.context(rnd)
         if move.card not in ctx.hand:
-            raise IllegalMove(f"{move.card} is not in your hand")
+            raise IllegalMove(reason("{card} is not in your hand", card=move.card))
         if not self.valid(rnd, ctx, move):
             raise IllegalMove(self.explain(rnd, ctx, move))
 
@@ -1234,30 +1235,32 @@ class Casino:
             return not owned or ctx.keeps(card, taken_mask)
         return ctx.trail_ok and (not owned or holds(rules, owned, rest))
 
-    def explain(self, rnd: Round, ctx: Context, move: Move) -> str:
+    def explain(self, rnd: Round, ctx: Context, move: Move) -> Reason:
         """Why ``move`` is illegal, for the player."""
         rules = self.rules
         card = move.card
         rest = ctx.rest(card)
-        reason = self._explain_items(ctx, move)
-        if reason:
-            return reason
+        missing = self._explain_items(ctx, move)
+        if missing:
+            return missing
         if move.table_builds and not (self.table_build_with_trail() and move.is_trail):
-            return "you may build with table cards alone only as you trail (permissive rules)"
+            return reason(
+                "you may build with table cards alone only as you trail (permissive rules)"
+            )
         if move.is_trail:
             if not self.trail_allowed(rnd, ctx.seat, ctx):
-                return "you own a build: you cannot trail"
+                return reason("you own a build: you cannot trail")
             if not holds(rules, ctx.owned, rest):
-                return _keep_message(rules, ctx.owned, rest, "for your build")
+                return _keep_message(rules, ctx.owned, rest)
             if move.table_builds:
                 build = move.table_builds[0]
                 return self._explain_build(ctx, card, build.value, build.using, rest, True)
-            return "that move is not allowed"
+            return reason("that move is not allowed")
         if move.kind == "capture":
             return self._explain_capture(ctx, card, move.taken, rest)
         return self._explain_build(ctx, card, move.value, move.using, rest, False)
 
-    def _explain_items(self, ctx: Context, move: Move) -> str | None:
+    def _explain_items(self, ctx: Context, move: Move) -> Reason | None:
         wanted = Counter(move.taken) + Counter(move.using)
         for build in move.table_builds:
             wanted.update(build.using)
@@ -1268,30 +1271,35 @@ class Casino:
         if isinstance(item, Card) and any(
             isinstance(b, Build) and item in b.cards for b in ctx.items
         ):
-            return f"{item} is in a build: a build is taken whole, by a card of its value"
-        return f"{item} is not on the table"
+            return reason(
+                "{item} is in a build: a build is taken whole, by a card of its value", item=item
+            )
+        return reason("{item} is not on the table", item=item)
 
     def _explain_capture(
         self, ctx: Context, card: Card, taken: tuple[Item, ...], rest: list[Card]
-    ) -> str:
+    ) -> Reason:
         rules = self.rules
         values = rules.hand_values[card]
         pair = len(taken) == 1 and isinstance(taken[0], Card) and taken[0].rank == card.rank
         if not values and not pair:
             name = card.rank_name
-            return f"a {name} takes one {name} from the table: pictures have no number"
+            return reason(
+                "a {name} takes one {name} from the table: pictures have no number", name=name
+            )
         for item in taken:
             if isinstance(item, Build) and item.value not in values:
-                return "a build is taken whole, by a card of its value"
+                return reason("a build is taken whole, by a card of its value")
             if isinstance(item, Card) and not rules.table_values[item.rank] and values:
-                return f"{item} has no number: only a card of its rank takes it"
+                return reason("{item} has no number: only a card of its rank takes it", item=item)
         mask = ctx.mask_of(taken)
         if mask is not None and values:
             owned = ctx.owned_after(mask)
             if self._is_capture(ctx, card, mask) and not holds(rules, owned, rest):
-                return _keep_message(rules, owned, rest, "for your build")
-        shown = " + ".join(map(str, taken))
-        return f"{shown} do not make {' or '.join(map(str, values)) or card.rank_name}"
+                return _keep_message(rules, owned, rest)
+        shown = Joined(taken, " + ")
+        made = Joined(values, " or ") if values else card.rank_name
+        return reason("{taken} do not make {values}", taken=shown, values=made)
 
     def _is_capture(self, ctx: Context, card: Card, mask: int) -> bool:
         for value in self.rules.hand_values[card]:
@@ -1310,21 +1318,21 @@ class Casino:
         using: tuple[Item, ...],
         rest: list[Card],
         table_only: bool,
-    ) -> str:
+    ) -> Reason:
         rules = self.rules
         if value is None:
-            return "that move is not allowed"
+            return reason("that move is not allowed")
         if not table_only and not rules.table_values[card.rank]:
-            return f"a {card.rank_name} has no number: it cannot be built"
+            return reason("a {name} has no number: it cannot be built", name=card.rank_name)
         if not using:
-            return "a build needs cards from the table besides the card you play"
+            return reason("a build needs cards from the table besides the card you play")
         if not any(value in rules.hand_values[c] for c in rest):
-            return f"you must keep a card of value {value} to build {value}"
+            return reason("you must keep a card of value {value} to build {value}", value=value)
         for item in using:
             if isinstance(item, Build) and item.multiple and item.value != value:
-                return "a multiple build's value cannot change"
+                return reason("a multiple build's value cannot change")
             if isinstance(item, Card) and not rules.table_values[item.rank]:
-                return f"{item} has no number: it cannot be built"
+                return reason("{item} has no number: it cannot be built", item=item)
         mask = ctx.mask_of(using)
         if mask is not None and not table_only and not self.build_allowed(ctx, mask, value):
             return self._pile_build_message()
@@ -1332,16 +1340,16 @@ class Casino:
         strict = not rules.permissive
         if split_groups(rules, using, value, played, strict) is None:
             if strict and split_groups(rules, using, value, played, False) is not None:
-                return "only the card you play can change a build's value"
-            parts = " + ".join(map(str, (*([] if table_only else [card]), *using)))
-            return f"{parts} do not make groups of {value}"
+                return reason("only the card you play can change a build's value")
+            parts = Joined((*([] if table_only else [card]), *using), " + ")
+            return reason("{items} do not make groups of {value}", items=parts, value=value)
         after = (ctx.owned_after(mask) if mask is not None else set()) | {value}
         if not holds(rules, after, rest):
-            return _keep_message(rules, after, rest, "for your builds")
-        return "that build is not allowed"
+            return _keep_message(rules, after, rest, several=True)
+        return reason("that build is not allowed")
 
-    def _pile_build_message(self) -> str:
-        return "you may not build with cards from a capture pile"
+    def _pile_build_message(self) -> Reason:
+        return reason("you may not build with cards from a capture pile")
 
     def apply(self, rnd: Round, move: Move) -> tuple[bool, bool, bool]:
         """Play a legal ``move``: returns (sweep, sweep scores, mulle)."""
@@ -1370,7 +1378,7 @@ class Casino:
                         pile.pop()
                         break
                 else:  # pragma: no cover - the move was checked
-                    raise IllegalMove(f"{item} is not on the table")
+                    raise IllegalMove(reason("{item} is not on the table", item=item))
             out.append(item)
         return out
 
@@ -1426,13 +1434,20 @@ def _locate(everything: Sequence[Item], items: Sequence[Item], taken: int) -> in
     return mask
 
 
-def _keep_message(rules: Rules, values: Iterable[int], cards: Sequence[Card], what: str) -> str:
+def _keep_message(
+    rules: Rules, values: Iterable[int], cards: Sequence[Card], *, several: bool = False
+) -> Reason:
     wanted = sorted(set(values))
     lone = [v for v in wanted if not any(v in rules.hand_values[c] for c in cards)]
     if lone:
-        return f"you must keep a card of value {lone[0]} {what}"
-    shown = " and ".join(map(str, wanted))
-    return f"one card cannot guard two builds: you need a card for each of the values {shown}"
+        if several:
+            return reason("you must keep a card of value {value} for your builds", value=lone[0])
+        return reason("you must keep a card of value {value} for your build", value=lone[0])
+    shown = Joined(wanted, " and ")
+    return reason(
+        "one card cannot guard two builds: you need a card for each of the values {values}",
+        values=shown,
+    )
 
 
 # -- South African Casino (7.6) ---------------------------------------------------------
@@ -1460,8 +1475,8 @@ class SouthAfrican(Casino):
             return False  # owning a build, you must add to it or capture
         return owns_one or not mask & ctx.pile_mask
 
-    def _pile_build_message(self) -> str:
-        return (
+    def _pile_build_message(self) -> Reason:
+        return reason(
             "a pile's top card may join only a build you own, as you add a card to it; "
             "while you own a build you must add to it or capture"
         )

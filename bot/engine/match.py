@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from .cards import LILLAN, STORAN, Card
 from .checks import as_count, as_list, as_seat, brief, fields_of, per_seat, saved_version
 from .moves import IllegalMove, Move
+from .reasons import reason
 from .round import FORMAT_VERSION, READABLE_VERSIONS, Play, Round
 from .rules import Rules, rules_from_dict, rules_to_dict
 from .scoring import END_ITEMS, LIVE_ITEMS, Score, drop_zeros
@@ -80,7 +81,7 @@ class Match:
     def play(self, move: Move) -> Play:
         """Play ``move`` on the current round; score it, decide the winner, deal the next."""
         if self.is_over:
-            raise IllegalMove("the match is over")
+            raise IllegalMove(reason("the match is over"))
         play = self.round.play(move)
         if self.rules.live:
             # Points taken with this card count at once, before any end-of-round item.

@@ -23,12 +23,22 @@ from typing import NamedTuple
 
 from .builds import Item, item_from_data, item_key, item_to_data
 from .cards import Card, card_order
+from .reasons import Reason, reason_of
 
 _ORDER = card_order()
 
 
 class IllegalMove(ValueError):
-    """A move the rules do not allow; the message is meant for the player."""
+    """A move the rules do not allow; the message is meant for the player.
+
+    Its :attr:`reason` is the message with a stable id (the English template) and the
+    params it was made from, so an interface can say it in the player's language.
+    """
+
+    @property
+    def reason(self) -> Reason:
+        """The message as a :class:`~bot.engine.reasons.Reason` (template and params)."""
+        return reason_of(self.args[0] if self.args else "")
 
 
 class TableBuild(NamedTuple):

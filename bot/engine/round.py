@@ -18,6 +18,7 @@ from .captures import TableIndex, capture_options, check_limit, checked_targets
 from .cards import Card, shuffled_deck
 from .checks import as_count, as_flag, as_list, as_seat, brief, fields_of, per_seat, saved_version
 from .moves import IllegalMove, Move
+from .reasons import Joined, reason
 from .rules import Rules, capture_values, rules_from_dict, rules_to_dict
 from .scoring import Score, drop_zeros, end_items, is_mulle, live_items
 
@@ -446,23 +447,25 @@ class Round:
 
     def _check(self, move: Move) -> None:
         if self.is_over:
-            raise IllegalMove("the round is over")
+            raise IllegalMove(reason("the round is over"))
         family = self._family
         if family is not None:
             family.check(self, move)
             return
         if not isinstance(move, Move) or not isinstance(move.card, Card):
-            raise IllegalMove("that is not a move")
+            raise IllegalMove(reason("that is not a move"))
         if move.card not in self.hands[self.to_move]:
-            raise IllegalMove(f"{move.card} is not in your hand")
+            raise IllegalMove(reason("{card} is not in your hand", card=move.card))
         if move.value is not None or move.table_builds:
-            raise IllegalMove(f"{self.rules.name} has no building")
+            raise IllegalMove(reason("{game} has no building", game=self.rules.name))
         missing = move.taken and Counter(move.taken) - Counter(self.table)
         if missing:
-            raise IllegalMove(f"{' '.join(map(str, missing.elements()))} is not on the table")
+            gone = Joined(missing.elements(), " ")
+            raise IllegalMove(reason("{item} is not on the table", item=gone))
         if move.taken and not checked_targets(self.rules, move.card, move.taken):
-            values = " or ".join(map(str, capture_values(self.rules, move.card, True)))
-            raise IllegalMove(f"{' + '.join(map(str, move.taken))} do not make {values}")
+            values = Joined(capture_values(self.rules, move.card, True), " or ")
+            taken = Joined(move.taken, " + ")
+            raise IllegalMove(reason("{taken} do not make {values}", taken=taken, values=values))
 
     def play(self, move: Move) -> Play:
         """Play ``move`` for the player to move, or raise :class:`IllegalMove` changing nothing."""
@@ -598,7 +601,7 @@ class Round:
     def score(self) -> list[Score]:
         """One :class:`Score` per side once the round is over."""
         if not self.is_over:
-            raise IllegalMove("the round is not over yet")
+            raise IllegalMove(reason("the round is not over yet"))
         return [
             Score(drop_zeros(live | end))
             for live, end in zip(self.live_items(), self.end_items(), strict=True)

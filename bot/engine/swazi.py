@@ -38,6 +38,7 @@ from .building import (
 from .builds import Build, Item, item_cards, item_key
 from .cards import Card, card_order
 from .moves import IllegalMove, Move, TableBuild
+from .reasons import Reason, reason
 
 if TYPE_CHECKING:
     from .round import Round
@@ -596,10 +597,10 @@ class Swazi(Casino):
 
     def check(self, rnd: Round, move: Move) -> None:
         if not isinstance(move, Move) or not isinstance(move.card, Card):
-            raise IllegalMove("that is not a move")
+            raise IllegalMove(reason("that is not a move"))
         ctx = self.context(rnd)
         if move.card not in ctx.hand:
-            raise IllegalMove(f"{move.card} is not in your hand")
+            raise IllegalMove(reason("{card} is not in your hand", card=move.card))
         if self.plan(ctx, move) is not None:
             return
         raise IllegalMove(self.explain(rnd, ctx, move))
@@ -742,7 +743,7 @@ class Swazi(Casino):
                 return Touch(value, mask, True, 0, kept)
         return None
 
-    def explain(self, rnd: Round, ctx: SwaziContext, move: Move) -> str:  # type: ignore[override]
+    def explain(self, rnd: Round, ctx: SwaziContext, move: Move) -> Reason:  # type: ignore[override]
         rules = self.rules
         wanted = [*move.taken, *move.using, *(i for b in move.table_builds for i in b.using)]
         free = list(ctx.all_items)
@@ -752,16 +753,21 @@ class Swazi(Casino):
                 continue
             pile = any(item in p for p in rnd.piles)
             if pile:
-                return f"{item} is not a capture pile's top card you may use"
+                return reason("{item} is not a capture pile's top card you may use", item=item)
             if isinstance(item, Card) and any(
                 isinstance(b, Build) and item in b.cards for b in rnd.table
             ):
-                return f"{item} is in a build: builds are never broken up"
-            return f"{item} is not on the table"
+                return reason("{item} is in a build: builds are never broken up", item=item)
+            return reason("{item} is not on the table", item=item)
         if len(move.table_builds) > rules.table_builds:
-            return f"a turn makes at most {rules.table_builds} build(s) without the hand card"
+            return reason(
+                "a turn makes at most {count} build(s) without the hand card",
+                count=rules.table_builds,
+            )
         if move.table_builds and not move.is_trail:
-            return "builds made without the hand card come with a trail, not a capture or build"
+            return reason(
+                "builds made without the hand card come with a trail, not a capture or build"
+            )
         rest = list(ctx.hand)
         rest.remove(move.card)
         values = [b.value for b in move.table_builds]
@@ -771,33 +777,35 @@ class Swazi(Casino):
             holder = any(value in rules.hand_values[c] for c in rest)
             known = ctx.partner is not None and value in ctx.known[ctx.partner]
             if not holder and not known:
-                return f"you must keep a card of value {value} to build {value}"
+                return reason("you must keep a card of value {value} to build {value}", value=value)
         if len(values) != len(set(values)):
-            return "never two builds of one value: build them into one"
+            return reason("never two builds of one value: build them into one")
         for item in move.using:
             if isinstance(item, Build) and rules.side_of(item.owner) == ctx.side:
                 continue
             if isinstance(item, Build) and (item.multiple or item.value == move.value):
-                return "an opponent's build is augmented only if you capture it this turn"
+                return reason("an opponent's build is augmented only if you capture it this turn")
         owns = [b for b in rnd.table if isinstance(b, Build) and b.owner == ctx.seat]
         restricted = ctx.first_half or ctx.crazy_restricted
         if move.is_trail and restricted and (owns or move.table_builds):
-            return "in the first twelve cards you may not trail while you own a build"
+            return reason("in the first twelve cards you may not trail while you own a build")
         kept = [b for b in owns if b not in wanted]
         if ctx.first_half and len(kept) + len(values) > 1:
-            return "in the first twelve cards you own one build at most at the end of your turn"
+            return reason(
+                "in the first twelve cards you own one build at most at the end of your turn"
+            )
         left = [b.value for b in rnd.table if isinstance(b, Build) and b not in wanted]
         if any(v in left for v in values):
-            return "never two builds of one value on the table"
+            return reason("never two builds of one value on the table")
         owned = {b.value for b in rnd.table if isinstance(b, Build) and b.owner == ctx.seat}
         if move.is_trail and not holds(rules, owned, rest):
-            return _keep_message(rules, owned, rest, "for your build")
+            return _keep_message(rules, owned, rest)
         if any(item in p[-PILE_DEPTH:] for p in rnd.piles for item in wanted):
-            return (
+            return reason(
                 "a capture pile's card only augments a build with a base of table cards, "
                 "one pile card to a group, top card first"
             )
-        return "that move is not allowed by the Swazi rules"
+        return reason("that move is not allowed by the Swazi rules")
 
     def apply(self, rnd: Round, move: Move) -> tuple[bool, bool, bool]:
         ctx = self.context(rnd)

@@ -16,8 +16,10 @@ from discord.ext import commands
 from bot.card_emojis import sync_card_emojis
 from bot.config import Config
 from bot.health import heartbeat
+from bot.i18n import catalogue_digest
 from bot.render import CardInk
 from bot.storage import Storage, redact
+from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,8 @@ class KasinoBot(commands.Bot):
             ) from error
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        # commands, options and choices in each client's language (see bot.translator)
+        await self.tree.set_translator(CatalogueTranslator())
         await self.sync_commands()
         if self.config.health_file is not None:
             beat = heartbeat(self, self.config.health_file)
@@ -128,8 +132,10 @@ class KasinoBot(commands.Bot):
         return shards is None or shards.owns(guild_id)
 
     def command_hash(self, guild: discord.abc.Snowflake | None) -> str:
-        """A digest of the command set as Discord would receive it."""
+        """A digest of the command set as Discord would receive it (its localizations come
+        from the message catalogues, so they are part of it)."""
         payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)]
+        payload.append({"catalogues": catalogue_digest()})
         text = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()
 

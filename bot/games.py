@@ -19,10 +19,11 @@ from typing import Any
 
 from bot.ai import LEVELS, choose_move, hint
 from bot.config import Config
-from bot.engine import Card, IllegalMove, Match, Move, capture_targets
+from bot.engine import Card, IllegalMove, Match, Move, Reason, capture_targets
+from bot.i18n import EN, Lang, lang, languages
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
 from bot.moves import auto_move
-from bot.render import describe_move
+from bot.render import describe_move, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, ResultRecord, Storage
 from bot.timers import now
 from bot.turns import after
@@ -31,7 +32,32 @@ log = logging.getLogger(__name__)
 
 
 class GameError(Exception):
-    """A request that cannot be done; the message is shown to the person, nothing changed."""
+    """A request that cannot be done; the message is shown to the person, nothing changed.
+
+    ``message`` is a catalogue message (its English text is the id) and ``fields`` fill it
+    in; a field may be a function of the language (a variant's or a player's name).
+    :meth:`say` says it in a language; ``str(error)`` is the English.
+    """
+
+    def __init__(self, message: str, /, **fields: Any) -> None:
+        self.message = message
+        self.fields = fields
+        self.reason: Reason | None = None
+        super().__init__(self.say(EN))
+
+    @classmethod
+    def refused(cls, error: IllegalMove) -> GameError:
+        """The engine's refusal of a move (its words; ``str`` is the engine's English)."""
+        made = cls("{reason}", reason=str(error))
+        made.reason = error.reason
+        return made
+
+    def say(self, t: Lang = EN, card: Callable[[Card], str] = str) -> str:
+        """The message in language ``t`` (the engine's cards written with ``card``)."""
+        if self.reason is not None:
+            return t.reason(self.reason, card)
+        fields = {key: value(t) if callable(value) else value for key, value in self.fields.items()}
+        return t(self.message, **fields)
 
 
 @dataclass(slots=True)
@@ -39,13 +65,18 @@ class MoveOutcome:
     """What a move did, for the messages that follow it."""
 
     game: Game
-    text: str
+    text: str  # in English; ``texts`` has it in every language
     finished_round: Any = None  # the Round that just ended, if one did
     scores: Any = None  # that round's Score per side
     round_number: int = 0
     match_over: bool = False
     abandoned: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+
+    def text_in(self, t: Lang) -> str:
+        """The move in words in language ``t``."""
+        return self.texts.get(t.code) or self.text
 
 
 BrokenHandler = Callable[[CorruptGame], Awaitable[None]]
@@ -149,11 +180,18 @@ class GameService:
     # ------------------------------------------------------------------ lobby
 
     async def open_lobby(
-        self, guild_id: int, channel_id: int, host: Seat, options: GameOptions
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: Seat,
+        options: GameOptions,
+        locale: str | None = None,
     ) -> Game:
-        """Create a lobby with the host seated; raises ``ChannelBusy`` if the channel is taken."""
+        """Create a lobby with the host seated; raises ``ChannelBusy`` if the channel is taken.
+        ``locale``: the server's language as the host's interaction gave it."""
         options.rules()  # validates
-        game = Game(0, guild_id, channel_id, int(host.user_id or 0), options, [host])
+        extra = {"locale": locale} if locale else {}
+        game = Game(0, guild_id, channel_id, int(host.user_id or 0), options, [host], extra=extra)
         await self.storage.create_game(game, now())
         self._games[game.id] = game
         return game
@@ -171,9 +209,9 @@ class GameService:
 
     async def add_computer(self, game: Game, user_id: int, level: str) -> None:
         """The host seats a computer player of ``level``."""
-        self._require_host(game, user_id, "add computer players")
+        self._require_host(game, user_id, "Only the host can add computer players.")
         if level not in LEVELS:
-            raise GameError(f"There is no {level!r} computer player.")
+            raise GameError("There is no {level} computer player.", level=repr(level))
         if len(game.seats) >= MAX_SEATS:
             raise GameError("The table is full (4 players).")
         same = sum(seat.level == level for seat in game.seats if seat.is_computer)
@@ -183,7 +221,7 @@ class GameService:
 
     async def remove_computer(self, game: Game, user_id: int) -> None:
         """The host removes the computer player seated last."""
-        self._require_host(game, user_id, "remove computer players")
+        self._require_host(game, user_id, "Only the host can remove computer players.")
         computers = [i for i, seat in enumerate(game.seats) if seat.is_computer]
         if not computers:
             raise GameError("There is no computer player to remove.")
@@ -193,15 +231,15 @@ class GameService:
 
     async def toggle_hints(self, game: Game, user_id: int) -> None:
         """The host turns hints on or off (a match played with hints is marked)."""
-        self._require_host(game, user_id, "turn hints on or off")
+        self._require_host(game, user_id, "Only the host can turn hints on or off.")
         game.extra["hints"] = not game.hints
         game.version += 1
         await self.save(game)
 
-    def _require_host(self, game: Game, user_id: int, what: str) -> None:
+    def _require_host(self, game: Game, user_id: int, refusal: str) -> None:
         self._require(game, Status.LOBBY, "The game has already started.")
         if user_id != game.host_id:
-            raise GameError(f"Only the host can {what}.")
+            raise GameError(refusal)
 
     async def leave(self, game: Game, user_id: int) -> None:
         """Give up a seat in a lobby (the host cancels instead)."""
@@ -235,8 +273,12 @@ class GameService:
             raise GameError("At least 2 players are needed to start.")
         counts = game.options.rules().player_counts
         if len(game.seats) not in counts:
-            allowed = " or ".join(map(str, counts)).replace(" or ", ", ", len(counts) - 2)
-            raise GameError(f"{game.options.variant_name} is for {allowed} players.")
+            variant = game.options.variant
+            raise GameError(
+                "{variant} is for {counts} players.",
+                variant=lambda t: variant_name(variant, t),
+                counts=lambda t: t.listing(map(str, counts), "or"),
+            )
         # four players of Casino, Swazi… always play in partnerships
         game.options = game.options.for_players(len(game.seats))
         self.deal_match(game)
@@ -264,7 +306,7 @@ class GameService:
             user_id,
             old.options,
             [seat.fresh() for seat in old.seats],
-            extra={"hints": True} if old.hints else {},
+            extra=_kept(old.extra),
         )
         self.deal_match(game)
         await self.storage.create_game(game, now())
@@ -286,7 +328,7 @@ class GameService:
     @staticmethod
     def _require(game: Game, status: Status, message: str) -> None:
         if game.status is not status:
-            raise GameError(message if game.status.active else "This game is over.")
+            raise GameError(message) if game.status.active else GameError("This game is over.")
 
     # ------------------------------------------------------------------ moves
 
@@ -323,7 +365,10 @@ class GameService:
             raise GameError("The next round is being dealt; try again in a moment.")
         to_move = game.match.round.to_move
         if to_move != seat:
-            raise GameError(f"It is not your turn: waiting for {game.seats[to_move].name}.")
+            waiting = game.seats[to_move]
+            raise GameError(
+                "It is not your turn: waiting for {name}.", name=lambda t: seat_name(waiting, t)
+            )
         return seat
 
     async def play(self, game: Game, seat: int, move: Move, *, auto: bool = False) -> MoveOutcome:
@@ -336,29 +381,36 @@ class GameService:
             later = after(before, move) if move.kind == "build" or move.table_builds else None
             play = match.play(move)
         except IllegalMove as error:
-            raise GameError(str(error)) from None
+            raise GameError.refused(error) from None
         player = game.seats[seat]
         player.tabbar += int(play.sweep)
         player.idle = player.idle + 1 if auto else 0
         # how the played card counted, in the Nordic games (builds say it themselves)
         values = () if match.rules.builds else capture_targets(match.rules, move.card, move.taken)
-        text = describe_move(
-            player.name,
-            match.rules,
-            move,
-            values,
-            sweep=play.sweep,
-            mulle=play.mulle,
-            auto=auto,
-            later=later,
-        )
-        outcome = MoveOutcome(game, text)
+        # said once in every language: the table and each player's hand show their own
+        texts = {
+            code: describe_move(
+                seat_name(player, lang(code)),
+                match.rules,
+                move,
+                values,
+                sweep=play.sweep,
+                mulle=play.mulle,
+                auto=auto,
+                later=later,
+                t=lang(code),
+            )
+            for code in languages()
+        }
+        text = texts[EN.code]
+        outcome = MoveOutcome(game, text, texts=texts)
         if match.rounds_played > rounds_before or match.is_over:
             outcome.finished_round = before
             outcome.scores = match.round_scores[-1] if match.round_scores else None
             outcome.round_number = rounds_before + 1
         # a new round's table starts without the last round's move (the summary has it)
         game.last_move = "" if outcome.finished_round is not None else text
+        game.extra["last_move"] = {} if outcome.finished_round is not None else texts
         game.version += 1
         results = self._finish(game, outcome, player)
         record = MoveRecord(seat, str(move.card), move_log(move), auto)
@@ -450,7 +502,7 @@ class GameService:
         )
         return await self.play(game, seat, move)
 
-    def hint_job(self, game: Game, seat: int) -> Callable[[], tuple[Move, str]]:
+    def hint_job(self, game: Game, seat: int, t: Lang = EN) -> Callable[[], tuple[Move, str]]:
         """What ``hard`` would play for ``seat`` and why: a job to run in a worker thread.
 
         It thinks about a copy of the round taken now, so moves made meanwhile cannot
@@ -459,7 +511,14 @@ class GameService:
         if not game.hints:
             raise GameError("Hints are off in this game.")
         rnd = game.match.round.copy()
-        return functools.partial(hint, rnd, seat, self.move_seed(game), self.config.hard_budget_ms)
+        budget = self.config.hard_budget_ms
+        return functools.partial(hint, rnd, seat, self.move_seed(game), budget, t=t)
+
+
+def _kept(extra: dict[str, Any]) -> dict[str, Any]:
+    """What a rematch keeps of the old game's settings: hints, the server's language."""
+    kept = {key: extra[key] for key in ("hints", "locale") if extra.get(key)}
+    return kept
 
 
 def move_log(move: Move) -> tuple[str, ...]:

@@ -7,22 +7,23 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine import Rules, rules_for
+from bot.i18n import EN, N_, Lang
 
 HUMAN = "human"
 COMPUTER = "computer"
 MAX_SEATS = 4
 
 VARIANT_NAMES = {
-    "swedish": "Swedish Kasino",
-    "overspader": "Överspader",
-    "finnish": "Finnish Kasino",
-    "mulle": "Mulle",
-    "casino": "Casino",
-    "royal": "Royal Casino",
-    "mulle-glimne": "Glimne's Mulle",
-    "swazi": "Swazi Casino",
-    "sotho": "Sotho Casino",
-    "south-african": "South African Casino",
+    "swedish": N_("Swedish Kasino"),
+    "overspader": N_("Överspader"),
+    "finnish": N_("Finnish Kasino"),
+    "mulle": N_("Mulle"),
+    "casino": N_("Casino"),
+    "royal": N_("Royal Casino"),
+    "mulle-glimne": N_("Glimne's Mulle"),
+    "swazi": N_("Swazi Casino"),
+    "sotho": N_("Sotho Casino"),
+    "south-african": N_("South African Casino"),
 }
 # The games with builds, and the rule options a lobby may switch on for them (engine names).
 BUILDING = frozenset(("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african"))
@@ -138,22 +139,28 @@ class GameOptions:
 
 
 SWITCH_NAMES = {
-    "sweeps": "Sweeps",
-    "permissive": "Permissive building",
-    "last_capture_point": "The last-capture point",
+    "sweeps": N_("Sweeps"),
+    "permissive": N_("Permissive building"),
+    "last_capture_point": N_("The last-capture point"),
 }
 
 
-def options_problem(options: GameOptions) -> str:
+def options_problem(options: GameOptions, t: Lang = EN) -> str:
     """Why a lobby cannot be opened with these options, in words (``""``: it can)."""
     for switch in options.switches:
-        games = [name for key, name in VARIANT_NAMES.items() if _has_switch(key, switch)]
-        if options.variant_name not in games:
-            return f"{SWITCH_NAMES[switch]} is an option of {' and '.join(_listed(games))} only."
+        keys = [key for key in VARIANT_NAMES if _has_switch(key, switch)]
+        if options.variant not in keys:
+            games = t.listing(t(VARIANT_NAMES[key]) for key in keys)
+            return t(
+                "{switch} is an option of {games} only.",
+                switch=t(SWITCH_NAMES[switch]),
+                games=games,
+            )
     try:
         options.rules()
     except ValueError as error:
-        return f"{options.variant_name} cannot be played that way: {error}."
+        variant = t(VARIANT_NAMES.get(options.variant, options.variant))
+        return t("{variant} cannot be played that way: {error}.", variant=variant, error=error)
     return ""
 
 
@@ -163,11 +170,6 @@ def _has_switch(variant: str, switch: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _listed(names: list[str]) -> list[str]:
-    """``["A", "B", "C"]`` as ``["A, B", "C"]``, to be joined with " and "."""
-    return [", ".join(names[:-1]), names[-1]] if len(names) > 1 else names
 
 
 @dataclass(slots=True)

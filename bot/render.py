@@ -1,4 +1,8 @@
-"""Text and embeds: cards with suit symbols, the lobby, the table, hands, summaries."""
+"""Text and embeds: cards with suit symbols, the lobby, the table, hands, summaries.
+
+Every text is said in a language (:class:`bot.i18n.Lang`, the ``t`` argument; English when
+none is given): public messages in the server's, private ones in the reader's.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,9 @@ from typing import Any
 
 import discord
 
-from bot.engine import Build, Card, Move, Round, Rules, rules_for
-from bot.models import SWITCH_NAMES, VARIANT_NAMES, Game, GameOptions, Status
+from bot.engine import Build, Card, Move, Round, Rules
+from bot.i18n import EN, N_, Lang
+from bot.models import VARIANT_NAMES, Game, GameOptions, Status
 from bot.moves import Choice, deal_progress
 from bot.turns import item_text, move_sentence
 
@@ -22,25 +27,39 @@ TEXT = "\ufe0e"
 SUIT_SHOWN = {"S": "♠" + TEXT, "H": "♥️", "D": "♦️", "C": "♣" + TEXT}
 SUIT_PLAIN = {"S": "♠" + TEXT, "H": "♥", "D": "♦", "C": "♣" + TEXT}
 TABLE_COLOUR = discord.Colour.dark_green()
+# The score items as the Nordic games call them (translated where shown).
 ITEM_NAMES = {
-    "spades": "Spades",
-    "cards": "Cards",
-    "aces": "Aces",
-    "storan": "Storan (10♦)",
-    "lillan": "Lillan (2♠\ufe0e)",
-    "sistan": "Sistan",
-    "tabbe": "Tabbar",
-    "mulle": "Mulle",
+    "spades": N_("Spades"),
+    "cards": N_("Cards"),
+    "aces": N_("Aces"),
+    "storan": N_("Storan (10♦)"),
+    "lillan": N_("Lillan (2♠\ufe0e)"),
+    "sistan": N_("Sistan"),
+    "tabbe": N_("Tabbar"),
+    "mulle": N_("Mulle"),
 }
 # The Anglo-American names in the games with builds.
 BUILDING_ITEM_NAMES = {
     **ITEM_NAMES,
-    "storan": "Big casino (10♦)",
-    "lillan": "Little casino (2♠\ufe0e)",
-    "sistan": "Last capture",
-    "tabbe": "Sweeps",
+    "storan": N_("Big casino (10♦)"),
+    "lillan": N_("Little casino (2♠\ufe0e)"),
+    "sistan": N_("Last capture"),
+    "tabbe": N_("Sweeps"),
 }
-HAND_TITLE = "Your hand"
+# Why a game ended without a winner, as the table says it.
+ENDINGS = {
+    Status.STOPPED: N_("Game over (stopped). No result recorded."),
+    Status.CANCELLED: N_("Game over (cancelled). No result recorded."),
+    Status.ABANDONED: N_("Game over (abandoned). No result recorded."),
+    Status.BROKEN: N_("Game over (broken). No result recorded."),
+}
+# The building games' switches as a lobby's rules line lists them.
+SWITCH_WORDS = {
+    "sweeps": N_("sweeps"),
+    "permissive": N_("permissive building"),
+    "last_capture_point": N_("last-capture point"),
+}
+HAND_TITLE = N_("Your hand")
 HINTED_MARK = "💡"
 
 
@@ -78,7 +97,7 @@ class CardInk:
         face = self._faces.get(c)
         return str(face) if face is not None else card(c)
 
-    def cards(self, cs: Iterable[Card], *, empty: str = "(none)") -> str:
+    def cards(self, cs: Iterable[Card], *, empty: str | None = None) -> str:
         """Cards separated by spaces, or ``empty``."""
         return cards(cs, empty=empty, fmt=self.card)
 
@@ -103,14 +122,13 @@ FACES = 52
 TEXT_INK = CardInk()  # never given faces: cards as text
 
 
+FACES = 52
+TEXT_INK = CardInk()  # never given faces: cards as text
+
+
 def sorted_cards(cs: Iterable[Card]) -> list[Card]:
     """Cards in the order a player holds them: by rank (ace first), then suit."""
     return sorted(cs, key=lambda c: (c.rank, "SHDC".index(c.suit)))
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 point``, ``2 points``."""
-    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def plain(c: Card) -> str:
@@ -118,13 +136,19 @@ def plain(c: Card) -> str:
     return f"{c.rank_name}{SUIT_PLAIN[c.suit]}"
 
 
-def cards(cs: Iterable[Card], *, empty: str = "(none)", fmt: Any = card) -> str:
-    """Cards separated by spaces, or ``empty``."""
+def cards(cs: Iterable[Card], *, empty: str | None = None, fmt: Any = card) -> str:
+    """Cards separated by spaces, or ``empty`` (English "(none)" if not given)."""
     text = " ".join(fmt(c) for c in cs)
-    return text or empty
+    return text or (EN("(none)") if empty is None else empty)
 
 
-def table_text(game: Game, fmt: Any = card) -> str:
+def variant_name(variant: str, t: Lang = EN) -> str:
+    """A variant as people call it in this language (``Svenskt kasino``)."""
+    name = VARIANT_NAMES.get(variant)
+    return t(name) if name else variant
+
+
+def table_text(game: Game, fmt: Any = card, t: Lang = EN) -> str:
     """The table's cards and builds (``[8 = 5♥+3♣ | 8♠] Anna's``), and where captured
     cards lie face up (Swazi, Sotho, South African) the top card of each pile."""
     rnd = game.match.round
@@ -132,10 +156,10 @@ def table_text(game: Game, fmt: Any = card) -> str:
     for item in rnd.table:
         text = item_text(item, fmt)
         if isinstance(item, Build):
-            text += f" {game.seats[item.owner].name}'s"
+            text = t("{build} {name}'s", build=text, name=seat_name(game.seats[item.owner], t))
         shown.append(text)
     text = " · ".join(shown) if any(isinstance(i, Build) for i in rnd.table) else " ".join(shown)
-    text = text or "empty"
+    text = text or t("empty")
     if rnd.rules.pile_order != "card-first":  # piles lie face up: their tops are in play
         tops = [
             f"{_pile_name(game, index)} {fmt(pile[-1])}"
@@ -143,7 +167,7 @@ def table_text(game: Game, fmt: Any = card) -> str:
             if pile
         ]
         if tops:
-            text += "\n**Pile tops:** " + " · ".join(tops)
+            text += "\n" + t("**Pile tops:** {tops}", tops=" · ".join(tops))
     return text
 
 
@@ -152,24 +176,31 @@ def _pile_name(game: Game, index: int) -> str:
     return game.side_name(index) if shared else game.seats[index].name
 
 
-def sweep_word(rules: Rules) -> str:
-    """What a sweep is called in this variant."""
+def sweep_word(rules: Rules, t: Lang = EN) -> str:
+    """What a sweep is called in this variant (and language)."""
     if rules.builds:
-        return "sweep"
-    return "mökki" if rules.name == "finnish" else "tabbe"
+        return t.pgettext("sweep", "sweep")
+    if rules.name == "finnish":
+        return t.pgettext("sweep", "mökki")
+    return t.pgettext("sweep", "tabbe")
 
 
-def item_name(rules: Rules, key: str) -> str:
+def item_name(rules: Rules, key: str, t: Lang = EN) -> str:
     """A score item as players of this variant call it."""
     names = BUILDING_ITEM_NAMES if rules.builds else ITEM_NAMES
-    return names.get(key, key)
+    return t(names[key]) if key in names else key
 
 
-def value_note(rules: Rules, played: Card, values: Sequence[int]) -> str:
+def or_values(values: Sequence[int], t: Lang = EN) -> str:
+    """``1 or 14``."""
+    return f" {t.pgettext('list', 'or')} ".join(map(str, values))
+
+
+def value_note(rules: Rules, played: Card, values: Sequence[int], t: Lang = EN) -> str:
     """How the played card counts, when that is not just its rank: ``" as 14"``."""
     if not values or tuple(values) == (played.rank,):
         return ""
-    return " as " + " or ".join(str(v) for v in values)
+    return t(" as {values}", values=or_values(values, t))
 
 
 def describe_move(
@@ -182,182 +213,266 @@ def describe_move(
     mulle: bool = False,
     auto: bool = False,
     later: Round | None = None,
+    t: Lang = EN,
 ) -> str:
     """The last move in words: ``Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!``,
     ``Anna built 8: 3♣+5♥`` (``later``: the round after a build, for its groups)."""
     if move.kind == "capture" and not rules.builds:
-        note = value_note(rules, move.card, values)
-        text = f"{name} played {plain(move.card)}{note} and took {cards(move.taken, fmt=plain)}"
+        taken = cards(move.taken, fmt=plain)
+        if value_note(rules, move.card, values):
+            text = t(
+                "{name} played {card} as {values} and took {cards}",
+                name=name,
+                card=plain(move.card),
+                values=or_values(values, t),
+                cards=taken,
+            )
+        else:
+            text = t(
+                "{name} played {card} and took {cards}",
+                name=name,
+                card=plain(move.card),
+                cards=taken,
+            )
     else:
-        text = move_sentence(name, move, plain, later)
-    bonus = [word for word, flag in (("mulle", mulle), (sweep_word(rules), sweep)) if flag]
-    text += (": " + " and ".join(bonus) + "!") if bonus else "."
+        text = move_sentence(name, move, plain, later, t)
+    bonus = [
+        word
+        for word, flag in ((t.pgettext("sweep", "mulle"), mulle), (sweep_word(rules, t), sweep))
+        if flag
+    ]
+    if bonus:
+        text = t("{move}: {bonus}!", move=text, bonus=t.listing(bonus))
+    else:
+        text = t("{move}.", move=text)
     if auto:
-        text += " (automatic move: time ran out)"
+        text = t("{move} (automatic move: time ran out)", move=text)
     return text
 
 
-def choice_label(rules: Rules, played: Card, choice: Choice) -> str:
+def choice_label(rules: Rules, played: Card, choice: Choice, t: Lang = EN) -> str:
     """A capture option: ``Take 4♣ 9♦ A♠ (A♥ as 14)``."""
-    label = f"Take {cards(choice.taken, fmt=plain)}"
-    note = value_note(rules, played, choice.values)
-    if note:
-        label += f" ({plain(played)}{note})"
+    taken = cards(choice.taken, fmt=plain)
+    if value_note(rules, played, choice.values):
+        label = t(
+            "Take {cards} ({card} as {values})",
+            cards=taken,
+            card=plain(played),
+            values=or_values(choice.values, t),
+        )
+    else:
+        label = t("Take {cards}", cards=taken)
     return label[:100]
 
 
-def choice_description(rules: Rules, choice: Choice) -> str:
+def choice_description(rules: Rules, choice: Choice, t: Lang = EN) -> str:
     """Why an option ranks where it does: cards, points, sweep, mulle."""
-    parts = [plural(choice.cards, "card"), plural(choice.points, "point")]
+    parts = [
+        t.ngettext("{n} card", "{n} cards", choice.cards),
+        t.ngettext("{n} point", "{n} points", choice.points),
+    ]
     if choice.sweep:
-        parts.append(sweep_word(rules) + "!")
+        parts.append(sweep_word(rules, t) + "!")
     if choice.mulle:
-        parts.append("mulle!")
+        parts.append(t.pgettext("sweep", "mulle") + "!")
     return " · ".join(parts)[:100]
 
 
-def rules_line(options: GameOptions) -> str:
+def rules_line(options: GameOptions, t: Lang = EN) -> str:
     """``Swedish Kasino to 16, teams, 5 min turns``."""
-    parts = [f"{options.variant_name} to {options.target}"]
+    variant = variant_name(options.variant, t)
+    parts = [t("{variant} to {target}", variant=variant, target=options.target)]
     if options.teams:
-        parts.append("teams (seats 1+3 against 2+4)")
-    parts += [SWITCH_NAMES[name].lower().removeprefix("the ") for name in options.switches]
+        parts.append(t("teams (seats 1+3 against 2+4)"))
+    parts += [t(SWITCH_WORDS[name]) for name in options.switches]
     minutes = options.turn_seconds / 60
-    parts.append(f"{minutes:g} min turns")
+    parts.append(t("{minutes} min turns", minutes=f"{minutes:g}"))
     return ", ".join(parts)
 
 
-def lobby_embed(game: Game) -> discord.Embed:
+def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
     """The public lobby: rules and seats."""
-    embed = discord.Embed(title=f"Kasino: {game.options.variant_name}", colour=TABLE_COLOUR)
-    embed.add_field(name="Rules", value=rules_line(game.options), inline=False)
+    title = t("Kasino: {variant}", variant=variant_name(game.options.variant, t))
+    embed = discord.Embed(title=title, colour=TABLE_COLOUR)
+    embed.add_field(name=t("Rules"), value=rules_line(game.options, t), inline=False)
     lines = []
     for index, seat in enumerate(game.seats):
-        host = " (host)" if seat.user_id == game.host_id else ""
-        team = f" · team {'AB'[index % 2]}" if game.options.teams else ""
-        lines.append(f"{index + 1}. **{seat.name}**{host}{team}")
-    embed.add_field(name=f"Seats ({len(game.seats)}/4)", value="\n".join(lines), inline=False)
-    embed.add_field(name="Hints", value=hints_line(game), inline=False)
+        host = t(" (host)") if seat.user_id == game.host_id else ""
+        team = t(" · team {letter}", letter="AB"[index % 2]) if game.options.teams else ""
+        lines.append(f"{index + 1}. **{seat_name(seat, t)}**{host}{team}")
+    seats = t("Seats ({count}/4)", count=len(game.seats))
+    embed.add_field(name=seats, value="\n".join(lines), inline=False)
+    embed.add_field(name=t("Hints"), value=hints_line(game, t), inline=False)
     if game.status is Status.CANCELLED:
-        embed.description = "This lobby was cancelled."
+        embed.description = t("This lobby was cancelled.")
     elif game.status is not Status.LOBBY:
-        embed.description = "The game has started: the table is posted below at every turn."
+        embed.description = t("The game has started: the table is posted below at every turn.")
     else:
-        need = "4 players" if game.options.teams else players_needed(game.options.rules())
-        embed.description = (
-            f"Press **Join** to take a seat ({need}). The host may add computer players"
-            " (🤖 easy, normal or hard) and presses **Start**."
+        need = t("4 players") if game.options.teams else players_needed(game.options.rules(), t)
+        embed.description = t(
+            "Press **Join** to take a seat ({need}). The host may add computer players"
+            " (🤖 easy, normal or hard) and presses **Start**.",
+            need=need,
         )
-    embed.set_footer(text=f"Game #{game.id}")
+    embed.set_footer(text=t("Game #{id}", id=game.id))
     return embed
 
 
-def players_needed(rules: Rules) -> str:
+def seat_name(seat: Any, t: Lang = EN) -> str:
+    """A seat's name; a computer's in this language (``🤖 Normal bot``)."""
+    if not seat.is_computer:
+        return seat.name
+    number = seat.name.rsplit(" ", 1)[-1]
+    level = t(LEVEL_NAMES.get(seat.level or "", seat.level or ""))
+    if number.isdigit():
+        return t("🤖 {level} bot {number}", level=level, number=number)
+    return t("🤖 {level} bot", level=level)
+
+
+LEVEL_NAMES = {"easy": N_("Easy"), "normal": N_("Normal"), "hard": N_("Hard")}
+
+
+def side_name(game: Game, side: int, t: Lang = EN) -> str:
+    """A readable name for a side: the player, or both partners."""
+    if not game.options.teams:
+        return seat_name(game.seats[side], t)
+    return " & ".join(seat_name(s, t) for i, s in enumerate(game.seats) if i % 2 == side)
+
+
+def players_needed(rules: Rules, t: Lang = EN) -> str:
     """``2 to 4 players``; ``2 or 3 players, or 4 in partnerships``; ``2 or 4 players``."""
     counts = rules.player_counts
     if counts == (2, 4):
-        return "2 players, or 4 in partnerships" if rules.four_in_teams else "2 or 4 players"
+        if rules.four_in_teams:
+            return t("2 players, or 4 in partnerships")
+        return t("2 or 4 players")
     if rules.four_in_teams:
-        return "2 or 3 players, or 4 in partnerships"
-    return "2 to 4 players"
+        return t("2 or 3 players, or 4 in partnerships")
+    return t("2 to 4 players")
 
 
-def hints_line(game: Game) -> str:
+def hints_line(game: Game, t: Lang = EN) -> str:
     """Whether hints are on, and what that means for the leaderboard."""
     if not game.hints:
-        return "Off"
+        return t("Off")
     if game.has_computers:
-        return "On: the hand view has a **Hint** button"
-    return "On: the hand view has a **Hint** button; the result is marked on the leaderboard"
+        return t("On: the hand view has a **Hint** button")
+    return t("On: the hand view has a **Hint** button; the result is marked on the leaderboard")
 
 
-def _side_field(game: Game, side: int) -> tuple[str, str]:
+def _side_field(game: Game, side: int, t: Lang) -> tuple[str, str]:
     match = game.match
     rnd = match.round
     seats = [i for i in range(len(game.seats)) if game.side_of(i) == side]
     captured = sum(len(rnd.piles[i]) for i in seats)
-    value = f"Score **{match.scores[side]}** / {match.rules.target}\nCaptured {captured} cards"
+    value = t("Score **{score}** / {target}", score=match.scores[side], target=match.rules.target)
+    value += "\n" + t.ngettext("Captured {n} card", "Captured {n} cards", captured)
     if match.rules.sweeps:  # a count of sweeps that score nothing would only mislead
         sweeps = sum(rnd.sweeps[i] for i in seats)
-        value += f" · {sweep_word(match.rules)} {sweeps}"
-    return game.side_name(side), value
+        value += f" · {sweep_word(match.rules, t)} {sweeps}"
+    return side_name(game, side, t), value
 
 
-def deal_line(game: Game) -> str:
+def deal_line(game: Game, t: Lang = EN) -> str:
     """``Round 2 · deal 3 of 6``, with the sistan warning on the last deal."""
     match = game.match
     k, n = deal_progress(match.round)
-    line = f"Round {match.rounds_played + 1} · deal {k} of {n}"
+    line = t("Round {round} · deal {k} of {n}", round=match.rounds_played + 1, k=k, n=n)
     if match.round.is_last_deal:
-        line += " · ⚠️ **last deal!**" if match.rules.builds else " · ⚠️ **sistan: last deal!**"
+        if match.rules.builds:
+            line += t(" · ⚠️ **last deal!**")
+        else:
+            line += t(" · ⚠️ **sistan: last deal!**")
     return line
 
 
-def score_line(game: Game) -> str:
+def score_line(game: Game, t: Lang = EN) -> str:
     """``Anna **3** · Bjorn **5** (to 16)``."""
     match = game.match
     scores = " · ".join(
-        f"{game.side_name(side)} **{match.scores[side]}**" for side in range(game.sides)
+        f"{side_name(game, side, t)} **{match.scores[side]}**" for side in range(game.sides)
     )
-    return f"{scores} (to {match.rules.target})"
+    return t("{scores} (to {target})", scores=scores, target=match.rules.target)
 
 
-def due(game: Game) -> str:
+def due(game: Game, t: Lang = EN) -> str:
     """`` (time runs out in 5 minutes)`` as a Discord relative timestamp, or nothing."""
     if not game.deadline or game.extra.get("paused"):
         return ""
     seat = game.seats[game.match.round.to_move]
     if seat.is_computer:
-        return " (thinking…)"
-    return f" (time runs out <t:{int(game.deadline)}:R>)"
+        return t(" (thinking…)")
+    return t(" (time runs out {when})", when=f"<t:{int(game.deadline)}:R>")
 
 
-def table_embed(game: Game, *, paused: bool = False, ink: CardInk = TEXT_INK) -> discord.Embed:
+def last_move(game: Game, t: Lang = EN) -> str:
+    """The game's last move in words, in this language (a game saved before the bot spoke
+    several languages has it in English only)."""
+    said = game.extra.get("last_move", {})
+    return str(said.get(t.code) or game.last_move) if game.last_move else ""
+
+
+def table_embed(
+    game: Game, *, paused: bool = False, ink: CardInk = TEXT_INK, t: Lang = EN
+) -> discord.Embed:
     """The public table: table cards, whose turn, deal k of n, sides, last move. Players
     are named by name (a mention in an embed shows as a number where not cached)."""
     match = game.match
     rnd = match.round
     paused = paused or bool(game.extra.get("paused"))
-    embed = discord.Embed(title=f"Kasino: {rules_line(game.options)}", colour=TABLE_COLOUR)
-    lines = [f"**Table ({len(rnd.table)}):** {table_text(game, ink.card)}"]
+    embed = discord.Embed(
+        title=t("Kasino: {rules}", rules=rules_line(game.options, t)), colour=TABLE_COLOUR
+    )
+    table = table_text(game, ink.card, t)
+    lines = [t("**Table ({count}):** {table}", count=len(rnd.table), table=table)]
     if game.status is Status.PLAYING:
-        lines.append(deal_line(game))
+        lines.append(deal_line(game, t))
         if paused:
-            lines.append(f"Round {match.rounds_played} is over; round {match.rounds_played + 1}"
-                         " is dealt in a moment.")  # fmt: skip
+            lines.append(
+                t(
+                    "Round {done} is over; round {next} is dealt in a moment.",
+                    done=match.rounds_played,
+                    next=match.rounds_played + 1,
+                )
+            )
         else:
             seat = game.seats[rnd.to_move]
-            lines.append(f"**To move:** {seat.name}{due(game)}")
+            lines.append(t("**To move:** {name}{due}", name=seat_name(seat, t), due=due(game, t)))
     elif game.status is Status.FINISHED:
-        lines.append(f"🏆 **{winner_text(game)}**")
+        lines.append(f"🏆 **{winner_text(game, t)}**")
     else:
-        lines.append(f"Game over ({game.status}). No result recorded.")
+        lines.append(t(ENDINGS.get(game.status, ENDINGS[Status.STOPPED])))
     if game.last_move:
-        lines.append(f"**Last move:** {ink.line(game.last_move)}")
+        lines.append(t("**Last move:** {move}", move=ink.line(last_move(game, t))))
     embed.description = "\n".join(lines)
     for side in range(game.sides):
-        name, value = _side_field(game, side)
+        name, value = _side_field(game, side, t)
         embed.add_field(name=name, value=value, inline=True)
-    footer = f"Game #{game.id}"
+    footer = t("Game #{id}", id=game.id)
     if game.status is Status.PLAYING:
-        footer += " · press “Your hand” to see your cards and play"
+        footer += t(" · press “Your hand” to see your cards and play")
     embed.set_footer(text=footer)
     return embed
 
 
-def winner_text(game: Game) -> str:
+def winner_text(game: Game, t: Lang = EN) -> str:
     """``Anna wins 17 to 12``."""
     match = game.match
     winner = match.winner
     if winner is None:
-        return "No winner"
+        return t("No winner")
     others = ", ".join(str(s) for i, s in enumerate(match.scores) if i != winner)
-    return f"{game.side_name(winner)} wins {match.scores[winner]} to {others}"
+    return t(
+        "{name} wins {score} to {others}",
+        name=side_name(game, winner, t),
+        score=match.scores[winner],
+        others=others,
+    )
 
 
-def final_line(game: Game) -> str:
+def final_line(game: Game, t: Lang = EN) -> str:
     """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``"""
-    return f"🏆 Game over: **{winner_text(game)}**."
+    return t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
 
 
 def round_summary(
@@ -368,44 +483,60 @@ def round_summary(
     last_move: str = "",
     *,
     ink: CardInk = TEXT_INK,
+    t: Lang = EN,
 ) -> discord.Embed:
     """The public summary of a finished round: each side's items and the match totals."""
     match = game.match
-    embed = discord.Embed(title=f"Round {round_number} is over", colour=TABLE_COLOUR)
+    title = t("Round {round} is over", round=round_number)
+    embed = discord.Embed(title=title, colour=TABLE_COLOUR)
     piles = finished.side_piles()
     for side in range(game.sides):
         pile = piles[side]
         spades = sum(c.suit == "S" for c in pile)
-        lines = [f"{plural(spades, 'spade')} · {plural(len(pile), 'card')}"]
+        lines = [
+            t.ngettext("{n} spade", "{n} spades", spades)
+            + " · "
+            + t.ngettext("{n} card", "{n} cards", len(pile))
+        ]
         if scores is not None:
             items = scores[side].items
-            lines += [f"{ink.line(item_name(match.rules, k))}: {v}" for k, v in items.items() if v]
-            lines.append(f"Round: **{scores[side].total}**")
-        lines.append(f"Match: **{match.scores[side]}** / {match.rules.target}")
-        embed.add_field(name=game.side_name(side), value="\n".join(lines), inline=True)
-    last = f"**Last move:** {ink.line(last_move)}\n" if last_move else ""
+            lines += [
+                f"{ink.line(item_name(match.rules, k, t))}: {v}" for k, v in items.items() if v
+            ]
+            lines.append(t("Round: **{total}**", total=scores[side].total))
+        lines.append(
+            t("Match: **{score}** / {target}", score=match.scores[side], target=match.rules.target)
+        )
+        embed.add_field(name=side_name(game, side, t), value="\n".join(lines), inline=True)
+    last = t("**Last move:** {move}", move=ink.line(last_move)) + "\n" if last_move else ""
     if match.is_over:
-        embed.description = f"{last}🏆 {winner_text(game)}!"
+        embed.description = f"{last}🏆 {winner_text(game, t)}!"
     elif game.extra.get("paused"):
-        embed.description = f"{last}Round {round_number + 1} is dealt in a moment."
+        embed.description = last + t("Round {round} is dealt in a moment.", round=round_number + 1)
     else:
-        embed.description = f"{last}Round {round_number + 1} is dealt."
+        embed.description = last + t("Round {round} is dealt.", round=round_number + 1)
     return embed
 
 
 STEP_PROMPTS = {
-    "card": "**Your turn**{due}: choose a card to play.",
-    "take": "**Your turn**{due}: choose what it takes.",
-    "pick": "**Your turn**{due}: choose the table cards it takes.",
+    "card": N_("**Your turn**{due}: choose a card to play."),
+    "take": N_("**Your turn**{due}: choose what it takes."),
+    "pick": N_("**Your turn**{due}: choose the table cards it takes."),
 }
 BUILDING_STEP_PROMPTS = STEP_PROMPTS | {
-    "take": "**Your turn**{due}: choose what it does.",
-    "pick": "**Your turn**{due}: choose the table items it uses.",
+    "take": N_("**Your turn**{due}: choose what it does."),
+    "pick": N_("**Your turn**{due}: choose the table items it uses."),
 }
 
 
 def hand_content(
-    game: Game, seat: int, note: str = "", step: str = "card", *, ink: CardInk = TEXT_INK
+    game: Game,
+    seat: int,
+    note: str = "",
+    step: str = "card",
+    *,
+    ink: CardInk = TEXT_INK,
+    t: Lang = EN,
 ) -> str:
     """The ephemeral hand view's text for one seat (never sent publicly): the sorted hand,
     the table, deal k of N with the sistan warning, the score, the last move and whose
@@ -413,127 +544,51 @@ def hand_content(
     match = game.match
     rnd = match.round
     lines = [ink.line(note)] if note else []
-    lines.append(f"**{HAND_TITLE}** · {game.options.variant_name}, game #{game.id}")
-    lines.append(ink.cards(sorted_cards(rnd.hands[seat]), empty="(empty)"))
-    lines.append(f"**Table:** {table_text(game, ink.card)}")
+    lines.append(
+        t(
+            "**{title}** · {variant}, game #{id}",
+            title=t(HAND_TITLE),
+            variant=variant_name(game.options.variant, t),
+            id=game.id,
+        )
+    )
+    lines.append(ink.cards(sorted_cards(rnd.hands[seat]), empty=t("(empty)")))
+    lines.append(t("**Table:** {table}", table=table_text(game, ink.card, t)))
     if game.status is Status.PLAYING:
-        lines.append(deal_line(game))
-    lines.append(f"**Score:** {score_line(game)}")
+        lines.append(deal_line(game, t))
+    lines.append(t("**Score:** {score}", score=score_line(game, t)))
     if game.last_move:
-        lines.append(f"**Last move:** {ink.line(game.last_move)}")
+        lines.append(t("**Last move:** {move}", move=ink.line(last_move(game, t))))
     if game.status is not Status.PLAYING:
-        lines.append(f"The game is over. {winner_text(game)}." if match.winner is not None
-                     else "The game is over.")  # fmt: skip
+        if match.winner is not None:
+            lines.append(t("The game is over. {winner}.", winner=winner_text(game, t)))
+        else:
+            lines.append(t("The game is over."))
     elif game.extra.get("paused"):
         lines.append(
-            f"Round {match.rounds_played} is over. These are your cards for round"
-            f" {match.rounds_played + 1}; play starts <t:{int(game.deadline or 0)}:R>."
+            t(
+                "Round {done} is over. These are your cards for round {next}; play starts {when}.",
+                done=match.rounds_played,
+                next=match.rounds_played + 1,
+                when=f"<t:{int(game.deadline or 0)}:R>",
+            )
         )
     elif rnd.to_move == seat:
         prompts = BUILDING_STEP_PROMPTS if match.rules.builds else STEP_PROMPTS
-        lines.append(prompts.get(step, STEP_PROMPTS["card"]).format(due=due(game)))
+        lines.append(t(prompts.get(step, STEP_PROMPTS["card"]), due=due(game, t)))
     else:
-        lines.append(f"Waiting for {game.seats[rnd.to_move].name} to play{due(game)}.")
+        name = seat_name(game.seats[rnd.to_move], t)
+        lines.append(t("Waiting for {name} to play{due}.", name=name, due=due(game, t)))
     return "\n".join(lines)
 
 
-def standings(game: Game) -> str:
+def standings(game: Game, t: Lang = EN) -> str:
     """A running match's scores, one side a line."""
     match = game.match
     return "\n".join(
-        f"{game.side_name(side)}: **{match.scores[side]}** / {match.rules.target}"
+        f"{side_name(game, side, t)}: **{match.scores[side]}** / {match.rules.target}"
         for side in range(game.sides)
     )
-
-
-RULES_TEXT = {
-    "swedish": (
-        "**Swedish Kasino** (2–4 players, one deck). Play one card a turn: capture table cards"
-        " whose values add up to it, in one or more groups (J 11, Q 12, K 13, an ace 1 or 14),"
-        " or trail it onto the table. Emptying the table is a **tabbe** (1 point). After the"
-        " last card the last capturer takes what is left (**sistan**, 1 point).\n"
-        "Round scoring: most spades 2, most cards 1, each ace 1, storan (10♦) 2,"
-        " lillan (2♠\ufe0e) 1, sistan 1, each tabbe 1. {target}"
-    ),
-    "overspader": (
-        "**Överspader**: Swedish Kasino, but instead of 2 points for most spades every side"
-        " scores 1 point for each spade beyond six. {target}"
-    ),
-    "finnish": (
-        "**Finnish Kasino**: cards count differently in hand: an ace is 14 (1 on the table),"
-        " 2♠\ufe0e is 15 and 10♦ is 16 from hand. Points count as you go (aces, 2♠\ufe0e 1,"
-        " 10♦ 2, each **mökki** 1), so the match can end mid-round; most spades 2 and most"
-        " cards 1 come at the end of the round. Mökki do not count in the last deal or once"
-        " anyone has 10 points, and equal mökki cancel. No sistan point. {target}"
-    ),
-    "mulle": (
-        "**Mulle**: two decks, five cards each and five to the table, dealt one at a time."
-        " Captures as in Swedish Kasino. Taking exactly the identical card (same rank and"
-        " suit) with nothing else is a **mulle**: 5 points. Scoring: most spades 1, aces 1,"
-        " each storan 2, each lillan 1, sistan 1, tabbe 1, mulle 5. {target}"
-    ),
-    "casino": (
-        "**Casino** (2 or 3 players, or 4 in partnerships; one deck; A 1, 2–10 their number,"
-        " pictures no number). Play one card a turn: **capture** table cards of its value"
-        " or sets adding up to it (a picture takes one card of its rank), **build**: put it"
-        " on table cards and declare their sum (3 on a 5 is *building 8*), keeping an 8 in"
-        " hand to take it later; **raise** a simple build with a card (a 5-build and a 3"
-        " make 8); **add** a group of the build's value to any build; or **trail**, which"
-        " you may not do while you own a build. A build is taken whole, only by a card of"
-        " its value.\nRound scoring: most cards 3, most spades 1, each ace 1, big casino"
-        " (10♦) 2, little casino (2♠\ufe0e) 1. {target}"
-    ),
-    "royal": (
-        "**Royal Casino**: Casino, but J counts 11, Q 12, K 13 and an ace 1 or 14, so"
-        " pictures and aces capture sums and are built like any card. {target}"
-    ),
-    "mulle-glimne": (
-        "**Glimne's Mulle** (2 players or 4 in partnerships, two decks). Builds as in"
-        " Casino; in hand an ace is 14, 2♠\ufe0e 15 and 10♦ 16. Taking a card's identical"
-        " twin is a **mulle**, worth the card's hand value. Scoring: each 10♦ 3, each"
-        " 2♠\ufe0e 2, each ace 2, every other spade 1, each sweep 1, the mulles. {target}"
-    ),
-    "swazi": (
-        "**Swazi Casino** (2 or 3 players, or 4 in partnerships; J 11, Q 12, K 13, ace 1 or"
-        " 14). Play goes to the right; captured cards lie face up in piles, and the top"
-        " cards of the opponents' piles can join your builds. Capture, build, change an"
-        " opponent's simple build's value, augment your side's builds, or trail (and make a"
-        " build from table cards as you trail). Never two builds of one value on the"
-        " table. Round scoring: most cards 2, most spades 2, 2♠\ufe0e 1, 10♦ 2, each ace 1."
-        " {target}"
-    ),
-    "sotho": (
-        "**Sotho Casino**: Swazi Casino, but pictures have no number (a picture takes"
-        " pictures of its rank), an ace is 1, and partners keep separate piles. {target}"
-    ),
-    "south-african": (
-        "**South African Casino** (2–4 players, 40 cards without pictures, the ace 1)."
-        " Casino's captures and builds; the top card of every other player's pile can be"
-        " captured as if on the table. You may not trail (drift) while you own a build,"
-        " except in a two-player game's second deal. Round scoring: most cards 2, more than"
-        " five spades 1, 2♠\ufe0e 1, 10♦ 2, each ace 1. {target}"
-    ),
-}
-
-
-def default_target(variant: str) -> str:
-    """The sentence on a variant's usual match length, which ``/kasino new`` can change."""
-    target = rules_for(variant).target
-    return f"A match is to {target} points unless the lobby sets another target."
-
-
-def rules_embed(variant: str | None) -> discord.Embed:
-    """A readable rules summary for one variant, or all ten, one field each (an embed's
-    description holds at most 4,096 characters, its fields 1,024 each)."""
-    embed = discord.Embed(title="Kasino rules", colour=TABLE_COLOUR)
-    if variant:
-        embed.description = RULES_TEXT[variant].format(target=default_target(variant))
-    else:
-        for key, text in RULES_TEXT.items():
-            value = text.format(target=default_target(key))
-            embed.add_field(name=VARIANT_NAMES[key], value=value, inline=False)
-    embed.set_footer(text="Start a game with /kasino new; see your cards with /kasino hand.")
-    return embed
 
 
 def scores_embed(
@@ -546,25 +601,32 @@ def scores_embed(
     *,
     computers: bool = False,
     names: dict[int, str] | None = None,
+    t: Lang = EN,
 ) -> discord.Embed:
     """One page of a leaderboard (rows are ``storage.BoardRow``): matches between people,
     or with ``computers`` the matches played against computer players."""
-    board = GameOptions(variant=variant).variant_name if variant else "All variants"
-    board += f", to {target}" if target else ", all targets"
-    title = "Kasino vs computers" if computers else "Kasino leaderboard"
+    board = variant_name(variant, t) if variant else t("All variants")
+    board += t(", to {target}", target=target) if target else t(", all targets")
+    title = t("Kasino vs computers") if computers else t("Kasino leaderboard")
     embed = discord.Embed(title=f"{title}: {board}", colour=TABLE_COLOUR)
     names = names or {}
     lines = [
-        f"**{offset + n + 1}.** {names.get(row.user_id) or f'<@{row.user_id}>'}"
-        f"{HINTED_MARK if row.hinted else ''}:"
-        f" {plural(row.wins, 'win')} in {plural(row.matches, 'match', 'matches')}"
-        f" ({row.win_rate:.0%}) · {plural(row.points, 'point')}"
-        f" · {row.tabbar} {'tabbe' if row.tabbar == 1 else 'tabbar'}"
+        t(
+            "**{rank}.** {name}{mark}: {wins} in {matches} ({rate}) · {points} · {tabbar}",
+            rank=offset + n + 1,
+            name=names.get(row.user_id) or f"<@{row.user_id}>",
+            mark=HINTED_MARK if row.hinted else "",
+            wins=t.ngettext("{n} win", "{n} wins", row.wins),
+            matches=t.ngettext("{n} match", "{n} matches", row.matches),
+            rate=f"{row.win_rate:.0%}",
+            points=t.ngettext("{n} point", "{n} points", row.points),
+            tabbar=t.ngettext("{n} tabbe", "{n} tabbar", row.tabbar),
+        )
         for n, row in enumerate(rows)
     ]
-    embed.description = "\n".join(lines) or "No finished matches on this board yet."
-    footer = f"Page {page} of {pages}"
+    embed.description = "\n".join(lines) or t("No finished matches on this board yet.")
+    footer = t("Page {page} of {pages}", page=page, pages=pages)
     if any(row.hinted for row in rows):
-        footer += f" · {HINTED_MARK} some matches played with hints"
+        footer += t(" · {mark} some matches played with hints", mark=HINTED_MARK)
     embed.set_footer(text=footer)
     return embed

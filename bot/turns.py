@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from bot.engine import Build, Card, IllegalMove, Move, Round, card_points, is_mulle
 from bot.engine.moves import Item
+from bot.i18n import EN, N_, Lang
 
 Fmt = Callable[[Card], str]
 
@@ -69,23 +70,25 @@ def capture_points(round_: Round, move: Move) -> int:
     return points + round_.rules.mulle_points * is_mulle(round_.rules, move.card, move.taken)
 
 
-def why_not(round_: Round, card: Card) -> str:
+def why_not(round_: Round, card: Card, t: Lang = EN, fmt: Fmt = str) -> str:
     """Why ``card`` has no legal move now (the engine's words for its trail)."""
     try:
         round_.copy().play(Move(card))
     except IllegalMove as error:
-        return str(error)
-    return "it cannot be played now"
+        return t.reason(error.reason, fmt)
+    return t("it cannot be played now")
 
 
-def why_unusable(round_: Round, card: Card, items: Sequence[Item]) -> str:
+def why_unusable(
+    round_: Round, card: Card, items: Sequence[Item], t: Lang = EN, fmt: Fmt = str
+) -> str:
     """Why ``card`` can neither take nor build with exactly ``items`` (the engine's words
     for the capture; a build of the sum is suggested when there is none of that)."""
     try:
         round_.copy().play(Move(card, items))
     except IllegalMove as error:
-        return str(error)
-    return "that is not a move of this game"
+        return t.reason(error.reason, fmt)
+    return t("that is not a move of this game")
 
 
 def group_text(cards: Sequence[Card], fmt: Fmt) -> str:
@@ -130,59 +133,93 @@ def groups_text(groups: Groups, fmt: Fmt) -> str:
     return " | ".join(group_text(g, fmt) for g in groups)
 
 
-def build_words(move: Move, fmt: Fmt, later: Round | None) -> tuple[str, str]:
-    """A build move as ``(verb, detail)``, given the round after it (``later``):
-    ``("build", "8: 3♣+5♥")``, ``("raise", "[5 = 5♥] to 8 with 3♣")`` or
-    ``("add", "8♥ and A♦+3♦+4♠ to [8 = 3♣+5♥]")``."""
+def _and(t: Lang) -> str:
+    return f" {t.pgettext('list', 'and')} "
+
+
+def build_words(move: Move, fmt: Fmt, later: Round | None, t: Lang = EN) -> tuple[str, dict]:
+    """A build move as ``(kind, fields)``, given the round after it (``later``): ``"build"``
+    (``value``, ``groups``: ``8``, ``3♣+5♥``), ``"raise"`` (``target``, ``value``,
+    ``card``, and ``adding`` when groups join it) or ``"add"`` (``groups``, ``target``)."""
     groups = groups_with(later, move.card, [move.card, *cards_of(move.using)])
     builds = [item for item in move.using if isinstance(item, Build)]
     if not builds:
-        return "build", f"{move.value}: {groups_text(groups, fmt)}"
+        return "build", {"value": move.value, "groups": groups_text(groups, fmt)}
     old = {group for build in builds for group in build.groups}
     new = [group for group in groups if group not in old]
     target = items_text(builds, fmt)
     if any(b.value != move.value for b in builds):
         extra = [g for g in new if move.card not in g]
-        adding = f", adding {' and '.join(group_text(g, fmt) for g in extra)}" if extra else ""
-        return "raise", f"{target} to {move.value} with {fmt(move.card)}{adding}"
-    return "add", f"{' and '.join(group_text(g, fmt) for g in new)} to {target}"
+        fields = {"target": target, "value": move.value, "card": fmt(move.card)}
+        if extra:
+            fields["adding"] = _and(t).join(group_text(g, fmt) for g in extra)
+            return "raise-adding", fields
+        return "raise", fields
+    return "add", {"groups": _and(t).join(group_text(g, fmt) for g in new), "target": target}
 
 
-def table_builds_text(move: Move, fmt: Fmt, later: Round | None) -> str:
-    """``build 10: 5♠+5♦ | 4♦+6♣`` for each build a trail makes from table cards."""
+# A build move as a menu option (imperative) and as the last move (past tense).
+BUILD_LABELS = {
+    "build": N_("Build {value}: {groups}"),
+    "raise": N_("Raise {target} to {value} with {card}"),
+    "raise-adding": N_("Raise {target} to {value} with {card}, adding {adding}"),
+    "add": N_("Add {groups} to {target}"),
+}
+BUILD_SENTENCES = {
+    "build": N_("{name} built {value}: {groups}"),
+    "raise": N_("{name} raised {target} to {value} with {card}"),
+    "raise-adding": N_("{name} raised {target} to {value} with {card}, adding {adding}"),
+    "add": N_("{name} added {groups} to {target}"),
+}
+
+
+def table_builds_text(
+    move: Move, fmt: Fmt, later: Round | None, t: Lang = EN, *, past: bool = False
+) -> str:
+    """``build 10: 5♠+5♦ | 4♦+6♣`` for each build a trail makes from table cards
+    (``past``: ``built 10: …``)."""
     made = []
     for build in move.table_builds:
         cards = cards_of(build.using)
-        made.append(f"build {build.value}: {groups_text(groups_with(later, cards[0], cards), fmt)}")
+        groups = groups_text(groups_with(later, cards[0], cards), fmt)
+        if past:
+            made.append(t("built {value}: {groups}", value=build.value, groups=groups))
+        else:
+            made.append(t("build {value}: {groups}", value=build.value, groups=groups))
     return ", ".join(made)
 
 
-def move_label(round_: Round, move: Move, fmt: Fmt) -> str:
+def move_label(round_: Round, move: Move, fmt: Fmt, t: Lang = EN) -> str:
     """A menu option for one legal move, in the imperative (at most 100 characters)."""
     if move.kind == "capture":
-        return f"Take {items_text(move.taken, fmt)}"[:100]
+        return t("Take {cards}", cards=items_text(move.taken, fmt))[:100]
     later = after(round_, move)
     if move.kind == "build":
-        verb, detail = build_words(move, fmt, later)
-        return f"{verb.capitalize()} {detail}"[:100]
+        kind, fields = build_words(move, fmt, later, t)
+        return t(BUILD_LABELS[kind], **fields)[:100]
     if move.table_builds:
-        return f"Trail {fmt(move.card)} and {table_builds_text(move, fmt, later)}"[:100]
-    return f"Trail {fmt(move.card)}"
+        builds = table_builds_text(move, fmt, later, t)
+        return t("Trail {card} and {builds}", card=fmt(move.card), builds=builds)[:100]
+    return t("Trail {card}", card=fmt(move.card))
 
 
-def move_sentence(name: str, move: Move, fmt: Fmt, later: Round | None = None) -> str:
+def move_sentence(name: str, move: Move, fmt: Fmt, later: Round | None = None, t: Lang = EN) -> str:
     """The move in the past tense, given the round after it (for the groups of builds):
     ``Anna raised [5 = 5♥] to 8 with 3♣``."""
     if move.kind == "capture":
-        return f"{name} played {fmt(move.card)} and took {items_text(move.taken, fmt)}"
+        taken = items_text(move.taken, fmt)
+        return t(
+            "{name} played {card} and took {cards}", name=name, card=fmt(move.card), cards=taken
+        )
     if move.kind == "build":
-        verb, detail = build_words(move, fmt, later)
-        past = {"build": "built", "raise": "raised", "add": "added"}[verb]
-        return f"{name} {past} {detail}"
-    text = f"{name} trailed {fmt(move.card)}"
+        kind, fields = build_words(move, fmt, later, t)
+        return t(BUILD_SENTENCES[kind], name=name, **fields)
     if move.table_builds:
-        text += f" and {table_builds_text(move, fmt, later).replace('build ', 'built ')}"
-    return text
+        builds = table_builds_text(move, fmt, later, t, past=True)
+        return t(
+            "{name} trailed {card} and {builds}", name=name, card=fmt(move.card), builds=builds
+        )
+    return t("{name} trailed {card}", name=name, card=fmt(move.card))
 
 
 def matching(round_: Round, card: Card, items: Sequence[Item]) -> list[Move]:

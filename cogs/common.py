@@ -1,17 +1,26 @@
-"""What every part of the Kasino cog shares: the polite refusals and their texts."""
+"""What every part of the Kasino cog shares: the languages of a reply, and the polite
+refusals and their texts (catalogue messages, said in the clicker's language)."""
 
 from __future__ import annotations
 
 import discord
 
+from bot.games import GameError
+from bot.i18n import N_, Lang, lang_of
 from bot.models import Game
+from bot.render import plain
 
-STALE = "⚠️ This view is out of date, so nothing was changed. Here is a fresh one:"
-NOT_MINE = "That control is not valid (it was changed or is not mine), so nothing happened."
-GONE = "This game no longer exists, so nothing happened."
-ELSEWHERE = "That control belongs to a game in another channel, so nothing happened."
-NO_GAME = "There is no Kasino game in this channel. Start one with /kasino new."
-NOT_PLAYING = "You are not playing in this game; you can follow it on the table."
+STALE = N_("⚠️ This view is out of date, so nothing was changed. Here is a fresh one:")
+NOT_MINE = N_("That control is not valid (it was changed or is not mine), so nothing happened.")
+GONE = N_("This game no longer exists, so nothing happened.")
+ELSEWHERE = N_("That control belongs to a game in another channel, so nothing happened.")
+NO_GAME = N_("There is no Kasino game in this channel. Start one with /kasino new.")
+NOT_PLAYING = N_("You are not playing in this game; you can follow it on the table.")
+
+
+def private(interaction: discord.Interaction) -> Lang:
+    """The language of a private answer: the clicking user's Discord client language."""
+    return lang_of(interaction.locale)
 
 
 def jump_url(game: Game) -> str:
@@ -20,12 +29,28 @@ def jump_url(game: Game) -> str:
     return f"{base}/{game.message_id}" if game.message_id else base
 
 
-async def refuse(interaction: discord.Interaction, text: str) -> None:
-    """A friendly ephemeral answer that changes nothing."""
+async def tell(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer (``text`` already in the clicker's language)."""
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+async def refuse(interaction: discord.Interaction, message: str, /, **fields: object) -> None:
+    """A friendly ephemeral answer that changes nothing: the catalogue ``message`` in the
+    clicker's language."""
+    await tell(interaction, private(interaction)(message, **fields))
+
+
+async def refuse_error(
+    interaction: discord.Interaction, error: GameError, *, played: bool = False
+) -> None:
+    """A :class:`GameError` in the clicker's language (``played``: a refused move, which
+    adds that nothing was played)."""
+    t = private(interaction)
+    said = error.say(t, plain)
+    await tell(interaction, t("{error}. Nothing was played.", error=said) if played else said)
 
 
 async def foreign(interaction: discord.Interaction, game: Game | None, kind: str) -> bool:

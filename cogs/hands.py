@@ -14,11 +14,12 @@ import discord
 from bot.engine import Card, Move, capture_options, capture_values, is_capture
 from bot.engine.moves import Item
 from bot.games import GameError, GameService
+from bot.i18n import N_
 from bot.models import Game, Status
 from bot.moves import rank_choices
 from bot.render import hand_content, plain, value_note
 from bot.turns import building, items_text, matching, moves_of, why_not, why_unusable
-from cogs.common import NOT_MINE, NOT_PLAYING, STALE, foreign, refuse
+from cogs.common import NOT_MINE, NOT_PLAYING, STALE, foreign, private, refuse, refuse_error
 from cogs.custom_ids import Click
 from cogs.live import LiveHands
 from cogs.table import TableFlow
@@ -41,7 +42,7 @@ def own_view(interaction: discord.Interaction) -> bool:
     return message is not None and message.flags.ephemeral and owner == interaction.user.id
 
 
-GONE_ITEMS = "Those items are not on the table any more, so nothing was played."
+GONE_ITEMS = N_("Those items are not on the table any more, so nothing was played.")
 
 
 class HandFlow:
@@ -68,9 +69,11 @@ class HandFlow:
     async def send_hand(
         self, interaction: discord.Interaction, game: Game, seat: int, note: str = ""
     ) -> None:
-        """The seat's hand view with its move menus."""
-        content = hand_content(game, seat, note, ink=self.ink)
-        view = hand_view(game, seat, self.ink)
+        """The seat's hand view with its move menus, in the clicker's language (``note``
+        is already in it)."""
+        t = private(interaction)
+        content = hand_content(game, seat, note, ink=self.ink, t=t)
+        view = hand_view(game, seat, self.ink, t)
         await self.answer_privately(interaction, game, content, view)
 
     async def answer_privately(
@@ -96,7 +99,7 @@ class HandFlow:
         """A card, take or pick select (inside the game's session)."""
         seat = game.seat_of(interaction.user.id)
         if seat is not None and click.version != game.version and game.status is Status.PLAYING:
-            await self.send_hand(interaction, game, seat, STALE)
+            await self.send_hand(interaction, game, seat, private(interaction)(STALE))
             return
         if not own_view(interaction):
             # move menus live only on the player's own private hand view
@@ -105,7 +108,7 @@ class HandFlow:
         try:
             seat = self.games.check_turn(game, interaction.user.id)
         except GameError as error:
-            await refuse(interaction, str(error))
+            await refuse_error(interaction, error)
             return
         if click.kind == "card":
             await self.on_card(interaction, game, seat, click.numbers[0])
@@ -127,11 +130,14 @@ class HandFlow:
         if played is None:
             return
         rnd = game.match.round
+        t = private(interaction)
         if building(rnd):
             moves = moves_of(rnd, played)
             if not moves:
-                why = why_not(rnd, played)
-                await refuse(interaction, f"{plain(played)} cannot be played now: {why}.")
+                why = why_not(rnd, played, t, plain)
+                await refuse(
+                    interaction, "{card} cannot be played now: {why}.", card=plain(played), why=why
+                )
                 return
             if moves == [Move(played)]:  # a trail is all it can do
                 await self.play(interaction, game, seat, Move(played))
@@ -139,10 +145,12 @@ class HandFlow:
         elif not rnd.table or not capture_options(game.match.rules, played, list(rnd.table), 1):
             await self.play(interaction, game, seat, Move(played))
             return
-        verb = "do" if building(rnd) else "take"
-        note = f"You play **{plain(played)}**. What does it {verb}?"
-        content = hand_content(game, seat, note, step="take", ink=self.ink)
-        view = take_view(game, seat, index, self.ink)
+        if building(rnd):
+            note = t("You play **{card}**. What does it do?", card=plain(played))
+        else:
+            note = t("You play **{card}**. What does it take?", card=plain(played))
+        content = hand_content(game, seat, note, step="take", ink=self.ink, t=t)
+        view = take_view(game, seat, index, self.ink, t)
         await self.answer_privately(interaction, game, content, view)
 
     @staticmethod
@@ -165,9 +173,10 @@ class HandFlow:
         if played is None:
             return
         if click.choice == "pick":
-            note = f"You play **{plain(played)}**. Choose the table cards it takes:"
-            content = hand_content(game, seat, note, step="pick", ink=self.ink)
-            view = pick_view(game, click.card or 0, self.ink)
+            t = private(interaction)
+            note = t("You play **{card}**. Choose the table cards it takes:", card=plain(played))
+            content = hand_content(game, seat, note, step="pick", ink=self.ink, t=t)
+            view = pick_view(game, click.card or 0, self.ink, t)
             await self.answer_privately(interaction, game, content, view)
             return
         if click.choice == "trail":
@@ -196,18 +205,21 @@ class HandFlow:
         try:
             taken = self.games.taken_at(game, click.numbers)
         except GameError as error:
-            await refuse(interaction, str(error))
+            await refuse_error(interaction, error)
             return
         rules = game.match.rules
         if not is_capture(rules, played, taken):
-            values_text = value_note(rules, played, capture_values(rules, played, True))
-            note = (
-                f"⚠️ {' + '.join(plain(c) for c in taken)} cannot be taken with {plain(played)}"
-                f"{values_text}: the cards must split into groups that each add up to its value."
-                " Nothing was played; choose again:"
+            t = private(interaction)
+            values_text = value_note(rules, played, capture_values(rules, played, True), t)
+            note = t(
+                "⚠️ {cards} cannot be taken with {card}{values}: the cards must split into"
+                " groups that each add up to its value. Nothing was played; choose again:",
+                cards=" + ".join(plain(c) for c in taken),
+                card=plain(played),
+                values=values_text,
             )
-            content = hand_content(game, seat, note, step="pick", ink=self.ink)
-            view = pick_view(game, click.card or 0, self.ink)
+            content = hand_content(game, seat, note, step="pick", ink=self.ink, t=t)
+            view = pick_view(game, click.card or 0, self.ink, t)
             await self.answer_privately(interaction, game, content, view)
             return
         await self.play(interaction, game, seat, Move(played, taken))
@@ -229,16 +241,23 @@ class HandFlow:
         if len(moves) == 1:
             await self.play(interaction, game, seat, moves[0])
             return
+        t = private(interaction)
+        shown = items_text(items, plain)
         if moves:
-            note = f"You play **{plain(played)}** with {items_text(items, plain)}. Which move?"
-            view = which_view(game, click.card or 0, click.numbers, moves)
-        else:
-            note = (
-                f"⚠️ {plain(played)} can do nothing with exactly {items_text(items, plain)}:"
-                f" {why_unusable(rnd, played, items)}. Nothing was played; choose again:"
+            note = t(
+                "You play **{card}** with {items}. Which move?", card=plain(played), items=shown
             )
-            view = pick_view(game, click.card or 0, self.ink)
-        content = hand_content(game, seat, note, step="pick", ink=self.ink)
+            view = which_view(game, click.card or 0, click.numbers, moves, t)
+        else:
+            note = t(
+                "⚠️ {card} can do nothing with exactly {items}: {why}. Nothing was played;"
+                " choose again:",
+                card=plain(played),
+                items=shown,
+                why=why_unusable(rnd, played, items, t, plain),
+            )
+            view = pick_view(game, click.card or 0, self.ink, t)
+        content = hand_content(game, seat, note, step="pick", ink=self.ink, t=t)
         await self.answer_privately(interaction, game, content, view)
 
     async def on_which(
@@ -270,9 +289,9 @@ class HandFlow:
         try:
             outcome = await self.games.play(game, seat, move)
         except GameError as error:
-            await refuse(interaction, f"{error}. Nothing was played.")
+            await refuse_error(interaction, error, played=True)
             return
-        await self.send_hand(interaction, game, seat, f"✅ {outcome.text}")
+        await self.send_hand(interaction, game, seat, f"✅ {outcome.text_in(private(interaction))}")
         self.table.after_move(outcome, mover=interaction.user.id)
 
     async def on_hint(self, interaction: discord.Interaction, click: Click) -> None:
@@ -282,15 +301,16 @@ class HandFlow:
             if await foreign(interaction, game, click.kind):
                 return
             seat = game.seat_of(interaction.user.id)
+            t = private(interaction)
             if seat is not None and click.version != game.version and game.status.active:
-                await self.send_hand(interaction, game, seat, STALE)
+                await self.send_hand(interaction, game, seat, t(STALE))
                 return
             try:
                 seat = self.games.check_turn(game, interaction.user.id)
-                think = self.games.hint_job(game, seat)
+                think = self.games.hint_job(game, seat, t)
             except GameError as error:
-                await refuse(interaction, str(error))
+                await refuse_error(interaction, error)
                 return
             await interaction.response.defer(ephemeral=True, thinking=True)
         _, why = await asyncio.to_thread(think)
-        await interaction.followup.send(f"💡 Hint: {self.ink.line(why)}", ephemeral=True)
+        await interaction.followup.send(t("💡 Hint: {why}", why=self.ink.line(why)), ephemeral=True)

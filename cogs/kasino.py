@@ -14,14 +14,17 @@ from discord.ext import commands
 
 from bot.engine import rules_for
 from bot.games import GameError, GameService
+from bot.i18n import N_, NATIVE_NAMES, languages
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
-from bot.render import lobby_embed, rules_embed, scores_embed, standings
+from bot.render import lobby_embed, scores_embed, standings
+from bot.rules_text import rules_embed
 from bot.storage import ChannelBusy, CorruptGame
 from bot.timers import Timers
-from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, refuse
+from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import BadComponent, ScoresPage, parse_click
 from cogs.hands import HandFlow
+from cogs.languages import Languages
 from cogs.live import LiveHands
 from cogs.lobby import LobbyFlow
 from cogs.outbox import Outbox, Post
@@ -35,8 +38,14 @@ log = logging.getLogger(__name__)
 
 VARIANTS = [app_commands.Choice(name=name, value=key) for key, name in VARIANT_NAMES.items()]
 OPPONENTS = [
-    app_commands.Choice(name="people", value="people"),
-    app_commands.Choice(name="computers", value="computers"),
+    app_commands.Choice(name=N_("people"), value="people"),
+    app_commands.Choice(name=N_("computers"), value="computers"),
+]
+# The admin's language setting: a language the bot speaks, or the server's own language.
+SERVER_LANGUAGE = "server"
+LANGUAGES = [
+    app_commands.Choice(name=N_("The server's language"), value=SERVER_LANGUAGE),
+    *(app_commands.Choice(name=NATIVE_NAMES.get(code, code), value=code) for code in languages()),
 ]
 PAGE_SIZE = 10
 
@@ -56,7 +65,8 @@ class Kasino(
         self.timers = Timers(self.on_deadline)
         self.live = LiveHands()
         outbox = Outbox(bot, self._table_posted)
-        self.table = TableFlow(self.games, outbox, self.live, self.timers, bot.ink)
+        self.languages = Languages(bot, bot.storage)
+        self.table = TableFlow(self.games, outbox, self.live, self.timers, bot.ink, self.languages)
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
 
@@ -66,6 +76,7 @@ class Kasino(
     async def cog_load(self) -> None:
         """Register the components and restart every stored timer."""
         self.bot.add_dynamic_items(KasinoButton, KasinoSelect)
+        await self.languages.load()
         # only this process's shards' games: the other processes restart their own
         for game_id, deadline in await self.games.storage.deadlines(self.bot.config.shards):
             self.timers.schedule(game_id, deadline)
@@ -112,9 +123,9 @@ class Kasino(
             permissive=permissive,
             last_capture_point=last_capture_point,
         )
-        problem = options_problem(options)
+        problem = options_problem(options, private(interaction))
         if problem:
-            await refuse(interaction, problem)
+            await tell(interaction, problem)
             return
         host = Seat(interaction.user.id, interaction.user.display_name)
         # loading the running game first closes it if its saved state is damaged
@@ -122,14 +133,28 @@ class Kasino(
         try:
             if running is not None:
                 raise ChannelBusy(running.id)
+            locale = interaction.guild_locale
             game = await self.games.open_lobby(
-                interaction.guild_id or 0, interaction.channel_id or 0, host, options
+                interaction.guild_id or 0,
+                interaction.channel_id or 0,
+                host,
+                options,
+                locale=locale.value if locale is not None else None,
             )
         except ChannelBusy:
-            link = jump_url(running) if running else "this channel"
-            await refuse(interaction, f"A game is already running in this channel: {link}")
+            if running:
+                await refuse(
+                    interaction,
+                    "A game is already running in this channel: {link}",
+                    link=jump_url(running),
+                )
+            else:
+                await refuse(interaction, "A game is already running in this channel.")
             return
-        await interaction.response.send_message(embed=lobby_embed(game), view=lobby_view(game))
+        t = self.languages.public(game)
+        await interaction.response.send_message(
+            embed=lobby_embed(game, t), view=lobby_view(game, t)
+        )
         log.info("game %s: lobby opened in channel %s", game.id, game.channel_id)
         message = await interaction.original_response()
         async with self.games.session(game.id) as game:
@@ -176,8 +201,36 @@ class Kasino(
         self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
     ) -> None:
         """The rules of one variant (or all), only for you."""
-        embed = rules_embed(variant.value if variant else None)
+        embed = rules_embed(variant.value if variant else None, private(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name="language", description="The language of the bot's public messages here (admins)"
+    )
+    @app_commands.describe(language="A language, or the server's own language")
+    @app_commands.choices(language=LANGUAGES)
+    async def language(
+        self, interaction: discord.Interaction, language: app_commands.Choice[str]
+    ) -> None:
+        """A server admin (Manage Server) chooses the language of the bot's public messages:
+        the lobby, the table, turn notices, summaries and leaderboards."""
+        if not interaction.permissions.manage_guild:
+            await refuse(interaction, "Only someone with Manage Server can change the language.")
+            return
+        code = None if language.value == SERVER_LANGUAGE else language.value
+        await self.languages.choose(interaction.guild_id or 0, code)
+        t = self.languages.of_interaction(interaction)
+        if code is None:
+            text = t("The bot's public messages here now follow the server's language.")
+        else:
+            text = t(
+                "The bot's public messages here are now in {language}.",
+                language=NATIVE_NAMES.get(code, code),
+            )
+        await interaction.response.send_message(
+            text, allowed_mentions=discord.AllowedMentions.none()
+        )
+        log.info("guild %s: language set to %s", interaction.guild_id, code or "the server's")
 
     @app_commands.command(
         name="stop", description="End this channel's game (host or Manage Channels)"
@@ -194,11 +247,16 @@ class Kasino(
             try:
                 await self.games.stop(game, allowed=allowed)
             except GameError as error:
-                await refuse(interaction, str(error))
+                await refuse_error(interaction, error)
                 return
             self.timers.cancel(game.id)
+            t = self.languages.public(game)
             await interaction.response.send_message(
-                f"🛑 {interaction.user.mention} stopped game #{game.id}. No result is recorded.",
+                t(
+                    "🛑 {mention} stopped game #{id}. No result is recorded.",
+                    mention=interaction.user.mention,
+                    id=game.id,
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             log.info("game %s: stopped", game.id)
@@ -260,9 +318,11 @@ class Kasino(
         self.live.forget_game(broken.game_id)
         if not broken.channel_id:
             return
-        text = (
-            f"⚠️ Game #{broken.game_id} could not be loaded: its saved state is damaged. It is"
-            " closed, with no result recorded. Start a new one with /kasino new."
+        t = self.languages.server(broken.guild_id or 0)
+        text = t(
+            "⚠️ Game #{id} could not be loaded: its saved state is damaged. It is closed,"
+            " with no result recorded. Start a new one with /kasino new.",
+            id=broken.game_id,
         )
         post = Post(broken.game_id, broken.guild_id or 0, broken.channel_id, content=text)
         self.table.outbox.put(post)
@@ -280,15 +340,21 @@ class Kasino(
             if game.timer is Timer.DEAL:
                 await self.games.resume_after_pause(game)
                 self.timers.schedule(game.id, game.deadline)
-                self.table.announce(game, f"Round {game.match.rounds_played + 1} is dealt.")
+                number = game.match.rounds_played + 1
+                self.table.announce(game, lambda t: t("Round {round} is dealt.", round=number))
                 self.table.follow(game)
             elif game.timer is Timer.REMIND:
                 await self.games.remind(game)
                 self.timers.schedule(game.id, game.deadline)
+                when = f"<t:{int(game.deadline or 0)}:R>"
                 self.table.announce(
                     game,
-                    f"⏰ Reminder (game #{game.id}): if nobody plays"
-                    f" <t:{int(game.deadline or 0)}:R>, I will make a safe move.",
+                    lambda t: t(
+                        "⏰ Reminder (game #{id}): if nobody plays {when},"
+                        " I will make a safe move.",
+                        id=game.id,
+                        when=when,
+                    ),
                 )
             elif game.timer is Timer.COMPUTER:
                 await self.computer_turn(game)
@@ -328,15 +394,18 @@ class Kasino(
         pages = max(1, -(-total // PAGE_SIZE))
         guild = interaction.guild_id or 0
         names = await storage.player_names(guild, [row.user_id for row in rows])
+        t = self.languages.of_interaction(interaction)
         embed = scores_embed(
-            rows, variant, target, page, pages, offset, computers=computers, names=names
+            rows, variant, target, page, pages, offset, computers=computers, names=names, t=t
         )
         game = await self.games.active(interaction.channel_id or 0)
         if game is not None and game.match is not None:
             embed.add_field(
-                name=f"This match (game #{game.id})", value=standings(game), inline=False
+                name=t("This match (game #{id})", id=game.id),
+                value=standings(game, t),
+                inline=False,
             )
-        return embed, scores_view(variant, target, page, pages, computers=computers)
+        return embed, scores_view(variant, target, page, pages, computers=computers, t=t)
 
     async def on_scores_page(self, interaction: discord.Interaction, page: ScoresPage) -> None:
         """Previous / Next on a leaderboard, or the switch to the other board."""

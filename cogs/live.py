@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.i18n import Lang, lang_of
 from bot.timers import now
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,11 @@ class LiveHands:
         """A game is over: its views are no longer followed."""
         for key in [k for k in self._open if k[0] == game_id]:
             del self._open[key]
+
+    def lang(self, game_id: int, user_id: int) -> Lang:
+        """The language of a player's open hand view: their client's, as they last clicked."""
+        found = self._open.get((game_id, user_id))
+        return lang_of(found.interaction.locale if found is not None else None)
 
     def is_open(self, game_id: int, user_id: int) -> bool:
         """Whether the player has a hand view that can still be edited."""

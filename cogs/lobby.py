@@ -11,7 +11,7 @@ from bot.games import GameError, GameService
 from bot.models import Game, Seat, Status
 from bot.render import lobby_embed
 from bot.storage import ChannelBusy
-from cogs.common import NOT_MINE, refuse
+from cogs.common import NOT_MINE, refuse, refuse_error
 from cogs.table import TableFlow
 from cogs.views import lobby_view
 
@@ -47,16 +47,19 @@ class LobbyFlow:
                 await refuse(interaction, NOT_MINE)
                 return
         except GameError as error:
-            await refuse(interaction, str(error))
+            await refuse_error(interaction, error)
             return
-        await interaction.response.edit_message(embed=lobby_embed(game), view=lobby_view(game))
+        t = self.table.lang(game)
+        await interaction.response.edit_message(
+            embed=lobby_embed(game, t), view=lobby_view(game, t)
+        )
         if game.status is Status.PLAYING:
             # the lobby stays as the record of who plays; the table is posted fresh below it
             game.message_id = None
             await self.games.save(game)
             log.info("game %s: started with %d players", game.id, len(game.seats))
             self.table.timers.schedule(game.id, game.deadline)
-            self.table.announce(game, "The cards are dealt.")
+            self.table.announce(game, lambda t: t("The cards are dealt."))
 
     async def on_rematch(self, interaction: discord.Interaction, old: Game) -> None:
         """Same seats and rules, new match (inside the old game's session; the new game
@@ -67,11 +70,11 @@ class LobbyFlow:
             await refuse(interaction, "A game is already running in this channel.")
             return
         except GameError as error:
-            await refuse(interaction, str(error))
+            await refuse_error(interaction, error)
             return
         await interaction.response.edit_message(view=None)
         async with self.games.session(new.id) as game:
             assert game is not None
             log.info("game %s: rematch of game %s", game.id, old.id)
             self.table.timers.schedule(game.id, game.deadline)
-            self.table.announce(game, "Rematch! The cards are dealt.")
+            self.table.announce(game, lambda t: t("Rematch! The cards are dealt."))

@@ -7,26 +7,38 @@ is called inside the game's session and only *queues* (see :mod:`cogs.outbox` an
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from bot.games import GameService, MoveOutcome
+from bot.i18n import Lang
 from bot.models import Game, Status
-from bot.render import CardInk, final_line, hand_content, round_summary, table_embed
+from bot.render import CardInk, final_line, hand_content, round_summary, seat_name, table_embed
 from bot.timers import Timers
+from cogs.languages import Languages
 from cogs.live import LiveHands
 from cogs.outbox import Outbox, Post
 from cogs.views import hand_view, table_view
 
 log = logging.getLogger(__name__)
 
+# A public note said in the language of the channel it goes to.
+Note = Callable[[Lang], str]
+
 
 class TableFlow:
     """Queues a game's public messages and follows its players' hand views."""
 
     def __init__(
-        self, games: GameService, outbox: Outbox, hands: LiveHands, timers: Timers, ink: CardInk
+        self,
+        games: GameService,
+        outbox: Outbox,
+        hands: LiveHands,
+        timers: Timers,
+        ink: CardInk,
+        languages: Languages,
     ) -> None:
         self.games = games
+        self.languages = languages
         self.ink = ink  # the bot's: text until the card faces are uploaded
         self.outbox = outbox
         self.hands = hands
@@ -36,23 +48,30 @@ class TableFlow:
         """Queue a message for the game's channel."""
         self.outbox.put(Post(game.id, game.guild_id, game.channel_id, **kwargs))  # type: ignore[arg-type]
 
-    def announce(self, game: Game, text: str = "") -> None:
+    def lang(self, game: Game) -> Lang:
+        """The language of the game's public messages."""
+        return self.languages.public(game)
+
+    def announce(self, game: Game, note: Note | None = None) -> None:
         """Post the table fresh (the previous one is deleted once this is saved), naming
-        the player to move: a person is mentioned once, a computer named."""
+        the player to move: a person is mentioned once, a computer named. ``note`` says
+        what happened, in the channel's language."""
+        t = self.lang(game)
+        text = note(t) if note is not None else ""
         mention = None
         if game.status is Status.PLAYING and not game.extra.get("paused"):
             seat = game.seats[game.match.round.to_move]
             if seat.is_human:
                 mention = seat.user_id
-                turn = f"{seat.mention}, your turn."
+                turn = t("{mention}, your turn.", mention=seat.mention)
             else:
-                turn = f"{seat.name} is thinking…"
+                turn = t("{name} is thinking…", name=seat_name(seat, t))
             text = f"{text} {turn}".strip()
         self.post(
             game,
             content=self.ink.line(text) or None,
-            embeds=[table_embed(game, ink=self.ink)],
-            view=table_view(game),
+            embeds=[table_embed(game, ink=self.ink, t=t)],
+            view=table_view(game, t),
             mention=mention,
             table=True,
         )
@@ -70,14 +89,17 @@ class TableFlow:
         for index, seat in enumerate(game.seats):
             if not seat.is_human or seat.user_id == skip:
                 continue
-            if self.hands.is_open(game.id, int(seat.user_id or 0)):
-                content = hand_content(game, index, ink=self.ink)
-                view = hand_view(game, index, self.ink)
-                self.hands.push(game.id, int(seat.user_id or 0), content, view)
+            user = int(seat.user_id or 0)
+            if self.hands.is_open(game.id, user):
+                t = self.hands.lang(game.id, user)  # the reader's, as they last clicked
+                content = hand_content(game, index, ink=self.ink, t=t)
+                view = hand_view(game, index, self.ink, t)
+                self.hands.push(game.id, user, content, view)
 
     def after_move(self, outcome: MoveOutcome, mover: int | None = None) -> None:
         """Everything public that follows a committed move (queued, under the lock)."""
         game = outcome.game
+        t = self.lang(game)
         self.timers.schedule(game.id, game.deadline)
         summary = None
         if outcome.finished_round is not None:
@@ -86,26 +108,35 @@ class TableFlow:
                 outcome.finished_round,
                 outcome.scores,
                 outcome.round_number,
-                outcome.text,
+                outcome.text_in(t),
                 ink=self.ink,
+                t=t,
             )
         if outcome.match_over:
             log.info("game %s: finished, winner side %s", game.id, game.match.winner)
-            table = table_embed(game, ink=self.ink)
+            table = table_embed(game, ink=self.ink, t=t)
             embeds = [summary, table] if summary else [table]
-            content = final_line(game)
-            self.post(game, content=content, embeds=embeds, view=table_view(game), table=True)
+            content = final_line(game, t)
+            self.post(game, content=content, embeds=embeds, view=table_view(game, t), table=True)
         elif outcome.abandoned:
             log.info("game %s: abandoned", game.id)
             content = (
-                f"{self.ink.line(outcome.text)}\nThe game is abandoned: a player missed"
-                f" {self.games.config.max_auto_moves} turns in a row. No result is recorded."
+                self.ink.line(outcome.text_in(t))
+                + "\n"
+                + t.ngettext(
+                    "The game is abandoned: a player missed {n} turn in a row. No result is"
+                    " recorded.",
+                    "The game is abandoned: a player missed {n} turns in a row. No result is"
+                    " recorded.",
+                    self.games.config.max_auto_moves,
+                )
             )
-            self.post(game, content=content, embeds=[table_embed(game, ink=self.ink)], table=True)
+            embeds = [table_embed(game, ink=self.ink, t=t)]
+            self.post(game, content=content, embeds=embeds, table=True)
         else:
             if summary is not None:
                 self.post(game, embeds=[summary])
-            self.announce(game, "" if summary is not None else outcome.text)
+            self.announce(game, None if summary is not None else outcome.text_in)
         self.follow(game, skip=mover)
 
     async def table_posted(self, game_id: int, message_id: int | None) -> Iterable[int]:

@@ -11,15 +11,17 @@ import discord
 from bot.ai import LEVELS
 from bot.engine import Card, Move, Round, capture_options, capture_values
 from bot.engine.moves import Item
+from bot.i18n import EN, N_, Lang
 from bot.models import MAX_SEATS, Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
 from bot.render import (
+    LEVEL_NAMES,
     TEXT_INK,
     CardInk,
     choice_description,
     choice_label,
+    or_values,
     plain,
-    plural,
     sorted_cards,
 )
 from bot.turns import (
@@ -41,7 +43,8 @@ V = TypeVar("V", bound=discord.ui.View | None)
 
 # Discord allows 25 options; two are "Trail" and "Choose the cards myself".
 CAPTURE_CHOICES = MAX_MENU_OPTIONS - 2
-KIND_WORDS = {"capture": "take", "build": "build", "trail": "trail and build"}  # card menu
+# what a card can do, as its card-menu option says it
+KIND_WORDS = {"capture": N_("take"), "build": N_("build"), "trail": N_("trail and build")}
 
 
 def _view() -> discord.ui.View:
@@ -67,59 +70,74 @@ def _static(builder: Callable[P, V]) -> Callable[P, V]:
 
 
 @_static
-def lobby_view(game: Game) -> discord.ui.View | None:
+def lobby_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
     """Join, Leave, Start, Cancel (none once the lobby is closed)."""
     if game.status is not Status.LOBBY:
         return None
     view = _view()
     ready = len(game.seats) == 4 if game.options.teams else len(game.seats) >= 2
     view.add_item(
-        KasinoButton("lobby", game.id, "join", label="Join", style=discord.ButtonStyle.success)
+        KasinoButton("lobby", game.id, "join", label=t("Join"), style=discord.ButtonStyle.success)
     )
-    view.add_item(KasinoButton("lobby", game.id, "leave", label="Leave"))
+    view.add_item(KasinoButton("lobby", game.id, "leave", label=t("Leave")))
     view.add_item(
         KasinoButton(
             "lobby",
             game.id,
             "start",
-            label="Start",
+            label=t("Start"),
             style=discord.ButtonStyle.primary,
             disabled=not ready,
         )
     )
     view.add_item(
-        KasinoButton("lobby", game.id, "cancel", label="Cancel", style=discord.ButtonStyle.danger)
+        KasinoButton(
+            "lobby", game.id, "cancel", label=t("Cancel"), style=discord.ButtonStyle.danger
+        )
     )
-    _add_host_controls(view, game)
+    _add_host_controls(view, game, t)
     return view
 
 
-def _add_host_controls(view: discord.ui.View, game: Game) -> None:
+def _add_host_controls(view: discord.ui.View, game: Game, t: Lang) -> None:
     """The second row: add a computer of each level, remove one, hints on/off."""
     full = len(game.seats) >= MAX_SEATS
     for level in LEVELS:
         view.add_item(
             KasinoButton(
-                "lobby", game.id, f"add-{level}", label=f"Add {level} computer", emoji="🤖",
-                disabled=full, row=1,
+                "lobby",
+                game.id,
+                f"add-{level}",
+                label=t("Add {level} computer", level=t(LEVEL_NAMES[level]).lower()),
+                emoji="🤖",
+                disabled=full,
+                row=1,
             )
-        )  # fmt: skip
+        )
     view.add_item(
         KasinoButton(
-            "lobby", game.id, "remove-computer", label="Remove computer",
-            disabled=not game.has_computers, row=1,
+            "lobby",
+            game.id,
+            "remove-computer",
+            label=t("Remove computer"),
+            disabled=not game.has_computers,
+            row=1,
         )
-    )  # fmt: skip
+    )
     view.add_item(
         KasinoButton(
-            "lobby", game.id, "hints", label=f"Hints: {'on' if game.hints else 'off'}",
-            emoji="💡", row=1,
+            "lobby",
+            game.id,
+            "hints",
+            label=t("Hints: on") if game.hints else t("Hints: off"),
+            emoji="💡",
+            row=1,
         )
-    )  # fmt: skip
+    )
 
 
 @_static
-def table_view(game: Game) -> discord.ui.View | None:
+def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
     """ "Your hand" while playing, "Rematch" after a finished match."""
     view = _view()
     if game.status is Status.PLAYING:
@@ -128,7 +146,7 @@ def table_view(game: Game) -> discord.ui.View | None:
                 "hand",
                 game.id,
                 game.version,
-                label="Your hand",
+                label=t("Your hand"),
                 emoji="🂠",
                 style=discord.ButtonStyle.primary,
             )
@@ -136,14 +154,19 @@ def table_view(game: Game) -> discord.ui.View | None:
         return view
     if game.status is Status.FINISHED:
         view.add_item(
-            KasinoButton("rematch", game.id, label="Rematch", style=discord.ButtonStyle.success)
+            KasinoButton("rematch", game.id, label=t("Rematch"), style=discord.ButtonStyle.success)
         )
         return view
     return None
 
 
 def _card_option(
-    game: Game, index: int, seat: int, ink: CardInk, by_card: dict[Card, list[Move]]
+    game: Game,
+    index: int,
+    seat: int,
+    ink: CardInk,
+    by_card: dict[Card, list[Move]],
+    t: Lang = EN,
 ) -> discord.SelectOption:
     """A card of the hand: its face as the option's emoji when the faces are uploaded, and
     always a text label (``7♦``), so the option reads without the picture too. Never
@@ -154,46 +177,46 @@ def _card_option(
     rules = game.match.rules
     played = rnd.hands[seat][index]
     if building(rnd):
-        option = _building_card_option(rnd, played, index, by_card.get(played, []))
+        option = _building_card_option(rnd, played, index, by_card.get(played, []), t)
         option.emoji = ink.emoji(played)
         return option
     label = plain(played)
     values = capture_values(rules, played, True)
     if values != (played.rank,):
-        label += " (counts " + " or ".join(map(str, values)) + ")"
+        label = t("{card} (counts {values})", card=label, values=or_values(values, t))
     can_take = bool(rnd.table) and bool(capture_options(rules, played, list(rnd.table), limit=1))
     if can_take:
-        description = "can capture: choose what next"
+        description = t("can capture: choose what next")
     else:
-        label += ": trail"
-        description = "takes nothing: put on the table at once"
+        label = t("{card}: trail", card=label)
+        description = t("takes nothing: put on the table at once")
     return discord.SelectOption(
         label=label, value=str(index), description=description, emoji=ink.emoji(played)
     )
 
 
 def _building_card_option(
-    rnd: Round, played: Card, index: int, moves: list[Move]
+    rnd: Round, played: Card, index: int, moves: list[Move], t: Lang = EN
 ) -> discord.SelectOption:
     """A card of the hand in a game with builds: what it can do (``moves``, its legal
     moves), in a few words."""
     label = plain(played)
     if not moves:
-        label += ": cannot be played now"
-        description = why_not(rnd, played)
+        label = t("{card}: cannot be played now", card=label)
+        description = why_not(rnd, played, t, plain)
     elif all(move == Move(played) for move in moves):
-        label += ": trail"
-        description = "takes and builds nothing: put on the table at once"
+        label = t("{card}: trail", card=label)
+        description = t("takes and builds nothing: put on the table at once")
     else:
-        kinds = dict.fromkeys(KIND_WORDS[m.kind] for m in moves if m != Move(played))
+        kinds = dict.fromkeys(t(KIND_WORDS[m.kind]) for m in moves if m != Move(played))
         if Move(played) in moves:
-            kinds["trail"] = None
-        description = "can " + ", ".join(kinds) + ": choose what next"
+            kinds[t("trail")] = None
+        description = t("can {actions}: choose what next", actions=", ".join(kinds))
     return discord.SelectOption(label=label, value=str(index), description=description[:100])
 
 
 @_static
-def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
+def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> discord.ui.View:
     """On your turn a select of the card to play, in the sorted order of the hand (its
     values stay hand positions), and Hint when hints are on; always a Refresh button."""
     view = _view()
@@ -203,20 +226,20 @@ def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK) -> discord.ui.View
     if my_turn and hand:
         order = sorted(range(len(hand)), key=lambda i: sorted_cards(hand).index(hand[i]))
         by_card = moves_by_card(rnd) if building(rnd) else {}  # one listing for all cards
-        options = [_card_option(game, i, seat, ink, by_card) for i in order]
+        options = [_card_option(game, i, seat, ink, by_card, t) for i in order]
         view.add_item(
             KasinoSelect(
                 "card",
                 game.id,
                 game.version,
                 options=options[:MAX_MENU_OPTIONS],
-                placeholder="Your turn: choose a card to play",
+                placeholder=t("Your turn: choose a card to play"),
             )
         )
     if my_turn and game.hints:
-        view.add_item(KasinoButton("hint", game.id, game.version, label="Hint", emoji="💡"))
+        view.add_item(KasinoButton("hint", game.id, game.version, label=t("Hint"), emoji="💡"))
     if game.status is Status.PLAYING:
-        view.add_item(KasinoButton("hand", game.id, game.version, label="Refresh", emoji="🔄"))
+        view.add_item(KasinoButton("hand", game.id, game.version, label=t("Refresh"), emoji="🔄"))
     return view
 
 
@@ -227,36 +250,38 @@ def ranked_moves(rnd: Round, played: Card) -> list[Move]:
 
 
 @_static
-def take_view(game: Game, seat: int, index: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
+def take_view(
+    game: Game, seat: int, index: int, ink: CardInk = TEXT_INK, t: Lang = EN
+) -> discord.ui.View:
     """What the chosen card takes: ranked captures, trail, or choosing the cards yourself."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
     if building(rnd):
-        return _building_take_view(game, played, index, ink)
+        return _building_take_view(game, played, index, ink, t)
     choices = rank_choices(rules, played, rnd.table, CAPTURE_CHOICES) if rnd.table else []
     options = [
         discord.SelectOption(
-            label=choice_label(rules, played, choice),
+            label=choice_label(rules, played, choice, t),
             value=f"c{n}",
-            description=choice_description(rules, choice),
+            description=choice_description(rules, choice, t),
         )
         for n, choice in enumerate(choices)
     ]
     options.append(
         discord.SelectOption(
-            label="Trail: take nothing",
+            label=t("Trail: take nothing"),
             value="trail",
-            description=f"Put {plain(played)} on the table",
+            description=t("Put {card} on the table", card=plain(played)),
             emoji=ink.emoji(played),
         )
     )
     if choices:
         options.append(
             discord.SelectOption(
-                label="Choose the cards myself",
+                label=t("Choose the cards myself"),
                 value="pick",
-                description="Pick any table cards that add up",
+                description=t("Pick any table cards that add up"),
             )
         )
     view = _view()
@@ -267,55 +292,67 @@ def take_view(game: Game, seat: int, index: int, ink: CardInk = TEXT_INK) -> dis
             game.version,
             index,
             options=options,
-            placeholder=f"What does {plain(played)} take?",
+            placeholder=t("What does {card} take?", card=plain(played)),
         )
     )
-    view.add_item(KasinoButton("hand", game.id, game.version, label="Back"))
+    view.add_item(KasinoButton("hand", game.id, game.version, label=t("Back")))
     return view
 
 
-def _building_take_view(game: Game, played: Card, index: int, ink: CardInk) -> discord.ui.View:
+def _building_take_view(
+    game: Game, played: Card, index: int, ink: CardInk, t: Lang = EN
+) -> discord.ui.View:
     """The ranked moves of the card (captures, builds, raises, adds, Swazi trails with
     builds), then the plain trail when allowed, then "choose it myself"."""
     rnd = game.match.round
-    options = _move_options(rnd, ranked_moves(rnd, played))
+    options = _move_options(rnd, ranked_moves(rnd, played), t)
     if rnd.is_legal(Move(played)):
-        options.append(discord.SelectOption(
-            label=f"Trail {plain(played)}", value="trail", description="Take and build nothing",
+        option = discord.SelectOption(
+            label=t("Trail {card}", card=plain(played)),
+            value="trail",
+            description=t("Take and build nothing"),
             emoji=ink.emoji(played),
-        ))  # fmt: skip
+        )
     else:
-        options.append(discord.SelectOption(
-            label="Why can't I trail?", value="trail", description=why_not(rnd, played)[:100]
-        ))  # fmt: skip
-    options.append(discord.SelectOption(
-        label="Choose it myself", value="pick", description="Pick the table items it uses"
-    ))  # fmt: skip
-    return _move_menu(game, "take", index, options, f"What does {plain(played)} do?")
+        option = discord.SelectOption(
+            label=t("Why can't I trail?"),
+            value="trail",
+            description=why_not(rnd, played, t, plain)[:100],
+        )
+    options.append(option)
+    options.append(
+        discord.SelectOption(
+            label=t("Choose it myself"), value="pick", description=t("Pick the table items it uses")
+        )
+    )
+    placeholder = t("What does {card} do?", card=plain(played))
+    return _move_menu(game, "take", index, options, placeholder, t=t)
 
 
-def _move_options(rnd: Round, moves: list[Move]) -> list[discord.SelectOption]:
+def _move_options(rnd: Round, moves: list[Move], t: Lang = EN) -> list[discord.SelectOption]:
     """Moves as options ``c0``, ``c1``…, labelled in words (text: an option holds one
     emoji, and a move shows several cards)."""
     return [
         discord.SelectOption(
-            label=move_label(rnd, move, plain),
+            label=move_label(rnd, move, plain, t),
             value=f"c{n}",
-            description=_move_note(rnd, move),
+            description=_move_note(rnd, move, t),
         )
         for n, move in enumerate(moves[:MAX_MENU_OPTIONS])
     ]
 
 
-def _move_note(rnd: Round, move: Move) -> str:
+def _move_note(rnd: Round, move: Move, t: Lang = EN) -> str:
     """Why a move is worth its place in the menu, in a few words."""
     if move.kind == "capture":
         won = 1 + len(cards_of(move.taken))
-        note = f"{plural(won, 'card')} · {plural(capture_points(rnd, move), 'point')}"
-        return note + (" · sweep!" if sweeps(rnd, move) else "")
+        points = capture_points(rnd, move)
+        note = t.ngettext("{n} card", "{n} cards", won)
+        note += " · " + t.ngettext("{n} point", "{n} points", points)
+        return note + (" · " + t.pgettext("sweep", "sweep") + "!" if sweeps(rnd, move) else "")
     if move.kind == "build":
-        return f"take it later with the {move.value} you keep"
-    return "the builds are yours to take later"
+        return t("take it later with the {value} you keep", value=move.value)
+    return t("the builds are yours to take later")
 
 
 def _move_menu(
@@ -325,13 +362,14 @@ def _move_menu(
     options: list[discord.SelectOption],
     placeholder: str,
     *extra: object,
+    t: Lang = EN,
 ) -> discord.ui.View:
     """A one-choice select of moves for the card at ``index``, and Back."""
     view = _view()
     view.add_item(KasinoSelect(
         kind, game.id, game.version, index, *extra, options=options, placeholder=placeholder
     ))  # fmt: skip
-    view.add_item(KasinoButton("hand", game.id, game.version, label="Back"))
+    view.add_item(KasinoButton("hand", game.id, game.version, label=t("Back")))
     return view
 
 
@@ -346,16 +384,17 @@ def pick_items(rnd: Round) -> list[Item]:
 
 @_static
 def which_view(
-    game: Game, index: int, picked: tuple[int, ...], moves: list[Move]
+    game: Game, index: int, picked: tuple[int, ...], moves: list[Move], t: Lang = EN
 ) -> discord.ui.View:
     """The moves of one card that use exactly the picked items (a capture or builds of
     several values)."""
-    options = _move_options(game.match.round, moves)
-    return _move_menu(game, "which", index, options, "Which move?", positions_mask(picked))
+    options = _move_options(game.match.round, moves, t)
+    mask = positions_mask(picked)
+    return _move_menu(game, "which", index, options, t("Which move?"), mask, t=t)
 
 
 @_static
-def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK) -> discord.ui.View:
+def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> discord.ui.View:
     """A multi-select of the table items (values are positions: cards may repeat), then
     the pile tops a game with builds lets you use."""
     items = pick_items(game.match.round)
@@ -364,7 +403,7 @@ def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK) -> discord.ui.Vie
         discord.SelectOption(
             label=item_text(item, plain)[:100],
             value=str(i),
-            description=None if i < table else "the top card of a capture pile",
+            description=None if i < table else t("the top card of a capture pile"),
             emoji=ink.emoji(item) if isinstance(item, Card) else None,
         )
         for i, item in enumerate(items)
@@ -377,17 +416,23 @@ def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK) -> discord.ui.Vie
             game.version,
             index,
             options=options,
-            placeholder="Choose the table items it uses",
+            placeholder=t("Choose the table items it uses"),
             max_values=len(options),
         )
     )
-    view.add_item(KasinoButton("hand", game.id, game.version, label="Back"))
+    view.add_item(KasinoButton("hand", game.id, game.version, label=t("Back")))
     return view
 
 
 @_static
 def scores_view(
-    variant: str | None, target: int | None, page: int, pages: int, *, computers: bool = False
+    variant: str | None,
+    target: int | None,
+    page: int,
+    pages: int,
+    *,
+    computers: bool = False,
+    t: Lang = EN,
 ) -> discord.ui.View:
     """Previous / Next page buttons, and a switch between the people / computers boards."""
     view = _view()
@@ -395,15 +440,15 @@ def scores_view(
     view.add_item(
         KasinoButton(
             "scores", key, target or 0, max(page - 1, 1), board,
-            label="Previous", disabled=page <= 1,
+            label=t("Previous"), disabled=page <= 1,
         )
     )  # fmt: skip
     view.add_item(
         KasinoButton(
-            "scores", key, target or 0, page + 1, board, label="Next", disabled=page >= pages
+            "scores", key, target or 0, page + 1, board, label=t("Next"), disabled=page >= pages
         )
     )
     other = "p" if computers else "c"
-    label = "Against people" if computers else "Against computers"
+    label = t("Against people") if computers else t("Against computers")
     view.add_item(KasinoButton("scores", key, target or 0, 1, other, label=label, emoji="🤖"))
     return view

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from bot.engine import Move, Round
+from bot.i18n import EN, Lang
 
 from . import easy, hard, normal
 from .buildmoves import building_moves
@@ -63,11 +64,16 @@ def _choose(
 
 
 def hint(
-    round: Round, seat: int, seed: object = None, budget_ms: float | None = None
+    round: Round,
+    seat: int,
+    seed: object = None,
+    budget_ms: float | None = None,
+    *,
+    t: Lang = EN,
 ) -> tuple[Move, str]:
-    """What ``hard`` would play for ``seat`` and why, in one line."""
+    """What ``hard`` would play for ``seat`` and why, in one line (in the language ``t``)."""
     move = choose_move(round, seat, "hard", seed=seed, budget_ms=budget_ms)
-    return move, explain_move(round, seat, move)
+    return move, explain_move(round, seat, move, t)
 
 
 def _seed_text(seed: object, view: SeatView) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.engine import Card, Move, Round, capture_options, is_mulle
 from bot.engine.cards import LILLAN, STORAN
+from bot.i18n import EN, Lang
 
 from .explainbuilds import (
     build_reasons,
@@ -22,82 +23,100 @@ def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(card.symbol for card in cards)
 
 
-def action_text(view: SeatView, move: Move) -> str:
+def action_text(view: SeatView, move: Move, t: Lang = EN) -> str:
     """``"take 4♣ 9♦ with A♠"``, ``"trail 7♣"``, ``"build 9 with 3♣ + 6♥"``."""
     if move.value is not None:
-        return build_text(view, move)
+        return build_text(view, move, t)
     if move.table_builds:
-        return f"{table_builds_text(move)} and trail {move.card.symbol}"
+        builds = table_builds_text(move, t)
+        return t("{builds} and trail {card}", builds=builds, card=move.card.symbol)
     if move.is_trail:
-        return f"trail {move.card.symbol}"
-    return f"take {taken_text(move.taken)} with {move.card.symbol}"
+        return t("trail {card}", card=move.card.symbol)
+    return t("take {cards} with {card}", cards=taken_text(move.taken, t), card=move.card.symbol)
 
 
-def explain_move(round: Round, seat: int, move: Move) -> str:
-    """Why ``seat`` might play ``move``, in one line, from what that seat can see."""
+def explain_move(round: Round, seat: int, move: Move, t: Lang = EN) -> str:
+    """Why ``seat`` might play ``move``, in one line, from what that seat can see (in the
+    language ``t``, English by default)."""
     view = SeatView.of(round, seat)
     if move.value is not None or move.table_builds:
-        reasons = build_reasons(view, move)
+        reasons = build_reasons(view, move, t)
     elif move.taken:
-        reasons = capture_build_reasons(view, move) + _capture_reasons(view, move)
+        reasons = capture_build_reasons(view, move, t) + _capture_reasons(view, move, t)
     else:
-        reasons = _trail_reasons(view, move)
-    return f"{action_text(view, move)}: {', and '.join(reasons[:2])}"
+        reasons = _trail_reasons(view, move, t)
+    if len(reasons) > 1:
+        why = t("{first}, and {second}", first=reasons[0], second=reasons[1])
+    else:
+        why = reasons[0]
+    return t("{action}: {why}", action=action_text(view, move, t), why=why)
 
 
-def _capture_reasons(view: SeatView, move: Move) -> list[str]:
+def _capture_reasons(view: SeatView, move: Move, t: Lang) -> list[str]:
     rules = view.rules
     taken = (move.card, *(c for item in move.taken for c in cards_of(item)))
     reasons: list[str] = []
     left = outcome(view, move).table
     if view.is_last_deal and sum(view.hand_sizes) == 1:
-        reasons.append("the last capture takes the cards left on the table and sistan")
+        reasons.append(t("the last capture takes the cards left on the table and sistan"))
     if is_mulle(rules, move.card, move.taken):
-        reasons.append(f"a mulle is worth {mulle_worth(rules, move.card)} points")
+        worth = mulle_worth(rules, move.card)
+        reasons.append(
+            t.ngettext("a mulle is worth {n} point", "a mulle is worth {n} points", worth)
+        )
     if not left and rules.sweeps:
-        reasons.append("clearing the table is a tabbe, worth a point")
+        reasons.append(t("clearing the table is a tabbe, worth a point"))
     if STORAN in taken:
-        reasons.append(f"storan is worth {_points(rules.storan_points)}")
+        reasons.append(t("storan is worth {points}", points=_points(rules.storan_points, t)))
     aces = sum(c.rank == 1 for c in taken)
     if aces:
-        each = _points(rules.ace_points)
-        reasons.append(f"aces are worth {each} each" if aces > 1 else f"an ace is worth {each}")
+        each = _points(rules.ace_points, t)
+        if aces > 1:
+            reasons.append(t("aces are worth {points} each", points=each))
+        else:
+            reasons.append(t("an ace is worth {points}", points=each))
     if LILLAN in taken:
-        reasons.append(f"lillan is worth {_points(rules.lillan_points)}")
+        reasons.append(t("lillan is worth {points}", points=_points(rules.lillan_points, t)))
     bigger = not rules.builds and _bigger_capture(view, move)
     if bigger and left:
         reasons.append(
-            f"leaving {cards_text(left)} keeps the next player from an easy tabbe"
+            t("leaving {cards} keeps the next player from an easy tabbe", cards=cards_text(left))
             if len(left) <= 2
-            else f"leaving {cards_text(left)} gives the next player less to work with"
+            else t(
+                "leaving {cards} gives the next player less to work with", cards=cards_text(left)
+            )
         )
     spades = sum(c.suit == "S" for c in taken)
     if spades:
-        reasons.append(_spades_reason(view, spades))
+        reasons.append(_spades_reason(view, spades, t))
     if not reasons:
         reasons.append(
-            f"{len(taken)} cards count toward the most cards"
+            t.ngettext(
+                "{n} card counts toward the most cards",
+                "{n} cards count toward the most cards",
+                len(taken),
+            )
             if rules.cards_points
-            else "it leaves the least for the next player"
+            else t("it leaves the least for the next player")
         )
     return reasons
 
 
-def _points(n: int) -> str:
-    return "a point" if n == 1 else f"{n} points"
+def _points(n: int, t: Lang) -> str:
+    return t("a point") if n == 1 else t.ngettext("{n} point", "{n} points", n)
 
 
-def _spades_reason(view: SeatView, spades: int) -> str:
+def _spades_reason(view: SeatView, spades: int, t: Lang) -> str:
     rules = view.rules
-    what = "a spade" if spades == 1 else f"{spades} spades"
+    what = t("a spade") if spades == 1 else t.ngettext("{n} spade", "{n} spades", spades)
     if rules.spades == "over-six":
-        return f"{what} toward the seven that start scoring"
+        return t("{spades} toward the seven that start scoring", spades=what)
     if rules.spades == "over-five":
-        return f"{what} toward the six that score"
+        return t("{spades} toward the six that score", spades=what)
     if rules.spades == "each-other":
-        return f"{what}, worth a point each"
-    points = rules.spades_points
-    return f"{what} toward the majority ({points} point{'s' if points > 1 else ''})"
+        return t("{spades}, worth a point each", spades=what)
+    points = t.ngettext("{n} point", "{n} points", rules.spades_points)
+    return t("{spades} toward the majority ({points})", spades=what, points=points)
 
 
 LOOK = 40  # the biggest captures looked at when asking whether a card could take more
@@ -120,7 +139,7 @@ def _contains(big: tuple[Card, ...], small: tuple[Card, ...]) -> bool:
     return True
 
 
-def _trail_reasons(view: SeatView, move: Move) -> list[str]:
+def _trail_reasons(view: SeatView, move: Move, t: Lang) -> list[str]:
     rules, card = view.rules, move.card
     loose = [c for c in view.table if isinstance(c, Card)]
     could_take = bool(loose) and any(capture_options(rules, c, loose, limit=1) for c in view.hand)
@@ -128,9 +147,9 @@ def _trail_reasons(view: SeatView, move: Move) -> list[str]:
         b.value in rules.hand_values[c] for b in view.builds for c in view.hand
     )
     first = (
-        "no capture is worth what it would leave the next player"
+        t("no capture is worth what it would leave the next player")
         if could_take
-        else "nothing on the table can be taken"
+        else t("nothing on the table can be taken")
     )
     reasons = [first]
     keep_ten = (
@@ -139,7 +158,7 @@ def _trail_reasons(view: SeatView, move: Move) -> list[str]:
         and view.unseen_count(STORAN) > 0
     )
     if keep_ten:
-        reasons.append("keeping a 10 to catch storan")
+        reasons.append(t("keeping a 10 to catch storan"))
     elif card.suit != "S" and card.rank != 1 and card is not STORAN:
-        reasons.append(f"{card.symbol} is worth nothing to the next player")
+        reasons.append(t("{card} is worth nothing to the next player", card=card.symbol))
     return reasons

@@ -302,6 +302,33 @@ class Storage:
         )
         await self.write([Statement(sql, (key, value))])
 
+    # --------------------------------------------------------- server settings
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        """The language a server's admin chose for the bot's public messages, if any."""
+        rows = await self.fetch(
+            "SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def guild_languages(self) -> dict[int, str]:
+        """Every server's chosen language (servers that chose none are not listed)."""
+        rows = await self.fetch("SELECT guild_id, language FROM guild_settings")
+        return {int(guild): str(code) for guild, code in rows}
+
+    async def set_guild_language(self, guild_id: int, language: str | None, now: float) -> None:
+        """Choose a server's language (``None``: follow the server's own language again)."""
+        if language is None:
+            sql = "DELETE FROM guild_settings WHERE guild_id = ?"
+            await self.write([Statement(sql, (guild_id,))])
+            return
+        sql = (
+            "INSERT INTO guild_settings (guild_id, language, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT(guild_id) DO UPDATE SET language = excluded.language,"
+            " updated_at = excluded.updated_at"
+        )
+        await self.write([Statement(sql, (guild_id, language, now))])
+
 
 def _seat_list(text: str) -> list[dict[str, Any]]:
     """The seats of a row; damaged seats name nobody (the game itself is reported when

@@ -70,11 +70,19 @@ MIGRATIONS: tuple[str, ...] = (
     DROP INDEX results_board;
     CREATE INDEX results_board ON results(guild_id, vs_computer, variant, target);
     """,
+    # version 3: the language a server's admin chose for the bot's public messages
+    """
+    CREATE TABLE guild_settings (
+        guild_id    INTEGER NOT NULL PRIMARY KEY,
+        language    TEXT    NOT NULL,
+        updated_at  REAL    NOT NULL
+    );
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
 # tables whose ``id`` is generated (PostgreSQL's counter must move past copied ids).
-TABLES: tuple[str, ...] = ("games", "moves", "results", "meta")
+TABLES: tuple[str, ...] = ("games", "moves", "results", "meta", "guild_settings")
 ID_TABLES: tuple[str, ...] = ("games", "moves", "results")
 
 _POSTGRES_TYPES = (

@@ -1,0 +1,140 @@
+"""Keeping the message catalogues: extract the messages from the code, update each
+language's ``.po`` file, and check that every message is translated.
+
+    python -m bot.catalogue update   # bot/locales/kasino.pot and every .po file
+    python -m bot.catalogue check    # exit 1 naming what is missing or stale
+
+A new language: ``mkdir -p bot/locales/xx/LC_MESSAGES``, copy ``kasino.pot`` there as
+``kasino.po`` (set its ``Language`` and ``Plural-Forms`` headers), translate, and check.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po, write_po
+
+from bot.i18n import DOMAIN, LOCALES, catalogue_path, languages
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ("bot", "cogs")
+# The calls whose arguments are catalogue messages, in Babel's keyword notation (the
+# argument numbers of the message, its plural and its context).
+KEYWORDS: dict[str, object] = {
+    "t": None,
+    "EN": None,
+    "N_": None,
+    "reason": None,
+    "GameError": None,
+    "refuse": (2,),
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+}
+TEMPLATE = LOCALES / f"{DOMAIN}.pot"
+
+
+def source_files() -> Iterator[Path]:
+    """The Python files whose messages the catalogue holds."""
+    for folder in SOURCES:
+        yield from sorted((ROOT / folder).rglob("*.py"))
+
+
+def _command_strings() -> list[tuple[object, str]]:
+    """The ``/kasino`` commands' strings (imported only here: the cog needs discord.py)."""
+    from bot.translator import command_strings
+    from cogs.kasino import Kasino
+
+    return list(
+        command_strings(
+            Kasino.__cog_group_name__,
+            Kasino.__cog_group_description__,
+            Kasino.__cog_app_commands__,
+        )
+    )
+
+
+def extract() -> Catalog:
+    """Every message of the code and the command tree, as a template catalogue."""
+    from bot.translator import COMMAND, Where
+
+    catalogue = Catalog(project="kasino", domain=DOMAIN, fuzzy=False)
+    for path in source_files():
+        relative = path.relative_to(ROOT).as_posix()
+        for line, message, comments, context in extract_from_file(
+            "python", path, keywords=KEYWORDS, comment_tags=("i18n:",)
+        ):
+            catalogue.add(
+                message, locations=[(relative, line)], auto_comments=comments, context=context
+            )
+    for where, text in _command_strings():
+        if where is Where.choice_name:
+            if (text, None) not in _keys(catalogue) and text not in NATIVE:
+                catalogue.add(text, locations=[("cogs/kasino.py", 0)])
+            continue
+        catalogue.add(text, locations=[("cogs/kasino.py", 0)], context=COMMAND)
+    return catalogue
+
+
+# Choice names that stay as they are in every language: each language's own name.
+NATIVE = frozenset({"English", "Svenska", "Suomi"})
+
+
+def _keys(catalogue: Catalog) -> set[tuple[object, str | None]]:
+    return {(m.id, m.context) for m in catalogue if m.id}
+
+
+def read(code: str) -> Catalog:
+    """A language's catalogue."""
+    with catalogue_path(code).open("rb") as source:
+        return read_po(source, locale=code, domain=DOMAIN)
+
+
+def update() -> None:
+    """Write the template and bring every language's catalogue up to date with it (new
+    messages untranslated, vanished ones dropped; translations kept)."""
+    template = extract()
+    with TEMPLATE.open("wb") as out:
+        write_po(out, template, width=100, sort_output=False, omit_header=False)
+    for code in languages()[1:]:
+        catalogue = read(code)
+        catalogue.update(template, no_fuzzy_matching=True)
+        with catalogue_path(code).open("wb") as out:
+            write_po(out, catalogue, width=100, ignore_obsolete=True)
+
+
+def problems(code: str) -> list[str]:
+    """What the catalogue of ``code`` lacks: messages of the code it does not translate."""
+    catalogue = read(code)
+    found = []
+    for message in extract():
+        if not message.id:
+            continue
+        have = catalogue.get(message.id, context=message.context)
+        strings = have.string if have is not None else None
+        texts = strings if isinstance(strings, tuple) else (strings,)
+        if have is None or have.fuzzy or not all(texts):
+            key = message.id if isinstance(message.id, str) else message.id[0]
+            found.append(f"{code}: untranslated: {key!r}")
+    return found
+
+
+def main(argv: list[str]) -> int:
+    """``update`` or ``check``."""
+    if argv[:1] == ["update"]:
+        update()
+        print(f"wrote {TEMPLATE.relative_to(ROOT)} and {len(languages()) - 1} catalogues")
+        return 0
+    if argv[:1] == ["check"]:
+        missing = [line for code in languages()[1:] for line in problems(code)]
+        print("\n".join(missing) or "every message is translated")
+        return 1 if missing else 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

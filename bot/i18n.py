@@ -1,0 +1,152 @@
+"""The bot's languages: one gettext message catalogue per language, read with Babel.
+
+The catalogues are plain ``.po`` files, ``bot/locales/<code>/LC_MESSAGES/kasino.po``
+(``bot/locales/kasino.pot`` is the template), so a translator needs no Python and a new
+language is a new file. English is the source language: its texts are the message ids in
+the code, so it has no catalogue of its own. A ``.po`` file is compiled in memory when first
+used (Babel's ``read_po`` and ``write_mo``), so a fresh clone needs no build step.
+
+Messages are ``str.format`` templates with named fields (``"{name} wins {score} to
+{others}"``). The code marks them for extraction with ``t("…")`` (translate now),
+``t.ngettext("…", "…", n)`` (plurals: the count is the field ``{n}``), ``t.pgettext(ctx,
+"…")`` (a short word that needs a context) and ``N_("…")`` (a constant translated later).
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import hashlib
+import io
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from bot.engine import Build, Card, Joined, Reason
+
+LOCALES = Path(__file__).parent / "locales"
+DOMAIN = "kasino"
+DEFAULT = "en"
+# The languages' own names, for the admin's language setting.
+NATIVE_NAMES = {"en": "English", "sv": "Svenska", "fi": "Suomi"}
+
+
+def N_(message: str) -> str:
+    """Mark a constant for the catalogue; it is translated where it is shown."""
+    return message
+
+
+def catalogue_path(code: str) -> Path:
+    """Where the catalogue of language ``code`` lives."""
+    return LOCALES / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.cache
+def languages() -> tuple[str, ...]:
+    """The languages the bot speaks: English, then every language with a catalogue."""
+    found = sorted(p.parent.parent.name for p in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    return (DEFAULT, *(code for code in found if code != DEFAULT))
+
+
+def code_of(locale: object) -> str:
+    """The language the bot speaks for a Discord locale (``"sv-SE"`` → ``"sv"``,
+    ``"fi"`` → ``"fi"``), or English for one it does not speak."""
+    text = str(getattr(locale, "value", locale) or "")
+    base = text.replace("_", "-").split("-")[0].lower()
+    return base if base in languages() else DEFAULT
+
+
+def _compiled(code: str) -> gettext.NullTranslations:
+    """The catalogue of ``code`` as gettext translations (compiled in memory; fuzzy and
+    untranslated entries fall back to English)."""
+    if code == DEFAULT:
+        return gettext.NullTranslations()
+    with catalogue_path(code).open("rb") as source:
+        catalogue = read_po(source, locale=code, domain=DOMAIN)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalogue)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def catalogue_digest() -> str:
+    """A digest of every catalogue (the command set's localizations change with them)."""
+    digest = hashlib.sha256()
+    for code in languages()[1:]:
+        digest.update(code.encode() + catalogue_path(code).read_bytes())
+    return digest.hexdigest()
+
+
+class Lang:
+    """One language: translate a message and fill in its fields."""
+
+    def __init__(self, code: str, translations: gettext.NullTranslations) -> None:
+        self.code = code
+        self._translations = translations
+
+    def __repr__(self) -> str:
+        return f"Lang({self.code!r})"
+
+    def __call__(self, message: str, /, **fields: Any) -> str:
+        """``message`` in this language, with its fields filled in."""
+        return self._translations.gettext(message).format(**fields)
+
+    def ngettext(self, singular: str, plural: str, n: int, /, **fields: Any) -> str:
+        """The form of a message for the count ``n`` (also the field ``{n}``)."""
+        return self._translations.ngettext(singular, plural, n).format(n=n, **fields)
+
+    def pgettext(self, context: str, message: str, /, **fields: Any) -> str:
+        """A message that needs a context to be translated (a lone word, a command name)."""
+        return self._translations.pgettext(context, message).format(**fields)
+
+    def has(self, context: str, message: str) -> bool:
+        """Whether the catalogue translates ``message`` in ``context`` (English: never)."""
+        missing = object()
+        catalog = getattr(self._translations, "_catalog", {})
+        return catalog.get(f"{context}\x04{message}", missing) is not missing
+
+    def listing(self, items: Iterable[str], word: str = "and") -> str:
+        """``A, B and C`` (``word``: ``"and"`` or ``"or"``)."""
+        items = list(items)
+        if len(items) <= 1:
+            return "".join(items)
+        joiner = self.pgettext("list", "and") if word == "and" else self.pgettext("list", "or")
+        return f"{', '.join(items[:-1])} {joiner} {items[-1]}"
+
+    def reason(self, reason: Reason, card: Callable[[Card], str] = str) -> str:
+        """An engine refusal in this language, its cards written with ``card``."""
+        fields = {key: self._field(value, card) for key, value in reason.params.items()}
+        return self(reason.template, **fields)
+
+    def _field(self, value: object, card: Callable[[Card], str]) -> str:
+        if isinstance(value, Card):
+            return card(value)
+        if isinstance(value, Build):
+            groups = " | ".join(" ".join(card(c) for c in group) for group in value.groups)
+            return f"[{value.value}: {groups}]"
+        if isinstance(value, Joined):
+            parts = [self._field(item, card) for item in value]
+            word = value.sep.strip()
+            if word in ("and", "or"):
+                joiner = self.pgettext("list", word)
+                return f" {joiner} ".join(parts)
+            return value.sep.join(parts)
+        return str(value)
+
+
+@functools.cache
+def lang(code: str = DEFAULT) -> Lang:
+    """The language ``code`` (a Discord locale is accepted too; English if unknown)."""
+    code = code_of(code)
+    return Lang(code, _compiled(code))
+
+
+def lang_of(locale: object) -> Lang:
+    """The language for a Discord locale (``interaction.locale``, ``guild_locale``)."""
+    return lang(code_of(locale))
+
+
+EN = lang(DEFAULT)

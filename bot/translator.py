@@ -1,0 +1,71 @@
+"""Slash commands in the client's language: discord.py's ``app_commands.Translator`` over
+the message catalogues.
+
+Command, group and option names and descriptions are catalogue messages in the context
+``"command"`` (a name must follow Discord's rules: lowercase, no spaces, at most 32
+characters); choice names (the variants) are the same messages the bot shows elsewhere.
+English needs nothing: the code's strings are English.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot.i18n import DEFAULT, code_of, lang
+
+COMMAND = "command"  # the catalogue context of command names and descriptions
+# Discord's rule for command and option names (Python's ``re`` has no \p{…}: letters and
+# digits of any script are ``[^\W_]``, and ``-`` and ``_`` are allowed).
+NAME_RULE = re.compile(r"^[-_\w]{1,32}$")
+NAMES = (Where.command_name, Where.group_name, Where.parameter_name)
+
+
+def valid_name(name: str) -> bool:
+    """Whether a (translated) command or option name follows Discord's naming rules."""
+    return bool(NAME_RULE.match(name)) and name == name.lower()
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Translates the command tree into every language with a catalogue."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        """The string in ``locale``'s language, or ``None`` (Discord shows the English)."""
+        code = code_of(locale)
+        if code == DEFAULT:
+            return None
+        t = lang(code)
+        if context.location is Where.choice_name:
+            text = t(string.message)
+        else:
+            text = t.pgettext(COMMAND, string.message)
+        if text == string.message:
+            return None
+        if context.location in NAMES and not valid_name(text):
+            return None  # a name Discord would refuse: the English one stays
+        return text
+
+
+def command_strings(
+    name: str, description: str, commands: Iterable[app_commands.Command]
+) -> Iterator[tuple[Where, str]]:
+    """Every translatable string of a command group: ``(where, English text)``."""
+    yield Where.group_name, name
+    yield Where.group_description, description
+    for command in commands:
+        yield Where.command_name, command.name
+        yield Where.command_description, command.description
+        for parameter in getattr(command, "parameters", ()):
+            yield Where.parameter_name, parameter.name
+            yield Where.parameter_description, parameter.description
+            for choice in parameter.choices:
+                yield Where.choice_name, choice.name

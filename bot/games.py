@@ -20,7 +20,7 @@ from typing import Any
 from bot.ai import LEVELS, choose_move, hint
 from bot.config import Config
 from bot.engine import Card, IllegalMove, Match, Move, Reason, capture_targets
-from bot.i18n import EN, Lang, lang, languages
+from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
 from bot.moves import auto_move
 from bot.render import describe_move, seat_name, variant_name
@@ -198,7 +198,7 @@ class GameService:
 
     async def join(self, game: Game, seat: Seat) -> None:
         """Seat a person in a lobby."""
-        self._require(game, Status.LOBBY, "The game has already started.")
+        self._require(game, Status.LOBBY, N_("The game has already started."))
         if seat.user_id is not None and game.seat_of(seat.user_id) is not None:
             raise GameError("You already have a seat in this game.")
         if len(game.seats) >= MAX_SEATS:
@@ -209,7 +209,7 @@ class GameService:
 
     async def add_computer(self, game: Game, user_id: int, level: str) -> None:
         """The host seats a computer player of ``level``."""
-        self._require_host(game, user_id, "Only the host can add computer players.")
+        self._require_host(game, user_id, N_("Only the host can add computer players."))
         if level not in LEVELS:
             raise GameError("There is no {level} computer player.", level=repr(level))
         if len(game.seats) >= MAX_SEATS:
@@ -221,7 +221,7 @@ class GameService:
 
     async def remove_computer(self, game: Game, user_id: int) -> None:
         """The host removes the computer player seated last."""
-        self._require_host(game, user_id, "Only the host can remove computer players.")
+        self._require_host(game, user_id, N_("Only the host can remove computer players."))
         computers = [i for i, seat in enumerate(game.seats) if seat.is_computer]
         if not computers:
             raise GameError("There is no computer player to remove.")
@@ -231,19 +231,21 @@ class GameService:
 
     async def toggle_hints(self, game: Game, user_id: int) -> None:
         """The host turns hints on or off (a match played with hints is marked)."""
-        self._require_host(game, user_id, "Only the host can turn hints on or off.")
+        self._require_host(game, user_id, N_("Only the host can turn hints on or off."))
         game.extra["hints"] = not game.hints
         game.version += 1
         await self.save(game)
 
     def _require_host(self, game: Game, user_id: int, refusal: str) -> None:
-        self._require(game, Status.LOBBY, "The game has already started.")
+        self._require(game, Status.LOBBY, N_("The game has already started."))
         if user_id != game.host_id:
             raise GameError(refusal)
 
     async def leave(self, game: Game, user_id: int) -> None:
         """Give up a seat in a lobby (the host cancels instead)."""
-        self._require(game, Status.LOBBY, "The game has already started; ask the host to stop it.")
+        self._require(
+            game, Status.LOBBY, N_("The game has already started; ask the host to stop it.")
+        )
         index = game.seat_of(user_id)
         if index is None:
             raise GameError("You are not seated in this game.")
@@ -255,7 +257,7 @@ class GameService:
 
     async def cancel(self, game: Game, user_id: int) -> None:
         """The host closes a lobby."""
-        self._require(game, Status.LOBBY, "The game has already started; use /kasino stop.")
+        self._require(game, Status.LOBBY, N_("The game has already started; use /kasino stop."))
         if user_id != game.host_id:
             raise GameError("Only the host can cancel this lobby.")
         game.status = Status.CANCELLED
@@ -264,7 +266,7 @@ class GameService:
 
     async def start(self, game: Game, user_id: int) -> None:
         """The host deals the first round."""
-        self._require(game, Status.LOBBY, "The game has already started.")
+        self._require(game, Status.LOBBY, N_("The game has already started."))
         if user_id != game.host_id:
             raise GameError("Only the host can start the game.")
         if game.options.teams and len(game.seats) != 4:

@@ -196,6 +196,7 @@ class Kasino(
         await interaction.response.send_message(embed=embed, view=view)
 
     @app_commands.command(name="rules", description="A short summary of the rules")
+    @app_commands.describe(variant="Which game (default: all of them)")
     @app_commands.choices(variant=VARIANTS)
     async def rules(
         self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None

@@ -66,13 +66,25 @@ def cid(message: Any, prefix: str) -> str:
     return found[0]
 
 
+def button(message: Any, action: str) -> str:
+    """The custom_id of a lobby button by its action (``join``, ``start``…)."""
+    found = [
+        c for c in custom_ids(message) if c.startswith("k:lobby:") and c.endswith(f":{action}")
+    ]
+    assert len(found) == 1, (action, custom_ids(message))
+    return found[0]
+
+
 class Harness:
     """One guild, one channel ``#kasino``, four members; drives games like people."""
 
-    def __init__(self, env: simcord.Env, shard_id: int | None = None) -> None:
+    def __init__(
+        self, env: simcord.Env, shard_id: int | None = None, locale: str | None = None
+    ) -> None:
         self.env = env
-        # with ``shard_id`` the guild belongs to that shard (a sharded bot)
-        self.guild = env.create_guild("Kasino Club", shard_id=shard_id)
+        # with ``shard_id`` the guild belongs to that shard (a sharded bot); ``locale``: the
+        # server's language (Discord's default is en-US)
+        self.guild = env.create_guild("Kasino Club", shard_id=shard_id, preferred_locale=locale)
         self.channel = self.guild.create_text_channel("kasino")
         self.members = [self.guild.add_member(env.create_user(name)) for name in PLAYERS]
         self.interactions = 0
@@ -195,9 +207,9 @@ class Harness:
         host = self.members[0]
         lobby = await self.open_lobby(host, **options)
         for member in self.members[1:players]:
-            result = await self.click(member, lobby, label="Join")
+            result = await self.click(member, lobby, custom_id=button(lobby, "join"))
             assert result.response is not None
-        result = await self.click(host, lobby, label="Start")
+        result = await self.click(host, lobby, custom_id=button(lobby, "start"))
         assert result.acknowledged
         game = await self.game()
         assert game is not None and game.match is not None
@@ -218,7 +230,8 @@ class Harness:
 
     async def open_hand(self, member: Any, game: Game) -> simcord.InteractionResult:
         """Press "Your hand" on the table message."""
-        result = await self.click(member, self.table_message(game), label="Your hand")
+        table = self.table_message(game)  # the button by its id: its label is in any language
+        result = await self.click(member, table, custom_id=cid(table, "k:hand:"))
         assert result.ephemeral, result
         return result
 

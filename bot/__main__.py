@@ -42,6 +42,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--port", type=int, default=None, help="port for --preview (default: a free one)"
     )
+    parser.add_argument(
+        "--locale", default="en-US", metavar="LOCALE",
+        help="for --preview: the members' Discord client language (sv-SE, fi, en-US)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--server-locale", default="en-US", metavar="LOCALE",
+        help="for --preview: the server's language (its public messages), e.g. fi",
+    )  # fmt: skip
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     migrate = commands.add_parser(
         "migrate-db",
@@ -199,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         return migrate_db(config, args.source, args.to, replace=args.replace)
     discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
     if args.preview:
-        return _preview(config, args.port)
+        return _preview(config, args.port, args.locale, args.server_locale)
     try:
         asyncio.run(_until_stopped(lambda: run_bot(config)))
     except KeyboardInterrupt:
@@ -215,11 +223,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _preview(config: Config, port: int | None) -> int:
+def _preview(
+    config: Config, port: int | None, locale: str = "en-US", server_locale: str = "en-US"
+) -> int:
     from bot.preview import PreviewUnavailable, run_preview
 
+    def start() -> Awaitable[None]:
+        return run_preview(config, port=port, locale=locale, server_locale=server_locale)
+
     try:
-        asyncio.run(_until_stopped(lambda: run_preview(config, port=port)))
+        asyncio.run(_until_stopped(start))
     except KeyboardInterrupt:
         pass
     except PreviewUnavailable as error:

@@ -102,12 +102,6 @@ class Lang:
         """A message that needs a context to be translated (a lone word, a command name)."""
         return self._translations.pgettext(context, message).format(**fields)
 
-    def has(self, context: str, message: str) -> bool:
-        """Whether the catalogue translates ``message`` in ``context`` (English: never)."""
-        missing = object()
-        catalog = getattr(self._translations, "_catalog", {})
-        return catalog.get(f"{context}\x04{message}", missing) is not missing
-
     def listing(self, items: Iterable[str], word: str = "and") -> str:
         """``A, B and C`` (``word``: ``"and"`` or ``"or"``)."""
         items = list(items)

@@ -9,11 +9,13 @@ Needs the ``preview`` extra: ``pip install -e '.[preview]'``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import importlib.util
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
 from bot.faces import face_png
@@ -39,15 +41,21 @@ def check_preview_installed() -> None:
         )
 
 
-async def run_preview(config: Config, port: int | None = None) -> None:
+async def run_preview(
+    config: Config,
+    port: int | None = None,
+    *,
+    locale: str = "en-US",
+    server_locale: str = "en-US",
+) -> None:
     """Start the bot in SimCord, open the Preview, print its URL and wait until it closes.
 
-    However this ends (the page's End button, Ctrl+C, an error), the bot's database is
-    closed and the throwaway folder removed.
+    ``locale`` is the members' Discord client language (their private messages) and
+    ``server_locale`` the server's (the public ones). However this ends (the page's End
+    button, Ctrl+C, an error), the bot's database is closed and the throwaway folder
+    removed.
     """
     check_preview_installed()
-    import simcord
-
     from bot.client import KasinoBot
 
     with tempfile.TemporaryDirectory(prefix="kasino-preview-") as folder:
@@ -56,28 +64,60 @@ async def run_preview(config: Config, port: int | None = None) -> None:
         )
         bot = KasinoBot(settings)
         try:
-            async with simcord.run(bot, check_errors=False) as env:
-                guild = env.create_guild("Kasino Preview")
-                channel = guild.create_text_channel("kasino")
-                members = [
-                    guild.add_member(env.create_user(name.lower(), global_name=name))
-                    for name in MEMBERS
-                ]
-                assets = await face_assets(bot)
-                async with env.preview(
-                    channel, viewers=members, layout="channel", port=port, assets=assets
-                ) as preview:
-                    print(f"Kasino preview running: open {preview.url}", flush=True)
-                    print(
-                        "Switch between members in the page, type /kasino new, and play."
-                        " Press Ctrl+C (or End preview session) to stop.",
-                        flush=True,
-                    )
-                    await preview.wait_closed()
+            with client_locale(locale):
+                await _serve(bot, port, server_locale)
         finally:
             # Also on Ctrl+C (cancellation) and errors: the database's worker thread would
             # keep the process alive, and the folder is removed only after this.
             await bot.close_storage()
+
+
+async def _serve(bot: KasinoBot, port: int | None, server_locale: str) -> None:
+    """The preview itself: SimCord running the bot, one server (speaking
+    ``server_locale``), its members, and the page; returns when the page is closed."""
+    import simcord
+
+    async with simcord.run(bot, check_errors=False) as env:
+        guild = env.create_guild("Kasino Preview", preferred_locale=server_locale)
+        channel = guild.create_text_channel("kasino")
+        members = [
+            guild.add_member(env.create_user(name.lower(), global_name=name)) for name in MEMBERS
+        ]
+        assets = await face_assets(bot)
+        async with env.preview(
+            channel, viewers=members, layout="channel", port=port, assets=assets
+        ) as preview:
+            print(f"Kasino preview running: open {preview.url}", flush=True)
+            print(
+                "Switch between members in the page, type /kasino new, and play."
+                " Press Ctrl+C (or End preview session) to stop.",
+                flush=True,
+            )
+            await preview.wait_closed()
+
+
+@contextlib.contextmanager
+def client_locale(locale: str) -> Iterator[None]:
+    """Interactions come from a client in ``locale``, in a server speaking its own
+    ``preferred_locale``, as Discord sends them. SimCord 3.2 sends every interaction as
+    from an en-US client in an en-US server, so its payload is amended while the preview
+    runs."""
+    from simcord import interactions
+
+    original = interactions.base_payload
+
+    def localized(backend: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = original(backend, **kwargs)
+        payload["locale"] = locale
+        if kwargs.get("guild_id") is not None:
+            payload["guild_locale"] = backend.get_guild(kwargs["guild_id"]).preferred_locale
+        return record, payload
+
+    interactions.base_payload = localized
+    try:
+        yield
+    finally:
+        interactions.base_payload = original
 
 
 async def face_assets(bot: KasinoBot) -> dict[str, tuple[str, bytes]]:

@@ -12,6 +12,11 @@ and look at the pictures.
     apt-get install -y chromium               # Chromium (Debian) is driven instead
     .venv/bin/python tools/screenshots.py --out /tmp/screens
     .venv/bin/python tools/screenshots.py --out /tmp/casino-screens --variant casino
+    .venv/bin/python tools/screenshots.py --out /tmp/sv-fi --locale sv-SE --server-locale fi
+
+``--locale`` is Anna's Discord client language (her hand, menus and refusals) and
+``--server-locale`` the server's (lobby, table, summaries); the script finds the buttons and
+texts it needs by their words in those languages, from the message catalogues.
 
 SimCord's Preview draws only Discord's dark theme (its profile says ``theme: dark`` and its
 stylesheet sets ``color-scheme: dark``); the light theme is Discord's light palette laid
@@ -34,7 +39,10 @@ from pathlib import Path
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
 
+from bot.i18n import Lang, lang_of
 from bot.models import BUILDING, VARIANT_NAMES
+from bot.render import LEVEL_NAMES, STEP_PROMPTS
+from bot.turns import BUILD_LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -90,11 +98,22 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def preview() -> Iterator[str]:
+def preview(locale: str = "en-US", server_locale: str = "en-US") -> Iterator[str]:
     """Run the bot's preview and yield its URL; stop it afterwards."""
     env = dict(os.environ, COMPUTER_PAUSE="0.5", ROUND_PAUSE="3", LOG_LEVEL="WARNING")
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--preview", "--port", str(free_port())],
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "--preview",
+            "--port",
+            str(free_port()),
+            "--locale",
+            locale,
+            "--server-locale",
+            server_locale,
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -114,12 +133,61 @@ def preview() -> Iterator[str]:
         process.wait(timeout=20)
 
 
+def before(text: str) -> str:
+    """The words of a message before its first field (``"What does "``)."""
+    return text.split("\x00")[0]
+
+
+class Words:
+    """The texts the script looks for, in Anna's language (``me``: her hand and menus) and
+    the server's (``pub``: the lobby, the table and the summaries)."""
+
+    def __init__(self, me: Lang, pub: Lang) -> None:
+        normal = pub(LEVEL_NAMES["normal"])
+        self.add_normal = pub("Add {level} computer", level=normal.lower())
+        self.normal_bot = pub("🤖 {level} bot", level=normal).removeprefix("🤖 ")
+        self.start = pub("Start")
+        self.your_hand_button = pub("Your hand")
+        self.your_hand = me("Your hand")
+        self.choose_a_card = me(STEP_PROMPTS["card"], due="").split(": ", 1)[1].rstrip(".")
+        self.what_does = (
+            me("You play **{card}**. What does it take?", card="x").rsplit(". ", 1)[1],
+            me("You play **{card}**. What does it do?", card="x").rsplit(". ", 1)[1],
+        )
+        self.placeholders = (
+            me("Your turn: choose a card to play"),
+            before(me("What does {card} take?", card="\x00")),
+            before(me("What does {card} do?", card="\x00")),
+            me("Choose the table items it uses"),
+            me("Which move?"),
+        )
+        self.cannot = me("{card}: cannot be played now", card="").strip(": ")
+        self.trail = me("{card}: trail", card="")
+        self.can_capture = me("can capture: choose what next").split(":")[0]
+        self.can = before(me("can {actions}: choose what next", actions="\x00"))
+        self.build = me("build")
+        self.labels = tuple(
+            before(me(label, value="\x00", target="\x00", groups="\x00", card="\x00", adding=""))
+            for label in BUILD_LABELS.values()
+        )
+        self.build_label = before(me(BUILD_LABELS["build"], value="\x00", groups=""))
+        self.refresh = me("Refresh")
+        self.game_over = pub("🏆 Game over: **{winner}**.", winner="").split(":")[0]
+        self.game_over = self.game_over.removeprefix("🏆 ")
+        self.round_over = pub("Round {round} is over", round=1)
+        self.table = before(pub("**Table ({count}):** {table}", count="\x00", table=""))
+        self.table = self.table.strip("* ").rstrip(" (")
+
+
 class Match:
     """Anna's side of the match, driven through the Preview page."""
 
-    def __init__(self, page: Page, out: Path, variant: str = "swedish") -> None:
+    def __init__(
+        self, page: Page, out: Path, variant: str = "swedish", words: Words | None = None
+    ) -> None:
         self.page = page
         self.out = out
+        self.words = words or Words(lang_of("en-US"), lang_of("en-US"))
         self.saved: list[Path] = []
         # a game with builds: Anna builds when she can, and the table is taken with builds
         self.variant = variant
@@ -211,7 +279,9 @@ class Match:
     def hand(self) -> Locator | None:
         """Anna's latest hand view (an ephemeral message)."""
         hands = (
-            self.messages().filter(has_text="Only you can see this").filter(has_text="Your hand")
+            self.messages()
+            .filter(has_text="Only you can see this")
+            .filter(has_text=self.words.your_hand)
         )
         return hands.last if hands.count() else None
 
@@ -228,10 +298,11 @@ class Match:
         """The latest table, if a build lies on it."""
         table = self.latest_table()  # the table is an embed: all of its text
         lines = table.inner_text(timeout=2000).splitlines() if table else []
-        return table if any(x.startswith("Table") and "[" in x for x in lines) else None
+        return table if any(x.startswith(self.words.table) and "[" in x for x in lines) else None
 
     def latest_table(self) -> Locator | None:
-        tables = self.messages().filter(has=self.page.get_by_role("button", name="Your hand"))
+        hand = self.page.get_by_role("button", name=self.words.your_hand_button)
+        tables = self.messages().filter(has=hand)
         return tables.last if tables.count() else None
 
     def stale_menu(self, message: Locator) -> bool:
@@ -247,7 +318,7 @@ class Match:
         trigger = message.locator("button:has(.select-value)").first
         with contextlib.suppress(PlaywrightError):
             shown = trigger.locator(".select-value").inner_text(timeout=2000)
-            return not shown.startswith(("Your turn", "What does", "Choose"))
+            return not shown.startswith(self.words.placeholders)
         return False
 
     def fresh(self, message: Locator) -> Locator:
@@ -272,12 +343,12 @@ class Match:
         options = self.page.locator(".select-list:not([hidden]) [role='option']")
         self.wait(lambda: options.count() > 0, 5, "the options")
         labels = [options.nth(i).inner_text() for i in range(options.count())]
-        building = any(label.startswith(("Build", "Raise", "Add")) for label in labels)
+        building = any(label.startswith(self.words.labels) for label in labels)
         if shot and (building or not self.builds):  # a game with builds: a build menu
             self.shoot(shot, options.last)
             self.shot_menu = True
         wanted = (option,) if isinstance(option, str) else option or ()
-        playable = [i for i, text in enumerate(labels) if "cannot be played" not in text]
+        playable = [i for i, text in enumerate(labels) if self.words.cannot not in text]
         found = [i for want in wanted for i in playable if want in labels[i]]
         index = (found or playable or [0])[0]
         options.nth(index).click()
@@ -288,21 +359,22 @@ class Match:
         return labels[index]
 
     def over(self) -> bool:
-        return self.messages().filter(has_text="Game over").count() > 0
+        return self.messages().filter(has_text=self.words.game_over).count() > 0
 
     def play(self) -> None:
         page = self.page
         options = {"variant": self.variant} if self.variant != "swedish" else {}
         self.command("/kasino new", **options, target=str(TARGET))
         lobby = self.wait(lambda: self.messages().count() > 0, what="the lobby")
-        self.button(self.messages().first, "Add normal computer")
-        self.wait(lambda: "Normal bot" in self.messages().first.inner_text(), what="a computer")
+        words = self.words
+        self.button(self.messages().first, words.add_normal)
+        self.wait(lambda: words.normal_bot in self.messages().first.inner_text(), what="a computer")
         self.shoot("1-lobby", self.messages().first)
-        self.button(self.messages().first, "Start")
+        self.button(self.messages().first, words.start)
         assert lobby
         table = self.wait(self.latest_table, what="the table")
         assert isinstance(table, Locator)
-        self.button(table, "Your hand")
+        self.button(table, words.your_hand_button)
         shot_hand = shot_table = shot_summary = False
         moves, before, chosen_at = 0, "", 0.0
         while not self.over() and moves < 80:
@@ -313,7 +385,8 @@ class Match:
                 # the view you chose from stays on the page until the next snapshot arrives;
                 # a choice the page dropped while re-rendering is made again after a while
                 again = time.monotonic() - chosen_at > 4
-                return found if "choose a card" in text and (text != before or again) else None
+                turn = words.choose_a_card in text
+                return found if turn and (text != before or again) else None
 
             hand = self.wait(lambda: self.over() or my_turn(), timeout=60, what="your turn")
             if not isinstance(hand, Locator):
@@ -321,7 +394,7 @@ class Match:
             if self.text(hand) == before:
                 # the page dropped the choice (it re-rendered meanwhile) and still shows it
                 # as chosen: ask for a fresh hand view and choose again
-                self.button(hand, "Refresh")
+                self.button(hand, words.refresh)
                 before, chosen_at = "", time.monotonic()
                 time.sleep(1.5)
                 continue
@@ -334,15 +407,17 @@ class Match:
                 shot_hand = True
             # a card that can capture opens the capture menu; else one that trails at once
             before = self.text(hand)
-            wanted = ("build", "can ") if self.builds else "can capture"
+            wanted = (words.build, words.can) if self.builds else words.can_capture
             chosen = self.choose(hand, None if self.shot_menu and not self.builds else wanted)
             chosen_at = time.monotonic()
             moves += 1
             print(f"move {moves}: {chosen}", flush=True)
-            if not chosen.splitlines()[0].endswith(": trail"):  # else played at once
+            if not chosen.splitlines()[0].endswith(words.trail):  # else played at once
                 try:
                     menu = self.wait(
-                        lambda: "What does" in self.text(h := self.hand()) and h,
+                        lambda: (
+                            any(w in self.text(h := self.hand()) for w in words.what_does) and h
+                        ),
                         timeout=8,
                         what="the capture menu",
                     )
@@ -352,10 +427,10 @@ class Match:
                     continue  # the choice was dropped: the next turn check asks again
                 assert isinstance(menu, Locator)
                 before = self.text(menu)
-                label = self.choose(menu, "Build" if self.builds else None,
+                label = self.choose(menu, words.build_label if self.builds else None,
                                     "" if self.shot_menu else "3-capture-menu")  # fmt: skip
                 chosen_at = time.monotonic()
-                if self.builds and not shot_table and label.startswith("Build"):
+                if self.builds and not shot_table and label.startswith(words.build_label):
                     with contextlib.suppress(TimeoutError):  # the table with Anna's build
                         table = self.wait(self.table_with_build, 8, "a table with a build")
                         self.shoot("4-table", table)
@@ -363,14 +438,14 @@ class Match:
             if not shot_summary:
                 summaries = (
                     self.messages()
-                    .filter(has_text="is over")
+                    .filter(has_text=words.round_over)
                     .filter(has_not_text="Only you can see this")
                 )
                 if summaries.count():
                     self.shoot("5-round-summary", summaries.first)
                     shot_summary = True
         self.wait(self.over, 60, "the end of the match")
-        end = self.messages().filter(has_text="Game over").last
+        end = self.messages().filter(has_text=words.game_over).last
         if not shot_summary:
             self.shoot("5-round-summary", end.locator(".embed-card").first)
         self.shoot("6-match-end", end)
@@ -382,9 +457,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("/tmp/kasino-screens"))
     parser.add_argument("--browser", default=CHROMIUM, help="the Chromium to drive")
     parser.add_argument("--variant", default="swedish", choices=list(VARIANT_NAMES))
+    parser.add_argument("--locale", default="en-US", help="Anna's client language (sv-SE, fi)")
+    parser.add_argument("--server-locale", default="en-US", help="the server's language")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    with preview() as url, sync_playwright() as playwright:
+    words = Words(lang_of(args.locale), lang_of(args.server_locale))
+    with preview(args.locale, args.server_locale) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=args.browser, args=CHROMIUM_ARGS)
         try:
             # the Preview's content security policy refuses inline styles: the light theme
@@ -392,7 +470,7 @@ def main() -> None:
             page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
             page.goto(url)
             page.wait_for_selector("#channel-composer-input")
-            match = Match(page, args.out, args.variant)
+            match = Match(page, args.out, args.variant, words)
             try:
                 match.play()
             except (PlaywrightError, TimeoutError):

@@ -18,7 +18,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import DOMAIN, LOCALES, catalogue_path, languages
+from bot.i18n import DOMAIN, LOCALES, catalogue_path, languages, native_name
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("bot", "cogs")
@@ -72,15 +72,13 @@ def extract() -> Catalog:
             )
     for where, text in _command_strings():
         if where is Where.choice_name:
-            if (text, None) not in _keys(catalogue) and text not in NATIVE:
+            # each language's own name (the language setting) stays as it is everywhere
+            native = {native_name(code) for code in languages()}
+            if (text, None) not in _keys(catalogue) and text not in native:
                 catalogue.add(text, locations=[("cogs/kasino.py", 0)])
             continue
         catalogue.add(text, locations=[("cogs/kasino.py", 0)], context=COMMAND)
     return catalogue
-
-
-# Choice names that stay as they are in every language: each language's own name.
-NATIVE = frozenset({"English", "Svenska", "Suomi"})
 
 
 def _keys(catalogue: Catalog) -> set[tuple[object, str | None]]:

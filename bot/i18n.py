@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -30,8 +31,6 @@ from bot.engine import Build, Card, Joined, Reason
 LOCALES = Path(__file__).parent / "locales"
 DOMAIN = "kasino"
 DEFAULT = "en"
-# The languages' own names, for the admin's language setting.
-NATIVE_NAMES = {"en": "English", "sv": "Svenska", "fi": "Suomi"}
 
 
 def N_(message: str) -> str:
@@ -49,6 +48,16 @@ def languages() -> tuple[str, ...]:
     """The languages the bot speaks: English, then every language with a catalogue."""
     found = sorted(p.parent.parent.name for p in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
     return (DEFAULT, *(code for code in found if code != DEFAULT))
+
+
+def native_name(code: str) -> str:
+    """A language's name in itself (``Svenska``, ``Suomi``), from Babel's locale data, so
+    a new language needs no code."""
+    try:
+        name = Locale.parse(code).get_display_name(code) or code
+    except (ValueError, UnknownLocaleError):
+        name = code
+    return name[:1].upper() + name[1:]
 
 
 def code_of(locale: object) -> str:

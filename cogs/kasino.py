@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.engine import rules_for
 from bot.games import GameError, GameService
-from bot.i18n import N_, NATIVE_NAMES, languages
+from bot.i18n import N_, languages, native_name
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
 from bot.render import lobby_embed, scores_embed, standings
 from bot.rules_text import rules_embed
@@ -45,7 +45,7 @@ OPPONENTS = [
 SERVER_LANGUAGE = "server"
 LANGUAGES = [
     app_commands.Choice(name=N_("The server's language"), value=SERVER_LANGUAGE),
-    *(app_commands.Choice(name=NATIVE_NAMES.get(code, code), value=code) for code in languages()),
+    *(app_commands.Choice(name=native_name(code), value=code) for code in languages()),
 ]
 PAGE_SIZE = 10
 
@@ -226,7 +226,7 @@ class Kasino(
         else:
             text = t(
                 "The bot's public messages here are now in {language}.",
-                language=NATIVE_NAMES.get(code, code),
+                language=native_name(code),
             )
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()

@@ -10,7 +10,7 @@ import pytest
 
 from bot import catalogue
 from bot.engine import Card, IllegalMove, Move, Round, parse_cards, rules_for
-from bot.i18n import EN, code_of, lang, lang_of, languages
+from bot.i18n import EN, code_of, lang, lang_of, languages, native_name
 from bot.render import item_name, plain, sweep_word
 
 OTHERS = [code for code in languages() if code != "en"]
@@ -170,3 +170,8 @@ def test_building_refusals_translate() -> None:
     assert str(caught.value) == "you own a build: you cannot trail"
     assert lang("sv").reason(caught.value.reason) == "du äger ett bygge: du får inte lägga ut"
     assert lang("fi").reason(caught.value.reason).startswith("sinulla on rakennelma")
+
+
+def test_each_language_is_named_in_itself() -> None:
+    assert [native_name(code) for code in ("en", "sv", "fi")] == ["English", "Svenska", "Suomi"]
+    assert native_name("no") == "Norsk"  # a new language needs no code for its name

@@ -32,7 +32,7 @@ def cards_of(items: Iterable[Item]) -> list[Card]:
 
 def moves_of(round_: Round, card: Card) -> list[Move]:
     """Every legal move of ``card`` for the player to move, best first."""
-    return moves_by_card(round_).get(card, [])
+    return _ranked(round_, [move for move in round_.legal_moves() if move.card == card])
 
 
 def moves_by_card(round_: Round) -> dict[Card, list[Move]]:
@@ -40,22 +40,25 @@ def moves_by_card(round_: Round) -> dict[Card, list[Move]]:
     by_card: dict[Card, list[Move]] = {}
     for move in round_.legal_moves():
         by_card.setdefault(move.card, []).append(move)
-    for moves in by_card.values():
-        moves.sort(key=lambda move: _rank(round_, move))
-    return by_card
+    return {card: _ranked(round_, moves) for card, moves in by_card.items()}
+
+
+def _ranked(round_: Round, moves: list[Move]) -> list[Move]:
+    """``moves`` best first. The sort is stable, so ties keep the engine's canonical
+    order: no key built from the items' text (a busy Swazi table lists 30,000 turns)."""
+    return sorted(moves, key=lambda move: _rank(round_, move))
 
 
 def _rank(round_: Round, move: Move) -> tuple:
     """Captures first (most points, then most cards), then builds (the most cards put
-    together first), then trails; ties in the engine's canonical order of items."""
-    order = (str(move.taken), str(move.using), str(move.table_builds))
+    together first), then trails."""
     if move.kind == "capture":
         won = [move.card, *cards_of(move.taken)]
         spades = sum(c.suit == "S" for c in won)
-        return (0, -capture_points(round_, move), -len(won), -spades, order)
+        return (0, -capture_points(round_, move), -len(won), -spades)
     if move.kind == "build":
-        return (1, -len(cards_of(move.using)), -(move.value or 0), order)
-    return (2, -sum(len(cards_of(b.using)) for b in move.table_builds), order)
+        return (1, -len(cards_of(move.using)), -(move.value or 0))
+    return (2, -sum(len(cards_of(b.using)) for b in move.table_builds))
 
 
 def sweeps(round_: Round, move: Move) -> bool:

@@ -140,10 +140,15 @@ class Lang:
         return str(value)
 
 
-@functools.cache
 def lang(code: str = DEFAULT) -> Lang:
     """The language ``code`` (a Discord locale is accepted too; English if unknown)."""
-    code = code_of(code)
+    return _lang(code_of(code))
+
+
+@functools.cache
+def _lang(code: str) -> Lang:
+    """One :class:`Lang` per spoken language: ``"sv"`` and ``"sv-SE"`` share a compiled
+    catalogue."""
     return Lang(code, _compiled(code))
 
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from bot.engine import Card, Move, Round, capture_masks
 
-from . import fastcap, normal
+from . import endgame, fastcap, normal, odds
 from .buildrollout import BuildRollout
 from .sim import Sim
 from .values import Marginals, majority_points, objective
@@ -36,11 +36,13 @@ CANDIDATES = 6
 WORK_PER_MS = 1000.0
 WORLD_WORK, CANDIDATE_WORK, PLY_WORK, CARD_WORK = 26.0, 28.0, 5.0, 2.5
 MASK_WORK, THREAT_WORK = 0.2, 2.2
+NODE_WORK = 40.0  # one position of the exact end-of-round search
 LARGE_TABLE_WORK = 1.5  # per table card, for a capture search on a large table (over 10)
 MIN_WORLDS, MAX_WORLDS = 2, 200
 PRIOR = 0.05  # weight of the normal evaluation, to break near-ties
 LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited with
 WIN = normal.WIN
+POINTS_TIE = 0.01  # weight of the round's points beside the match chance
 SAFETY, SAFETY_FLOOR_MS = 4, 500  # the seeded search's time limit (see deadline_for)
 TURNS = 3  # the horizon: how many times each player answers the candidate move
 BUILD_TURNS = 1  # the same in the building games (longer measured weaker in Swazi)
@@ -91,8 +93,12 @@ def search(
     scored = normal.ranked(view)
     if len(scored) == 1:
         return scored
-    candidates = _pick(scored)
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    if not view.rules.builds and not view.deck_size:
+        exact = _exact(view, rng, scored, budget, deadline)
+        if exact is not None:
+            return exact
+    candidates = _pick(scored)
     plies = horizon(view.players, bool(view.rules.builds))
     limit = budget * WORK_PER_MS
     judge = _rollout(view)
@@ -123,6 +129,50 @@ def search(
     return results
 
 
+def _exact(
+    view: SeatView,
+    rng: random.Random,
+    scored: Sequence[tuple[float, Move]],
+    budget: float,
+    deadline: float | None,
+) -> list[tuple[float, Move]] | None:
+    """Every move valued by solving the rest of the round exactly (the deck is empty).
+
+    With two players there is one world: the opponent holds exactly the unseen cards.
+    With more, each sampled world is solved, while few enough cards are left; None when
+    the position is too big to solve.
+    """
+    judge = Rollout(view)
+    hidden = view.hidden()
+    moves = [move for _, move in scored]
+    totals = [0.0] * len(moves)
+    limit = budget * WORK_PER_MS
+    done = 0
+    while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
+        world = judge.world(view.sample(rng, hidden))
+        if not endgame.solvable(world):
+            return None
+        solver = endgame.Solver(view.side, judge.final)
+        actions = [(move.card, move.taken) for move in moves]
+        try:
+            if view.players == 2:  # one world: only the best move needs an exact value
+                values = solver.ranked(world, actions)
+            else:
+                values = solver.values(world, actions)
+        except endgame.TooBig:
+            break
+        judge.work += WORLD_WORK + NODE_WORK * solver.nodes
+        totals = [t + v for t, v in zip(totals, values, strict=True)]
+        done += 1
+        if view.players == 2 or (deadline is not None and time.perf_counter() > deadline):
+            break  # two players: every world is the same one
+    if not done:
+        return None
+    results = [(totals[i] / done, prior, move) for i, (prior, move) in enumerate(scored)]
+    results.sort(key=lambda item: (-round(item[0], 9), -item[1], str(item[2])))
+    return [(value, move) for value, _, move in results]
+
+
 def _pick(scored: Sequence[tuple[float, Move]]) -> list[tuple[float, Move]]:
     """The best few by the normal evaluation, with the best trail among them."""
     chosen = list(scored[:CANDIDATES])
@@ -142,6 +192,11 @@ class Rollout:
         judge = normal.Judge(view)
         self.marginals: Marginals = judge.marginals
         self.work = 0.0  # the search's steps, weighed (see WORK_PER_MS)
+        self.two = view.sides == 2
+        self.scores = view.scores
+        self.scale = odds.scale(view.rules) if self.two else 1.0
+        self.win = 0.5 * self.scale if self.two else WIN
+        self._chances: dict[tuple, float] = {}
 
     def world(self, sample: Round) -> Sim:
         """The search's lean copy of a sampled round."""
@@ -229,11 +284,9 @@ class Rollout:
         return 0.0
 
     def leaf(self, sim: Sim) -> float:
-        """The position's value for the searching side, in expected points."""
-        if sim.winner is not None:
-            return WIN if sim.winner == self.me else -WIN
-        if sim.over:
-            return objective(sim.round_points(), self.me)
+        """The position's value for the searching side (see :meth:`worth`)."""
+        if sim.winner is not None or sim.over:
+            return self.final(sim)
         values = [
             a + b
             for a, b in zip(
@@ -244,11 +297,37 @@ class Rollout:
         if sim.is_last_deal and sim.last_capturer is not None and rules.sistan_points:
             others = sim.cards_in_hands()
             values[sim.sides[sim.last_capturer]] += rules.sistan_points * 0.6**others
-        value = objective(values, self.me)
         if sim.table:
             _, _, gain = self.greedy(sim)
             if gain > 0:
-                side = sim.sides[sim.to_move]
                 share = LEAF_SHARE if len(values) == 2 else LEAF_SHARE * 0.6
-                value += share * gain if side == self.me else -share * gain
-        return value
+                values[sim.sides[sim.to_move]] += share * gain
+        left = len(sim.deck) + sim.cards_in_hands() + len(sim.table)
+        return self.worth(values, spread=odds.SPREAD * (left / self.rules.cards_in_deck) ** 0.5)
+
+    def final(self, sim: Sim) -> float:
+        """The value of a finished round (or match) for the searching side."""
+        if sim.winner is not None:
+            return self.win if sim.winner == self.me else -self.win
+        return self.worth(sim.round_points(), sim.spades)
+
+    def worth(
+        self, values: Sequence[float], spades: Sequence[int] | None = None, spread: float = 0.0
+    ) -> float:
+        """What a round giving ``values`` points per side is worth to the searching side.
+
+        With two sides, the chance of winning the match from the scores it leaves, in
+        points (one point at the start of a match is worth about one), plus a little of
+        the points themselves to rank rounds whose match is already decided. With more
+        sides, the points: this side's minus the mean of the others'.
+        """
+        points = objective(values, self.me)
+        if not self.two:
+            return points
+        key = (round(values[0] * 4), round(values[1] * 4), spread > 0 or tuple(spades or ()))
+        chance = self._chances.get(key)
+        if chance is None:
+            chance = odds.chance_after(self.rules, self.scores, values, spades, spread)
+            self._chances[key] = chance
+        mine = chance if self.me == 0 else 1 - chance
+        return (mine - 0.5) * self.scale + POINTS_TIE * points

@@ -29,7 +29,8 @@ def choose_move(
 
     ``seed`` makes the choice reproducible: the same seed and the same view of the round
     (whatever the cards this seat cannot see) give the same move. ``budget_ms`` bounds
-    the thinking time of ``hard`` (default 150 ms; ``easy`` and ``normal`` take about a
+    the typical thinking time of ``hard`` (default 150 ms; a full hand gets up to 2.5
+    times as much, the last card less; ``easy`` and ``normal`` take about a
     millisecond, and at worst a few hundred on the huge tables of rounds in which everyone
     trails). The search counts its own work, so with a seed the result does not depend
     on the machine's speed (short of a safety stop at four times the budget, at least
@@ -59,8 +60,9 @@ def _choose(
         return easy.choose(view, rng)
     if level == "normal":
         return normal.choose(view)
-    deadline = hard.deadline_for(budget_ms, seeded=seed is not None)
-    return hard.choose(view, rng, budget_ms, deadline)
+    budget = hard.budget_for(view, budget_ms)
+    deadline = hard.deadline_for(budget, seeded=seed is not None)
+    return hard.choose(view, rng, budget, deadline)
 
 
 def hint(

@@ -25,6 +25,7 @@ from bot.engine import Card, Move, Round, capture_masks
 
 from . import endgame, fastcap, normal, odds
 from .buildrollout import BuildRollout
+from .evidence import Evidence
 from .sim import Sim
 from .values import Marginals, majority_points, objective
 from .view import SeatView
@@ -38,7 +39,8 @@ WORLD_WORK, CANDIDATE_WORK, PLY_WORK, CARD_WORK = 26.0, 28.0, 5.0, 2.5
 MASK_WORK, THREAT_WORK = 0.2, 2.2
 NODE_WORK = 40.0  # one position of the exact end-of-round search
 LARGE_TABLE_WORK = 1.5  # per table card, for a capture search on a large table (over 10)
-MIN_WORLDS, MAX_WORLDS = 2, 200
+MIN_WORLDS, MAX_WORLDS = 2, 500
+FULL_HAND, LAST_CARD = 2.5, 0.4  # shares of the typical budget (see budget_for)
 PRIOR = 0.05  # weight of the normal evaluation, to break near-ties
 LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited with
 WIN = normal.WIN
@@ -46,6 +48,19 @@ POINTS_TIE = 0.01  # weight of the round's points beside the match chance
 SAFETY, SAFETY_FLOOR_MS = 4, 500  # the seeded search's time limit (see deadline_for)
 TURNS = 3  # the horizon: how many times each player answers the candidate move
 BUILD_TURNS = 1  # the same in the building games (longer measured weaker in Swazi)
+
+
+def budget_for(view: SeatView, budget_ms: float | None) -> float:
+    """The budget of this decision: ``budget_ms`` is the typical one; a full hand, whose
+    choice shapes the whole deal and has most to weigh, gets up to ``FULL_HAND`` times
+    as much, and the last card or two much less (the median decision stays near it).
+    Games without builds only."""
+    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    if view.rules.builds:  # their searches' work is weighed on busy tables as it is
+        return budget
+    size = max(2, view.rules.hand_size)
+    held = min(len(view.hand), size)
+    return budget * (LAST_CARD + (FULL_HAND - LAST_CARD) * ((held - 1) / (size - 1)) ** 1.5)
 
 
 def deadline_for(budget_ms: float | None, seeded: bool) -> float:
@@ -103,10 +118,11 @@ def search(
     limit = budget * WORK_PER_MS
     judge = _rollout(view)
     hidden = view.hidden()
+    evidence = Evidence.of(view)
     totals = [0.0] * len(candidates)
     done = 0
     while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
-        world = judge.world(view.sample(rng, hidden))
+        world = judge.world(evidence.sample(view, rng, hidden))
         judge.work += WORLD_WORK + CANDIDATE_WORK * len(candidates)
         values = []
         for _, move in candidates:
@@ -144,12 +160,13 @@ def _exact(
     """
     judge = Rollout(view)
     hidden = view.hidden()
+    evidence = Evidence.of(view)
     moves = [move for _, move in scored]
     totals = [0.0] * len(moves)
     limit = budget * WORK_PER_MS
     done = 0
     while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
-        world = judge.world(view.sample(rng, hidden))
+        world = judge.world(evidence.sample(view, rng, hidden))
         if not endgame.solvable(world):
             return None
         solver = endgame.Solver(view.side, judge.final)

@@ -39,6 +39,7 @@ class SeatView:
     dealer: int
     to_move: int
     is_last_deal: bool
+    deal_plays: tuple[tuple[int, Card, tuple[Card, ...]], ...] = ()
 
     @classmethod
     def of(cls, round_: Round, seat: int) -> SeatView:
@@ -64,6 +65,7 @@ class SeatView:
             dealer=round_.dealer,
             to_move=round_.to_move,
             is_last_deal=round_.is_last_deal,
+            deal_plays=_deal_plays(round_),
         )
 
     @property
@@ -151,6 +153,16 @@ class SeatView:
         world.mulles = list(self.mulles)
         world.mulle_points = list(self.mulle_points)
         return world
+
+
+def _deal_plays(round_: Round) -> tuple[tuple[int, Card, tuple[Card, ...]], ...]:
+    """The public plays since the last deal, as (seat, card, cards taken): in the games
+    without builds every hand is dealt the same number of cards."""
+    if round_.rules.builds:
+        return ()
+    count = sum(round_.rules.hand_size - len(hand) for hand in round_.hands)
+    plays = round_.plays[-count:] if 0 < count <= len(round_.plays) else []
+    return tuple((p.seat, p.move.card, tuple(p.move.taken)) for p in plays)
 
 
 def cards_of(item: Card | Build) -> tuple[Card, ...]:

@@ -60,8 +60,8 @@ class Solver:
 
     def ranked(self, sim: Sim, actions: Sequence[Action]) -> list[float]:
         """Values of ``actions`` for ``me`` (the side to move) that rank the first best
-        one strictly highest: its value is exact, the others' are bounds below it (the
-        best so far bounds the search of the rest, which is much quicker)."""
+        one strictly highest: its value is exact, the others' are not, only ranked below
+        it (the best so far bounds the search of the rest, which is much quicker)."""
         values: list[float] = []
         best_index, best = 0, -INF
         for i, action in enumerate(actions):

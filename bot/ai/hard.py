@@ -30,7 +30,7 @@ from .sim import Sim
 from .values import Marginals, majority_points, objective
 from .view import SeatView
 
-DEFAULT_BUDGET_MS = 150
+DEFAULT_BUDGET_MS = 75  # the typical decision; see budget_for
 CANDIDATES = 6
 # The search counts its work in microseconds of the reference machine (this project's
 # 2-core box), weighed by step, so a seeded search does the same work on any machine.

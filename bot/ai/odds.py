@@ -48,7 +48,9 @@ def _round_spread(rules: Rules) -> tuple[tuple[int, int, float], ...]:
             for y, py in enumerate(sweeps):
                 key = (share + x, base - share + y)
                 out[key] = out.get(key, 0.0) + p * px * py
-    return tuple((a, b, p) for (a, b), p in out.items() if p > 1e-6)
+    kept = {key: p for key, p in out.items() if p > 1e-6}
+    total = sum(kept.values())
+    return tuple((a, b, p / total) for (a, b), p in kept.items())
 
 
 def _normal(top: int, mean: float, sd: float) -> list[float]:

@@ -31,7 +31,8 @@ from .values import Marginals, majority_points, objective
 from .view import SeatView
 
 DEFAULT_BUDGET_MS = 75  # the typical decision; see budget_for
-CANDIDATES = 6
+CANDIDATES, WIDE = 6, 8  # moves searched; WIDE for a decision with a big budget
+WIDE_SHARE = 2.0  # the budget, in typical budgets, from which a decision is searched wide
 # The search counts its work in microseconds of the reference machine (this project's
 # 2-core box), weighed by step, so a seeded search does the same work on any machine.
 WORK_PER_MS = 1000.0
@@ -39,8 +40,8 @@ WORLD_WORK, CANDIDATE_WORK, PLY_WORK, CARD_WORK = 26.0, 28.0, 5.0, 2.5
 MASK_WORK, THREAT_WORK = 0.2, 2.2
 NODE_WORK = 40.0  # one position of the exact end-of-round search
 LARGE_TABLE_WORK = 1.5  # per table card, for a capture search on a large table (over 10)
-MIN_WORLDS, MAX_WORLDS = 2, 500
-FULL_HAND, LAST_CARD = 2.5, 0.4  # shares of the typical budget (see budget_for)
+MIN_WORLDS, MAX_WORLDS = 2, 800
+FULL_HAND, LAST_CARD = 5.0, 0.4  # shares of the typical budget (see budget_for)
 PRIOR = 0.05  # weight of the normal evaluation, to break near-ties
 LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited with
 WIN = normal.WIN
@@ -60,7 +61,7 @@ def budget_for(view: SeatView, budget_ms: float | None) -> float:
         return budget
     size = max(2, view.rules.hand_size)
     held = min(len(view.hand), size)
-    return budget * (LAST_CARD + (FULL_HAND - LAST_CARD) * ((held - 1) / (size - 1)) ** 1.5)
+    return budget * (LAST_CARD + (FULL_HAND - LAST_CARD) * ((held - 1) / (size - 1)) ** 2)
 
 
 def deadline_for(budget_ms: float | None, seeded: bool) -> float:
@@ -113,7 +114,8 @@ def search(
         exact = _exact(view, rng, scored, budget, deadline)
         if exact is not None:
             return exact
-    candidates = _pick(scored)
+    wide = budget >= WIDE_SHARE * DEFAULT_BUDGET_MS
+    candidates = _pick(scored, WIDE if wide else CANDIDATES)
     plies = horizon(view.players, bool(view.rules.builds))
     limit = budget * WORK_PER_MS
     judge = _rollout(view)
@@ -190,9 +192,9 @@ def _exact(
     return [(value, move) for value, _, move in results]
 
 
-def _pick(scored: Sequence[tuple[float, Move]]) -> list[tuple[float, Move]]:
+def _pick(scored: Sequence[tuple[float, Move]], size: int) -> list[tuple[float, Move]]:
     """The best few by the normal evaluation, with the best trail among them."""
-    chosen = list(scored[:CANDIDATES])
+    chosen = list(scored[:size])
     if not any(m.is_trail for _, m in chosen):
         trail = next((item for item in scored if item[1].is_trail), None)
         if trail is not None:

@@ -1,18 +1,25 @@
 """The ``hard`` player: perfect-information Monte Carlo over sampled hidden cards.
 
 The ``normal`` evaluation proposes a handful of candidate moves (captures whole or partial,
-and trails). Each sampled world deals the hidden cards at random; in it every candidate is
+and trails). Each sampled world deals the hidden cards at random, with the odds the other
+players' trails this deal give their hands (:mod:`.evidence`); in it every candidate is
 played, followed by a few plies of a quick greedy policy for everybody (which does see the
 world's hands, so it punishes a tabbe left open), and the position reached is valued by
-the expected points of each side. The candidate with the best mean wins. The same worlds
-serve every candidate, so their comparison is fair.
+the expected points of each side, turned into the chance of winning the match
+(:mod:`.odds`: a point matters more near the target). The candidate with the best mean
+wins. The same worlds serve every candidate, so their comparison is fair.
+
+Once the deck is empty the rest of the round is solved exactly (:mod:`.endgame`): with two
+players in the one world there is, with more in each sampled world.
 
 In the building games the worlds are engine rounds and the policy is
 :class:`~bot.ai.buildrollout.BuildRollout` (builds, owners and pile tops played by the
 engine itself); the search around them is the same.
 
 The budget is spent as counted work (weighed steps, calibrated to microseconds on the
-project's machine) rather than measured time, so a seeded search is reproducible.
+project's machine) rather than measured time, so a seeded search is reproducible. A full
+hand, whose choice shapes the whole deal, gets several times the typical budget, and is
+searched wider; the last cards get less (:func:`budget_for`).
 """
 
 from __future__ import annotations

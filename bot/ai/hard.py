@@ -10,7 +10,7 @@ the expected points of each side, turned into the chance of winning the match
 wins. The same worlds serve every candidate, so their comparison is fair.
 
 Once the deck is empty the rest of the round is solved exactly (:mod:`.endgame`): with two
-players in the one world there is, with more in each sampled world.
+players in the one world there is, with more in each sampled world once few cards are left.
 
 In the building games the worlds are engine rounds and the policy is
 :class:`~bot.ai.buildrollout.BuildRollout` (builds, owners and pile tops played by the

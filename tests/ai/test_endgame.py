@@ -12,6 +12,8 @@ from bot.ai.values import objective
 from bot.engine import Round, parse_cards, rules_for
 from bot.engine.cards import full_deck
 
+from .conftest import reshuffle_hidden, same_move_unseen
+
 
 def brute_force(round_: Round, side: int) -> float:
     """Plain minimax on the engine itself: the round's final points, ``side`` against the rest."""
@@ -137,3 +139,9 @@ def test_four_players_solve_each_sampled_world_and_stay_legal():
         round_ = last_deal("swedish", 4, 2, seed, teams=True)
         move = choose_move(round_, round_.to_move, "hard", seed=seed, budget_ms=20)
         assert round_.is_legal(move)
+
+
+def test_the_exact_end_does_not_peek_with_four_players():
+    positions = [last_deal("swedish", 4, 2, seed, teams=True) for seed in range(8)]
+    positions += [last_deal("swedish", 3, 2, seed) for seed in range(8)]
+    assert same_move_unseen(positions, "hard", reshuffle_hidden, tries=2) == 16

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bot.engine import Card, Move, Round, Rules, capture_masks, capture_options, rules_for
 from bot.engine.cards import LILLAN, STORAN
 
-DEFAULT_WORLDS = 600  # calibrated: median ms per decision about hard's (Swedish, 2 players)
-TEAMS_WORLDS = 150  # 4 players in teams: exact endgames per world cost more (hard's median)
+DEFAULT_WORLDS = 1070  # calibrated: median ms per decision about hard's (Swedish, 2 players)
+TEAMS_WORLDS = 250  # 4 players in teams: exact endgames per world cost more (hard's median)
 CANDIDATES = 8  # the best captures and trails kept for the search, plus the best trail
 EXACT_CARDS = 8  # 4 players, empty deck: solve a world exactly from this many cards in hands
 WIN = 50.0  # a won match, in round points

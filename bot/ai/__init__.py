@@ -29,12 +29,13 @@ def choose_move(
 
     ``seed`` makes the choice reproducible: the same seed and the same view of the round
     (whatever the cards this seat cannot see) give the same move. ``budget_ms`` bounds
-    the typical thinking time of ``hard`` (default 75 ms; a full hand gets up to 5
-    times as much, the last card less, a building game's every move twice; ``easy`` and ``normal`` take about a
-    millisecond, and at worst a few hundred on the huge tables of rounds in which everyone
-    trails). The search counts its own work, so with a seed the result does not depend
-    on the machine's speed (short of a safety stop at four times the budget, at least
-    half a second); without one it also stops when the budget runs out. Raises
+    the typical thinking time of ``hard`` (default 75 ms; a full hand gets up to 5 times
+    as much, the last card less, a building game's every move twice; ``easy`` and
+    ``normal`` take about a millisecond, and at worst a few hundred on the huge tables of
+    rounds in which everyone trails). The search counts its own work, so with a seed the
+    result does not depend on the machine's speed (short of a safety stop at four times
+    the budget, at least half a second); without one it also stops when the budget runs
+    out. Raises
     ``ValueError`` for an unknown level, a round that is over, or a seat not to move.
     """
     if level not in LEVELS:

@@ -2,9 +2,9 @@
 
 With two players and nothing left to deal, the cards a seat cannot see are exactly the
 opponent's hand, so the rest of the round is a game of perfect information of at most
-eight cards: :func:`solve` plays it out by minimax with memory (the same position is
-reached by many orders of play). With three or four players the search solves each
-sampled world this way once few enough cards are left.
+eight cards: :class:`Solver` plays it out by alpha-beta, remembering the bounds found
+for each position (the same position is reached by many orders of play). With three
+or four players the search solves each sampled world this way once few cards are left.
 
 The search's value of a finished round is whatever ``value`` says (points, or the chance
 of winning the match); the side of ``me`` maximizes it, every other side minimizes it.

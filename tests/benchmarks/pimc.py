@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.engine import Card, Move, Round, Rules, capture_masks, capture_options, rules_for
 from bot.engine.cards import LILLAN, STORAN
+from bot.engine.match import _leader  # the engine's own rule for who has won
 
 DEFAULT_WORLDS = 1070  # calibrated: median ms per decision about hard's (Swedish, 2 players)
 TEAMS_WORLDS = 250  # 4 players in teams: exact endgames per world cost more (hard's median)
@@ -331,21 +332,6 @@ def _edge(margin: int, left: int) -> float:
     win = 0.5 * math.erfc(-(margin - 0.5) / (sd * math.sqrt(2)))
     lose = 0.5 * math.erfc((margin + 0.5) / (sd * math.sqrt(2)))
     return win - lose
-
-
-def _leader(totals: list[int], target: int, spades: list[int] | None = None) -> int | None:
-    best = max(totals)
-    if best < target:
-        return None
-    tied = [side for side, total in enumerate(totals) if total == best]
-    if len(tied) == 1:
-        return tied[0]
-    if spades is not None:
-        most = max(spades[side] for side in tied)
-        top = [side for side in tied if spades[side] == most]
-        if len(top) == 1:
-            return top[0]
-    return None
 
 
 def _most(counts: list[int], points: int) -> list[int]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -31,25 +30,9 @@ from bot.engine import Match, rules_for
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pimc
+from ai import Pairing, wilson
 
 PLAYERS = ("easy", "normal", "hard", "baseline")
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """``first`` against ``second`` in one setting."""
-
-    first: str
-    second: str
-    variant: str = "swedish"
-    players: int = 2
-    teams: bool = False
-    target: int = 16
-
-    @property
-    def label(self) -> str:
-        setting = f"{self.variant} {self.players}p" + (" teams" if self.teams else "")
-        return f"{self.first} vs {self.second}, {setting} to {self.target}"
 
 
 PAIRINGS = {
@@ -130,16 +113,6 @@ def play_match(task: tuple[str, int, int, Config]) -> dict:
 
 def round_ms(value: float) -> float:
     return float(f"{value:.3f}")
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Protocol
 
 from bot.engine import Card, Move, Round, capture_masks
 
@@ -106,19 +107,32 @@ def choose(
     return search(view, rng, budget_ms, deadline)[0][1]
 
 
+class Worlds(Protocol):
+    """Where a search's worlds come from (:class:`~bot.ai.evidence.Evidence` by default)."""
+
+    def sample(self, view: SeatView, rng: random.Random, hidden: list[Card]) -> Round:
+        """A round consistent with ``view``, its ``hidden`` cards dealt somehow."""
+        ...
+
+
 def search(
     view: SeatView,
     rng: random.Random,
     budget_ms: float | None = None,
     deadline: float | None = None,
+    worlds: Worlds | None = None,
 ) -> list[tuple[float, Move]]:
-    """Candidates with their mean values, best first."""
+    """Candidates with their mean values, best first.
+
+    ``worlds`` replaces the sampling of hidden cards: the benchmarks tell it the hidden
+    cards, to measure what knowing them is worth (``tests/benchmarks/tournament.py``).
+    """
     scored = normal.ranked(view)
     if len(scored) == 1:
         return scored
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
     if not view.rules.builds and not view.deck_size:
-        exact = _exact(view, rng, scored, budget, deadline)
+        exact = _exact(view, rng, scored, budget, deadline, worlds)
         if exact is not None:
             return exact
     wide = not view.rules.builds and len(view.hand) >= view.rules.hand_size - 1
@@ -127,7 +141,7 @@ def search(
     limit = budget * WORK_PER_MS
     judge = _rollout(view)
     hidden = view.hidden()
-    evidence = Evidence.of(view)
+    evidence = worlds or Evidence.of(view)
     totals = [0.0] * len(candidates)
     done = 0
     while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
@@ -160,6 +174,7 @@ def _exact(
     scored: Sequence[tuple[float, Move]],
     budget: float,
     deadline: float | None,
+    worlds: Worlds | None,
 ) -> list[tuple[float, Move]] | None:
     """Every move valued by solving the rest of the round exactly (the deck is empty).
 
@@ -169,7 +184,7 @@ def _exact(
     """
     judge = Rollout(view)
     hidden = view.hidden()
-    evidence = Evidence.of(view)
+    evidence = worlds or Evidence.of(view)
     moves = [move for _, move in scored]
     totals = [0.0] * len(moves)
     limit = budget * WORK_PER_MS

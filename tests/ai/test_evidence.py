@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.ai import choose_move
+from bot.ai import choose_move, hard
 from bot.ai.evidence import TRAIL_ODDS, Evidence
 from bot.ai.view import SeatView
 from bot.engine import Move, Round, capture_masks, parse_cards, rules_for
@@ -75,3 +75,19 @@ def test_hard_reads_a_trail_in_a_real_game():
     round_ = after_a_trail()
     move = choose_move(round_, 1, "hard", seed=3, budget_ms=20)
     assert round_.is_legal(move)
+
+
+def test_the_search_can_be_told_its_worlds():
+    """The benchmarks' hook: ``worlds`` replaces the sampled hidden cards."""
+    round_ = after_a_trail()
+    view = SeatView.of(round_, 1)
+    asked: list[bool] = []
+
+    class Truth:
+        def sample(self, view: SeatView, rng: random.Random, hidden: list) -> Round:
+            asked.append(sorted(hidden) == sorted(view.hidden()))
+            return round_
+
+    results = hard.search(view, random.Random(1), 20, worlds=Truth())
+    assert len(asked) >= hard.MIN_WORLDS and all(asked)
+    assert results[0][1] in round_.legal_moves()

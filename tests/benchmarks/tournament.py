@@ -3,11 +3,15 @@
 ``python tests/benchmarks/tournament.py --matches 200 hard-baseline normal-baseline``
 
 Players: ``easy``, ``normal``, ``hard`` (``bot.ai.choose_move``) and ``baseline``
-(``tests/benchmarks/pimc.py``). Match pair ``k`` deals with seed ``k`` twice, the second
-time with the sides swapped, so luck of the deal cancels out. Each finished match is
-appended to ``--out`` as one JSON line (``--resume`` skips those already there;
-``--summary`` prints the table from such a file without playing). ``--calibrate N`` times
-``hard`` and the baseline on the decisions of a few matches instead.
+(``tests/benchmarks/pimc.py``); and two that cheat, to measure what the hidden cards are
+worth: ``hands`` is ``hard``'s search told the other players' hands (the deck's order
+still sampled), ``oracle`` told every card, the deck's order too.
+
+Match pair ``k`` deals with seed ``k`` twice, the second time with the sides swapped, so
+luck of the deal cancels out. Each finished match is appended to ``--out`` as one JSON line
+(``--resume`` skips those already there; ``--summary`` prints the table from such a file
+without playing). ``--calibrate N`` times ``hard`` and the baseline on the decisions of a
+few matches instead.
 """
 
 from __future__ import annotations
@@ -24,15 +28,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot.ai import choose_move
-from bot.engine import Match, rules_for
+from bot.ai import choose_move, hard
+from bot.ai.view import SeatView
+from bot.engine import Match, Round, rules_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pimc
 from ai import Pairing, wilson
 
-PLAYERS = ("easy", "normal", "hard", "baseline")
+PLAYERS = ("easy", "normal", "hard", "baseline", "hands", "oracle")
 
 
 PAIRINGS = {
@@ -46,6 +51,8 @@ PAIRINGS = {
     "finnish-normal-baseline": Pairing("normal", "baseline", variant="finnish"),
     "teams-normal-baseline": Pairing("normal", "baseline", players=4, teams=True),
     "baseline-easy": Pairing("baseline", "easy"),
+    "hands-baseline": Pairing("hands", "baseline"),
+    "oracle-baseline": Pairing("oracle", "baseline"),
 }
 
 
@@ -70,8 +77,39 @@ def decide(player: str, round, seat: int, seed: tuple, config: Config):
         if worlds is None:
             worlds = pimc.TEAMS_WORLDS if round.players == 4 else pimc.DEFAULT_WORLDS
         return pimc.choose(round, seat, rng, worlds=worlds)
+    if player in ("hands", "oracle"):
+        return told(round, seat, seed, config, deck=player == "oracle")
     budget = config.budget if player == "hard" else None
     return choose_move(round, seat, player, seed=seed, budget_ms=budget)
+
+
+@dataclass(frozen=True)
+class Told:
+    """Worlds for ``hard``'s search that hold the true hands of ``round`` (and with
+    ``deck``, the true deck; without, the rest of the hidden cards shuffled)."""
+
+    round: Round
+    deck: bool
+
+    def sample(self, view: SeatView, rng: random.Random, hidden: list) -> Round:
+        world = view.sample(rng, hidden)
+        world.hands = [list(hand) for hand in self.round.hands]
+        if self.deck:
+            world.deck = list(self.round.deck)
+        else:
+            held = {c for seat, h in enumerate(self.round.hands) if seat != view.seat for c in h}
+            world.deck = [c for c in hidden if c not in held]
+            rng.shuffle(world.deck)
+        return world
+
+
+def told(round: Round, seat: int, seed: tuple, config: Config, deck: bool):
+    """``hard``'s move, searched over worlds that hold the hidden cards it is told."""
+    view = SeatView.of(round, seat)
+    budget = hard.budget_for(view, config.budget)
+    deadline = hard.deadline_for(budget, seeded=True)
+    worlds = Told(round, deck)
+    return hard.search(view, random.Random(repr(seed)), budget, deadline, worlds)[0][1]
 
 
 def play_match(task: tuple[str, int, int, Config]) -> dict:

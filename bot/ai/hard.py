@@ -141,7 +141,7 @@ def search(
     limit = budget * WORK_PER_MS
     judge = _rollout(view)
     hidden = view.hidden()
-    evidence = worlds or Evidence.of(view)
+    evidence = Evidence.of(view) if worlds is None else worlds
     totals = [0.0] * len(candidates)
     done = 0
     while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
@@ -184,7 +184,7 @@ def _exact(
     """
     judge = Rollout(view)
     hidden = view.hidden()
-    evidence = worlds or Evidence.of(view)
+    evidence = Evidence.of(view) if worlds is None else worlds
     moves = [move for _, move in scored]
     totals = [0.0] * len(moves)
     limit = budget * WORK_PER_MS

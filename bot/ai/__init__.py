@@ -35,8 +35,8 @@ def choose_move(
     rounds in which everyone trails). The search counts its own work, so with a seed the
     result does not depend on the machine's speed (short of a safety stop at four times
     the budget, at least half a second); without one it also stops when the budget runs
-    out. Raises
-    ``ValueError`` for an unknown level, a round that is over, or a seat not to move.
+    out. Raises ``ValueError`` for an unknown level, a round that is over, or a seat not
+    to move.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")

@@ -131,8 +131,9 @@ def search(
     if len(scored) == 1:
         return scored
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    evidence = Evidence.of(view) if worlds is None else worlds
     if not view.rules.builds and not view.deck_size:
-        exact = _exact(view, rng, scored, budget, deadline, worlds)
+        exact = _exact(view, rng, scored, budget, deadline, evidence)
         if exact is not None:
             return exact
     wide = not view.rules.builds and len(view.hand) >= view.rules.hand_size - 1
@@ -141,7 +142,6 @@ def search(
     limit = budget * WORK_PER_MS
     judge = _rollout(view)
     hidden = view.hidden()
-    evidence = Evidence.of(view) if worlds is None else worlds
     totals = [0.0] * len(candidates)
     done = 0
     while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
@@ -174,7 +174,7 @@ def _exact(
     scored: Sequence[tuple[float, Move]],
     budget: float,
     deadline: float | None,
-    worlds: Worlds | None,
+    evidence: Worlds,
 ) -> list[tuple[float, Move]] | None:
     """Every move valued by solving the rest of the round exactly (the deck is empty).
 
@@ -184,7 +184,6 @@ def _exact(
     """
     judge = Rollout(view)
     hidden = view.hidden()
-    evidence = Evidence.of(view) if worlds is None else worlds
     moves = [move for _, move in scored]
     totals = [0.0] * len(moves)
     limit = budget * WORK_PER_MS

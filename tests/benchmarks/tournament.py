@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.ai import choose_move, hard
 from bot.ai.view import SeatView
-from bot.engine import Match, Round, rules_for
+from bot.engine import Card, Match, Round, rules_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -85,20 +85,17 @@ def decide(player: str, round, seat: int, seed: tuple, config: Config):
 
 @dataclass(frozen=True)
 class Told:
-    """Worlds for ``hard``'s search that hold the true hands of ``round`` (and with
-    ``deck``, the true deck; without, the rest of the hidden cards shuffled)."""
+    """Worlds for ``hard``'s search that hold the true hands of ``round``, and with
+    ``deck`` the deck in its true order (without, the deck's cards shuffled)."""
 
     round: Round
     deck: bool
 
-    def sample(self, view: SeatView, rng: random.Random, hidden: list) -> Round:
+    def sample(self, view: SeatView, rng: random.Random, hidden: list[Card]) -> Round:
         world = view.sample(rng, hidden)
         world.hands = [list(hand) for hand in self.round.hands]
-        if self.deck:
-            world.deck = list(self.round.deck)
-        else:
-            held = {c for seat, h in enumerate(self.round.hands) if seat != view.seat for c in h}
-            world.deck = [c for c in hidden if c not in held]
+        world.deck = list(self.round.deck)
+        if not self.deck:
             rng.shuffle(world.deck)
         return world
 

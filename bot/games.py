@@ -12,7 +12,7 @@ import functools
 import logging
 import random
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +24,7 @@ from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
 from bot.moves import auto_move
 from bot.render import describe_move, seat_name, variant_name
-from bot.storage import CorruptGame, MoveRecord, ResultRecord, Storage
+from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
 from bot.turns import after
 
@@ -79,7 +79,14 @@ class MoveOutcome:
         return self.texts.get(t.code) or self.text
 
 
-BrokenHandler = Callable[[CorruptGame], Awaitable[None]]
+# Told that a game's saved state is damaged (it is being closed); returns the posts that
+# report it, written in the same transaction that closes the game.
+BrokenHandler = Callable[[CorruptGame], list[Outgoing]]
+# Handed the posts a save has just committed (to post them).
+PostsHandler = Callable[[list[Outgoing]], None]
+# Queues (on ``game.outbox``) what the channel must be shown of a change, just before the
+# change is committed, so both are written in one transaction.
+Announce = Callable[[], None]
 
 
 class GameService:
@@ -91,6 +98,10 @@ class GameService:
     are compare-and-set on the version, so a stale copy could never overwrite the row;
     when anything fails inside a session the copy is dropped and the next session loads
     the row again. The cache only spares re-reading a game on every click.
+
+    What a change must show in the channel is queued on ``game.outbox`` before the change
+    is saved and written in the same transaction (``compose`` does it for every move);
+    once committed it is handed to ``on_posts``, which posts it.
     """
 
     def __init__(
@@ -99,6 +110,7 @@ class GameService:
         config: Config,
         seed: int | None = None,
         on_broken: BrokenHandler | None = None,
+        on_posts: PostsHandler | None = None,
     ) -> None:
         self.storage = storage
         self.config = config
@@ -106,6 +118,9 @@ class GameService:
         self._games: dict[int, Game] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._on_broken = on_broken
+        self._on_posts = on_posts
+        # queues what a move shows (before the move is committed, on ``game.outbox``)
+        self.compose: Callable[[MoveOutcome], None] | None = None
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that serialises every change to one game (kept while anyone uses it)."""
@@ -147,8 +162,13 @@ class GameService:
 
     async def _close_broken(self, broken: CorruptGame) -> None:
         log.error("game %s: saved state refused (%s); closing it", broken.game_id, broken.reason)
-        if await self.storage.close_broken(broken.game_id, now()) and self._on_broken:
-            await self._on_broken(broken)
+        posts = self._on_broken(broken) if self._on_broken else []
+        if await self.storage.close_broken(broken.game_id, now(), posts):
+            self._posted(posts)
+
+    def _posted(self, posts: list[Outgoing]) -> None:
+        if posts and self._on_posts is not None:
+            self._on_posts(posts)
 
     async def channel_game(self, channel_id: int) -> int | None:
         """The id of the lobby or match in a channel, if any."""
@@ -168,14 +188,19 @@ class GameService:
     async def save(
         self, game: Game, move: MoveRecord | None = None, results: list[ResultRecord] | None = None
     ) -> None:
-        """Commit a game (inside its session); a finished game leaves the cache."""
+        """Commit a game (inside its session) with what it queued for its channel, then
+        post that; a finished game leaves the cache."""
+        posts = game.outbox
         try:
             await self.storage.save_game(game, now(), move, results or ())
         except BaseException:
             self._games.pop(game.id, None)
             raise
+        finally:
+            game.outbox = []
         if not game.status.active:
             self._games.pop(game.id, None)
+        self._posted(posts)
 
     # ------------------------------------------------------------------ lobby
 
@@ -264,8 +289,8 @@ class GameService:
         game.version += 1
         await self.save(game)
 
-    async def start(self, game: Game, user_id: int) -> None:
-        """The host deals the first round."""
+    async def start(self, game: Game, user_id: int, announce: Announce | None = None) -> None:
+        """The host deals the first round (``announce`` queues the first table)."""
         self._require(game, Status.LOBBY, N_("The game has already started."))
         if user_id != game.host_id:
             raise GameError("Only the host can start the game.")
@@ -284,7 +309,7 @@ class GameService:
         # four players of Casino, Swazi… always play in partnerships
         game.options = game.options.for_players(len(game.seats))
         self.deal_match(game)
-        await self.save(game)
+        await self._commit(game, announce)
 
     def deal_match(self, game: Game) -> None:
         """Start the match in memory: shuffle, deal, set the first turn's deadline."""
@@ -315,8 +340,9 @@ class GameService:
         self._games[game.id] = game
         return game
 
-    async def stop(self, game: Game, *, allowed: bool) -> None:
-        """End a lobby or match without a result (host or channel managers only)."""
+    async def stop(self, game: Game, *, allowed: bool, announce: Announce | None = None) -> None:
+        """End a lobby or match without a result (host or channel managers only);
+        ``announce`` queues what the channel is shown of it."""
         if not game.status.active:
             raise GameError("This game is already over.")
         if not allowed:
@@ -325,6 +351,12 @@ class GameService:
         game.deadline = None
         game.timer = None
         game.version += 1
+        await self._commit(game, announce)
+
+    async def _commit(self, game: Game, announce: Announce | None) -> None:
+        """Save a change with what ``announce`` queues for the channel (one transaction)."""
+        if announce is not None:
+            announce()
         await self.save(game)
 
     @staticmethod
@@ -416,6 +448,8 @@ class GameService:
         game.version += 1
         results = self._finish(game, outcome, player)
         record = MoveRecord(seat, str(move.card), move_log(move), auto)
+        if self.compose is not None:
+            self.compose(outcome)  # what the channel sees of it, committed with it
         await self.save(game, record, results)
         return outcome
 
@@ -472,18 +506,18 @@ class GameService:
 
     # ----------------------------------------------------------------- timers
 
-    async def resume_after_pause(self, game: Game) -> None:
+    async def resume_after_pause(self, game: Game, announce: Announce | None = None) -> None:
         """The pause after a round is over: the next round's first turn begins."""
         game.extra.pop("paused", None)
         game.version += 1
         self.set_turn_timer(game)
-        await self.save(game)
+        await self._commit(game, announce)
 
-    async def remind(self, game: Game) -> None:
+    async def remind(self, game: Game, announce: Announce | None = None) -> None:
         """After the reminder, the next deadline is the automatic move."""
         game.deadline = now() + game.options.turn_seconds
         game.timer = Timer.AUTO
-        await self.save(game)
+        await self._commit(game, announce)
 
     async def play_for(self, game: Game) -> MoveOutcome:
         """Play the ``normal`` computer's move for the player whose time ran out."""

@@ -195,6 +195,9 @@ class Game:
     # The version the database holds for this game (``None``: not stored yet). A save
     # succeeds only if the row still has it, so a stale copy can never overwrite the truth.
     stored_version: int | None = field(default=None, repr=False, compare=False)
+    # What the channel must be shown of the change being made (``storage.Outgoing``s): the
+    # next save writes them in its own transaction (the durable outbox), then posts them.
+    outbox: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat index of a person, or ``None`` when they are not playing."""

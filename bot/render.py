@@ -305,6 +305,10 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
     embed.add_field(name=t("Hints"), value=hints_line(game, t), inline=False)
     if game.status is Status.CANCELLED:
         embed.description = t("This lobby was cancelled.")
+    elif game.status is Status.FINISHED and game.match is not None:
+        embed.description = final_line(game, t)
+    elif not game.status.active:
+        embed.description = ended_text(game.status, t)
     elif game.status is not Status.LOBBY:
         embed.description = t("The game has started: the table is posted below at every turn.")
     else:
@@ -470,6 +474,13 @@ def winner_text(game: Game, t: Lang = EN) -> str:
     )
 
 
+def ended_text(status: Status, t: Lang = EN) -> str:
+    """How a game that ended without a winner ended, in a sentence (``The game is over.``
+    for a finished one)."""
+    message = ENDINGS.get(status)
+    return t(message) if message else t("The game is over.")
+
+
 def final_line(game: Game, t: Lang = EN) -> str:
     """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``"""
     return t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
@@ -563,7 +574,7 @@ def hand_content(
         if match.winner is not None:
             lines.append(t("The game is over. {winner}.", winner=winner_text(game, t)))
         else:
-            lines.append(t("The game is over."))
+            lines.append(ended_text(game.status, t))
     elif game.extra.get("paused"):
         lines.append(
             t(

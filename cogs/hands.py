@@ -295,8 +295,9 @@ class HandFlow:
         self.table.after_move(outcome, mover=interaction.user.id)
 
     async def on_hint(self, interaction: discord.Interaction, click: Click) -> None:
-        """What ``hard`` would play, privately; thought about off the event loop, on a copy
-        of the round taken inside the game's session."""
+        """What ``hard`` would play, shown in the player's hand view itself (one hint per
+        player, gone as soon as the view follows the game on); thought about off the event
+        loop, on a copy of the round taken inside the game's session."""
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):
                 return
@@ -311,6 +312,17 @@ class HandFlow:
             except GameError as error:
                 await refuse_error(interaction, error)
                 return
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            if not own_view(interaction):
+                await refuse(interaction, NOT_MINE)  # Hint lives on the player's hand view
+                return
+            await interaction.response.defer()  # the hand view is edited when it is ready
         _, why = await asyncio.to_thread(think)
-        await interaction.followup.send(t("💡 Hint: {why}", why=self.ink.line(why)), ephemeral=True)
+        async with self.games.session(click.game) as game:
+            if game is None or game.version != click.version or game.status is not Status.PLAYING:
+                return  # the game moved on meanwhile, and the hand view with it
+            note = t("💡 Hint: {why}", why=why)
+            content = hand_content(game, seat, note, ink=self.ink, t=t)
+            await interaction.edit_original_response(
+                content=content, view=hand_view(game, seat, self.ink, t)
+            )
+            self.hands.remember(game.id, interaction.user.id, interaction)

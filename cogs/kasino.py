@@ -5,7 +5,9 @@ What the channel sees is queued by :mod:`cogs.table` and posted by :mod:`cogs.ou
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -14,11 +16,11 @@ from discord.ext import commands
 
 from bot.engine import rules_for
 from bot.games import GameError, GameService
-from bot.i18n import N_, languages, native_name
+from bot.i18n import N_, Lang, languages, native_name
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
-from bot.render import lobby_embed, scores_embed, standings
+from bot.render import ended_text, lobby_embed, scores_embed, standings
 from bot.rules_text import rules_embed
-from bot.storage import ChannelBusy, CorruptGame
+from bot.storage import ChannelBusy, CorruptGame, Outgoing
 from bot.timers import Timers
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
@@ -59,14 +61,19 @@ class Kasino(
     def __init__(self, bot: KasinoBot) -> None:
         self.bot = bot
         assert bot.storage is not None
+        outbox = Outbox(bot, self._table_posted, bot.storage.post_done)
         self.games = GameService(
-            bot.storage, bot.config, seed=bot.seed, on_broken=self.report_broken
+            bot.storage,
+            bot.config,
+            seed=bot.seed,
+            on_broken=self.report_broken,
+            on_posts=outbox.put_records,
         )
         self.timers = Timers(self.on_deadline)
         self.live = LiveHands()
-        outbox = Outbox(bot, self._table_posted)
         self.languages = Languages(bot, bot.storage)
         self.table = TableFlow(self.games, outbox, self.live, self.timers, bot.ink, self.languages)
+        self.games.compose = self.table.compose
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
 
@@ -74,12 +81,21 @@ class Kasino(
         return list(await self.table.table_posted(game_id, message_id))
 
     async def cog_load(self) -> None:
-        """Register the components and restart every stored timer."""
+        """Register the components, restart every stored timer and post what a stopped or
+        killed process left unposted."""
         self.bot.add_dynamic_items(KasinoButton, KasinoSelect)
         await self.languages.load()
         # only this process's shards' games: the other processes restart their own
-        for game_id, deadline in await self.games.storage.deadlines(self.bot.config.shards):
+        shards = self.bot.config.shards
+        storage = self.games.storage
+        for game_id, deadline in await storage.deadlines(shards):
             self.timers.schedule(game_id, deadline)
+        self.table.outbox.put_records(await storage.pending_posts(shards))
+        for game_id in await storage.tableless_games(shards):
+            async with self.games.session(game_id) as game:
+                if game is not None and game.status is Status.PLAYING and not game.message_id:
+                    self.table.announce(game)  # dealt, but killed before its table was kept
+                    await self.games.save(game)
 
     async def cog_unload(self) -> None:
         """Stop the timers (their deadlines stay in the database)."""
@@ -246,7 +262,8 @@ class Kasino(
             perms = interaction.permissions
             allowed = interaction.user.id == game.host_id or perms.manage_channels
             try:
-                await self.games.stop(game, allowed=allowed)
+                stopped = functools.partial(self.table.stopped, game)
+                await self.games.stop(game, allowed=allowed, announce=stopped)
             except GameError as error:
                 await refuse_error(interaction, error)
                 return
@@ -261,7 +278,6 @@ class Kasino(
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             log.info("game %s: stopped", game.id)
-            self.table.remove_table(game)
             self.table.follow(game)
 
     # ------------------------------------------------------------- components
@@ -313,12 +329,14 @@ class Kasino(
         if cid.startswith("k:") and not dispatched(interaction.message, cid, kind):
             await refuse(interaction, NOT_MINE)
 
-    async def report_broken(self, broken: CorruptGame) -> None:
-        """Say once, in its channel, that a game's saved state was damaged and it is closed."""
+    def report_broken(self, broken: CorruptGame) -> list[Outgoing]:
+        """A game's saved state is damaged and it is being closed: stop its timer, tell its
+        open hand views, and say so once in its channel (the posts are returned, to be
+        written with the game's closing)."""
         self.timers.cancel(broken.game_id)
-        self.live.forget_game(broken.game_id)
+        self.live.close_game(broken.game_id, lambda t: ended_text(Status.BROKEN, t))
         if not broken.channel_id:
-            return
+            return []
         t = self.languages.server(broken.guild_id or 0)
         text = t(
             "⚠️ Game #{id} could not be loaded: its saved state is damaged. It is closed,"
@@ -326,7 +344,7 @@ class Kasino(
             id=broken.game_id,
         )
         post = Post(broken.game_id, broken.guild_id or 0, broken.channel_id, content=text)
-        self.table.outbox.put(post)
+        return [post.record()]
 
     # ----------------------------------------------------------------- timers
 
@@ -339,30 +357,36 @@ class Kasino(
             if not self.bot.owns_guild(game.guild_id):
                 return  # another process's shard (its timers are its own)
             if game.timer is Timer.DEAL:
-                await self.games.resume_after_pause(game)
-                self.timers.schedule(game.id, game.deadline)
                 number = game.match.rounds_played + 1
-                self.table.announce(game, lambda t: t("Round {round} is dealt.", round=number))
-                self.table.follow(game)
-            elif game.timer is Timer.REMIND:
-                await self.games.remind(game)
-                self.timers.schedule(game.id, game.deadline)
-                when = f"<t:{int(game.deadline or 0)}:R>"
-                self.table.announce(
+                await self.games.resume_after_pause(
                     game,
-                    lambda t: t(
-                        "⏰ Reminder (game #{id}): if nobody plays {when},"
-                        " I will make a safe move.",
-                        id=game.id,
-                        when=when,
+                    lambda: self.table.announce(
+                        game, lambda t: t("Round {round} is dealt.", round=number)
                     ),
                 )
+                self.timers.schedule(game.id, game.deadline)
+                self.table.follow(game)
+            elif game.timer is Timer.REMIND:
+                await self.games.remind(
+                    game, lambda: self.table.announce(game, self.reminder(game))
+                )
+                self.timers.schedule(game.id, game.deadline)
             elif game.timer is Timer.COMPUTER:
                 await self.computer_turn(game)
             else:
                 outcome = await self.games.play_for(game)
                 log.info("game %s: automatic move", game.id)
                 self.table.after_move(outcome)
+
+    @staticmethod
+    def reminder(game: Game) -> Callable[[Lang], str]:
+        """The reminder's words, once the automatic move's deadline is set."""
+        when = f"<t:{int(game.deadline or 0)}:R>"
+        return lambda t: t(
+            "⏰ Reminder (game #{id}): if nobody plays {when}, I will make a safe move.",
+            id=game.id,
+            when=when,
+        )
 
     async def computer_turn(self, game: Game) -> None:
         """A computer player's pause is over: it moves (under the game's lock)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
@@ -31,18 +32,31 @@ class _Open:
     opened: float
 
 
+@dataclass(slots=True)
+class _Edit:
+    to: _Open
+    content: str
+    view: discord.ui.View | None
+
+
 class LiveHands:
     """Open hand views by ``(game id, user id)``."""
 
     def __init__(self) -> None:
         self._open: dict[tuple[int, int], _Open] = {}
-        self._waiting: dict[tuple[int, int], tuple[str, discord.ui.View | None]] = {}
+        self._waiting: dict[tuple[int, int], _Edit] = {}
         self._tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
 
     def remember(self, game_id: int, user_id: int, interaction: discord.Interaction) -> None:
         """This interaction's response is now the player's hand view."""
         self._open[game_id, user_id] = _Open(interaction, now())
         self._expire()
+
+    def close_game(self, game_id: int, text: Callable[[Lang], str]) -> None:
+        """A game ended where its state cannot be shown (it is damaged): each open view
+        says ``text`` in its reader's language, without its menus, and is forgotten."""
+        for user in [k[1] for k in self._open if k[0] == game_id]:
+            self.push(game_id, user, text(self.lang(game_id, user)), None, final=True)
 
     def forget_game(self, game_id: int) -> None:
         """A game is over: its views are no longer followed."""
@@ -59,13 +73,26 @@ class LiveHands:
         found = self._open.get((game_id, user_id))
         return found is not None and now() - found.opened < TOKEN_LIFE - MARGIN
 
-    def push(self, game_id: int, user_id: int, content: str, view: discord.ui.View | None) -> None:
-        """Edit the player's open view to ``content`` in the background (never waits)."""
+    def push(
+        self,
+        game_id: int,
+        user_id: int,
+        content: str,
+        view: discord.ui.View | None,
+        *,
+        final: bool = False,
+    ) -> None:
+        """Edit the player's open view to ``content`` in the background (never waits);
+        ``final``: the game is over, this is the view's last edit and it is not followed
+        any more."""
         key = (game_id, user_id)
-        if not self.is_open(*key):
+        found = self._open.get(key)
+        if found is None or not self.is_open(*key):
             self._open.pop(key, None)
             return
-        self._waiting[key] = (content, view)
+        self._waiting[key] = _Edit(found, content, view)
+        if final:
+            del self._open[key]
         if key not in self._tasks:
             self._tasks[key] = asyncio.get_running_loop().create_task(self._drain(key))
 
@@ -79,18 +106,17 @@ class LiveHands:
     async def _drain(self, key: tuple[int, int]) -> None:
         try:
             while key in self._waiting:
-                content, view = self._waiting.pop(key)
-                found = self._open.get(key)
-                if found is None or not self.is_open(*key):
-                    self._waiting.pop(key, None)
-                    break
+                edit = self._waiting.pop(key)
+                to = self._open.get(key) or edit.to  # the view as the player last opened it
+                if now() - to.opened >= TOKEN_LIFE - MARGIN:
+                    continue  # its token ran out while it waited
                 try:
-                    await found.interaction.edit_original_response(
-                        content=content, view=view, embed=None
+                    await to.interaction.edit_original_response(
+                        content=edit.content, view=edit.view, embed=None
                     )
                 except discord.HTTPException as error:
                     log.info("game %s: a hand view could not follow (%s)", key[0], error)
-                    if self._open.get(key) is found:
+                    if self._open.get(key) is to:
                         del self._open[key]
                 except Exception:
                     log.exception("game %s: a hand view could not follow", key[0])

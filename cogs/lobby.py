@@ -36,7 +36,7 @@ class LobbyFlow:
             elif action == "cancel":
                 await self.games.cancel(game, user.id)
             elif action == "start":
-                await self.games.start(game, user.id)
+                await self.games.start(game, user.id, announce=lambda: self._dealt(game))
             elif action.startswith("add-"):
                 await self.games.add_computer(game, user.id, action.removeprefix("add-"))
             elif action == "remove-computer":
@@ -54,12 +54,16 @@ class LobbyFlow:
             embed=lobby_embed(game, t), view=lobby_view(game, t)
         )
         if game.status is Status.PLAYING:
-            # the lobby stays as the record of who plays; the table is posted fresh below it
-            game.message_id = None
-            await self.games.save(game)
             log.info("game %s: started with %d players", game.id, len(game.seats))
             self.table.timers.schedule(game.id, game.deadline)
-            self.table.announce(game, lambda t: t("The cards are dealt."))
+
+    def _dealt(self, game: Game) -> None:
+        """Queued with the first deal: the lobby stays as the record of who plays (and
+        says how the game ended, see :meth:`TableFlow.lobby_ended`); the table is posted
+        fresh below it."""
+        game.extra["lobby_id"] = game.message_id
+        game.message_id = None
+        self.table.announce(game, lambda t: t("The cards are dealt."))
 
     async def on_rematch(self, interaction: discord.Interaction, old: Game) -> None:
         """Same seats and rules, new match (inside the old game's session; the new game
@@ -76,5 +80,6 @@ class LobbyFlow:
         async with self.games.session(new.id) as game:
             assert game is not None
             log.info("game %s: rematch of game %s", game.id, old.id)
-            self.table.timers.schedule(game.id, game.deadline)
             self.table.announce(game, lambda t: t("Rematch! The cards are dealt."))
+            await self.games.save(game)  # (a restart posts the table of a rematch without)
+            self.table.timers.schedule(game.id, game.deadline)

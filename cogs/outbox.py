@@ -10,6 +10,13 @@ previous table is deleted once the new one's id is saved (a killed process then 
 knows what to delete). The worker keeps each channel under ``MAX_POSTS`` new messages in
 any ``WINDOW`` seconds (Discord allows about 5 per 5 s), so a slow or rate-limited
 channel never delays a click.
+
+The queue is durable: every post is first a row of the database's outbox, written in the
+transaction of the change it shows (:class:`bot.storage.Outgoing`), and the row is
+deleted once the post is made. A process killed in between leaves the rows, and the next
+one to start for the game's shard posts them (:meth:`Outbox.put_records`). A message is
+sent with its row's id as Discord's enforced nonce, so one sent just before a kill is not
+sent twice.
 """
 
 from __future__ import annotations
@@ -17,12 +24,15 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
+from bot.storage import Outgoing
 from bot.timers import now
 
 log = logging.getLogger(__name__)
@@ -35,7 +45,9 @@ SLACK = 0.05  # waited beyond the window, for clock differences with Discord
 @dataclass(slots=True)
 class Post:
     """One message for a game's channel. ``table``: it replaces the game's previous table
-    (only the latest waiting table is posted). ``mention``: the one person it may ping."""
+    (only the latest waiting table is posted). ``mention``: the one person it may ping.
+    ``edit``: the id of a message of the bot's to change instead (a lobby that says how
+    its game ended). ``row``: its row in the database's outbox, once written."""
 
     game_id: int
     guild_id: int
@@ -45,25 +57,109 @@ class Post:
     view: discord.ui.View | None = None
     mention: int | None = None
     table: bool = False
+    edit: int | None = None
+    row: int | None = None
 
     @property
     def creates(self) -> bool:
         """Whether it makes a new message (a table post with nothing in it only removes
         the game's table, as when a game is stopped)."""
-        return bool(self.content or self.embeds)
+        return self.edit is None and bool(self.content or self.embeds)
+
+    def record(self) -> Outgoing:
+        """The post as a row of the outbox (the view is kept as its buttons: every button
+        of the bot is dispatched by its custom_id, so the same buttons work again)."""
+        body = {
+            "content": self.content,
+            "embeds": [embed.to_dict() for embed in self.embeds],
+            "buttons": _buttons(self.view),
+            "mention": self.mention,
+            "edit": self.edit,
+        }
+        text = json.dumps(body, separators=(",", ":"))
+        return Outgoing(self.game_id, self.guild_id, self.channel_id, text, self.table, post=self)
+
+    @classmethod
+    def of(cls, record: Outgoing) -> Post:
+        """The post a row of the outbox holds (``ValueError`` if it cannot be read)."""
+        post = record.post if isinstance(record.post, Post) else cls._read(record)
+        post.row = record.id
+        return post
+
+    @classmethod
+    def _read(cls, record: Outgoing) -> Post:
+        try:
+            body = json.loads(record.body)
+            return cls(
+                record.game_id,
+                record.guild_id,
+                record.channel_id,
+                content=_optional(body["content"], str),
+                embeds=[discord.Embed.from_dict(e) for e in body["embeds"]],
+                view=_view(body["buttons"]),
+                mention=_optional(body["mention"], int),
+                table=record.table,
+                edit=_optional(body["edit"], int),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"a damaged outbox row: {error}") from None
+
+
+def _optional(value: Any, kind: type) -> Any:
+    if value is not None and not isinstance(value, kind):
+        raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _buttons(view: discord.ui.View | None) -> list[dict[str, Any]]:
+    """A view's buttons as Discord's component dicts, each with its row."""
+    if view is None:
+        return []
+    found = []
+    for number, row in enumerate(view.to_components()):
+        for component in row.get("components", []):
+            if component.get("type") != discord.ComponentType.button.value:
+                raise ValueError("only buttons can wait in the outbox")
+            found.append({**component, "row": number})
+    return found
+
+
+def _view(buttons: list[dict[str, Any]]) -> discord.ui.View | None:
+    """A view of plain buttons from :func:`_buttons`; clicks on them reach the bot's dynamic
+    items by their custom_ids. Stopped: discord.py need not keep it."""
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for data in buttons:
+        emoji = data.get("emoji")
+        view.add_item(
+            discord.ui.Button(
+                style=discord.ButtonStyle(int(data["style"])),
+                label=data.get("label"),
+                custom_id=data.get("custom_id"),
+                emoji=discord.PartialEmoji.from_dict(emoji) if emoji else None,
+                disabled=bool(data.get("disabled", False)),
+                row=int(data["row"]),
+            )
+        )
+    view.stop()
+    return view
 
 
 # Saves a game's new table message id (``None``: the game has no table any more) and
 # returns the ids of the messages to delete.
 TablePosted = Callable[[int, int | None], Awaitable[Iterable[int]]]
+# Removes a post's row from the database's outbox once it is made.
+PostDone = Callable[[int], Awaitable[None]]
 
 
 class Outbox:
     """The channel posting of every game; see the module docstring."""
 
-    def __init__(self, client: discord.Client, table_posted: TablePosted) -> None:
+    def __init__(self, client: discord.Client, table_posted: TablePosted, done: PostDone) -> None:
         self._client = client
         self._table_posted = table_posted
+        self._done = done
         self._queues: dict[int, list[Post]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._sent: dict[int, collections.deque[float]] = {}
@@ -78,6 +174,18 @@ class Outbox:
         if post.channel_id not in self._tasks:
             task = asyncio.get_running_loop().create_task(self._drain(post.channel_id))
             self._tasks[post.channel_id] = task
+
+    def put_records(self, records: Iterable[Outgoing]) -> None:
+        """Queue posts committed to the database's outbox (a damaged row is dropped)."""
+        for record in records:
+            try:
+                post = Post.of(record)
+            except ValueError as error:
+                log.warning("game %s: an outbox row cannot be posted (%s)", record.game_id, error)
+                if record.id is not None:
+                    asyncio.get_running_loop().create_task(self._done(record.id))
+                continue
+            self.put(post)
 
     def busy(self, channel_id: int) -> bool:
         """Whether posts are waiting or being made in a channel."""
@@ -107,6 +215,9 @@ class Outbox:
                 except Exception:
                     log.warning("game %s: could not post to the channel", post.game_id,
                                 exc_info=True)  # fmt: skip
+                # made, or refused for good (a deleted channel, missing access): not again
+                if post.row is not None:
+                    await self._forget(post)
         finally:
             self._tasks.pop(channel_id, None)
             if not queue:
@@ -121,8 +232,18 @@ class Outbox:
                 break
             await asyncio.sleep(wait)
 
+    async def _forget(self, post: Post) -> None:
+        try:
+            await self._done(int(post.row or 0))
+        except Exception:
+            log.warning("game %s: a posted message stays in the outbox", post.game_id,
+                        exc_info=True)  # fmt: skip
+
     async def _send(self, post: Post) -> None:
         channel = self._client.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
+        if post.edit is not None:
+            await self._edit(channel, post)
+            return
         if not post.creates:
             await self._delete(channel, post, await self._table_posted(post.game_id, None))
             return
@@ -135,11 +256,23 @@ class Outbox:
         kwargs: dict[str, object] = {"embeds": post.embeds, "allowed_mentions": mentions}
         if post.view is not None:
             kwargs["view"] = post.view
+        if post.row is not None:
+            # Discord sends nothing new for a nonce it saw minutes ago: a post made just
+            # before a kill, and so still in the outbox, is not made twice
+            kwargs["nonce"] = f"kasino{post.row}"
         message = await channel.send(post.content, **kwargs)  # type: ignore[call-overload]
         if not post.table:
             return
         # saved before the old table is deleted: a restart can still delete what is left
         await self._delete(channel, post, await self._table_posted(post.game_id, message.id))
+
+    @staticmethod
+    async def _edit(channel: discord.PartialMessageable, post: Post) -> None:
+        """Change a message of the bot's (its view is replaced, or removed)."""
+        with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to say
+            await channel.get_partial_message(int(post.edit or 0)).edit(
+                content=post.content, embeds=post.embeds, view=post.view
+            )
 
     async def _delete(
         self, channel: discord.PartialMessageable, post: Post, stale: Iterable[int]

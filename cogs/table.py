@@ -1,8 +1,10 @@
 """What the channel sees of a running game: the table posted fresh at every turn (the turn
 notice is the table itself, with one mention of the person to move), round summaries,
-the one end message, and the players' open hand views following along. Everything here
-is called inside the game's session and only *queues* (see :mod:`cogs.outbox` and
-:mod:`cogs.live`), so it never waits for Discord."""
+the one end message, the lobby saying how the game ended, and the players' open hand
+views following along. Everything here is called inside the game's session and only
+*queues*, so it never waits for Discord: posts on ``game.outbox``, which the game's next
+save writes in its own transaction before they are posted (see :mod:`cogs.outbox`), and
+hand views in :mod:`cogs.live`."""
 
 from __future__ import annotations
 
@@ -12,7 +14,15 @@ from collections.abc import Callable, Iterable
 from bot.games import GameService, MoveOutcome
 from bot.i18n import Lang
 from bot.models import Game, Status
-from bot.render import CardInk, final_line, hand_content, round_summary, seat_name, table_embed
+from bot.render import (
+    CardInk,
+    final_line,
+    hand_content,
+    lobby_embed,
+    round_summary,
+    seat_name,
+    table_embed,
+)
 from bot.timers import Timers
 from cogs.languages import Languages
 from cogs.live import LiveHands
@@ -45,8 +55,10 @@ class TableFlow:
         self.timers = timers
 
     def post(self, game: Game, **kwargs: object) -> None:
-        """Queue a message for the game's channel."""
-        self.outbox.put(Post(game.id, game.guild_id, game.channel_id, **kwargs))  # type: ignore[arg-type]
+        """Queue a message for the game's channel: the game's next save writes it with the
+        change it shows, then it is posted."""
+        post = Post(game.id, game.guild_id, game.channel_id, **kwargs)  # type: ignore[arg-type]
+        game.outbox.append(post.record())
 
     def lang(self, game: Game) -> Lang:
         """The language of the game's public messages."""
@@ -76,31 +88,45 @@ class TableFlow:
             table=True,
         )
 
-    def remove_table(self, game: Game) -> None:
-        """The game has ended without a table to show: delete its last table."""
-        self.post(game, table=True)
+    def stopped(self, game: Game) -> None:
+        """The game is stopped: its last table goes, and its lobby says so."""
+        if game.match is not None:
+            self.post(game, table=True)
+        self.lobby_ended(game)
+
+    def lobby_ended(self, game: Game) -> None:
+        """The game's lobby (kept above its tables) says how the game ended, buttons gone."""
+        lobby = game.extra.get("lobby_id") if game.match is not None else game.message_id
+        if isinstance(lobby, int) and not game.status.active:
+            self.post(game, embeds=[lobby_embed(game, self.lang(game))], edit=lobby)
 
     def follow(self, game: Game, skip: int | None = None) -> None:
         """Bring every open hand view of the game up to date (except ``skip``'s, the user
-        whose click is being answered with a fresh view anyway)."""
-        if game.status is not Status.PLAYING:
-            self.hands.forget_game(game.id)
-            return
+        whose click is being answered with a fresh view anyway); once the game is over
+        each says how it ended and loses its menus, and is no longer followed."""
+        final = game.status is not Status.PLAYING
         for index, seat in enumerate(game.seats):
             if not seat.is_human or seat.user_id == skip:
                 continue
             user = int(seat.user_id or 0)
-            if self.hands.is_open(game.id, user):
+            if self.hands.is_open(game.id, user) and game.match is not None:
                 t = self.hands.lang(game.id, user)  # the reader's, as they last clicked
                 content = hand_content(game, index, ink=self.ink, t=t)
-                view = hand_view(game, index, self.ink, t)
-                self.hands.push(game.id, user, content, view)
+                view = None if final else hand_view(game, index, self.ink, t)
+                self.hands.push(game.id, user, content, view, final=final)
+        if final:
+            self.hands.forget_game(game.id)
 
     def after_move(self, outcome: MoveOutcome, mover: int | None = None) -> None:
-        """Everything public that follows a committed move (queued, under the lock)."""
+        """What follows a committed move in this process: its timer, the hand views."""
+        self.timers.schedule(outcome.game.id, outcome.game.deadline)
+        self.follow(outcome.game, skip=mover)
+
+    def compose(self, outcome: MoveOutcome) -> None:
+        """Queue everything public a move shows, before it is committed (it is written in
+        the move's transaction): a round's summary, the fresh table, the match's end."""
         game = outcome.game
         t = self.lang(game)
-        self.timers.schedule(game.id, game.deadline)
         summary = None
         if outcome.finished_round is not None:
             summary = round_summary(
@@ -137,7 +163,7 @@ class TableFlow:
             if summary is not None:
                 self.post(game, embeds=[summary])
             self.announce(game, None if summary is not None else outcome.text_in)
-        self.follow(game, skip=mover)
+        self.lobby_ended(game)
 
     async def table_posted(self, game_id: int, message_id: int | None) -> Iterable[int]:
         """Save the game's new table message (as soon as it is posted) and say which old

@@ -10,6 +10,7 @@ from bot.storage.records import (
     ChannelBusy,
     CorruptGame,
     MoveRecord,
+    Outgoing,
     ResultRecord,
     StaleGame,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "ChannelBusy",
     "CorruptGame",
     "MoveRecord",
+    "Outgoing",
     "ResultRecord",
     "Shards",
     "StaleGame",

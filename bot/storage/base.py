@@ -20,6 +20,7 @@ from bot.storage.records import (
     BoardRow,
     ChannelBusy,
     MoveRecord,
+    Outgoing,
     ResultRecord,
     StaleGame,
     game_values,
@@ -169,14 +170,22 @@ class Storage:
         )
         return [(int(gid), float(at)) for gid, at in rows]
 
-    async def close_broken(self, game_id: int, now: float) -> bool:
-        """Close an active game whose saved state cannot be loaded (no result); ``True`` the
-        first time only, so it is reported once."""
+    async def close_broken(self, game_id: int, now: float, posts: Sequence[Outgoing] = ()) -> bool:
+        """Close an active game whose saved state cannot be loaded (no result), and queue
+        ``posts`` (its report) with it; ``True`` the first time only, so it is reported once
+        (the posts are written only then)."""
         sql = (
             "UPDATE games SET status = 'broken', deadline = NULL, timer = NULL,"
             f" updated_at = ? WHERE id = ? AND {ACTIVE}"
         )
-        (changed,) = await self.write([Statement(sql, (now, game_id))])
+        # the report is written only if this statement closes the game (checked: else
+        # the whole transaction is rolled back)
+        steps = [Statement(sql, (now, game_id), check=bool(posts)), *_queue(posts, now)]
+        try:
+            (changed, *ids) = await self.write(steps)
+        except StaleGame:
+            return False
+        _numbered(posts, steps[1:], ids)
         return changed == 1
 
     async def save_game(
@@ -223,8 +232,50 @@ class Storage:
             )
             for r in results
         )  # fmt: skip
-        await self.write(steps)
+        queued = _queue(game.outbox, now)
+        ids = (await self.write([*steps, *queued]))[len(steps) :]
+        _numbered(game.outbox, queued, ids)
         game.stored_version = game.version
+
+    # ---------------------------------------------------------------- outbox
+
+    async def pending_posts(self, shards: Shards | None = None) -> list[Outgoing]:
+        """What the channels must still be shown (oldest first); with ``shards``, only
+        those shards' guilds' (a restarted process posts what its games left)."""
+        where, params = "1 = 1", []
+        if shards is not None:
+            marks = ", ".join("?" for _ in shards.ids)
+            where = f"(guild_id >> 22) % ? IN ({marks})"
+            params = [shards.count, *shards.ids]
+        rows = await self.fetch(
+            "SELECT id, game_id, guild_id, channel_id, is_table, body FROM outbox"
+            f" WHERE {where} ORDER BY id",
+            params,
+        )
+        return [
+            Outgoing(int(game), int(guild), int(channel), str(body), bool(table), int(pid))
+            for pid, game, guild, channel, table, body in rows
+        ]
+
+    async def tableless_games(self, shards: Shards | None = None) -> list[int]:
+        """Games in play with no table kept and none waiting in the outbox (a process
+        killed between dealing a rematch and queueing its table); with ``shards``, only
+        those shards' guilds'."""
+        where, params = "", []
+        if shards is not None:
+            marks = ", ".join("?" for _ in shards.ids)
+            where = f" AND (guild_id >> 22) % ? IN ({marks})"
+            params = [shards.count, *shards.ids]
+        rows = await self.fetch(
+            "SELECT id FROM games WHERE status = 'playing' AND message_id IS NULL"
+            " AND id NOT IN (SELECT game_id FROM outbox WHERE is_table = 1)" + where,
+            params,
+        )
+        return [int(gid) for (gid,) in rows]
+
+    async def post_done(self, post_id: int) -> None:
+        """A queued post has been made (or can never be): it leaves the outbox."""
+        await self.write([Statement("DELETE FROM outbox WHERE id = ?", (post_id,))])
 
     async def move_count(self, game_id: int) -> int:
         """How many moves the log holds for a game."""
@@ -338,6 +389,35 @@ def _seat_list(text: str) -> list[dict[str, Any]]:
     except (TypeError, ValueError):
         return []
     return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
+
+
+def _queue(posts: Sequence[Outgoing], now: float) -> list[Statement]:
+    """The statements that put ``posts`` in the outbox: each returns its row's id; a table
+    first removes the game's older tables still waiting (only the latest is posted)."""
+    steps = []
+    for post in posts:
+        if post.table:
+            steps.append(
+                Statement("DELETE FROM outbox WHERE game_id = ? AND is_table = 1", (post.game_id,))
+            )
+        steps.append(
+            Statement(
+                "INSERT INTO outbox (game_id, guild_id, channel_id, is_table, body, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (post.game_id, post.guild_id, post.channel_id, int(post.table), post.body, now),
+                returning=True,
+            )
+        )
+    return steps
+
+
+def _numbered(
+    posts: Sequence[Outgoing], steps: Sequence[Statement], results: Sequence[Any]
+) -> None:
+    """Give each queued post the row id its INSERT returned."""
+    ids = iter(value for step, value in zip(steps, results, strict=True) if step.returning)
+    for post in posts:
+        post.id = int(next(ids))
 
 
 def check_changed(rowcount: int, step: Statement) -> None:

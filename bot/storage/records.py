@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.models import Game, GameOptions, Seat, Status, Timer
@@ -64,6 +64,26 @@ class ResultRecord:
     tabbar: int
     vs_computer: bool = False
     hinted: bool = False
+
+
+@dataclass(slots=True)
+class Outgoing:
+    """A message a game's channel must still be shown: a row of the durable outbox.
+
+    Written in the same transaction as the change it shows (so a process killed before it
+    is posted leaves it to the next one) and deleted once posted. ``body`` is what to post,
+    as :class:`cogs.outbox.Post` writes it; ``table``: it replaces the game's table, so it
+    replaces any older table of the game still waiting. ``post`` is the live object it was
+    written from (not stored), which spares reading ``body`` again in the same process.
+    """
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    body: str
+    table: bool = False
+    id: int | None = None
+    post: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

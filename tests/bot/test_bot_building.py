@@ -256,7 +256,7 @@ async def test_a_hint_explains_a_build(harness: Harness) -> None:
     hand = (await harness.open_hand(anna, game)).response
     before = game.version
     result = await harness.click(anna, hand, label="Hint")
-    assert result.ephemeral, result
+    assert result.response.flags.ephemeral and result.followups == [], result  # in the hand view
     assert "build 8 with" in result.response.content, result.response.content
     assert "you hold another 8" in result.response.content
     assert game.version == before and game.match.round.to_move == 0  # nothing played

@@ -132,6 +132,7 @@ async def face_assets(bot: KasinoBot) -> dict[str, tuple[str, bytes]]:
     if bot.faces_task is not None:
         await asyncio.wait({bot.faces_task}, timeout=FACES_WAIT)
     return {
-        f"{CDN_BASE}/emojis/{emoji.id}.png": (f"{emoji.id}.png", face_png(card))
-        for card, emoji in bot.ink.faces.items()
+        f"{CDN_BASE}/emojis/{emoji.id}.png": (f"{emoji.id}.png", face_png(card, style))
+        for style, ink in bot.inks.items()
+        for card, emoji in ink.faces.items()
     }

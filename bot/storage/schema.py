@@ -78,11 +78,24 @@ MIGRATIONS: tuple[str, ...] = (
         updated_at  REAL    NOT NULL
     );
     """,
+    # the card deck (two- or four-colour faces) a server chose for its public messages
+    # (kind 'guild') and a player for their private views (kind 'user'); no row: the default
+    """
+    CREATE TABLE deck_styles (
+        kind        TEXT    NOT NULL,
+        subject_id  INTEGER NOT NULL,
+        style       TEXT    NOT NULL,
+        updated_at  REAL    NOT NULL,
+        PRIMARY KEY (kind, subject_id)
+    );
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
 # tables whose ``id`` is generated (PostgreSQL's counter must move past copied ids).
-TABLES: tuple[str, ...] = ("games", "moves", "results", "meta", "guild_settings")
+TABLES: tuple[str, ...] = (
+    "games", "moves", "results", "meta", "guild_settings", "deck_styles",
+)  # fmt: skip
 ID_TABLES: tuple[str, ...] = ("games", "moves", "results")
 
 _POSTGRES_TYPES = (

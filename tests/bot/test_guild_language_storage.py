@@ -12,7 +12,7 @@ from tests.bot.test_bot_computers import version_one
 async def test_a_guild_language_is_set_changed_and_cleared(db_path: Path | str) -> None:
     storage = await Storage.open(db_path)
     try:
-        assert await storage.schema_version() == len(MIGRATIONS) == 3
+        assert await storage.schema_version() == len(MIGRATIONS) >= 3
         assert await storage.guild_language(7) is None
         assert await storage.guild_languages() == {}
         await storage.set_guild_language(7, "fi", now=1.0)

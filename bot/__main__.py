@@ -50,6 +50,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--server-locale", default="en-US", metavar="LOCALE",
         help="for --preview: the server's language (its public messages), e.g. fi",
     )  # fmt: skip
+    parser.add_argument(
+        "--deck", default="two", choices=("two", "four"),
+        help="for --preview: the server's card deck, two- or four-colour faces",
+    )  # fmt: skip
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     migrate = commands.add_parser(
         "migrate-db",
@@ -207,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         return migrate_db(config, args.source, args.to, replace=args.replace)
     discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
     if args.preview:
-        return _preview(config, args.port, args.locale, args.server_locale)
+        return _preview(config, args.port, args.locale, args.server_locale, args.deck)
     try:
         asyncio.run(_until_stopped(lambda: run_bot(config)))
     except KeyboardInterrupt:
@@ -224,12 +228,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _preview(
-    config: Config, port: int | None, locale: str = "en-US", server_locale: str = "en-US"
+    config: Config,
+    port: int | None,
+    locale: str = "en-US",
+    server_locale: str = "en-US",
+    deck: str = "two",
 ) -> int:
     from bot.preview import PreviewUnavailable, run_preview
 
     def start() -> Awaitable[None]:
-        return run_preview(config, port=port, locale=locale, server_locale=server_locale)
+        return run_preview(config, port=port, locale=locale, server_locale=server_locale, deck=deck)
 
     try:
         asyncio.run(_until_stopped(start))

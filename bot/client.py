@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.card_emojis import sync_card_emojis
 from bot.config import Config
+from bot.faces import DEFAULT_STYLE, STYLES
 from bot.health import heartbeat
 from bot.i18n import catalogue_digest
 from bot.render import CardInk
@@ -24,7 +25,7 @@ from bot.translator import CatalogueTranslator
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.kasino",)
-FACES_TIMEOUT = 120.0  # seconds the first upload of the 52 faces may take before giving up
+FACES_TIMEOUT = 240.0  # seconds the first upload of the 104 faces may take before giving up
 
 
 class StartupError(RuntimeError):
@@ -59,8 +60,10 @@ class KasinoBot(commands.Bot):
         self.seed = seed  # fixes the shuffles (tests and benchmarks); None in production
         self.storage: Storage | None = None
         self.synced = False
-        # how every card is written; text until the card faces are uploaded
-        self.ink = CardInk()
+        # how every card is written, one ink per deck style (two- and four-colour); text
+        # until the card faces are uploaded. ``ink`` is the two-colour deck's.
+        self.inks = {style: CardInk() for style in STYLES}
+        self.ink = self.inks[DEFAULT_STYLE]
         self.faces_task: asyncio.Task[None] | None = None
         self.health_task: asyncio.Task[None] | None = None
 
@@ -104,7 +107,8 @@ class KasinoBot(commands.Bot):
                 type(error).__name__, error,
             )  # fmt: skip
             return
-        self.ink.use(faces)
+        for style, deck_faces in faces.items():
+            self.inks[style].use(deck_faces)
 
     async def close(self) -> None:
         """Close the gateway, then the database (even if closing the gateway fails or is

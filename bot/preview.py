@@ -47,6 +47,7 @@ async def run_preview(
     *,
     locale: str = "en-US",
     server_locale: str = "en-US",
+    deck: str = "two",
 ) -> None:
     """Start the bot in SimCord, open the Preview, print its URL and wait until it closes.
 
@@ -65,21 +66,24 @@ async def run_preview(
         bot = KasinoBot(settings)
         try:
             with client_locale(locale):
-                await _serve(bot, port, server_locale)
+                await _serve(bot, port, server_locale, deck)
         finally:
             # Also on Ctrl+C (cancellation) and errors: the database's worker thread would
             # keep the process alive, and the folder is removed only after this.
             await bot.close_storage()
 
 
-async def _serve(bot: KasinoBot, port: int | None, server_locale: str) -> None:
+async def _serve(bot: KasinoBot, port: int | None, server_locale: str, deck: str) -> None:
     """The preview itself: SimCord running the bot, one server (speaking
-    ``server_locale``), its members, and the page; returns when the page is closed."""
+    ``server_locale``, its card deck ``deck``), its members, and the page; returns when the
+    page is closed."""
     import simcord
 
     async with simcord.run(bot, check_errors=False) as env:
         guild = env.create_guild("Kasino Preview", preferred_locale=server_locale)
         channel = guild.create_text_channel("kasino")
+        if deck != "two":  # as an admin's /kasino deck for:this server would
+            await bot.get_cog("Kasino").inks.choose("guild", guild.id, deck)  # type: ignore[union-attr]
         members = [
             guild.add_member(env.create_user(name.lower(), global_name=name)) for name in MEMBERS
         ]
@@ -132,6 +136,7 @@ async def face_assets(bot: KasinoBot) -> dict[str, tuple[str, bytes]]:
     if bot.faces_task is not None:
         await asyncio.wait({bot.faces_task}, timeout=FACES_WAIT)
     return {
-        f"{CDN_BASE}/emojis/{emoji.id}.png": (f"{emoji.id}.png", face_png(card))
-        for card, emoji in bot.ink.faces.items()
+        f"{CDN_BASE}/emojis/{emoji.id}.png": (f"{emoji.id}.png", face_png(card, style))
+        for style, ink in bot.inks.items()
+        for card, emoji in ink.faces.items()
     }

@@ -122,10 +122,6 @@ FACES = 52
 TEXT_INK = CardInk()  # never given faces: cards as text
 
 
-FACES = 52
-TEXT_INK = CardInk()  # never given faces: cards as text
-
-
 def sorted_cards(cs: Iterable[Card]) -> list[Card]:
     """Cards in the order a player holds them: by rank (ace first), then suit."""
     return sorted(cs, key=lambda c: (c.rank, "SHDC".index(c.suit)))

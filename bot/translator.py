@@ -65,7 +65,7 @@ def command_strings(
         yield Where.command_name, command.name
         yield Where.command_description, command.description
         for parameter in getattr(command, "parameters", ()):
-            yield Where.parameter_name, parameter.name
+            yield Where.parameter_name, parameter.display_name  # as renamed, if it is
             yield Where.parameter_description, parameter.description
             for choice in parameter.choices:
                 yield Where.choice_name, choice.name

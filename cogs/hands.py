@@ -17,7 +17,7 @@ from bot.games import GameError, GameService
 from bot.i18n import N_
 from bot.models import Game, Status
 from bot.moves import rank_choices
-from bot.render import hand_content, plain, value_note
+from bot.render import CardInk, hand_content, plain, value_note
 from bot.turns import building, items_text, matching, moves_of, why_not, why_unusable
 from cogs.common import NOT_MINE, NOT_PLAYING, STALE, foreign, private, refuse, refuse_error
 from cogs.custom_ids import Click
@@ -52,7 +52,11 @@ class HandFlow:
         self.games = games
         self.table = table
         self.hands = hands
-        self.ink = table.ink  # how cards are written: faces once uploaded, else text
+
+    def ink(self, interaction: discord.Interaction, game: Game) -> CardInk:
+        """How cards are written for the clicker: the deck they chose (else the server's),
+        as faces once uploaded, else as text."""
+        return self.table.inks.private(interaction.user.id, game.guild_id)
 
     async def show_hand(self, interaction: discord.Interaction, game: Game) -> None:
         """Your hand (fresh), ephemeral; refused for spectators and lobbies."""
@@ -72,8 +76,8 @@ class HandFlow:
         """The seat's hand view with its move menus, in the clicker's language (``note``
         is already in it)."""
         t = private(interaction)
-        content = hand_content(game, seat, note, ink=self.ink, t=t)
-        view = hand_view(game, seat, self.ink, t)
+        content = hand_content(game, seat, note, ink=self.ink(interaction, game), t=t)
+        view = hand_view(game, seat, self.ink(interaction, game), t)
         await self.answer_privately(interaction, game, content, view)
 
     async def answer_privately(
@@ -149,8 +153,8 @@ class HandFlow:
             note = t("You play **{card}**. What does it do?", card=plain(played))
         else:
             note = t("You play **{card}**. What does it take?", card=plain(played))
-        content = hand_content(game, seat, note, step="take", ink=self.ink, t=t)
-        view = take_view(game, seat, index, self.ink, t)
+        content = hand_content(game, seat, note, step="take", ink=self.ink(interaction, game), t=t)
+        view = take_view(game, seat, index, self.ink(interaction, game), t)
         await self.answer_privately(interaction, game, content, view)
 
     @staticmethod
@@ -175,8 +179,10 @@ class HandFlow:
         if click.choice == "pick":
             t = private(interaction)
             note = t("You play **{card}**. Choose the table cards it takes:", card=plain(played))
-            content = hand_content(game, seat, note, step="pick", ink=self.ink, t=t)
-            view = pick_view(game, click.card or 0, self.ink, t)
+            content = hand_content(
+                game, seat, note, step="pick", ink=self.ink(interaction, game), t=t
+            )
+            view = pick_view(game, click.card or 0, self.ink(interaction, game), t)
             await self.answer_privately(interaction, game, content, view)
             return
         if click.choice == "trail":
@@ -218,8 +224,10 @@ class HandFlow:
                 card=plain(played),
                 values=values_text,
             )
-            content = hand_content(game, seat, note, step="pick", ink=self.ink, t=t)
-            view = pick_view(game, click.card or 0, self.ink, t)
+            content = hand_content(
+                game, seat, note, step="pick", ink=self.ink(interaction, game), t=t
+            )
+            view = pick_view(game, click.card or 0, self.ink(interaction, game), t)
             await self.answer_privately(interaction, game, content, view)
             return
         await self.play(interaction, game, seat, Move(played, taken))
@@ -256,8 +264,8 @@ class HandFlow:
                 items=shown,
                 why=why_unusable(rnd, played, items, t, plain),
             )
-            view = pick_view(game, click.card or 0, self.ink, t)
-        content = hand_content(game, seat, note, step="pick", ink=self.ink, t=t)
+            view = pick_view(game, click.card or 0, self.ink(interaction, game), t)
+        content = hand_content(game, seat, note, step="pick", ink=self.ink(interaction, game), t=t)
         await self.answer_privately(interaction, game, content, view)
 
     async def on_which(
@@ -321,8 +329,9 @@ class HandFlow:
             if game is None or game.version != click.version or game.status is not Status.PLAYING:
                 return  # the game moved on meanwhile, and the hand view with it
             note = t("💡 Hint: {why}", why=why)
-            content = hand_content(game, seat, note, ink=self.ink, t=t)
+            ink = self.ink(interaction, game)
+            content = hand_content(game, seat, note, ink=ink, t=t)
             await interaction.edit_original_response(
-                content=content, view=hand_view(game, seat, self.ink, t)
+                content=content, view=hand_view(game, seat, ink, t)
             )
             self.hands.remember(game.id, interaction.user.id, interaction)

@@ -14,7 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import rules_for
+from bot.engine import Card, rules_for
+from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import GameError, GameService
 from bot.i18n import N_, Lang, languages, native_name
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
@@ -25,6 +26,7 @@ from bot.timers import Timers
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import BadComponent, ScoresPage, parse_click
+from cogs.decks import GUILD, USER, Inks
 from cogs.hands import HandFlow
 from cogs.languages import Languages
 from cogs.live import LiveHands
@@ -49,7 +51,23 @@ LANGUAGES = [
     app_commands.Choice(name=N_("The server's language"), value=SERVER_LANGUAGE),
     *(app_commands.Choice(name=native_name(code), value=code) for code in languages()),
 ]
+# The card decks: the usual two colours, or four; a player may follow the server's again.
+FOLLOW_SERVER = "server"
+DECKS = [
+    app_commands.Choice(name=N_("Two colours (♠ ♣ black, ♥ ♦ red)"), value=TWO_COLOUR),
+    app_commands.Choice(
+        name=N_("Four colours (♠ black, ♥ red, ♦ blue, ♣ green)"), value=FOUR_COLOUR
+    ),
+    app_commands.Choice(name=N_("The server's deck"), value=FOLLOW_SERVER),
+]
+DECK_NAMES = {TWO_COLOUR: N_("two colours"), FOUR_COLOUR: N_("four colours")}
+DECK_SCOPES = [
+    app_commands.Choice(name=N_("me (my hand, menus and hints)"), value=USER),
+    app_commands.Choice(name=N_("this server (the table, lobby and summaries)"), value=GUILD),
+]
 PAGE_SIZE = 10
+# shown with a deck choice: one card of each suit, with the ranks people mix up
+SAMPLE = [Card.parse(c) for c in ("5S", "6H", "8D", "9C")]
 
 
 @app_commands.guild_only()
@@ -72,7 +90,10 @@ class Kasino(
         self.timers = Timers(self.on_deadline)
         self.live = LiveHands()
         self.languages = Languages(bot, bot.storage)
-        self.table = TableFlow(self.games, outbox, self.live, self.timers, bot.ink, self.languages)
+        self.inks = Inks(bot.inks, bot.storage)
+        self.table = TableFlow(
+            self.games, outbox, self.live, self.timers, self.inks, self.languages
+        )
         self.games.compose = self.table.compose
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
@@ -85,6 +106,7 @@ class Kasino(
         killed process left unposted."""
         self.bot.add_dynamic_items(KasinoButton, KasinoSelect)
         await self.languages.load()
+        await self.inks.load()
         # only this process's shards' games: the other processes restart their own
         shards = self.bot.config.shards
         storage = self.games.storage
@@ -248,6 +270,54 @@ class Kasino(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
         log.info("guild %s: language set to %s", interaction.guild_id, code or "the server's")
+
+    @app_commands.command(
+        name="deck", description="Card faces in two colours or four (for you, or the server)"
+    )
+    @app_commands.describe(
+        style="Two colours, four colours (♦ blue, ♣ green), or the server's deck",
+        scope="Your own views (default), or this server's public messages (admins)",
+    )
+    @app_commands.rename(scope="for")
+    @app_commands.choices(style=DECKS, scope=DECK_SCOPES)
+    async def deck(
+        self,
+        interaction: discord.Interaction,
+        style: app_commands.Choice[str],
+        scope: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Choose the card deck: a player's for their private views (hand, menus, hints), or
+        with Manage Server the server's for the public table, lobby and summaries."""
+        t = private(interaction)
+        chosen = None if style.value == FOLLOW_SERVER else style.value
+        guild_id = interaction.guild_id or 0
+        if scope is not None and scope.value == GUILD:
+            if not interaction.permissions.manage_guild:
+                await refuse(
+                    interaction, "Only someone with Manage Server can change the server's deck."
+                )
+                return
+            await self.inks.choose(GUILD, guild_id, chosen)
+            now_shown = self.inks.server_style(guild_id)
+            text = t(
+                "The table, lobby and summaries here now show cards in {deck}.",
+                deck=t(DECK_NAMES[now_shown]),
+            )
+            log.info("guild %s: deck set to %s", guild_id, now_shown)
+        else:
+            await self.inks.choose(USER, interaction.user.id, chosen)
+            now_shown = self.inks.player_style(interaction.user.id, guild_id)
+            deck = t(DECK_NAMES[now_shown])
+            if chosen is None:
+                text = t("Your hand and menus now follow the server's deck ({deck}).", deck=deck)
+            else:
+                text = t("Your hand and menus now show cards in {deck}.", deck=deck)
+        if not self.inks.available(now_shown):
+            text += "\n" + t(
+                "That deck's card faces are not available here, so cards look as before."
+            )
+        sample = self.inks.ink(now_shown).cards(SAMPLE)
+        await tell(interaction, f"{text}\n{sample}")
 
     @app_commands.command(
         name="stop", description="End this channel's game (host or Manage Channels)"

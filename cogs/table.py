@@ -14,16 +14,9 @@ from collections.abc import Callable, Iterable
 from bot.games import GameService, MoveOutcome
 from bot.i18n import Lang
 from bot.models import Game, Status
-from bot.render import (
-    CardInk,
-    final_line,
-    hand_content,
-    lobby_embed,
-    round_summary,
-    seat_name,
-    table_embed,
-)
+from bot.render import final_line, hand_content, lobby_embed, round_summary, seat_name, table_embed
 from bot.timers import Timers
+from cogs.decks import Inks
 from cogs.languages import Languages
 from cogs.live import LiveHands
 from cogs.outbox import Outbox, Post
@@ -44,12 +37,12 @@ class TableFlow:
         outbox: Outbox,
         hands: LiveHands,
         timers: Timers,
-        ink: CardInk,
+        inks: Inks,
         languages: Languages,
     ) -> None:
         self.games = games
         self.languages = languages
-        self.ink = ink  # the bot's: text until the card faces are uploaded
+        self.inks = inks  # each reader's: public(guild) and private(user, guild)
         self.outbox = outbox
         self.hands = hands
         self.timers = timers
@@ -69,6 +62,7 @@ class TableFlow:
         the player to move: a person is mentioned once, a computer named. ``note`` says
         what happened, in the channel's language."""
         t = self.lang(game)
+        ink = self.inks.public(game.guild_id)
         text = note(t) if note is not None else ""
         mention = None
         if game.status is Status.PLAYING and not game.extra.get("paused"):
@@ -81,8 +75,8 @@ class TableFlow:
             text = f"{text} {turn}".strip()
         self.post(
             game,
-            content=self.ink.line(text) or None,
-            embeds=[table_embed(game, ink=self.ink, t=t)],
+            content=ink.line(text) or None,
+            embeds=[table_embed(game, ink=ink, t=t)],
             view=table_view(game, t),
             mention=mention,
             table=True,
@@ -111,8 +105,9 @@ class TableFlow:
             user = int(seat.user_id or 0)
             if self.hands.is_open(game.id, user) and game.match is not None:
                 t = self.hands.lang(game.id, user)  # the reader's, as they last clicked
-                content = hand_content(game, index, ink=self.ink, t=t)
-                view = None if final else hand_view(game, index, self.ink, t)
+                ink = self.inks.private(user, game.guild_id)
+                content = hand_content(game, index, ink=ink, t=t)
+                view = None if final else hand_view(game, index, ink, t)
                 self.hands.push(game.id, user, content, view, final=final)
         if final:
             self.hands.forget_game(game.id)
@@ -127,6 +122,7 @@ class TableFlow:
         the move's transaction): a round's summary, the fresh table, the match's end."""
         game = outcome.game
         t = self.lang(game)
+        ink = self.inks.public(game.guild_id)
         summary = None
         if outcome.finished_round is not None:
             summary = round_summary(
@@ -135,19 +131,19 @@ class TableFlow:
                 outcome.scores,
                 outcome.round_number,
                 outcome.text_in(t),
-                ink=self.ink,
+                ink=ink,
                 t=t,
             )
         if outcome.match_over:
             log.info("game %s: finished, winner side %s", game.id, game.match.winner)
-            table = table_embed(game, ink=self.ink, t=t)
+            table = table_embed(game, ink=ink, t=t)
             embeds = [summary, table] if summary else [table]
             content = final_line(game, t)
             self.post(game, content=content, embeds=embeds, view=table_view(game, t), table=True)
         elif outcome.abandoned:
             log.info("game %s: abandoned", game.id)
             content = (
-                self.ink.line(outcome.text_in(t))
+                ink.line(outcome.text_in(t))
                 + "\n"
                 + t.ngettext(
                     "The game is abandoned: a player missed {n} turn in a row. No result is"
@@ -157,7 +153,7 @@ class TableFlow:
                     self.games.config.max_auto_moves,
                 )
             )
-            embeds = [table_embed(game, ink=self.ink, t=t)]
+            embeds = [table_embed(game, ink=ink, t=t)]
             self.post(game, content=content, embeds=embeds, table=True)
         else:
             if summary is not None:

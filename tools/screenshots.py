@@ -13,10 +13,13 @@ and look at the pictures.
     .venv/bin/python tools/screenshots.py --out /tmp/screens
     .venv/bin/python tools/screenshots.py --out /tmp/casino-screens --variant casino
     .venv/bin/python tools/screenshots.py --out /tmp/sv-fi --locale sv-SE --server-locale fi
+    .venv/bin/python tools/screenshots.py --out /tmp/four --four-colour
 
 ``--locale`` is Anna's Discord client language (her hand, menus and refusals) and
 ``--server-locale`` the server's (lobby, table, summaries); the script finds the buttons and
 texts it needs by their words in those languages, from the message catalogues.
+``--four-colour`` gives the server the four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green),
+as an admin's ``/kasino deck for:this server`` would; the players follow it.
 
 SimCord's Preview draws only Discord's dark theme (its profile says ``theme: dark`` and its
 stylesheet sets ``color-scheme: dark``); the light theme is Discord's light palette laid
@@ -98,7 +101,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def preview(locale: str = "en-US", server_locale: str = "en-US") -> Iterator[str]:
+def preview(
+    locale: str = "en-US", server_locale: str = "en-US", deck: str = "two"
+) -> Iterator[str]:
     """Run the bot's preview and yield its URL; stop it afterwards."""
     env = dict(os.environ, COMPUTER_PAUSE="0.5", ROUND_PAUSE="3", LOG_LEVEL="WARNING")
     process = subprocess.Popen(
@@ -113,6 +118,8 @@ def preview(locale: str = "en-US", server_locale: str = "en-US") -> Iterator[str
             locale,
             "--server-locale",
             server_locale,
+            "--deck",
+            deck,
         ],
         cwd=ROOT,
         env=env,
@@ -459,10 +466,14 @@ def main() -> None:
     parser.add_argument("--variant", default="swedish", choices=list(VARIANT_NAMES))
     parser.add_argument("--locale", default="en-US", help="Anna's client language (sv-SE, fi)")
     parser.add_argument("--server-locale", default="en-US", help="the server's language")
+    parser.add_argument(
+        "--four-colour", action="store_true", help="the four-colour deck (♦ blue, ♣ green)"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     words = Words(lang_of(args.locale), lang_of(args.server_locale))
-    with preview(args.locale, args.server_locale) as url, sync_playwright() as playwright:
+    deck = "four" if args.four_colour else "two"
+    with preview(args.locale, args.server_locale, deck) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=args.browser, args=CHROMIUM_ARGS)
         try:
             # the Preview's content security policy refuses inline styles: the light theme

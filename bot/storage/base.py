@@ -29,6 +29,7 @@ from bot.storage.records import (
 from bot.storage.schema import MIGRATIONS, statements
 
 ACTIVE = "status IN ('lobby', 'playing')"
+DECK_KINDS = ("guild", "user")  # whose card deck a ``deck_styles`` row is
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,6 +380,37 @@ class Storage:
             " updated_at = excluded.updated_at"
         )
         await self.write([Statement(sql, (guild_id, language, now))])
+
+    # ------------------------------------------------------------ deck styles
+
+    async def deck_styles(self) -> dict[str, dict[int, str]]:
+        """Every chosen card deck: ``{"guild": {server: style}, "user": {player: style}}``
+        (those who chose none are not listed)."""
+        chosen: dict[str, dict[int, str]] = {kind: {} for kind in DECK_KINDS}
+        for kind, subject, style in await self.fetch(
+            "SELECT kind, subject_id, style FROM deck_styles"
+        ):
+            if kind in chosen:
+                chosen[str(kind)][int(subject)] = str(style)
+        return chosen
+
+    async def set_deck_style(
+        self, kind: str, subject_id: int, style: str | None, now: float
+    ) -> None:
+        """Choose the card deck of a server (``kind`` "guild") or a player ("user");
+        ``None``: the default again."""
+        if kind not in DECK_KINDS:
+            raise ValueError(f"unknown kind {kind!r}")
+        if style is None:
+            sql = "DELETE FROM deck_styles WHERE kind = ? AND subject_id = ?"
+            await self.write([Statement(sql, (kind, subject_id))])
+            return
+        sql = (
+            "INSERT INTO deck_styles (kind, subject_id, style, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT(kind, subject_id) DO UPDATE SET style = excluded.style,"
+            " updated_at = excluded.updated_at"
+        )
+        await self.write([Statement(sql, (kind, subject_id, style, now))])
 
 
 def _seat_list(text: str) -> list[dict[str, Any]]:

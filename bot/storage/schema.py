@@ -92,11 +92,25 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX outbox_game ON outbox(game_id, is_table);
     """,
+    # version 5: the card deck (two- or four-colour faces) a server chose for its public
+    # messages (kind 'guild') and a player for their private views (kind 'user'); no row:
+    # the default
+    """
+    CREATE TABLE deck_styles (
+        kind        TEXT    NOT NULL,
+        subject_id  INTEGER NOT NULL,
+        style       TEXT    NOT NULL,
+        updated_at  REAL    NOT NULL,
+        PRIMARY KEY (kind, subject_id)
+    );
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
 # tables whose ``id`` is generated (PostgreSQL's counter must move past copied ids).
-TABLES: tuple[str, ...] = ("games", "moves", "results", "meta", "guild_settings", "outbox")
+TABLES: tuple[str, ...] = (
+    "games", "moves", "results", "meta", "guild_settings", "outbox", "deck_styles",
+)  # fmt: skip
 ID_TABLES: tuple[str, ...] = ("games", "moves", "results", "outbox")
 
 _POSTGRES_TYPES = (

@@ -3,6 +3,8 @@ text where the upload failed."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import io
 import re
 from types import SimpleNamespace
@@ -11,6 +13,8 @@ from typing import Any
 import discord
 import pytest
 from PIL import Image
+from simcord.backend.errors import invalid_form_body
+from simcord.http.client import FakeHTTPClient
 
 from bot import faces
 from bot.card_emojis import wanted_names
@@ -26,31 +30,49 @@ NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
 TEXT_CARDS = re.compile(r"((10|[2-9AJQK])[♠♥♦♣][\ufe0e\ufe0f]? ?)+")
 
 
-def test_52_distinct_faces_within_discords_limits() -> None:
+def test_two_decks_of_52_distinct_faces_within_discords_limits() -> None:
     deck = faces.deck()
-    pngs = [faces.face_png(card) for card in deck]
-    assert len(set(deck)) == 52 and len(set(pngs)) == 52
+    pngs = [faces.face_png(card, style) for style in faces.STYLES for card in deck]
+    # ♠ and ♥ look the same in both decks; ♦ and ♣ have their own colours in the second
+    assert len(set(deck)) == 52 and len(set(pngs)) == 52 + 26
     for png in pngs:
         image = Image.open(io.BytesIO(png))
         assert image.format == "PNG" and image.size == (128, 128) and image.mode == "RGBA"
         assert len(png) <= MAX_BYTES
     names = list(wanted_names())
-    assert len(set(names)) == 52 and all(NAME.fullmatch(name) for name in names)
+    assert len(set(names)) == 104 and all(NAME.fullmatch(name) for name in names)
+    assert sum(name.startswith("kc_") for name in names) == 52
+    assert sum(name.startswith("k4_") for name in names) == 52
 
 
 def test_a_face_is_drawn_the_same_every_time() -> None:
-    card = Card.parse("10S")
-    first = faces.face_png(card)
+    drawn = [faces.face_png(card, style) for style in faces.STYLES for card in faces.deck()]
     faces.face_png.cache_clear()
-    assert faces.face_png(card) == first
+    again = [faces.face_png(card, style) for style in faces.STYLES for card in faces.deck()]
+    assert again == drawn  # byte for byte: the emoji names carry their digest
 
 
-def test_red_and_black_ink() -> None:
-    def inked(card: Card) -> set[tuple[int, ...]]:
-        pixels = faces.draw_face(card).get_flattened_data()
-        return {p[:3] for p in pixels if p[3] == 255 and max(p[:3]) - min(p[:3]) > 120}
+def inked(card: Card, style: str = faces.TWO_COLOUR) -> set[tuple[int, ...]]:
+    """The strongly coloured (not grey) pixels of a face."""
+    pixels = faces.draw_face(card, style).get_flattened_data()
+    return {p[:3] for p in pixels if p[3] == 255 and max(p[:3]) - min(p[:3]) > 120}
 
+
+def hue(card: Card, style: str) -> str:
+    """The face's ink: "grey" (black), or the strongest of red, green and blue."""
+    colours = inked(card, style)
+    if not colours:
+        return "grey"
+    r, g, b = (sum(c[i] for c in colours) for i in range(3))
+    return max((r, "red"), (g, "green"), (b, "blue"))[1]
+
+
+def test_red_and_black_ink_or_four_colours() -> None:
     assert inked(Card.parse("QH")) and not inked(Card.parse("QS"))
+    two = {suit: hue(Card(5, suit), faces.TWO_COLOUR) for suit in "SHDC"}
+    assert two == {"S": "grey", "H": "red", "D": "red", "C": "grey"}
+    four = {suit: hue(Card(5, suit), faces.FOUR_COLOUR) for suit in "SHDC"}
+    assert four == {"S": "grey", "H": "red", "D": "blue", "C": "green"}
 
 
 def test_the_ink_writes_faces_or_text() -> None:
@@ -104,7 +126,8 @@ async def test_faces_are_uploaded_once_and_redrawn_ones_again(
     bot = await wait_faces(harness)
     assert created == [faces.emoji_name(Card.parse("AS"))]
     assert old.id not in backend.application_emojis
-    assert len(backend.application_emojis) == 52 and len(bot.ink.faces) == 52
+    assert len(backend.application_emojis) == 104 and len(bot.ink.faces) == 52
+    assert len(bot.inks[faces.FOUR_COLOUR].faces) == 52
 
 
 async def test_table_hand_and_menus_show_the_faces(harness: Harness) -> None:
@@ -153,3 +176,70 @@ class TestRefusedUpload:
         records = caplog.get_records("setup") + caplog.records  # the bot starts in setup
         warnings = [r for r in records if "card faces unavailable" in r.getMessage()]
         assert len(warnings) == 1 and "\n" not in warnings[0].getMessage()
+
+
+def name_taken(backend: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Make SimCord's application refuse a second emoji of one name as Discord does:
+    ``400 Invalid Form Body`` (code 50035, ``APPLICATION_EMOJI_NAME_ALREADY_TAKEN``),
+    which SimCord's transport raises to the bot as a real :class:`discord.HTTPException`.
+    Returns the names refused."""
+    refused: list[str] = []
+    create = backend.create_application_emoji
+
+    def create_once(name: str, **kwargs: Any) -> Any:
+        if any(e.name == name for e in backend.application_emojis.values()):
+            refused.append(name)
+            problem = {"code": "APPLICATION_EMOJI_NAME_ALREADY_TAKEN",
+                       "message": "Application emoji name already taken"}  # fmt: skip
+            raise invalid_form_body(errors={"name": {"_errors": [problem]}})
+        return create(name, **kwargs)
+
+    monkeypatch.setattr(backend, "create_application_emoji", create_once)
+    # every request takes a moment on the way, as over a network (SimCord answers at once),
+    # so two processes' requests interleave
+    request = FakeHTTPClient.request
+
+    async def travelling(self: Any, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0)
+        return await request(self, *args, **kwargs)
+
+    monkeypatch.setattr(FakeHTTPClient, "request", travelling)
+    return refused
+
+
+def another_process(bot_config: Config, running: KasinoBot) -> KasinoBot:
+    """A second bot process of the same application (another shard), with its own HTTP
+    client to the same simulated Discord: SimCord runs one bot an event loop, and the
+    faces need only the application's emojis."""
+    other = KasinoBot(bot_config, seed=2)
+    backend = running.http.backend  # type: ignore[attr-defined]
+    other.http = FakeHTTPClient(backend, asyncio.get_running_loop())
+    other._connection.http = other.http
+    other._connection.application_id = running.application_id
+    return other
+
+
+class TestTwoProcessesStartingTogether:
+    """Two shard processes start at once: both find no faces and upload them."""
+
+    @pytest.fixture
+    def simcord_bot(self, bot_config: Config) -> KasinoBot:
+        # started without faces: the test starts both uploads itself, at the same moment
+        return KasinoBot(dataclasses.replace(bot_config, card_faces=False), seed=1)
+
+    async def test_both_end_with_every_face(
+        self, harness: Harness, bot_config: Config, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        first = harness.env.bot
+        backend = first.http.backend
+        refused = name_taken(backend, monkeypatch)
+        second = another_process(bot_config, first)
+        await asyncio.gather(first.load_faces(), second.load_faces())
+        assert refused  # they did race: the slower one's upload was refused
+        assert len(backend.application_emojis) == 104  # one of each, both decks
+        names = {e.name for e in backend.application_emojis.values()}
+        assert names == set(wanted_names())
+        for bot in (first, second):
+            for ink in bot.inks.values():
+                assert len(ink.faces) == 52
+        assert first.ink.faces == second.ink.faces  # the same emojis

@@ -63,7 +63,8 @@ async def test_table_still_updates_after_twenty_minutes(harness: Harness) -> Non
         take_id = cid(step.response, "k:take:")
         await harness.select(mover, step.response, ["trail"], custom_id=take_id)
     table = harness.table_message(game)
-    assert harness.cog.table.ink.line(game.last_move) in table.embeds[0].description
+    ink = harness.cog.inks.public(game.guild_id)
+    assert ink.line(game.last_move) in table.embeds[0].description
     assert f"k:hand:{game.id}:{game.version}" in custom_ids(table)
 
 

@@ -14,8 +14,9 @@ from bot.config import Config
 from bot.engine import Match
 from bot.models import Game, Status
 from bot.moves import auto_move
+from bot.storage import is_postgres
 from tests.bot.kasino_harness import Harness, cid, custom_ids
-from tests.dbrows import query
+from tests.dbrows import execute, query
 
 
 def message_now(harness: Harness, message: Any) -> Any:
@@ -179,3 +180,22 @@ async def test_a_hint_is_shown_in_the_hand_view_and_cleared_when_the_position_ch
     await harness.env.settle()
     assert game.version > before
     assert "💡" not in message_now(harness, hand).content
+
+
+async def test_a_damaged_game_tells_the_open_hand_views(
+    harness: Harness, db_path: Path | str
+) -> None:
+    game = await harness.start_game(2)
+    views = [(await harness.open_hand(member, game)).response for member in harness.members[:2]]
+    damage = (
+        "(state::jsonb #- '{round,hands}')::text"
+        if is_postgres(db_path)
+        else "json_remove(state, '$.round.hands')"
+    )
+    execute(db_path, f"UPDATE games SET state = {damage} WHERE id = ?", (game.id,))
+    harness.cog.games._games.clear()  # as after a restart: the row is read again
+    await harness.click(harness.members[0], views[0], custom_id=cid(views[0], "k:hand:"))
+    await harness.env.settle()
+    for view in views:
+        shown = message_now(harness, view)
+        assert "broken" in shown.content and components_of(shown) == []

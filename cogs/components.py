@@ -11,6 +11,7 @@ from typing import Any, Protocol, TypeVar
 
 import discord
 
+from bot.acks import unless_answered_elsewhere
 from cogs.custom_ids import BUTTON_KINDS, SELECT_KINDS, custom_id
 
 
@@ -64,8 +65,10 @@ class KasinoButton(
         return _rebuild(cls, item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the cog."""
-        await _cog(interaction).on_component(interaction, self.item.custom_id, None)
+        """Hand the click to the cog (an answer another process gave first is noted, not
+        raised: discord.py would log its traceback)."""
+        with unless_answered_elsewhere(interaction):
+            await _cog(interaction).on_component(interaction, self.item.custom_id, None)
 
 
 class KasinoSelect(
@@ -103,7 +106,8 @@ class KasinoSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the choice to the cog."""
         values = (interaction.data or {}).get("values")  # type: ignore[union-attr]
-        await _cog(interaction).on_component(interaction, self.item.custom_id, values)
+        with unless_answered_elsewhere(interaction):
+            await _cog(interaction).on_component(interaction, self.item.custom_id, values)
 
 
 def known_custom_id(value: str) -> bool:

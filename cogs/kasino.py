@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.acks import unless_answered_elsewhere
 from bot.engine import rules_for
 from bot.games import GameError, GameService
 from bot.i18n import N_, languages, native_name
@@ -311,7 +312,8 @@ class Kasino(
         cid = str(data.get("custom_id", ""))
         kind = data.get("component_type")
         if cid.startswith("k:") and not dispatched(interaction.message, cid, kind):
-            await refuse(interaction, NOT_MINE)
+            with unless_answered_elsewhere(interaction):
+                await refuse(interaction, NOT_MINE)
 
     async def report_broken(self, broken: CorruptGame) -> None:
         """Say once, in its channel, that a game's saved state was damaged and it is closed."""

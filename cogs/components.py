@@ -12,7 +12,7 @@ from typing import Any, Protocol, TypeVar
 import discord
 
 from bot.acks import unless_answered_elsewhere
-from cogs.custom_ids import BUTTON_KINDS, SELECT_KINDS, custom_id
+from cogs.custom_ids import BUTTON_KINDS, SELECT_KINDS, custom_id, render_tag
 
 
 class ComponentHandler(Protocol):
@@ -75,7 +75,9 @@ class KasinoSelect(
     discord.ui.DynamicItem[discord.ui.Select],
     template=re.compile(r"k:(?P<kind>" + "|".join(SELECT_KINDS) + r"):" + ARGS),
 ):
-    """Every Kasino select menu."""
+    """Every Kasino select menu. Its custom_id ends in a render tag new at every rendering
+    (:func:`cogs.custom_ids.render_tag`), so a hand view edited to its next step never
+    carries the previous step's select id: no client keeps a choice across the edit."""
 
     def __init__(
         self,
@@ -87,7 +89,7 @@ class KasinoSelect(
         row: int | None = None,
     ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id(kind, *args),
+            custom_id=custom_id(kind, *args, render_tag()),
             options=options,
             placeholder=placeholder,
             min_values=1,

@@ -11,8 +11,10 @@ from typing import Any
 
 import asyncpg
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot.acks import already_acknowledged, log_summary, note_already_acknowledged, where
 from bot.card_emojis import sync_card_emojis
 from bot.config import Config
 from bot.faces import DEFAULT_STYLE, STYLES
@@ -37,6 +39,20 @@ DATABASE_ERRORS = (OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError,
                    asyncpg.InterfaceError)  # fmt: skip
 
 
+class KasinoTree(app_commands.CommandTree):
+    """The slash commands' tree: an answer another process gave first (a rolling restart)
+    is one INFO line and a count, not a traceback (:mod:`bot.acks`)."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
+        """Note an already-acknowledged interaction; log anything else as discord.py does."""
+        if already_acknowledged(error):
+            note_already_acknowledged(interaction, where(interaction))
+            return
+        await super().on_error(interaction, error)
+
+
 class KasinoBot(commands.Bot):
     """The Kasino bot. ``storage`` is open between ``setup_hook`` and ``close``.
 
@@ -53,6 +69,7 @@ class KasinoBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=KasinoTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             **shards,
         )
@@ -66,6 +83,8 @@ class KasinoBot(commands.Bot):
         self.ink = self.inks[DEFAULT_STYLE]
         self.faces_task: asyncio.Task[None] | None = None
         self.health_task: asyncio.Task[None] | None = None
+        # interactions another process answered first (a rolling restart): see bot.acks
+        self.already_acknowledged = 0
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync commands if the set changed."""
@@ -113,6 +132,8 @@ class KasinoBot(commands.Bot):
     async def close(self) -> None:
         """Close the gateway, then the database (even if closing the gateway fails or is
         cancelled: its worker thread would keep the process alive)."""
+        if self.already_acknowledged:
+            log_summary(self.already_acknowledged)
         try:
             await super().close()
         finally:

@@ -13,7 +13,7 @@ import contextlib
 import dataclasses
 import importlib.util
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 MEMBERS = ("Anna", "Bjorn", "Cecilia", "David")
 FACES_WAIT = 30.0  # seconds the preview waits for the card faces before showing text
+FOLLOW_INTERVAL = 0.25  # seconds between looks for what the bot did on its own
 PREVIEW_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex", "PIL")
 
 
@@ -88,9 +89,12 @@ async def _serve(bot: KasinoBot, port: int | None, server_locale: str, deck: str
             guild.add_member(env.create_user(name.lower(), global_name=name)) for name in MEMBERS
         ]
         assets = await face_assets(bot)
-        async with env.preview(
-            channel, viewers=members, layout="channel", port=port, assets=assets
-        ) as preview:
+        async with (
+            env.preview(
+                channel, viewers=members, layout="channel", port=port, assets=assets
+            ) as preview,
+            following(env, preview),
+        ):
             print(f"Kasino preview running: open {preview.url}", flush=True)
             print(
                 "Switch between members in the page, type /kasino new, and play."
@@ -98,6 +102,70 @@ async def _serve(bot: KasinoBot, port: int | None, server_locale: str, deck: str
                 flush=True,
             )
             await preview.wait_closed()
+
+
+@contextlib.asynccontextmanager
+async def following(env: Any, preview: Any) -> AsyncIterator[asyncio.Task[None]]:
+    """Keep the Preview's pages showing what the bot does by itself, while inside.
+
+    SimCord's Preview publishes a page (the snapshot the browser polls) only after that
+    page's own action (a click, a command) has settled, or a Refresh. What the bot does
+    later on its own never reached the page: the next round dealt after ``ROUND_PAUSE``,
+    a computer's move, a reminder or an automatic move, a table the outbox posts after its
+    rate limit, an open hand view updated when your turn comes. (SimCord does run those
+    timers on time: a bot timer beyond an action's settling fires on the wall clock and
+    moves the virtual clock with it; only the page was not told.) So the round's end
+    froze until "Refresh preview" was pressed. :func:`follow` republishes the pages
+    whenever the simulated Discord's messages change outside a page action.
+    """
+    task = asyncio.get_running_loop().create_task(follow(env, preview), name="preview-follow")
+    try:
+        yield task
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def follow(env: Any, preview: Any, interval: float = FOLLOW_INTERVAL) -> None:
+    """Every ``interval`` seconds (wall clock), republish each open page whose channel's
+    messages changed since the page was last published (by anyone: its own actions and
+    Refresh publish it too), unless a page's action is under way (its settling publishes
+    it). Publishing is synchronous (no SimCord operation, so it never overlaps one a page
+    starts), and only on a change: a page's clicks name the revision they saw, and a
+    needless republish would refuse them as stale."""
+    published: dict[str, int] = {}  # page id -> its channel's fingerprint when published
+    publish = preview._publish
+
+    def publishing(page: Any, **options: Any) -> None:
+        publish(page, **options)
+        published[page.id] = _fingerprint(env, page.channel_id)
+
+    preview._publish = publishing  # SimCord 3.2's Preview (pinned in pyproject.toml)
+    try:
+        while True:
+            await asyncio.sleep(interval)
+            if preview._active_action is not None:
+                continue
+            changed = [
+                page
+                for page in tuple(preview._pages.values())
+                if published.get(page.id) != _fingerprint(env, page.channel_id)
+            ]
+            if changed:
+                preview._advance_presentation_time()  # relative times read from the clock
+            for page in changed:
+                if page.id in preview._pages:  # a publish prunes expired pages
+                    publishing(page, reason="refresh")
+    finally:
+        preview._publish = publish
+
+
+def _fingerprint(env: Any, channel_id: int) -> int:
+    """A digest of every message in a channel (content, embeds, components, edits,
+    deletions, ephemeral ones too) and of the bot's generation."""
+    messages = env.backend.messages.get(channel_id, {})
+    return hash((env._generation, repr(sorted(messages.items()))))
 
 
 @contextlib.contextmanager

@@ -11,7 +11,8 @@ from typing import Any, Protocol, TypeVar
 
 import discord
 
-from cogs.custom_ids import BUTTON_KINDS, SELECT_KINDS, custom_id
+from bot.acks import unless_answered_elsewhere
+from cogs.custom_ids import BUTTON_KINDS, SELECT_KINDS, custom_id, render_tag
 
 
 class ComponentHandler(Protocol):
@@ -64,15 +65,19 @@ class KasinoButton(
         return _rebuild(cls, item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the cog."""
-        await _cog(interaction).on_component(interaction, self.item.custom_id, None)
+        """Hand the click to the cog (an answer another process gave first is noted, not
+        raised: discord.py would log its traceback)."""
+        with unless_answered_elsewhere(interaction):
+            await _cog(interaction).on_component(interaction, self.item.custom_id, None)
 
 
 class KasinoSelect(
     discord.ui.DynamicItem[discord.ui.Select],
     template=re.compile(r"k:(?P<kind>" + "|".join(SELECT_KINDS) + r"):" + ARGS),
 ):
-    """Every Kasino select menu."""
+    """Every Kasino select menu. Its custom_id ends in a render tag new at every rendering
+    (:func:`cogs.custom_ids.render_tag`), so a hand view edited to its next step never
+    carries the previous step's select id: no client keeps a choice across the edit."""
 
     def __init__(
         self,
@@ -84,7 +89,7 @@ class KasinoSelect(
         row: int | None = None,
     ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id(kind, *args),
+            custom_id=custom_id(kind, *args, render_tag()),
             options=options,
             placeholder=placeholder,
             min_values=1,
@@ -103,7 +108,8 @@ class KasinoSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the choice to the cog."""
         values = (interaction.data or {}).get("values")  # type: ignore[union-attr]
-        await _cog(interaction).on_component(interaction, self.item.custom_id, values)
+        with unless_answered_elsewhere(interaction):
+            await _cog(interaction).on_component(interaction, self.item.custom_id, values)
 
 
 def known_custom_id(value: str) -> bool:

@@ -11,19 +11,30 @@ custom_id formats (``k`` for Kasino)::
     k:lobby:<game>:<join|leave|start|cancel|add-<level>|remove-computer|hints>
     k:hand:<game>:<version>             Your hand / Refresh / Back
     k:hint:<game>:<version>             Hint (games with hints on)
-    k:card:<game>:<version>             select: which card to play (value: hand position)
-    k:take:<game>:<version>:<card>      select: c<n> (ranked capture), trail, pick
-    k:pick:<game>:<version>:<card>      multi-select: table positions (then pile tops)
-    k:which:<game>:<version>:<card>:<positions mask>   select: c<n>, the n-th move of
-                                        the card using exactly those items (builds)
+    k:card:<game>:<version>:<render>    select: which card to play (value: hand position)
+    k:take:<game>:<version>:<card>:<render>   select: c<n> (ranked capture), trail, pick
+    k:pick:<game>:<version>:<card>:<render>   multi-select: table positions (then pile tops)
+    k:which:<game>:<version>:<card>:<positions mask>:<render>   select: c<n>, the n-th
+                                        move of the card using exactly those items (builds)
     k:rematch:<game>
     k:scores:<variant|->:<target>:<page>[:<p|c>]   people / computers board
+
+``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
+``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
+place, step after step (card, take menu, Back, a refused choice, the next turn), and a
+client keeps a select's chosen value across edits while its custom_id stays the same: it
+would show a choice nobody made in the new menu, and picking that choice again would send
+nothing. A custom_id that is new at every rendering makes every menu start empty. The
+select formats without ``<render>`` (from before it) are still read: their game version
+decides whether they are current, as before.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from dataclasses import dataclass
+import threading
+import time
 
 from bot.ai import LEVELS
 from bot.models import VARIANT_NAMES
@@ -41,6 +52,9 @@ TAKE_WORDS = ("trail", "pick")
 
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,18}", re.ASCII)
 _CAPTURE = re.compile(r"c(0|[1-9][0-9]?)", re.ASCII)
+_RENDER = re.compile(r"[0-9a-z]{1,8}", re.ASCII)
+RENDER_SPAN = 36**8  # render tags are base 36, at most 8 digits
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 # kind -> the number of fields after the kind
 _FIELDS = {
     "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1
@@ -51,7 +65,7 @@ class BadComponent(ValueError):
     """A custom_id or value that the bot never made; refused, nothing changed."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class ScoresPage:
     """A leaderboard page: variant (``None``: all), target (``None``: all), page, board."""
 
@@ -61,7 +75,7 @@ class ScoresPage:
     computers: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Click:
     """A parsed component interaction.
 
@@ -69,7 +83,8 @@ class Click:
     chosen hand position (take, pick); ``action`` the lobby action; ``choice`` the take
     menu's word (``trail``, ``pick`` or ``capture``) and ``numbers`` the select's numbers
     (card: the hand position; take and which: the ranked move; pick: table positions,
-    sorted); ``picked`` the positions a ``which`` menu was made for.
+    sorted); ``picked`` the positions a ``which`` menu was made for; ``render`` a select's
+    render tag (empty on the formats from before it).
     """
 
     kind: str
@@ -81,11 +96,32 @@ class Click:
     numbers: tuple[int, ...] = ()
     scores: ScoresPage | None = None
     picked: tuple[int, ...] = ()
+    render: str = ""
 
 
 def custom_id(kind: str, *parts: object) -> str:
     """Build a custom_id such as ``k:take:12:7:3``."""
     return ":".join(("k", kind, *map(str, parts)))
+
+
+_render_lock = threading.Lock()
+_last_render = 0
+
+
+def render_tag() -> str:
+    """A select's render tag: new at every call, in this process and (following the wall
+    clock in milliseconds) after a restart. Base 36, at most 8 digits (they repeat after
+    89 years)."""
+    global _last_render
+    with _render_lock:
+        _last_render = max(_last_render + 1, time.time_ns() // 1_000_000)
+        value = _last_render % RENDER_SPAN
+    digits = ""
+    while True:
+        value, digit = divmod(value, 36)
+        digits = _DIGITS[digit] + digits
+        if not value:
+            return digits
 
 
 def number(text: object, high: int, low: int = 0) -> int:
@@ -109,6 +145,11 @@ def parse_click(text: object, values: object = None) -> Click:
     if kind == "scores":
         _no_values(values)
         return Click("scores", scores=_scores(fields))
+    render = ""
+    if kind in SELECT_KINDS and len(fields) == _FIELDS.get(kind, -1) + 1:
+        render = fields.pop()
+        if not _RENDER.fullmatch(render):
+            raise BadComponent(f"not a render tag: {render!r}")
     if kind not in _FIELDS or len(fields) != _FIELDS[kind]:
         raise BadComponent(f"unknown custom_id {text!r}")
     game = number(fields[0], MAX_ID, 1)
@@ -129,8 +170,10 @@ def parse_click(text: object, values: object = None) -> Click:
         mask = number(fields[3], 2**MAX_OPTIONS - 1, 1)
         picked = tuple(i for i in range(MAX_OPTIONS) if mask >> i & 1)
         (value,) = _exactly_one(_values(values))
-        return Click(kind, game, version, card, numbers=(_ranked(value),), picked=picked)
-    return _select(kind, game, version, card, _values(values))
+        click = Click(kind, game, version, card, numbers=(_ranked(value),), picked=picked)
+    else:
+        click = _select(kind, game, version, card, _values(values))
+    return dataclasses.replace(click, render=render)
 
 
 def positions_mask(positions: tuple[int, ...]) -> int:

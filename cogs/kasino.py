@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.acks import unless_answered_elsewhere
 from bot.engine import Card, rules_for
 from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import GameError, GameService
@@ -397,7 +398,8 @@ class Kasino(
         cid = str(data.get("custom_id", ""))
         kind = data.get("component_type")
         if cid.startswith("k:") and not dispatched(interaction.message, cid, kind):
-            await refuse(interaction, NOT_MINE)
+            with unless_answered_elsewhere(interaction):
+                await refuse(interaction, NOT_MINE)
 
     def report_broken(self, broken: CorruptGame) -> list[Outgoing]:
         """A game's saved state is damaged and it is being closed: stop its timer, tell its

@@ -244,16 +244,12 @@ class Match:
         return self.page.locator("article.channel-message")
 
     def wait(self, condition, timeout: float = 30.0, what: str = "") -> object:
-        """Poll ``condition`` (refreshing the page's snapshot now and then)."""
+        """Poll ``condition`` (the page follows the bot by itself: no "Refresh preview")."""
         end = time.monotonic() + timeout
-        tries = 0
         while time.monotonic() < end:
             found = condition()
             if found:
                 return found
-            tries += 1
-            if tries % 4 == 0:
-                self.page.locator("#refresh").click()
             time.sleep(0.5)
         raise TimeoutError(f"waited {timeout} s for {what}")
 

@@ -147,15 +147,14 @@ class Driver:
             self.move = menu_move(rnd)
             index = rnd.hands[rnd.to_move].index(self.move.card)
             message = self.message
-            data = {"custom_id": f"k:card:{game.id}:{game.version}", "values": [str(index)]}
+            card_id = select_id(message, f"k:card:{game.id}:{game.version}:")  # + render tag
+            data = {"custom_id": card_id, "values": [str(index)]}
         else:
             message = self.message
             index = rnd.hands[rnd.to_move].index(self.move.card)
             value = "trail" if self.move == Move(self.move.card) else "c0"
-            data = {
-                "custom_id": f"k:take:{game.id}:{game.version}:{index}",
-                "values": [value],
-            }
+            take_id = select_id(message, f"k:take:{game.id}:{game.version}:{index}:")
+            data = {"custom_id": take_id, "values": [value]}
         data.setdefault("component_type", 3)
         record, payload = sim_interactions.base_payload(
             self.env.backend, type=3, channel_id=self.channel.id, guild_id=self.guild.id,
@@ -195,6 +194,12 @@ def menu_move(rnd: Any) -> Move:
             ranked = ranked_moves(rnd, card)
             return ranked[0] if ranked else moves[0]
     raise AssertionError("no legal move")
+
+
+def select_id(message: Any, prefix: str) -> str:
+    """The custom_id on ``message`` starting with ``prefix`` (a select's ends in its render
+    tag, new at each rendering)."""
+    return next(cid for cid in custom_ids(message) if cid.startswith(prefix))
 
 
 def custom_ids(message: Any) -> list[str]:

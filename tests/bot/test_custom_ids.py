@@ -18,6 +18,7 @@ from cogs.custom_ids import (
     number,
     parse_click,
     positions_mask,
+    render_tag,
 )
 
 
@@ -41,6 +42,27 @@ def test_what_the_bot_makes_reads_back() -> None:
     old = parse_click("k:scores:mulle:50:1").scores  # from before the computers board
     assert old == ScoresPage("mulle", 50, 1, False)
     assert parse_click(custom_id("hand", MAX_ID, 0)).game == MAX_ID
+
+
+def test_selects_carry_a_render_tag() -> None:
+    tag = render_tag()
+    card = parse_click(custom_id("card", 5, 9, tag), ["3"])
+    assert card == Click("card", 5, 9, numbers=(3,), render=tag)
+    take = parse_click(custom_id("take", 5, 9, 2, tag), ["c4"])
+    assert take == Click("take", 5, 9, 2, choice="capture", numbers=(4,), render=tag)
+    assert parse_click(custom_id("pick", 5, 9, 2, tag), ["1", "0"]).numbers == (0, 1)
+    which = parse_click(custom_id("which", 5, 9, 2, 6, tag), ["c0"])
+    assert which == Click("which", 5, 9, 2, numbers=(0,), picked=(1, 2), render=tag)
+    # selects made before the tag still read (their version says whether they are current)
+    assert parse_click("k:card:5:9", ["3"]) == Click("card", 5, 9, numbers=(3,))
+    assert parse_click("k:which:5:9:2:6", ["c0"]).render == ""
+
+
+def test_render_tags_are_new_at_every_call() -> None:
+    tags = [render_tag() for _ in range(5000)]
+    assert len(set(tags)) == len(tags)
+    assert all(1 <= len(tag) <= 8 and tag.isascii() and tag.isalnum() for tag in tags)
+    assert all(tag == tag.lower() for tag in tags)
 
 
 @pytest.mark.parametrize(
@@ -71,6 +93,14 @@ def test_what_the_bot_makes_reads_back() -> None:
         ("k:which:5:9:2:6", ["c25"]),
         ("k:which:5:9:2", ["c0"]),
         ("k:which:5:9:2:06", ["c0"]),
+        ("k:card:5:9:AB12", ["0"]),  # render tags are lowercase
+        ("k:card:5:9:abcdefghi", ["0"]),  # at most 8 digits
+        ("k:card:5:9:", ["0"]),
+        ("k:card:5:9:ab-1", ["0"]),
+        ("k:card:5:9:ab:cd", ["0"]),
+        ("k:take:5:9:2:x²", ["trail"]),
+        ("k:which:5:9:2:6:é", ["c0"]),
+        ("k:hand:5:9:ab", None),  # buttons carry none
         ("k:hand:5:9", ["0"]),
         (f"k:hand:{'1' * 25}:1", None),  # SQLite cannot hold it
         (f"k:hand:{MAX_ID + 1}:1", None),

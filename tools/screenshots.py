@@ -43,8 +43,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
 
 from bot.i18n import Lang, lang_of
-from bot.models import BUILDING, VARIANT_NAMES
-from bot.render import LEVEL_NAMES, STEP_PROMPTS
+from bot.models import BUILDING, VARIANT_NAMES, Status
+from bot.render import ENDINGS, LEVEL_NAMES, STEP_PROMPTS
 from bot.turns import BUILD_LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,6 +154,9 @@ class Words:
         self.add_normal = pub("Add {level} computer", level=normal.lower())
         self.normal_bot = pub("🤖 {level} bot", level=normal).removeprefix("🤖 ")
         self.start = pub("Start")
+        self.hints_off = pub("Hints: off")
+        self.hint = me("Hint")
+        self.stopped = pub(ENDINGS[Status.STOPPED]).split(".")[0]
         self.your_hand_button = pub("Your hand")
         self.your_hand = me("Your hand")
         self.choose_a_card = me(STEP_PROMPTS["card"], due="").split(": ", 1)[1].rstrip(".")
@@ -372,6 +375,8 @@ class Match:
         words = self.words
         self.button(self.messages().first, words.add_normal)
         self.wait(lambda: words.normal_bot in self.messages().first.inner_text(), what="a computer")
+        self.button(self.messages().first, words.hints_off)
+        time.sleep(1)
         self.shoot("1-lobby", self.messages().first)
         self.button(self.messages().first, words.start)
         assert lobby
@@ -408,6 +413,11 @@ class Match:
             if not shot_hand:
                 self.shoot("2-hand-your-turn", hand)
                 shot_hand = True
+                self.button(hand, words.hint)  # the hint heads the hand view itself
+                hinted = self.wait(lambda: "💡" in self.text(h := self.hand()) and h, 20, "a hint")
+                assert isinstance(hinted, Locator)
+                self.shoot("2b-hint", hinted)
+                hand = self.fresh(hinted)
             # a card that can capture opens the capture menu; else one that trails at once
             before = self.text(hand)
             wanted = (words.build, words.can) if self.builds else words.can_capture
@@ -452,7 +462,34 @@ class Match:
         if not shot_summary:
             self.shoot("5-round-summary", end.locator(".embed-card").first)
         self.shoot("6-match-end", end)
+        self.shoot("7-lobby-after-the-match", self.messages().first)
         page.wait_for_timeout(200)
+
+    def stop(self) -> None:
+        """A second game, stopped while Anna's hand is open: the lobby and the hand say so."""
+        words = self.words
+        self.command("/kasino new", target=str(TARGET))
+        lobby = self.wait(
+            lambda: (
+                (found := self.messages().filter(has_text=words.add_normal)).count() and found.last
+            ),
+            what="a second lobby",
+        )
+        assert isinstance(lobby, Locator)
+        self.button(lobby, words.add_normal)
+        time.sleep(1)
+        self.button(lobby, words.start)
+        time.sleep(2)
+        table = self.wait(self.latest_table, what="the second table")
+        assert isinstance(table, Locator)
+        self.button(table, words.your_hand_button)
+        time.sleep(2)
+        self.command("/kasino stop")
+        hand = self.wait(
+            lambda: words.stopped in self.text(h := self.hand()) and h, 20, "a stopped hand"
+        )
+        assert isinstance(hand, Locator)
+        self.shoot("8-stopped-game", hand)
 
 
 def main() -> None:
@@ -480,6 +517,7 @@ def main() -> None:
             match = Match(page, args.out, args.variant, words)
             try:
                 match.play()
+                match.stop()
             except (PlaywrightError, TimeoutError):
                 page.screenshot(path=str(args.out / "failure.png"))  # what the page showed
                 raise

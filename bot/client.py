@@ -17,11 +17,13 @@ from bot.card_emojis import sync_card_emojis
 from bot.config import Config
 from bot.health import heartbeat
 from bot.i18n import catalogue_digest
+from bot.logs import quiet_unused_features
 from bot.render import CardInk
 from bot.storage import Storage, redact
 from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
+quiet_unused_features()  # before any client (the bot's or SimCord's probe) is made
 
 EXTENSIONS = ("cogs.kasino",)
 FACES_TIMEOUT = 120.0  # seconds the first upload of the 52 faces may take before giving up

@@ -226,7 +226,7 @@ class Kasino(
         else:
             text = t(
                 "The bot's public messages here are now in {language}.",
-                language=native_name(code),
+                language=native_name(code, in_sentence=True),  # "nu på svenska"
             )
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()

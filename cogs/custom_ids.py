@@ -18,6 +18,8 @@ custom_id formats (``k`` for Kasino)::
                                         the card using exactly those items (builds)
     k:rematch:<game>
     k:scores:<variant|->:<target>:<page>[:<p|c>]   people / computers board
+    k:rules:<variant>                   select: another variant's rules (value: its key,
+                                        never the one shown)
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from bot.ai import LEVELS
 from bot.models import VARIANT_NAMES
 
 BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores")
-SELECT_KINDS = ("card", "take", "pick", "which")
+SELECT_KINDS = ("card", "take", "pick", "which", "rules")
 MAX_ID = 2**63 - 1  # Discord snowflakes and SQLite integers are signed 64-bit
 MAX_VERSION = 2**31 - 1
 MAX_OPTIONS = 25  # Discord's limit of options in one select
@@ -69,7 +71,8 @@ class Click:
     chosen hand position (take, pick); ``action`` the lobby action; ``choice`` the take
     menu's word (``trail``, ``pick`` or ``capture``) and ``numbers`` the select's numbers
     (card: the hand position; take and which: the ranked move; pick: table positions,
-    sorted); ``picked`` the positions a ``which`` menu was made for.
+    sorted); ``picked`` the positions a ``which`` menu was made for; ``variant`` the
+    variant whose rules a ``rules`` menu asks for.
     """
 
     kind: str
@@ -81,6 +84,7 @@ class Click:
     numbers: tuple[int, ...] = ()
     scores: ScoresPage | None = None
     picked: tuple[int, ...] = ()
+    variant: str = ""
 
 
 def custom_id(kind: str, *parts: object) -> str:
@@ -109,6 +113,8 @@ def parse_click(text: object, values: object = None) -> Click:
     if kind == "scores":
         _no_values(values)
         return Click("scores", scores=_scores(fields))
+    if kind == "rules":
+        return Click("rules", variant=_rules(fields, values))
     if kind not in _FIELDS or len(fields) != _FIELDS[kind]:
         raise BadComponent(f"unknown custom_id {text!r}")
     game = number(fields[0], MAX_ID, 1)
@@ -174,6 +180,16 @@ def _scores(fields: list[str]) -> ScoresPage:
         raise BadComponent(f"no such target: {target}")
     page = number(fields[2], MAX_PAGE, 1)
     return ScoresPage(variant, target or None, page, fields[3] == "c")
+
+
+def _rules(fields: list[str], values: object) -> str:
+    """The rules menu: the variant shown, and the one chosen (another known variant)."""
+    if len(fields) != 1 or fields[0] not in VARIANT_NAMES:
+        raise BadComponent("not a rules menu")
+    (value,) = _exactly_one(_values(values))
+    if value not in VARIANT_NAMES or value == fields[0]:
+        raise BadComponent(f"not another variant: {value!r}")
+    return value
 
 
 def _values(values: object) -> list[str]:

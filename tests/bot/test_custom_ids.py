@@ -41,6 +41,8 @@ def test_what_the_bot_makes_reads_back() -> None:
     old = parse_click("k:scores:mulle:50:1").scores  # from before the computers board
     assert old == ScoresPage("mulle", 50, 1, False)
     assert parse_click(custom_id("hand", MAX_ID, 0)).game == MAX_ID
+    rules = parse_click(custom_id("rules", "swedish"), ["south-african"])
+    assert rules == Click("rules", variant="south-african")
 
 
 @pytest.mark.parametrize(
@@ -84,6 +86,14 @@ def test_what_the_bot_makes_reads_back() -> None:
         ("k:scores:-:3:1", None),
         ("k:scores:-:16:0", None),
         ("k:scores:-:16:1:x", None),
+        ("k:rules:swedish", ["swedish"]),  # the variant already shown
+        ("k:rules:swedish", ["bridge"]),
+        ("k:rules:swedish", ["casino", "royal"]),
+        ("k:rules:swedish", []),
+        ("k:rules:swedish", None),
+        ("k:rules:bridge", ["casino"]),
+        ("k:rules:swedish:2", ["casino"]),
+        ("k:rules", ["casino"]),
         ("k:other:1", None),
         ("x:hand:1:2", None),
         ("", None),

@@ -235,29 +235,29 @@ class Round:
     def _check_playable(self) -> None:
         """The player to move of a building game has a legal move (``ValueError`` if not).
 
-        Bounded and cheap where it can be: a seat that owns no build may trail (every
-        family allows it), and an owner that may neither trail nor take a build whole with
-        one of its cards is rare enough for the full list to decide.
+        Cheap where play can reach: a seat that owns no build may trail (or, under
+        demands, make a move that meets them), and an owner holding a card for each value
+        it owns (as play always leaves it) may take its builds of one value whole with
+        theirs. Only an owner without its cards is decided by listing its moves.
         """
+        from .building import holds
+
         seat = self.to_move
-        owned = [item for item in self.table if isinstance(item, Build) and item.owner == seat]
-        if not owned:
+        owned = {
+            item.value for item in self.table if isinstance(item, Build) and item.owner == seat
+        }
+        if not owned or holds(self.rules, owned, self.hands[seat]):
             return
-        hand = list(dict.fromkeys(self.hands[seat]))
-        builds = [item for item in self.table if isinstance(item, Build)]
         saved = self._context
         try:
-            if any(self.is_legal(Move.trail(card)) for card in hand):
-                return
-            if any(self.is_legal(Move(card, [build])) for card in hand for build in builds):
-                return
             if self.legal_moves():
                 return
         finally:
             self._context = saved
-        values = ", ".join(str(value) for value in sorted({build.value for build in owned}))
+        values = ", ".join(str(value) for value in sorted(owned))
         raise ValueError(
-            f"seat {seat} is to move but has no legal move (it owns builds of {values})"
+            f"seat {seat} is to move but has no legal move: it owns builds of {values}"
+            " without a card of each of those values to take them"
         )
 
     def _check_saved(self) -> None:

@@ -20,11 +20,13 @@ from bot.config import Config
 from bot.faces import DEFAULT_STYLE, STYLES
 from bot.health import heartbeat
 from bot.i18n import catalogue_digest
+from bot.logs import quiet_unused_features
 from bot.render import CardInk
 from bot.storage import Storage, redact
 from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
+quiet_unused_features()  # before any client (the bot's or SimCord's probe) is made
 
 EXTENSIONS = ("cogs.kasino",)
 FACES_TIMEOUT = 240.0  # seconds the first upload of the 104 faces may take before giving up

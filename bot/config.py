@@ -10,11 +10,30 @@ from pathlib import Path
 from bot.storage.base import Shards
 from bot.storage.target import BadTarget, parse_target, redact
 
-DEFAULT_DB_PATH = Path("data") / "kasino.db"
-DEFAULT_TURN_SECONDS = 300
-DEFAULT_ROUND_PAUSE = 5.0
-MAX_AUTO_MOVES = 3
-DEFAULT_COMPUTER_PAUSE = 1.5
+# Every setting the bot reads, with its default as written in a .env file (``None``: none,
+# or required). The one source of truth: load_config reads no other name (``_raw``), and
+# tests/bot/test_settings.py holds .env.example and the README's table to these defaults.
+SETTINGS: dict[str, str | None] = {
+    "DISCORD_TOKEN": None,
+    "KASINO_DB": "data/kasino.db",
+    "SHARD_COUNT": None,
+    "SHARD_IDS": None,
+    "HEALTH_FILE": None,
+    "DEV_GUILD_ID": None,
+    "TURN_SECONDS": "300",
+    "ROUND_PAUSE": "5",
+    "MAX_AUTO_MOVES": "3",
+    "COMPUTER_PAUSE": "1.5",
+    "HARD_BUDGET_MS": "75",  # the hard player's own default (bot.ai.hard.DEFAULT_BUDGET_MS)
+    "LOG_LEVEL": "INFO",
+    "CARD_FACES": "on",
+}
+
+DEFAULT_DB_PATH = Path(SETTINGS["KASINO_DB"])
+DEFAULT_TURN_SECONDS = int(SETTINGS["TURN_SECONDS"])
+DEFAULT_ROUND_PAUSE = float(SETTINGS["ROUND_PAUSE"])
+MAX_AUTO_MOVES = int(SETTINGS["MAX_AUTO_MOVES"])
+DEFAULT_COMPUTER_PAUSE = float(SETTINGS["COMPUTER_PAUSE"])
 
 
 class ConfigError(RuntimeError):
@@ -68,8 +87,16 @@ class Config:
         )
 
 
+def _raw(env: Mapping[str, str], name: str) -> str:
+    """The setting ``name`` as written (stripped; empty when unset): only names in
+    :data:`SETTINGS` are read, so a new setting is documented with its default."""
+    if name not in SETTINGS:
+        raise KeyError(f"{name} is not in bot.config.SETTINGS")
+    return env.get(name, "").strip()
+
+
 def _int(env: Mapping[str, str], name: str, default: int | None, low: int = 0) -> int | None:
-    raw = env.get(name, "").strip()
+    raw = _raw(env, name)
     if not raw:
         return default
     try:
@@ -82,7 +109,7 @@ def _int(env: Mapping[str, str], name: str, default: int | None, low: int = 0) -
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name, "").strip()
+    raw = _raw(env, name)
     if not raw:
         return default
     try:
@@ -109,7 +136,7 @@ def load_config(
 
             load_dotenv(find_dotenv(usecwd=True), override=False)
         env = os.environ
-    token = env.get("DISCORD_TOKEN", "").strip() or None
+    token = _raw(env, "DISCORD_TOKEN") or None
     if require_token and token is None:
         raise ConfigError(
             "DISCORD_TOKEN is not set. Put your bot token in the environment or in a .env file"
@@ -117,8 +144,8 @@ def load_config(
             " application > Bot > Reset Token. To try the bot without a token, run"
             " `python -m bot --preview`."
         )
-    db_raw = env.get("KASINO_DB", "").strip()
-    level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    db_raw = _raw(env, "KASINO_DB")
+    level = _raw(env, "LOG_LEVEL").upper() or SETTINGS["LOG_LEVEL"]
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
     shard_count, shard_ids = _shards(env)
@@ -133,7 +160,7 @@ def load_config(
         db_path=db_path,
         shard_count=shard_count,
         shard_ids=shard_ids,
-        health_file=Path(env["HEALTH_FILE"]) if env.get("HEALTH_FILE", "").strip() else None,
+        health_file=Path(env["HEALTH_FILE"]) if _raw(env, "HEALTH_FILE") else None,
         dev_guild_id=_int(env, "DEV_GUILD_ID", None, low=1),
         turn_seconds=_int(env, "TURN_SECONDS", DEFAULT_TURN_SECONDS, low=10)
         or DEFAULT_TURN_SECONDS,
@@ -142,12 +169,12 @@ def load_config(
         log_level=level,
         computer_pause=_float(env, "COMPUTER_PAUSE", DEFAULT_COMPUTER_PAUSE),
         hard_budget_ms=_int(env, "HARD_BUDGET_MS", None, low=1),
-        card_faces=_switch(env, "CARD_FACES", True),
+        card_faces=_switch(env, "CARD_FACES", SETTINGS["CARD_FACES"] == "on"),
     )
 
 
 def _switch(env: Mapping[str, str], name: str, default: bool) -> bool:
-    raw = env.get(name, "").strip().lower()
+    raw = _raw(env, name).lower()
     if not raw:
         return default
     if raw in {"1", "on", "yes", "true"}:
@@ -171,7 +198,7 @@ def _database(raw: str) -> Path | str:
 def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
     """``SHARD_COUNT`` and ``SHARD_IDS`` (e.g. ``0,1``; all shards when left out)."""
     count = _int(env, "SHARD_COUNT", None, low=1)
-    raw = env.get("SHARD_IDS", "").strip()
+    raw = _raw(env, "SHARD_IDS")
     if not raw:
         return count, None
     if count is None:

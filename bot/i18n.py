@@ -50,14 +50,16 @@ def languages() -> tuple[str, ...]:
     return (DEFAULT, *(code for code in found if code != DEFAULT))
 
 
-def native_name(code: str) -> str:
-    """A language's name in itself (``Svenska``, ``Suomi``), from Babel's locale data, so
-    a new language needs no code."""
+def native_name(code: str, *, in_sentence: bool = False) -> str:
+    """A language's name in itself, from Babel's locale data, so a new language needs no
+    code: capitalised as in a menu (``Svenska``, ``Suomi``, ``English``), or with
+    ``in_sentence`` as that language writes it mid-sentence (``svenska``, ``suomi``,
+    ``English``)."""
     try:
         name = Locale.parse(code).get_display_name(code) or code
     except (ValueError, UnknownLocaleError):
         name = code
-    return name[:1].upper() + name[1:]
+    return name if in_sentence else name[:1].upper() + name[1:]
 
 
 def code_of(locale: object) -> str:

@@ -281,9 +281,18 @@ def rules_line(options: GameOptions, t: Lang = EN) -> str:
     if options.teams:
         parts.append(t("teams (seats 1+3 against 2+4)"))
     parts += [t(SWITCH_WORDS[name]) for name in options.switches]
-    minutes = options.turn_seconds / 60
-    parts.append(t("{minutes} min turns", minutes=f"{minutes:g}"))
+    parts.append(turn_limit(options.turn_seconds, t))
     return ", ".join(parts)
+
+
+def turn_limit(seconds: int, t: Lang = EN) -> str:
+    """``5 min turns``, ``10 s turns``, ``1 min 30 s turns``: whole units, never a fraction."""
+    minutes, rest = divmod(int(seconds), 60)
+    if not minutes:
+        return t("{seconds} s turns", seconds=rest)
+    if not rest:
+        return t("{minutes} min turns", minutes=minutes)
+    return t("{minutes} min {seconds} s turns", minutes=minutes, seconds=rest)
 
 
 def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:

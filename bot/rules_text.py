@@ -6,7 +6,8 @@ import discord
 
 from bot.engine import rules_for
 from bot.i18n import EN, N_, Lang
-from bot.render import TABLE_COLOUR, variant_name
+from bot.models import GameOptions
+from bot.render import TABLE_COLOUR, rules_line
 
 RULES_TEXT = {
     "swedish": N_(
@@ -84,15 +85,12 @@ def default_target(variant: str, t: Lang = EN) -> str:
     return t("A match is to {target} points unless the lobby sets another target.", target=target)
 
 
-def rules_embed(variant: str | None, t: Lang = EN) -> discord.Embed:
-    """A readable rules summary for one variant, or all ten, one field each (an embed's
-    description holds at most 4,096 characters, its fields 1,024 each)."""
+def rules_embed(variant: str, t: Lang = EN, game: GameOptions | None = None) -> discord.Embed:
+    """The rules summary of one variant (an embed's description holds at most 4,096
+    characters); with ``game``, the options of the channel's game of that variant too."""
     embed = discord.Embed(title=t("Kasino rules"), colour=TABLE_COLOUR)
-    if variant:
-        embed.description = t(RULES_TEXT[variant], target=default_target(variant, t))
-    else:
-        for key, text in RULES_TEXT.items():
-            value = t(text, target=default_target(key, t))
-            embed.add_field(name=variant_name(key, t), value=value, inline=False)
+    embed.description = t(RULES_TEXT[variant], target=default_target(variant, t))
+    if game is not None and game.variant == variant:
+        embed.add_field(name=t("The game in this channel"), value=rules_line(game, t))
     embed.set_footer(text=t("Start a game with /kasino new; see your cards with /kasino hand."))
     return embed

@@ -18,6 +18,8 @@ custom_id formats (``k`` for Kasino)::
                                         move of the card using exactly those items (builds)
     k:rematch:<game>
     k:scores:<variant|->:<target>:<page>[:<p|c>]   people / computers board
+    k:rules:<variant>:<render>          select: another variant's rules (value: its key,
+                                        never the one shown)
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -40,7 +42,7 @@ from bot.ai import LEVELS
 from bot.models import VARIANT_NAMES
 
 BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores")
-SELECT_KINDS = ("card", "take", "pick", "which")
+SELECT_KINDS = ("card", "take", "pick", "which", "rules")
 MAX_ID = 2**63 - 1  # Discord snowflakes and SQLite integers are signed 64-bit
 MAX_VERSION = 2**31 - 1
 MAX_OPTIONS = 25  # Discord's limit of options in one select
@@ -57,7 +59,8 @@ RENDER_SPAN = 36**8  # render tags are base 36, at most 8 digits
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 # kind -> the number of fields after the kind
 _FIELDS = {
-    "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1
+    "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1,
+    "rules": 1,
 }  # fmt: skip
 
 
@@ -84,7 +87,8 @@ class Click:
     menu's word (``trail``, ``pick`` or ``capture``) and ``numbers`` the select's numbers
     (card: the hand position; take and which: the ranked move; pick: table positions,
     sorted); ``picked`` the positions a ``which`` menu was made for; ``render`` a select's
-    render tag (empty on the formats from before it).
+    render tag (empty on the formats from before it); ``variant`` the variant whose rules a
+    ``rules`` menu asks for.
     """
 
     kind: str
@@ -97,6 +101,7 @@ class Click:
     scores: ScoresPage | None = None
     picked: tuple[int, ...] = ()
     render: str = ""
+    variant: str = ""
 
 
 def custom_id(kind: str, *parts: object) -> str:
@@ -150,6 +155,8 @@ def parse_click(text: object, values: object = None) -> Click:
         render = fields.pop()
         if not _RENDER.fullmatch(render):
             raise BadComponent(f"not a render tag: {render!r}")
+    if kind == "rules":
+        return Click("rules", variant=_rules(fields, values), render=render)
     if kind not in _FIELDS or len(fields) != _FIELDS[kind]:
         raise BadComponent(f"unknown custom_id {text!r}")
     game = number(fields[0], MAX_ID, 1)
@@ -217,6 +224,16 @@ def _scores(fields: list[str]) -> ScoresPage:
         raise BadComponent(f"no such target: {target}")
     page = number(fields[2], MAX_PAGE, 1)
     return ScoresPage(variant, target or None, page, fields[3] == "c")
+
+
+def _rules(fields: list[str], values: object) -> str:
+    """The rules menu: the variant shown, and the one chosen (another known variant)."""
+    if len(fields) != 1 or fields[0] not in VARIANT_NAMES:
+        raise BadComponent("not a rules menu")
+    (value,) = _exactly_one(_values(values))
+    if value not in VARIANT_NAMES or value == fields[0]:
+        raise BadComponent(f"not another variant: {value!r}")
+    return value
 
 
 def _values(values: object) -> list[str]:

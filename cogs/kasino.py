@@ -34,7 +34,7 @@ from cogs.live import LiveHands
 from cogs.lobby import LobbyFlow
 from cogs.outbox import Outbox, Post
 from cogs.table import TableFlow
-from cogs.views import lobby_view, scores_view
+from cogs.views import lobby_view, rules_view, scores_view
 
 if TYPE_CHECKING:
     from bot.client import KasinoBot
@@ -235,14 +235,26 @@ class Kasino(
         await interaction.response.send_message(embed=embed, view=view)
 
     @app_commands.command(name="rules", description="A short summary of the rules")
-    @app_commands.describe(variant="Which game (default: all of them)")
+    @app_commands.describe(variant="Which game (default: this channel's game, or Swedish Kasino)")
     @app_commands.choices(variant=VARIANTS)
     async def rules(
         self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
     ) -> None:
-        """The rules of one variant (or all), only for you."""
-        embed = rules_embed(variant.value if variant else None, private(interaction))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        """The rules of one variant, only for you: the one asked for, else the channel's
+        game's (with its options), else Swedish Kasino; a menu swaps in another's."""
+        embed, view = await self.rules_message(interaction, variant.value if variant else None)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    async def rules_message(
+        self, interaction: discord.Interaction, variant: str | None
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """A variant's rules summary (``None``: the channel's game's, else the default
+        variant's), with the options of the channel's game when it plays that variant."""
+        game = await self.games.active(interaction.channel_id or 0)
+        options = game.options if game is not None else None
+        shown = variant or (options.variant if options is not None else GameOptions().variant)
+        t = private(interaction)
+        return rules_embed(shown, t, options), rules_view(shown, t)
 
     @app_commands.command(
         name="language", description="The language of the bot's public messages here (admins)"
@@ -265,7 +277,7 @@ class Kasino(
         else:
             text = t(
                 "The bot's public messages here are now in {language}.",
-                language=native_name(code),
+                language=native_name(code, in_sentence=True),  # "nu på svenska"
             )
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
@@ -373,6 +385,16 @@ class Kasino(
                 await refuse(interaction, NOT_MINE)
                 return
             await self.on_scores_page(interaction, click.scores)
+            return
+        if click.kind == "rules":
+            message = interaction.message
+            ephemeral = message is not None and message.flags.ephemeral
+            if not ephemeral or any(not c.startswith("k:rules:") for c in kasino_ids(message)):
+                # rules are swapped only on one's own private rules message
+                await refuse(interaction, NOT_MINE)
+                return
+            embed, view = await self.rules_message(interaction, click.variant)
+            await interaction.response.edit_message(embed=embed, view=view)
             return
         if click.kind == "hint":
             await self.hands.on_hint(interaction, click)

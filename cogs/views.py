@@ -12,7 +12,7 @@ from bot.ai import LEVELS
 from bot.engine import Card, Move, Round, capture_options, capture_values
 from bot.engine.moves import Item
 from bot.i18n import EN, N_, Lang
-from bot.models import MAX_SEATS, Game, Status
+from bot.models import MAX_SEATS, VARIANT_NAMES, Game, Status
 from bot.moves import MAX_MENU_OPTIONS, rank_choices
 from bot.render import (
     LEVEL_NAMES,
@@ -23,6 +23,7 @@ from bot.render import (
     or_values,
     plain,
     sorted_cards,
+    variant_name,
 )
 from bot.turns import (
     building,
@@ -451,4 +452,19 @@ def scores_view(
     other = "p" if computers else "c"
     label = t("Against people") if computers else t("Against computers")
     view.add_item(KasinoButton("scores", key, target or 0, 1, other, label=label, emoji="🤖"))
+    return view
+
+
+@_static
+def rules_view(shown: str, t: Lang = EN) -> discord.ui.View:
+    """A menu of the other variants: choosing one shows its rules in place."""
+    view = _view()
+    options = [
+        discord.SelectOption(label=variant_name(key, t), value=key)
+        for key in VARIANT_NAMES
+        if key != shown
+    ]
+    view.add_item(
+        KasinoSelect("rules", shown, options=options, placeholder=t("Another game's rules…"))
+    )
     return view

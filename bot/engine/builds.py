@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .cards import Card, card_order, parse_cards
+from .checks import brief
 
 _ORDER = card_order()
 _new = object.__new__
@@ -31,11 +32,14 @@ class Build:
     owner: int
 
     def __init__(self, groups: Iterable[Iterable[Card]], value: int, owner: int) -> None:
-        parts = tuple(tuple(sorted(group, key=_ORDER)) for group in groups)
+        try:  # sorting reads each card's key: anything but cards fails here
+            parts = tuple(tuple(sorted(group, key=_ORDER)) for group in groups)
+        except (AttributeError, TypeError):
+            raise TypeError(_not_cards(groups)) from None
         if not parts or not all(parts):
             raise ValueError("a build is one or more non-empty groups of cards")
         if not all(isinstance(card, Card) for group in parts for card in group):
-            raise ValueError("a build is made of cards")
+            raise TypeError(_not_cards(parts))
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 16:
             raise ValueError(f"a build's value is 1..16, not {value!r}")
         if not isinstance(owner, int) or isinstance(owner, bool) or owner < 0:
@@ -74,7 +78,12 @@ class Build:
 
     @classmethod
     def parse(cls, text: str, owner: int = 0) -> Build:
-        """Read ``"[8: 3C 5H | 8S]"`` (brackets optional): value, then groups split by ``|``."""
+        """Read ``"[8: 3C 5H | 8S]"`` (brackets optional): value, then groups split by ``|``.
+
+        ``TypeError`` for anything but text, ``ValueError`` for text that is not a build.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"Build.parse reads text like '[8: 3C 5H]', not {brief(text)}")
         body = text.strip()
         if body.startswith("[") and body.endswith("]"):
             body = body[1:-1]
@@ -157,6 +166,19 @@ class Build:
 
 
 Item = Card | Build
+
+
+def _not_cards(groups: object) -> str:
+    """What is wrong with ``groups`` that are not groups of cards, for a ``TypeError``."""
+    if isinstance(groups, str | Card) or not isinstance(groups, Iterable):
+        return f"a build is groups of cards, not {brief(groups)}"
+    for group in groups:
+        if isinstance(group, str | Card) or not isinstance(group, Iterable):
+            return f"a build's group is a list of cards, not {brief(group)}"
+        for card in group:
+            if not isinstance(card, Card):
+                return f"a build is made of cards, not {brief(card)}"
+    return "a build is groups of cards"
 
 
 def item_key(item: Item) -> tuple:

@@ -118,7 +118,9 @@ class Round:
 
         Raises ``ValueError`` for a position no game can have: a seat out of range, a
         per-seat list of the wrong length, a negative count, a card more often than the
-        decks hold. The cards need not make a whole deck (positions for tests and the
+        decks hold, a known value that is no build value, a player to move who has no
+        legal move (an owner holding no card for its build, in a game where it may not
+        trail). The cards need not make a whole deck (positions for tests and the
         search's sampled worlds leave some out). Hands left empty are dealt or the round
         ends, as in play.
         """
@@ -139,7 +141,10 @@ class Round:
         if to_move is not None:
             self.to_move = to_move
         self._check_position()
+        self._check_known()
         self._settle()
+        if not self.is_over and self.rules.builds:
+            self._check_playable()
         return self
 
     def _set_scores(self, scores: Sequence[int] | None) -> None:
@@ -218,10 +223,42 @@ class Round:
         values = [b.value for b in builds]
         if self.rules.builds == "swazi" and len(values) != len(set(values)):
             raise ValueError("two builds of one value on a Swazi table")
+        self._check_known()
+
+    def _check_known(self) -> None:
+        """Known values (Swazi partners') are build values, 1 to 16."""
         for values_known in self.known:
             for value in as_list(values_known, "known values"):
                 if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 16:
                     raise ValueError(f"known values are 1 to 16, not {brief(value)}")
+
+    def _check_playable(self) -> None:
+        """The player to move of a building game has a legal move (``ValueError`` if not).
+
+        Cheap where play can reach: a seat that owns no build may trail (or, under
+        demands, make a move that meets them), and an owner holding a card for each value
+        it owns (as play always leaves it) may take its builds of one value whole with
+        theirs. Only an owner without its cards is decided by listing its moves.
+        """
+        from .building import holds
+
+        seat = self.to_move
+        owned = {
+            item.value for item in self.table if isinstance(item, Build) and item.owner == seat
+        }
+        if not owned or holds(self.rules, owned, self.hands[seat]):
+            return
+        saved = self._context
+        try:
+            if self.legal_moves():
+                return
+        finally:
+            self._context = saved
+        values = ", ".join(str(value) for value in sorted(owned))
+        raise ValueError(
+            f"seat {seat} is to move but has no legal move: it owns builds of {values}"
+            " without a card of each of those values to take them"
+        )
 
     def _check_saved(self) -> None:
         """Refuse (``ValueError``) a saved round that play cannot have reached.

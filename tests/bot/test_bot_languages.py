@@ -242,8 +242,8 @@ async def test_the_server_language_and_the_admin_setting(harness: Harness) -> No
     admin = harness.guild.add_member(harness.env.create_user("admin"), roles=[admins])
     CLIENT_LOCALES[admin.id] = "en-GB"
     chosen = await harness.slash(admin, "kasino language", language="sv")
-    assert not chosen.ephemeral and "Svenska" in chosen.response.content
-    assert "nu på" in chosen.response.content  # said in the newly chosen language
+    # said in the newly chosen language, which names itself in lower case mid-sentence
+    assert not chosen.ephemeral and chosen.response.content.endswith(" nu på svenska.")
     assert await harness.cog.games.storage.guild_language(harness.guild.id) == "sv"
     # the lobby now answers in Swedish; the joining Finn's refusal is Finnish
     joined = await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
@@ -256,6 +256,10 @@ async def test_the_server_language_and_the_admin_setting(harness: Harness) -> No
     await harness.restart(type(harness.env.bot)(harness.env.bot.config))
     board = await harness.slash(anna, "kasino scores")
     assert board.response.embeds[0].title.startswith("Kasinos topplista")
+    finnish = await harness.slash(admin, "kasino language", language="fi")
+    assert finnish.response.content.endswith(" on nyt suomi.")
+    english = await harness.slash(admin, "kasino language", language="en")
+    assert english.response.content.endswith(" are now in English.")
     await harness.slash(admin, "kasino language", language="server")
     assert await harness.cog.games.storage.guild_language(harness.guild.id) is None
     board = await harness.slash(anna, "kasino scores")

@@ -277,3 +277,22 @@ async def test_a_file_that_is_not_sqlite_is_refused_and_closed(tmp_path: Path) -
     await asyncio.sleep(0.05)
     left = {t.name for t in threading.enumerate()} - before
     assert not left, left  # no database thread left to keep the process alive
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"),
+    [
+        (10, {"en": "10 s turns", "sv": "10 s per drag", "fi": "10 s vuorot"}),
+        (300, {"en": "5 min turns", "sv": "5 min per drag", "fi": "5 min vuorot"}),
+        (90, {"en": "1 min 30 s turns", "sv": "1 min 30 s per drag", "fi": "1 min 30 s vuorot"}),
+    ],
+)
+def test_the_lobby_shows_the_turn_limit_in_whole_units(seconds: int, words: dict) -> None:
+    from bot.i18n import lang
+    from bot.models import GameOptions
+    from bot.render import rules_line
+
+    for code, expected in words.items():
+        line = rules_line(GameOptions(turn_seconds=seconds), lang(code))
+        assert line.endswith(", " + expected), line
+        assert "." not in line.rsplit(",", 1)[1], line  # never "0.166667 min"

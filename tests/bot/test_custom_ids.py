@@ -42,6 +42,8 @@ def test_what_the_bot_makes_reads_back() -> None:
     old = parse_click("k:scores:mulle:50:1").scores  # from before the computers board
     assert old == ScoresPage("mulle", 50, 1, False)
     assert parse_click(custom_id("hand", MAX_ID, 0)).game == MAX_ID
+    rules = parse_click(custom_id("rules", "swedish"), ["south-african"])
+    assert rules == Click("rules", variant="south-african")
 
 
 def test_selects_carry_a_render_tag() -> None:
@@ -114,6 +116,14 @@ def test_render_tags_are_new_at_every_call() -> None:
         ("k:scores:-:3:1", None),
         ("k:scores:-:16:0", None),
         ("k:scores:-:16:1:x", None),
+        ("k:rules:swedish", ["swedish"]),  # the variant already shown
+        ("k:rules:swedish", ["bridge"]),
+        ("k:rules:swedish", ["casino", "royal"]),
+        ("k:rules:swedish", []),
+        ("k:rules:swedish", None),
+        ("k:rules:bridge", ["casino"]),
+        ("k:rules:swedish:2:3", ["casino"]),
+        ("k:rules", ["casino"]),
         ("k:other:1", None),
         ("x:hand:1:2", None),
         ("", None),

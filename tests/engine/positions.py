@@ -73,6 +73,7 @@ def random_position(rng, name, options, max_items=6):
         table,
         deck=[],
         piles=piles,
+        to_move=0,
         last_deal=rng.random() < 0.5,
     )
 

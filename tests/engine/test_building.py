@@ -680,3 +680,41 @@ def test_demands_option_is_for_swazi_and_sotho():
     assert rules_for("sotho", demands=True).demands
     with pytest.raises(ValueError, match="demands"):
         rules_for("casino", demands=True)
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "words"),
+    [
+        (lambda: Build.parse(None), TypeError, "reads text"),
+        (lambda: Build.parse(8), TypeError, "reads text"),
+        (lambda: Build([["3C", "5H"]], 8, 0), TypeError, "made of cards, not '3C'"),
+        (lambda: Build("3C 5H", 8, 0), TypeError, "groups of cards"),
+        (lambda: Build([None], 8, 0), TypeError, "group is a list of cards"),
+        (lambda: Build([[]], 8, 0), ValueError, "non-empty groups"),
+    ],
+)
+def test_builds_refuse_what_is_not_a_build_by_name(make, error, words):
+    with pytest.raises(error, match=words):
+        make()
+
+
+def test_a_position_whose_player_to_move_has_no_legal_move_is_refused():
+    # Seat 1 has trailed 9C; seat 0 owns [8: 3C 5H] but holds no 8: it may not trail (7.1),
+    # cannot take the build with 9S or 2D, and cannot build anything it could keep.
+    hands = [cards("9S 2D"), []]
+    with pytest.raises(ValueError, match="seat 0 is to move but has no legal move"):
+        Round.from_position(CASINO, hands, items("[8: 3C 5H]@0 9C"), to_move=0)
+    # With an 8 it takes its build; another seat's unheld build does not stop the mover.
+    fine = Round.from_position(CASINO, [cards("9S 8D"), []], items("[8: 3C 5H]@0 9C"), to_move=0)
+    assert take("8D", "[8: 3C 5H]@0") in fine.legal_moves()
+    other = Round.from_position(CASINO, [cards("9S 2D"), []], items("[8: 3C 5H]@1"), to_move=0)
+    assert trail("2D") in other.legal_moves()
+
+
+def test_a_position_with_a_known_value_that_is_no_build_value_is_refused():
+    hands = [cards("9S 2D"), cards("9C"), cards("3H"), cards("4H")]
+    swazi = rules_for("swazi", teams=True)
+    with pytest.raises(ValueError, match="known values are 1 to 16, not 40"):
+        Round.from_position(swazi, hands, [], to_move=0, known=[[40], [], [], []])
+    game = Round.from_position(swazi, hands, [], to_move=0, known=[[9], [], [], []])
+    assert game.known[0] == [9]

@@ -169,7 +169,7 @@ def table_text(game: Game, fmt: Any = card, t: Lang = EN) -> str:
 
 def _pile_name(game: Game, index: int) -> str:
     shared = game.match.rules.shared_piles and game.match.rules.teams
-    return game.side_name(index) if shared else game.seats[index].name
+    return side_name(game, index) if shared else seat_name(game.seats[index])
 
 
 def sweep_word(rules: Rules, t: Lang = EN) -> str:
@@ -328,9 +328,10 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
 
 
 def seat_name(seat: Any, t: Lang = EN) -> str:
-    """A seat's name; a computer's in this language (``🤖 Normal bot``)."""
+    """A seat's name; a computer's in this language (``🤖 Normal bot``); a person who had
+    the bot forget them (``/kasino forget-me``) is a "former player"."""
     if not seat.is_computer:
-        return seat.name
+        return seat.name or t("former player")
     number = seat.name.rsplit(" ", 1)[-1]
     level = t(LEVEL_NAMES.get(seat.level or "", seat.level or ""))
     if number.isdigit():

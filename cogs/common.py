@@ -23,6 +23,15 @@ def private(interaction: discord.Interaction) -> Lang:
     return lang_of(interaction.locale)
 
 
+def own_view(interaction: discord.Interaction) -> bool:
+    """Whether the click came from the clicker's own ephemeral message (their hand view,
+    or another private answer of theirs)."""
+    message = interaction.message
+    origin = message.interaction_metadata if message is not None else None
+    owner = origin.user.id if origin is not None else None
+    return message is not None and message.flags.ephemeral and owner == interaction.user.id
+
+
 def jump_url(game: Game) -> str:
     """A link to a game's lobby or table message."""
     base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"

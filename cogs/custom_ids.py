@@ -17,6 +17,7 @@ custom_id formats (``k`` for Kasino)::
     k:which:<game>:<version>:<card>:<positions mask>:<render>   select: c<n>, the n-th
                                         move of the card using exactly those items (builds)
     k:rematch:<game>
+    k:forget:<user>:<yes|no>            /kasino forget-me's confirmation (that user's only)
     k:scores:<variant|->:<target>:<page>[:<p|c>]   people / computers board
     k:rules:<variant>:<render>          select: another variant's rules (value: its key,
                                         never the one shown)
@@ -41,7 +42,7 @@ import time
 from bot.ai import LEVELS
 from bot.models import VARIANT_NAMES
 
-BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores")
+BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores", "forget")
 SELECT_KINDS = ("card", "take", "pick", "which", "rules")
 MAX_ID = 2**63 - 1  # Discord snowflakes and SQLite integers are signed 64-bit
 MAX_VERSION = 2**31 - 1
@@ -60,8 +61,9 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 # kind -> the number of fields after the kind
 _FIELDS = {
     "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1,
-    "rules": 1,
+    "rules": 1, "forget": 2,
 }  # fmt: skip
+FORGET_ANSWERS = ("yes", "no")
 
 
 class BadComponent(ValueError):
@@ -88,7 +90,7 @@ class Click:
     (card: the hand position; take and which: the ranked move; pick: table positions,
     sorted); ``picked`` the positions a ``which`` menu was made for; ``render`` a select's
     render tag (empty on the formats from before it); ``variant`` the variant whose rules a
-    ``rules`` menu asks for.
+    ``rules`` menu asks for; ``user`` the person a ``forget`` confirmation was made for.
     """
 
     kind: str
@@ -102,6 +104,7 @@ class Click:
     picked: tuple[int, ...] = ()
     render: str = ""
     variant: str = ""
+    user: int = 0
 
 
 def custom_id(kind: str, *parts: object) -> str:
@@ -168,6 +171,11 @@ def parse_click(text: object, values: object = None) -> Click:
     if kind == "rematch":
         _no_values(values)
         return Click(kind, game)
+    if kind == "forget":
+        if fields[1] not in FORGET_ANSWERS:
+            raise BadComponent(f"not an answer: {fields[1]!r}")
+        _no_values(values)
+        return Click(kind, user=game, action=fields[1])
     version = number(fields[1], MAX_VERSION)
     if kind in BUTTON_KINDS:
         _no_values(values)

@@ -19,7 +19,16 @@ from bot.models import Game, Status
 from bot.moves import rank_choices
 from bot.render import CardInk, hand_content, plain, value_note
 from bot.turns import building, items_text, matching, moves_of, why_not, why_unusable
-from cogs.common import NOT_MINE, NOT_PLAYING, STALE, foreign, private, refuse, refuse_error
+from cogs.common import (
+    NOT_MINE,
+    NOT_PLAYING,
+    STALE,
+    foreign,
+    own_view,
+    private,
+    refuse,
+    refuse_error,
+)
 from cogs.custom_ids import Click
 from cogs.live import LiveHands
 from cogs.table import TableFlow
@@ -32,15 +41,6 @@ from cogs.views import (
     take_view,
     which_view,
 )
-
-
-def own_view(interaction: discord.Interaction) -> bool:
-    """Whether the click came from the clicker's own ephemeral message (their hand view)."""
-    message = interaction.message
-    origin = message.interaction_metadata if message is not None else None
-    owner = origin.user.id if origin is not None else None
-    return message is not None and message.flags.ephemeral and owner == interaction.user.id
-
 
 GONE_ITEMS = N_("Those items are not on the table any more, so nothing was played.")
 

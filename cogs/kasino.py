@@ -33,6 +33,7 @@ from cogs.languages import Languages
 from cogs.live import LiveHands
 from cogs.lobby import LobbyFlow
 from cogs.outbox import Outbox, Post
+from cogs.privacy import ForgetFlow
 from cogs.table import TableFlow
 from cogs.views import lobby_view, rules_view, scores_view
 
@@ -98,6 +99,7 @@ class Kasino(
         self.games.compose = self.table.compose
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
+        self.privacy = ForgetFlow(bot.storage, self.inks)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
         return list(await self.table.table_posted(game_id, message_id))
@@ -233,6 +235,13 @@ class Kasino(
             interaction, variant.value if variant else None, target, page, computers=computers
         )
         await interaction.response.send_message(embed=embed, view=view)
+
+    @app_commands.command(
+        name="forget-me", description="Remove everything the bot keeps about you (asks first)"
+    )
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        """Ask, privately, before removing every row that names this person."""
+        await self.privacy.ask(interaction)
 
     @app_commands.command(name="rules", description="A short summary of the rules")
     @app_commands.describe(variant="Which game (default: this channel's game, or Swedish Kasino)")
@@ -395,6 +404,9 @@ class Kasino(
                 return
             embed, view = await self.rules_message(interaction, click.variant)
             await interaction.response.edit_message(embed=embed, view=view)
+            return
+        if click.kind == "forget":
+            await self.privacy.on_answer(interaction, click)
             return
         if click.kind == "hint":
             await self.hands.on_hint(interaction, click)

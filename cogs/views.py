@@ -426,6 +426,19 @@ def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> 
 
 
 @_static
+def forget_view(user_id: int, t: Lang = EN) -> discord.ui.View:
+    """``/kasino forget-me``'s confirmation: Forget me, or Keep my data."""
+    view = _view()
+    view.add_item(
+        KasinoButton(
+            "forget", user_id, "yes", label=t("Forget me"), style=discord.ButtonStyle.danger
+        )
+    )
+    view.add_item(KasinoButton("forget", user_id, "no", label=t("Keep my data")))
+    return view
+
+
+@_static
 def scores_view(
     variant: str | None,
     target: int | None,

@@ -8,6 +8,7 @@ version. SQL here uses ``?`` placeholders; the PostgreSQL backend numbers them.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -238,6 +239,47 @@ class Storage:
         _numbered(game.outbox, queued, ids)
         game.stored_version = game.version
 
+    # ------------------------------------------------------------------ privacy
+
+    async def seated_in_active_game(self, user_id: int) -> bool:
+        """Whether the person has a seat in a lobby or a match still running."""
+        rows = await self.fetch(
+            f"SELECT seats FROM games WHERE {ACTIVE} AND seats LIKE ?", (f"%{int(user_id)}%",)
+        )
+        return any(
+            seat.get("user_id") == user_id for (seats,) in rows for seat in _seat_list(seats)
+        )
+
+    async def forget_user(self, user_id: int) -> Forgotten:
+        """Remove every row that names the person, in one transaction: their results and
+        settings go, and in the games they played their seat, their name in the stored
+        words and their mentions are made anonymous (the games stay, so the other players'
+        histories and replays do too). Games still running are not touched: the caller
+        refuses while the person is seated in one."""
+        uid = int(user_id)
+        rows = await self.fetch(
+            f"SELECT id, seats, last_move, extra FROM games WHERE NOT ({ACTIVE}) AND seats LIKE ?",
+            (f"%{uid}%",),
+        )
+        steps = [Statement(sql, (uid,)) for sql in FORGET]
+        games = 0
+        for game_id, seats_text, last_move, extra in rows:
+            seats = _seat_list(seats_text)
+            names = _anonymised(seats, uid)
+            if names is None:
+                continue  # the id was only part of another number
+            games += 1
+            extra_json = json.dumps(_without(_json_or_empty(extra), names, uid))
+            steps.append(
+                Statement(
+                    "UPDATE games SET seats = ?, last_move = ?, extra = ? WHERE id = ?",
+                    (json.dumps(seats), _without(last_move or "", names, uid), extra_json,
+                     game_id),
+                )
+            )  # fmt: skip
+        changed = await self.write(steps)
+        return Forgotten(results=int(changed[0]), games=games)
+
     # ---------------------------------------------------------------- outbox
 
     async def pending_posts(self, shards: Shards | None = None) -> list[Outgoing]:
@@ -411,6 +453,58 @@ class Storage:
             " updated_at = excluded.updated_at"
         )
         await self.write([Statement(sql, (kind, subject_id, style, now))])
+
+
+# What removes a person from the database (``?``: their id), in one transaction with the
+# anonymised seats of their games (see :meth:`Storage.forget_user`). A new table that
+# names people adds its statements here; ``tests/bot/test_forget.py`` finds any row left.
+FORGET: tuple[str, ...] = (
+    "DELETE FROM results WHERE user_id = ?",
+    "DELETE FROM deck_styles WHERE kind = 'user' AND subject_id = ?",
+    "UPDATE games SET host_id = 0 WHERE host_id = ?",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What :meth:`Storage.forget_user` removed: result rows, and games anonymised."""
+
+    results: int
+    games: int
+
+
+ANONYMOUS = "👤"  # in place of a forgotten person's name in stored words
+
+
+def _anonymised(seats: list[dict[str, Any]], user_id: int) -> list[str] | None:
+    """Make the person's seats nameless (in place); the names removed, or ``None`` when
+    they had no seat there."""
+    names = [str(seat.get("name") or "") for seat in seats if seat.get("user_id") == user_id]
+    for seat in seats:
+        if seat.get("user_id") == user_id:
+            seat["user_id"], seat["name"] = None, ""
+    return [name for name in names if name] if names else None
+
+
+def _without(value: Any, names: list[str], user_id: int) -> Any:
+    """A stored text (a move in words), or every text inside stored JSON, with the
+    person's names (as whole words) and mentions replaced."""
+    if isinstance(value, dict):
+        return {key: _without(item, names, user_id) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_without(item, names, user_id) for item in value]
+    if not isinstance(value, str):
+        return value
+    for name in names:
+        value = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", ANONYMOUS, value)
+    return value.replace(f"<@{user_id}>", ANONYMOUS)
+
+
+def _json_or_empty(text: str | None) -> Any:
+    try:
+        return json.loads(text or "{}")
+    except ValueError:
+        return {}
 
 
 def _seat_list(text: str) -> list[dict[str, Any]]:

@@ -1,0 +1,75 @@
+"""``/kasino forget-me``: a person has the bot remove everything that names them.
+
+The command asks first (a private message with **Forget me** and **Keep my data**); only
+that person's own private message can confirm it. Their results, ratings and settings are
+deleted, and in the games they played their seat, name and mentions are made anonymous,
+so the other players' histories stay whole. While they are seated in a running game the
+request is refused: the game needs their seat until it ends.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.i18n import N_
+from bot.storage import Storage
+from cogs.common import NOT_MINE, own_view, private, refuse
+from cogs.custom_ids import Click
+from cogs.decks import USER, Inks
+from cogs.views import forget_view
+
+log = logging.getLogger(__name__)
+
+SEATED = N_(
+    "You have a seat in a Kasino game that is still running. Leave it, or let it end, then"
+    " ask again."
+)
+
+
+class ForgetFlow:
+    """The forget-me request and its confirmation."""
+
+    def __init__(self, storage: Storage, inks: Inks) -> None:
+        self.storage = storage
+        self.inks = inks
+
+    async def ask(self, interaction: discord.Interaction) -> None:
+        """Say what would be removed, privately, with the two buttons."""
+        t = private(interaction)
+        if await self.storage.seated_in_active_game(interaction.user.id):
+            await refuse(interaction, SEATED)
+            return
+        text = t(
+            "**Forget me?** The bot will delete your results, ratings and settings in every"
+            " server, and make your seat, name and mentions anonymous in the games you played"
+            " (the other players keep their games). This cannot be undone."
+        )
+        await interaction.response.send_message(
+            text, view=forget_view(interaction.user.id, t), ephemeral=True
+        )
+
+    async def on_answer(self, interaction: discord.Interaction, click: Click) -> None:
+        """**Forget me** or **Keep my data**, from the person's own private message."""
+        user = interaction.user.id
+        if click.user != user or not own_view(interaction):
+            await refuse(interaction, NOT_MINE)
+            return
+        t = private(interaction)
+        if click.action == "no":
+            text = t("Nothing was removed.")
+        elif await self.storage.seated_in_active_game(user):
+            text = t(SEATED)
+        else:
+            done = await self.storage.forget_user(user)
+            await self.inks.choose(USER, user, None)
+            log.info("a user had their data removed (%d games anonymised)", done.games)
+            text = t.ngettext(
+                "Done: your results and settings are deleted, and you are anonymous in the"
+                " {n} game you played.",
+                "Done: your results and settings are deleted, and you are anonymous in the"
+                " {n} games you played.",
+                done.games,
+            )
+        await interaction.response.edit_message(content=text, view=None)

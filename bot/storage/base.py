@@ -162,13 +162,11 @@ class Storage:
 
         Reads no saved state, so one damaged game cannot stop the others from starting.
         """
-        where, params = f"deadline IS NOT NULL AND {ACTIVE}", []
-        if shards is not None:
-            marks = ", ".join("?" for _ in shards.ids)
-            where += f" AND (guild_id >> 22) % ? IN ({marks})"
-            params = [shards.count, *shards.ids]
+        theirs, params = _of_shards(shards)
         rows = await self.fetch(
-            f"SELECT id, deadline FROM games WHERE {where} ORDER BY deadline", params
+            f"SELECT id, deadline FROM games WHERE deadline IS NOT NULL AND {ACTIVE}"
+            f" AND {theirs} ORDER BY deadline",
+            params,
         )
         return [(int(gid), float(at)) for gid, at in rows]
 
@@ -285,14 +283,10 @@ class Storage:
     async def pending_posts(self, shards: Shards | None = None) -> list[Outgoing]:
         """What the channels must still be shown (oldest first); with ``shards``, only
         those shards' guilds' (a restarted process posts what its games left)."""
-        where, params = "1 = 1", []
-        if shards is not None:
-            marks = ", ".join("?" for _ in shards.ids)
-            where = f"(guild_id >> 22) % ? IN ({marks})"
-            params = [shards.count, *shards.ids]
+        theirs, params = _of_shards(shards)
         rows = await self.fetch(
             "SELECT id, game_id, guild_id, channel_id, is_table, body FROM outbox"
-            f" WHERE {where} ORDER BY id",
+            f" WHERE {theirs} ORDER BY id",
             params,
         )
         return [
@@ -304,14 +298,10 @@ class Storage:
         """Games in play with no table kept and none waiting in the outbox (a process
         killed between dealing a rematch and queueing its table); with ``shards``, only
         those shards' guilds'."""
-        where, params = "", []
-        if shards is not None:
-            marks = ", ".join("?" for _ in shards.ids)
-            where = f" AND (guild_id >> 22) % ? IN ({marks})"
-            params = [shards.count, *shards.ids]
+        theirs, params = _of_shards(shards)
         rows = await self.fetch(
             "SELECT id FROM games WHERE status = 'playing' AND message_id IS NULL"
-            " AND id NOT IN (SELECT game_id FROM outbox WHERE is_table = 1)" + where,
+            f" AND id NOT IN (SELECT game_id FROM outbox WHERE is_table = 1) AND {theirs}",
             params,
         )
         return [int(gid) for (gid,) in rows]
@@ -515,6 +505,15 @@ def _seat_list(text: str) -> list[dict[str, Any]]:
     except (TypeError, ValueError):
         return []
     return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
+
+
+def _of_shards(shards: Shards | None) -> tuple[str, list[int]]:
+    """A ``WHERE`` condition on ``guild_id`` for the guilds of these shards (all guilds
+    for ``None``), and its parameters."""
+    if shards is None:
+        return "1 = 1", []
+    marks = ", ".join("?" for _ in shards.ids)
+    return f"(guild_id >> 22) % ? IN ({marks})", [shards.count, *shards.ids]
 
 
 def _queue(posts: Sequence[Outgoing], now: float) -> list[Statement]:

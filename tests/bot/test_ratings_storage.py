@@ -57,7 +57,8 @@ def test_ratings_are_openskills_plackett_luce() -> None:
     # the winner is first even with fewer points (a live count-out), then by points
     odd = lineup((("u1",), 20, False), (("u2",), 21, True), (("u3",), 20, False))
     assert odd.ranks() == [1, 0, 1]
-    assert lineup((("u1",), 5, False), (("u2",), 21, True), (("u3",), 9, False)).ranks() == [2, 0, 1]
+    spread = lineup((("u1",), 5, False), (("u2",), 21, True), (("u3",), 9, False))
+    assert spread.ranks() == [2, 0, 1]
 
 
 def config(db_path: Path | str) -> Config:

@@ -4,8 +4,8 @@ and every forged custom_id."""
 
 from __future__ import annotations
 
-from tests.bot.kasino_harness import Harness, cid, custom_ids
 from tests.bot import test_bot_languages
+from tests.bot.kasino_harness import Harness, cid, custom_ids
 from tests.dbrows import query
 
 # each member's client language (the fixture of the language tests, used here too)

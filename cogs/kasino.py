@@ -564,7 +564,7 @@ class Kasino(
             )
             pages = max(1, -(-total // PAGE_SIZE))
             users = [row.user_id for row in (*rated, *provisional)]
-            names = await storage.player_names(guild, users)
+            names = await storage.recent_names(guild, users)
             embed = ratings_embed(
                 rated, provisional, variant, page, pages, offset,
                 computers=computers, names=names, t=t,

@@ -84,7 +84,7 @@ class ProfileFlow:
             lineup = ratings.Lineup.loads(line.lineup)
             if lineup is not None:
                 seats.update(lineup.people)
-        names = await self.storage.player_names(guild_id, seats)
+        names = await self.storage.recent_names(guild_id, seats)
         embed = profile_embed(profile, names, t)
         files = []
         if len(profile.history) >= 2:
@@ -97,7 +97,7 @@ class ProfileFlow:
     ) -> discord.Embed:
         """Two people's head-to-head."""
         meetings = await self.storage.meetings(guild_id, one, other)
-        known = await self.storage.player_names(guild_id, (one, other))
+        known = await self.storage.recent_names(guild_id, (one, other))
         return versus_embed(one, other, meetings, {**names, **known}, t)
 
     # ----------------------------------------------------------- commands
@@ -146,7 +146,7 @@ class ProfileFlow:
             await refuse(interaction, NOT_MINE)
             return
         if show.kind == "profile":
-            names = await self.storage.player_names(guild, [show.subject])
+            names = await self.storage.recent_names(guild, [show.subject])
             name = names.get(show.subject) or _member_name(interaction, show.subject)
             embed, files = await self.profile_message(
                 guild, show.subject, name, show.variant, public

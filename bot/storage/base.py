@@ -346,6 +346,32 @@ class Storage:
                     names[int(user_id)] = str(name)
         return names
 
+    async def recent_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Each person's name as seated in their latest finished match in this server (a
+        few index reads each, where :meth:`player_names` reads every game)."""
+        wanted = {int(u) for u in user_ids}
+        games = set()
+        for user in wanted:
+            rows = await self.fetch(
+                "SELECT game_id FROM results WHERE guild_id = ? AND user_id = ?"
+                " ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+                (guild_id, user),
+            )
+            games.update(int(g) for (g,) in rows)
+        if not games:
+            return {}
+        marks = ", ".join("?" for _ in games)
+        rows = await self.fetch(
+            f"SELECT seats FROM games WHERE id IN ({marks}) ORDER BY id", sorted(games)
+        )
+        names: dict[int, str] = {}
+        for (seats,) in rows:
+            for seat in _seat_list(seats):
+                user_id, name = seat.get("user_id"), seat.get("name")
+                if user_id in wanted and name:
+                    names[int(user_id)] = str(name)
+        return names
+
     async def leaderboard(
         self,
         guild_id: int,

@@ -115,7 +115,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE results ADD COLUMN lillan INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE results ADD COLUMN aces INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE results ADD COLUMN lineup TEXT NOT NULL DEFAULT '';
-    CREATE INDEX results_player ON results(guild_id, user_id, finished_at, game_id, won);
+    CREATE INDEX results_player ON results(guild_id, user_id, finished_at, game_id, won, variant);
+    CREATE INDEX results_totals ON results(guild_id, user_id, variant, vs_computer, won, points,
+        tabbar, rounds, storan, lillan, aces);
     CREATE TABLE ratings (
         guild_id    INTEGER NOT NULL,
         variant     TEXT    NOT NULL,

@@ -207,7 +207,7 @@ def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> d
     embed.add_field(
         name=t("Last results"), value="\n".join(lines) or t("No matches yet."), inline=False
     )
-    if len(profile.history) >= 2:
+    if profile.history:
         embed.set_image(url=f"attachment://{CHART_FILE}")
     return embed
 

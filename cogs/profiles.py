@@ -71,8 +71,17 @@ class ProfileFlow:
             longest=longest,
             current=current,
             last=await storage.player_results(guild_id, user_id, variant, LAST_RESULTS),
-            history=await storage.rating_history(guild_id, shown, user_id),
+            history=await self._history(guild_id, shown, user_id),
         )
+
+    async def _history(
+        self, guild_id: int, variant: str, user_id: int
+    ) -> list[tuple[float, float, float, float]]:
+        """The rating changes the picture shows: against people, else (a player who has
+        only played computers) against computers."""
+        storage = self.storage
+        history = await storage.rating_history(guild_id, variant, user_id)
+        return history or await storage.rating_history(guild_id, variant, user_id, computers=True)
 
     async def profile_message(
         self, guild_id: int, user_id: int, name: str, variant: str | None, t: Lang
@@ -87,7 +96,7 @@ class ProfileFlow:
         names = await self.storage.recent_names(guild_id, seats)
         embed = profile_embed(profile, names, t)
         files = []
-        if len(profile.history) >= 2:
+        if profile.history:
             chart = rating_chart(profile.history)
             files.append(discord.File(_buffer(chart), filename=CHART_FILE))
         return embed, files

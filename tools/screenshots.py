@@ -468,7 +468,20 @@ class Match:
 
     def profile(self) -> None:
         """Anna's profile after the match: private, with the picture of her rating."""
-        self.command("/kasino profile")
+        # the composer opens the first option (member) at once: Anna chooses herself
+        box = self.page.locator("#channel-composer-input")
+        box.click()
+        box.type("/kasino profile")
+        time.sleep(0.5)
+        self.page.keyboard.press("Tab")
+        time.sleep(0.5)
+        self.page.keyboard.type("Anna")
+        time.sleep(0.5)
+        suggestion = self.page.locator(".command-suggestion")
+        if suggestion.count():
+            suggestion.first.click()
+        time.sleep(0.3)
+        self.page.keyboard.press("Enter")
         title = self.words.profile
         found = self.wait(
             lambda: (seen := self.messages().filter(has_text=title)).count() and seen.last,

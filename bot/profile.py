@@ -305,7 +305,8 @@ def rating_chart(history: Sequence[tuple[float, float, float, float]]) -> bytes:
     draw.line([(x(i), y(v)) for i, v in enumerate(shown)], fill=LINE, width=3, joint="curve")
     for i, v in enumerate(shown):
         draw.ellipse([x(i) - 3, y(v) - 3, x(i) + 3, y(v) + 3], fill=LINE)
-    draw.text((left, bottom + 5), f"{shown[-1]:.1f}", fill=INK, font=font)
+    label = f"{shown[-1]:.1f}"
+    draw.text((right - draw.textlength(label, font=font), bottom + 5), label, fill=INK, font=font)
     return _png(image)
 
 

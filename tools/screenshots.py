@@ -482,10 +482,11 @@ class Match:
             suggestion.first.click()
         time.sleep(0.3)
         self.page.keyboard.press("Enter")
-        time.sleep(1)
-        send = self.page.get_by_role("button", name=re.compile("send", re.IGNORECASE))
-        if send.count() and "/kasino profile" in (box.input_value() or box.inner_text()):
-            send.first.click()  # Enter stayed in the member option
+        time.sleep(2)
+        if not self.messages().filter(has_text=self.words.profile).count():
+            # Enter stayed in the member option: press the composer's send button
+            with contextlib.suppress(PlaywrightError):
+                self.page.locator("#send-message").click(timeout=3000)
         title = self.words.profile
         found = self.wait(
             lambda: (seen := self.messages().filter(has_text=title)).count() and seen.last,

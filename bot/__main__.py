@@ -67,6 +67,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the SQLite file (default: KASINO_DB, or data/kasino.db)",
     )  # fmt: skip
     commands.add_parser("health", help="exit 0 if the running bot is healthy (Docker)")
+    rerate = commands.add_parser(
+        "ratings",
+        help="recompute every rating from the stored results",
+        description="Replay every rated match from the stored results and compare with the"
+        " stored ratings (exit 1 on a difference); --rebuild also stores the recomputed"
+        " ratings. Stop the bot first.",
+    )
+    how = rerate.add_mutually_exclusive_group(required=True)
+    how.add_argument("--rebuild", action="store_true", help="recompute and store")
+    how.add_argument("--check", action="store_true", help="only compare")
+    rerate.add_argument(
+        "--db", default=None, metavar="TARGET", help="the database (default: KASINO_DB)"
+    )
     migrate.add_argument(
         "--replace", action="store_true", help="empty a target that holds data, then copy"
     )
@@ -193,6 +206,21 @@ async def run_bot(config: Config) -> None:
         await bot.close_storage()  # in case close() itself failed
 
 
+async def _ratings(target: object, *, write: bool) -> int:
+    """``ratings --check`` / ``--rebuild``: one line, exit 1 when the stored values differ
+    from the replay (after ``--rebuild`` they no longer do)."""
+    from bot.storage import Storage
+    from bot.storage.rerate import rebuild
+
+    storage = await Storage.open(str(target))
+    try:
+        report = await rebuild(storage, write=write)
+    finally:
+        await storage.close()
+    print(report.summary())
+    return 1 if report.differences and not write else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parse_args(argv)
@@ -209,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         from bot.migrate import migrate_db
 
         return migrate_db(config, args.source, args.to, replace=args.replace)
+    if args.command == "ratings":
+        return asyncio.run(_ratings(args.db or config.db_path, write=args.rebuild))
     discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
     if args.preview:
         return _preview(config, args.port, args.locale, args.server_locale, args.deck)

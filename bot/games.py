@@ -23,6 +23,7 @@ from bot.engine import Card, IllegalMove, Match, Move, Reason, capture_targets
 from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
 from bot.moves import auto_move
+from bot.ratings import lineup_of
 from bot.render import describe_move, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
@@ -476,13 +477,24 @@ class GameService:
     @staticmethod
     def results(game: Game) -> list[ResultRecord]:
         """The leaderboard lines of a finished match, one per person (never a computer);
-        marked when a computer played or hints were on."""
+        marked when a computer played or hints were on. Each carries the match's lineup
+        (what rates it) and, for the profile, the rounds played and per side the rounds in
+        which it took storan and lillan and the aces it took."""
         match = game.match
+        rules = match.rules
+        keys = [
+            (game.side_of(i), f"u{int(seat.user_id)}" if seat.is_human else f"c:{seat.level}")
+            for i, seat in enumerate(game.seats)
+        ]
+        lineup = lineup_of(keys, match.scores, match.winner).dumps()
+        rounds = len(match.round_scores)
         lines = []
         for index, seat in enumerate(game.seats):
             if not seat.is_human:
                 continue
             side = game.side_of(index)
+            scored = [scores[side] for scores in match.round_scores if side < len(scores)]
+            aces = sum(s["aces"] for s in scored) // rules.ace_points if rules.ace_points else 0
             lines.append(
                 ResultRecord(
                     int(seat.user_id or 0),
@@ -492,6 +504,11 @@ class GameService:
                     seat.tabbar,
                     vs_computer=game.has_computers,
                     hinted=game.hints,
+                    rounds=rounds,
+                    storan=sum(s["storan"] > 0 for s in scored),
+                    lillan=sum(s["lillan"] > 0 for s in scored),
+                    aces=aces,
+                    lineup=lineup,
                 )
             )
         return lines

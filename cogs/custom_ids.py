@@ -18,7 +18,10 @@ custom_id formats (``k`` for Kasino)::
                                         move of the card using exactly those items (builds)
     k:rematch:<game>
     k:forget:<user>:<yes|no>            /kasino forget-me's confirmation (that user's only)
-    k:scores:<variant|->:<target>:<page>[:<p|c>]   people / computers board
+    k:scores:<variant|->:<target>:<page>[:<p|c>[:<r|w>]]   people / computers board, by
+                                        rating or wins (without it: wins, as before)
+    k:show:<profile|versus>:<viewer>:<subject>:<variant|->   Show in channel, on a private
+                                        profile or head-to-head (only ``viewer`` may)
     k:rules:<variant>:<render>          select: another variant's rules (value: its key,
                                         never the one shown)
 
@@ -42,7 +45,8 @@ import time
 from bot.ai import LEVELS
 from bot.models import VARIANT_NAMES
 
-BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores", "forget")
+BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores", "forget", "show")
+SHOW_KINDS = ("profile", "versus")
 SELECT_KINDS = ("card", "take", "pick", "which", "rules")
 MAX_ID = 2**63 - 1  # Discord snowflakes and SQLite integers are signed 64-bit
 MAX_VERSION = 2**31 - 1
@@ -78,6 +82,18 @@ class ScoresPage:
     target: int | None
     page: int
     computers: bool
+    rating: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ShowCard:
+    """ "Show in channel" on a private profile (``subject``'s) or head-to-head (``viewer``
+    against ``subject``): only ``viewer``, who asked for it, may press it."""
+
+    kind: str
+    viewer: int
+    subject: int
+    variant: str | None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -101,6 +117,7 @@ class Click:
     choice: str = ""
     numbers: tuple[int, ...] = ()
     scores: ScoresPage | None = None
+    show: ShowCard | None = None
     picked: tuple[int, ...] = ()
     render: str = ""
     variant: str = ""
@@ -153,6 +170,9 @@ def parse_click(text: object, values: object = None) -> Click:
     if kind == "scores":
         _no_values(values)
         return Click("scores", scores=_scores(fields))
+    if kind == "show":
+        _no_values(values)
+        return Click("show", show=_show(fields))
     render = ""
     if kind in SELECT_KINDS and len(fields) == _FIELDS.get(kind, -1) + 1:
         render = fields.pop()
@@ -222,7 +242,9 @@ def _select(kind: str, game: int, version: int, card: int | None, values: list[s
 def _scores(fields: list[str]) -> ScoresPage:
     if len(fields) == 3:
         fields = [*fields, "p"]  # buttons from before the computers board
-    if len(fields) != 4 or fields[3] not in ("p", "c"):
+    if len(fields) == 4:
+        fields = [*fields, "w"]  # buttons from before ratings
+    if len(fields) != 5 or fields[3] not in ("p", "c") or fields[4] not in ("r", "w"):
         raise BadComponent("not a leaderboard page")
     variant = None if fields[0] == "-" else fields[0]
     if variant is not None and variant not in VARIANT_NAMES:
@@ -231,7 +253,17 @@ def _scores(fields: list[str]) -> ScoresPage:
     if 0 < target < 5:
         raise BadComponent(f"no such target: {target}")
     page = number(fields[2], MAX_PAGE, 1)
-    return ScoresPage(variant, target or None, page, fields[3] == "c")
+    return ScoresPage(variant, target or None, page, fields[3] == "c", fields[4] == "r")
+
+
+def _show(fields: list[str]) -> ShowCard:
+    if len(fields) != 4 or fields[0] not in SHOW_KINDS:
+        raise BadComponent("not a Show in channel button")
+    viewer, subject = number(fields[1], MAX_ID, 1), number(fields[2], MAX_ID, 1)
+    variant = None if fields[3] == "-" else fields[3]
+    if variant is not None and variant not in VARIANT_NAMES:
+        raise BadComponent(f"unknown variant {variant!r}")
+    return ShowCard(fields[0], viewer, subject, variant)
 
 
 def _rules(fields: list[str], values: object) -> str:

@@ -20,6 +20,7 @@ from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import GameError, GameService
 from bot.i18n import N_, Lang, languages, native_name
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
+from bot.profile import ratings_embed
 from bot.render import ended_text, lobby_embed, scores_embed, standings
 from bot.rules_text import rules_embed
 from bot.storage import ChannelBusy, CorruptGame, Outgoing
@@ -34,6 +35,7 @@ from cogs.live import LiveHands
 from cogs.lobby import LobbyFlow
 from cogs.outbox import Outbox, Post
 from cogs.privacy import ForgetFlow
+from cogs.profiles import DEFAULT_VARIANT, ProfileFlow
 from cogs.table import TableFlow
 from cogs.views import lobby_view, rules_view, scores_view
 
@@ -43,6 +45,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 VARIANTS = [app_commands.Choice(name=name, value=key) for key, name in VARIANT_NAMES.items()]
+SORTS = [
+    app_commands.Choice(name=N_("rating"), value="rating"),
+    app_commands.Choice(name=N_("wins"), value="wins"),
+]
 OPPONENTS = [
     app_commands.Choice(name=N_("people"), value="people"),
     app_commands.Choice(name=N_("computers"), value="computers"),
@@ -100,6 +106,7 @@ class Kasino(
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
         self.privacy = ForgetFlow(bot.storage, self.inks)
+        self.profiles = ProfileFlow(bot.storage)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
         return list(await self.table.table_posted(game_id, message_id))
@@ -216,11 +223,12 @@ class Kasino(
     @app_commands.command(name="scores", description="The server's Kasino leaderboard")
     @app_commands.describe(
         variant="Only this game",
-        target="Only matches to this target",
+        target="Only matches to this target (then by wins)",
         page="Page",
         opponents="Matches between people (default) or against computer players",
+        sort="By rating (default; one game's board) or by wins",
     )
-    @app_commands.choices(variant=VARIANTS, opponents=OPPONENTS)
+    @app_commands.choices(variant=VARIANTS, opponents=OPPONENTS, sort=SORTS)
     async def scores(
         self,
         interaction: discord.Interaction,
@@ -228,13 +236,45 @@ class Kasino(
         target: app_commands.Range[int, 5, 100] | None = None,
         page: app_commands.Range[int, 1, 1000] = 1,
         opponents: app_commands.Choice[str] | None = None,
+        sort: app_commands.Choice[str] | None = None,
     ) -> None:
-        """Wins, matches, win rate, points and tabbar; with this channel's match standings."""
+        """By rating (one variant's board: the one asked for, else this channel's game's,
+        else Swedish Kasino's), or by wins, matches, win rate, points and tabbar; with this
+        channel's match standings. Ratings are not split by target: a target means wins."""
         computers = opponents is not None and opponents.value == "computers"
-        embed, view = await self.scores_message(
-            interaction, variant.value if variant else None, target, page, computers=computers
+        rating = (sort is None or sort.value == "rating") and target is None
+        embed, view, files = await self.scores_message(
+            interaction,
+            variant.value if variant else None,
+            target,
+            page,
+            computers=computers,
+            rating=rating,
         )
-        await interaction.response.send_message(embed=embed, view=view)
+        await interaction.response.send_message(embed=embed, view=view, files=files)
+
+    @app_commands.command(name="profile", description="A player's Kasino profile and rating")
+    @app_commands.describe(
+        member="Whose profile (default: yours)", variant="Only this game (default: all)"
+    )
+    @app_commands.choices(variant=VARIANTS)
+    async def profile(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        variant: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Privately: matches, wins, rating and rank, per-round figures, streaks, the last
+        results and a picture of the rating; a button shows it in the channel."""
+        await self.profiles.on_profile(
+            interaction, member, variant.value if variant else None, private(interaction)
+        )
+
+    @app_commands.command(name="versus", description="You against another player, head to head")
+    @app_commands.describe(member="The other player")
+    async def versus(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Privately: matches against each other, wins each, as partners, last meetings."""
+        await self.profiles.on_versus(interaction, member, private(interaction))
 
     @app_commands.command(
         name="forget-me", description="Remove everything the bot keeps about you (asks first)"
@@ -395,6 +435,11 @@ class Kasino(
                 return
             await self.on_scores_page(interaction, click.scores)
             return
+        if click.kind == "show":
+            assert click.show is not None
+            public = self.languages.of_interaction(interaction)
+            await self.profiles.on_show(interaction, click.show, public)
+            return
         if click.kind == "rules":
             message = interaction.message
             ephemeral = message is not None and message.flags.ephemeral
@@ -515,33 +560,54 @@ class Kasino(
         page: int,
         *,
         computers: bool = False,
-    ) -> tuple[discord.Embed, discord.ui.View]:
-        """The leaderboard page (people's or against computers) and its buttons."""
+        rating: bool = False,
+    ) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:
+        """The leaderboard page (people's or against computers; by rating or by wins) and
+        its buttons."""
         storage = self.games.storage
         offset = (page - 1) * PAGE_SIZE
-        rows, total = await storage.leaderboard(
-            interaction.guild_id or 0, variant, target, offset, PAGE_SIZE, computers=computers
-        )
-        pages = max(1, -(-total // PAGE_SIZE))
         guild = interaction.guild_id or 0
-        names = await storage.player_names(guild, [row.user_id for row in rows])
         t = self.languages.of_interaction(interaction)
-        embed = scores_embed(
-            rows, variant, target, page, pages, offset, computers=computers, names=names, t=t
-        )
         game = await self.games.active(interaction.channel_id or 0)
+        if rating:
+            variant = variant or (game.options.variant if game is not None else DEFAULT_VARIANT)
+            rated, total, provisional = await storage.rating_board(
+                guild, variant, offset, PAGE_SIZE, computers=computers
+            )
+            pages = max(1, -(-total // PAGE_SIZE))
+            users = [row.user_id for row in (*rated, *provisional)]
+            names = await storage.recent_names(guild, users)
+            embed = ratings_embed(
+                rated, provisional, variant, page, pages, offset,
+                computers=computers, names=names, t=t,
+            )  # fmt: skip
+        else:
+            rows, total = await storage.leaderboard(
+                guild, variant, target, offset, PAGE_SIZE, computers=computers
+            )
+            pages = max(1, -(-total // PAGE_SIZE))
+            names = await storage.player_names(guild, [row.user_id for row in rows])
+            embed = scores_embed(
+                rows, variant, target, page, pages, offset, computers=computers, names=names, t=t
+            )
         if game is not None and game.match is not None:
             embed.add_field(
                 name=t("This match (game #{id})", id=game.id),
                 value=standings(game, t),
                 inline=False,
             )
-        return embed, scores_view(variant, target, page, pages, computers=computers, t=t)
+        view = scores_view(variant, target, page, pages, computers=computers, rating=rating, t=t)
+        return embed, view, []
 
     async def on_scores_page(self, interaction: discord.Interaction, page: ScoresPage) -> None:
-        """Previous / Next on a leaderboard, or the switch to the other board."""
-        embed, view = await self.scores_message(
-            interaction, page.variant, page.target, page.page, computers=page.computers
+        """Previous / Next on a leaderboard, or the switch to the other board or order."""
+        embed, view, _ = await self.scores_message(
+            interaction,
+            page.variant,
+            page.target,
+            page.page,
+            computers=page.computers,
+            rating=page.rating and page.target is None,
         )
         await interaction.response.edit_message(embed=embed, view=view)
 

@@ -1,9 +1,10 @@
 """``/kasino forget-me``: a person has the bot remove everything that names them.
 
 The command asks first (a private message with **Forget me** and **Keep my data**); only
-that person's own private message can confirm it. Their results, ratings and settings are
-deleted, and in the games they played their seat, name and mentions are made anonymous,
-so the other players' histories stay whole. While they are seated in a running game the
+that person's own private message can confirm it. Their settings are deleted, their
+results and ratings kept under a nameless id (so the others' ratings still add up), and in
+the games they played their seat, name and mentions are made anonymous, so the other
+players' histories stay whole. While they are seated in a running game the
 request is refused: the game needs their seat until it ends.
 """
 
@@ -42,9 +43,10 @@ class ForgetFlow:
             await refuse(interaction, SEATED)
             return
         text = t(
-            "**Forget me?** The bot will delete your results, ratings and settings in every"
-            " server, and make your seat, name and mentions anonymous in the games you played"
-            " (the other players keep their games). This cannot be undone."
+            "**Forget me?** In every server the bot will delete your settings and take your"
+            " name off everything it keeps: your results and ratings stay only as a nameless"
+            " player in the other players' standings, and your seat, name and mentions become"
+            " anonymous in the games you played. This cannot be undone."
         )
         await interaction.response.send_message(
             text, view=forget_view(interaction.user.id, t), ephemeral=True
@@ -66,10 +68,10 @@ class ForgetFlow:
             await self.inks.choose(USER, user, None)
             log.info("a user had their data removed (%d games anonymised)", done.games)
             text = t.ngettext(
-                "Done: your results and settings are deleted, and you are anonymous in the"
-                " {n} game you played.",
-                "Done: your results and settings are deleted, and you are anonymous in the"
-                " {n} games you played.",
+                "Done: your settings are deleted, and your results, ratings and the {n} game"
+                " you played no longer name you.",
+                "Done: your settings are deleted, and your results, ratings and the {n} games"
+                " you played no longer name you.",
                 done.games,
             )
         await interaction.response.edit_message(content=text, view=None)

@@ -446,25 +446,49 @@ def scores_view(
     pages: int,
     *,
     computers: bool = False,
+    rating: bool = False,
     t: Lang = EN,
 ) -> discord.ui.View:
-    """Previous / Next page buttons, and a switch between the people / computers boards."""
+    """Previous / Next page buttons, a switch between the people / computers boards, and
+    one between the order by rating and by wins."""
     view = _view()
     key, board = variant or "-", "c" if computers else "p"
+    order = "r" if rating else "w"
     view.add_item(
         KasinoButton(
-            "scores", key, target or 0, max(page - 1, 1), board,
+            "scores", key, target or 0, max(page - 1, 1), board, order,
             label=t("Previous"), disabled=page <= 1,
         )
     )  # fmt: skip
     view.add_item(
         KasinoButton(
-            "scores", key, target or 0, page + 1, board, label=t("Next"), disabled=page >= pages
+            "scores", key, target or 0, page + 1, board, order,
+            label=t("Next"), disabled=page >= pages,
         )
-    )
+    )  # fmt: skip
     other = "p" if computers else "c"
     label = t("Against people") if computers else t("Against computers")
-    view.add_item(KasinoButton("scores", key, target or 0, 1, other, label=label, emoji="🤖"))
+    view.add_item(
+        KasinoButton("scores", key, target or 0, 1, other, order, label=label, emoji="🤖")
+    )
+    if rating:
+        view.add_item(KasinoButton("scores", key, 0, 1, board, "w", label=t("By wins")))
+    else:
+        view.add_item(KasinoButton("scores", key, 0, 1, board, "r", label=t("By rating")))
+    return view
+
+
+@_static
+def show_view(
+    kind: str, viewer: int, subject: int, variant: str | None, t: Lang = EN
+) -> discord.ui.View:
+    """ "Show in channel" on a private profile or head-to-head (for the one who asked)."""
+    view = _view()
+    view.add_item(
+        KasinoButton(
+            "show", kind, viewer, subject, variant or "-", label=t("Show in channel"), emoji="📣"
+        )
+    )
     return view
 
 

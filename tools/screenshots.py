@@ -187,6 +187,7 @@ class Words:
         self.round_over = pub("Round {round} is over", round=1)
         self.table = before(pub("**Table ({count}):** {table}", count="\x00", table=""))
         self.table = self.table.strip("* ").rstrip(" (")
+        self.profile = me("{name}'s Kasino profile", name="\x00").split("\x00")[-1]
 
 
 class Match:
@@ -465,6 +466,37 @@ class Match:
         self.shoot("7-lobby-after-the-match", self.messages().first)
         page.wait_for_timeout(200)
 
+    def profile(self) -> None:
+        """Anna's profile after the match: private, with the picture of her rating."""
+        # the composer opens the first option (member) at once: Anna chooses herself
+        box = self.page.locator("#channel-composer-input")
+        box.click()
+        box.type("/kasino profile")
+        time.sleep(0.5)
+        self.page.keyboard.press("Tab")
+        time.sleep(0.5)
+        self.page.keyboard.type("Anna")
+        time.sleep(0.5)
+        suggestion = self.page.locator(".command-suggestion")
+        if suggestion.count():
+            suggestion.first.click()
+        time.sleep(0.3)
+        self.page.keyboard.press("Enter")
+        time.sleep(2)
+        if not self.messages().filter(has_text=self.words.profile).count():
+            # Enter stayed in the member option: press the composer's send button
+            with contextlib.suppress(PlaywrightError):
+                self.page.locator("#send-message").click(timeout=3000)
+        title = self.words.profile
+        found = self.wait(
+            lambda: (seen := self.messages().filter(has_text=title)).count() and seen.last,
+            30,
+            "the profile",
+        )
+        assert isinstance(found, Locator)
+        time.sleep(1)
+        self.shoot("9-profile", found)
+
     def stop(self) -> None:
         """A second game, stopped while Anna's hand is open: the lobby and the hand say so."""
         words = self.words
@@ -517,6 +549,7 @@ def main() -> None:
             match = Match(page, args.out, args.variant, words)
             try:
                 match.play()
+                match.profile()
                 match.stop()
             except (PlaywrightError, TimeoutError):
                 page.screenshot(path=str(args.out / "failure.png"))  # what the page showed

@@ -7,14 +7,18 @@ version. SQL here uses ``?`` placeholders; the PostgreSQL backend numbers them.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+import secrets
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from bot import ratings
 from bot.models import Game
 from bot.storage.records import (
     GAME_COLUMNS,
@@ -22,14 +26,20 @@ from bot.storage.records import (
     ChannelBusy,
     MoveRecord,
     Outgoing,
+    RatingRow,
+    ResultLine,
     ResultRecord,
     StaleGame,
+    Totals,
     game_values,
     row_to_game,
 )
 from bot.storage.schema import MIGRATIONS, statements
 
 ACTIVE = "status IN ('lobby', 'playing')"
+# Rows of people who can be named: a person the bot was asked to forget keeps their place
+# in the others' results and ratings under a negative id, listed on no board.
+PEOPLE = "user_id > 0"
 DECK_KINDS = ("guild", "user")  # whose card deck a ``deck_styles`` row is
 
 
@@ -45,6 +55,33 @@ class Statement:
     params: Sequence[Any] = ()
     check: bool = False
     returning: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Computed:
+    """A step of a transaction that reads, then writes what it computed from the rows.
+
+    The backend runs ``queries`` inside the transaction (after the steps before it), hands
+    their rows to ``compute`` (pure: no I/O), and runs the statements it returns, all in
+    the same transaction. ``lock`` (two 32-bit numbers) names what the read depends on:
+    PostgreSQL takes that transaction-level advisory lock first, so two processes computing
+    from the same rows take turns (SQLite's ``BEGIN IMMEDIATE`` already lets one writer in
+    at a time). Its result in :meth:`Storage.write`'s list is the number of statements run.
+    """
+
+    queries: tuple[tuple[str, Sequence[Any]], ...]
+    compute: Callable[[list[list[Sequence[Any]]]], list[Statement]]
+    lock: tuple[int, int] | None = None
+
+
+Step = Statement | Computed
+RATINGS_LOCK = 0x52415447  # "RATG": the first key of a (guild, variant) ratings lock
+
+
+def ratings_lock(guild_id: int, variant: str) -> tuple[int, int]:
+    """The advisory lock of one server's ratings of one variant (both boards)."""
+    digest = hashlib.blake2b(f"{guild_id}:{variant}".encode(), digest_size=4).digest()
+    return RATINGS_LOCK, int.from_bytes(digest, "big", signed=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +136,10 @@ class Storage:
         """The rows of a query (``?`` placeholders)."""
         raise NotImplementedError
 
-    async def write(self, steps: Sequence[Statement]) -> list[Any]:
+    async def write(self, steps: Sequence[Step]) -> list[Any]:
         """Run the statements as one transaction, committed before this returns; gives
-        each statement's returned value (``returning``) or changed-row count."""
+        each statement's returned value (``returning``) or changed-row count (a
+        :class:`Computed` step: how many statements it ran)."""
         raise NotImplementedError
 
     async def _apply_migration(self, number: int, steps: list[str]) -> None:
@@ -219,19 +257,28 @@ class Storage:
                 )
             )  # fmt: skip
         opts = game.options
+        results = list(results)
         steps.extend(
             Statement(
                 "INSERT INTO results (game_id, guild_id, variant, target, user_id, side, won,"
-                " points, tabbar, finished_at, vs_computer, hinted)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (game_id, user_id) DO UPDATE SET"
+                " points, tabbar, finished_at, vs_computer, hinted, rounds, storan, lillan,"
+                " aces, lineup) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET"
                 " side = excluded.side, won = excluded.won, points = excluded.points,"
                 " tabbar = excluded.tabbar, finished_at = excluded.finished_at,"
-                " vs_computer = excluded.vs_computer, hinted = excluded.hinted",
+                " vs_computer = excluded.vs_computer, hinted = excluded.hinted,"
+                " rounds = excluded.rounds, storan = excluded.storan,"
+                " lillan = excluded.lillan, aces = excluded.aces, lineup = excluded.lineup",
                 (game.id, game.guild_id, opts.variant, opts.target, r.user_id, r.side,
-                 int(r.won), r.points, r.tabbar, now, int(r.vs_computer), int(r.hinted)),
+                 int(r.won), r.points, r.tabbar, now, int(r.vs_computer), int(r.hinted),
+                 r.rounds, r.storan, r.lillan, r.aces, r.lineup),
             )
             for r in results
         )  # fmt: skip
+        lineup = ratings.Lineup.loads(results[0].lineup) if results else None
+        if lineup is not None and lineup.rated:
+            hinted = any(r.hinted for r in results)
+            steps.append(rating_step(game.id, game.guild_id, opts.variant, lineup, hinted, now))
         queued = _queue(game.outbox, now)
         ids = (await self.write([*steps, *queued]))[len(steps) :]
         _numbered(game.outbox, queued, ids)
@@ -249,17 +296,28 @@ class Storage:
         )
 
     async def forget_user(self, user_id: int) -> Forgotten:
-        """Remove every row that names the person, in one transaction: their results and
-        settings go, and in the games they played their seat, their name in the stored
-        words and their mentions are made anonymous (the games stay, so the other players'
-        histories and replays do too). Games still running are not touched: the caller
-        refuses while the person is seated in one."""
+        """Remove every row that names the person, in one transaction: their settings go;
+        their results and ratings stay, under a random negative id listed on no board, so
+        that the other players' ratings still add up; in the games they played their seat,
+        their name in the stored words and their mentions are made anonymous (the games
+        stay, so the other players' histories and replays do too). Games still running are
+        not touched: the caller refuses while the person is seated in one."""
         uid = int(user_id)
         rows = await self.fetch(
             f"SELECT id, seats, last_move, extra FROM games WHERE NOT ({ACTIVE}) AND seats LIKE ?",
             (f"%{uid}%",),
         )
-        steps = [Statement(sql, (uid,)) for sql in FORGET]
+        anonymous = -1 - secrets.randbits(62)
+        steps = [Statement(sql, (anonymous, uid)) for sql in ANONYMISE]
+        steps += [Statement(sql, (uid,)) for sql in FORGET]
+        # every match's lineup names all its seats, the others' rows too
+        for result_id, lineup in await self.fetch(
+            "SELECT id, lineup FROM results WHERE lineup LIKE ?", (f'%"u{uid}"%',)
+        ):
+            renamed = str(lineup).replace(f'"u{uid}"', f'"u{anonymous}"')
+            steps.append(
+                Statement("UPDATE results SET lineup = ? WHERE id = ?", (renamed, result_id))
+            )
         games = 0
         for game_id, seats_text, last_move, extra in rows:
             seats = _seat_list(seats_text)
@@ -335,6 +393,32 @@ class Storage:
                     names[int(user_id)] = str(name)
         return names
 
+    async def recent_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """Each person's name as seated in their latest finished match in this server (a
+        few index reads each, where :meth:`player_names` reads every game)."""
+        wanted = {int(u) for u in user_ids}
+        games = set()
+        for user in wanted:
+            rows = await self.fetch(
+                "SELECT game_id FROM results WHERE guild_id = ? AND user_id = ?"
+                " ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+                (guild_id, user),
+            )
+            games.update(int(g) for (g,) in rows)
+        if not games:
+            return {}
+        marks = ", ".join("?" for _ in games)
+        rows = await self.fetch(
+            f"SELECT seats FROM games WHERE id IN ({marks}) ORDER BY id", sorted(games)
+        )
+        names: dict[int, str] = {}
+        for (seats,) in rows:
+            for seat in _seat_list(seats):
+                user_id, name = seat.get("user_id"), seat.get("name")
+                if user_id in wanted and name:
+                    names[int(user_id)] = str(name)
+        return names
+
     async def leaderboard(
         self,
         guild_id: int,
@@ -350,7 +434,7 @@ class Storage:
         The main board counts matches between people only; ``computers=True`` gives the
         board of matches with a computer player at the table.
         """
-        where, params = ["guild_id = ?", "vs_computer = ?"], [guild_id, int(computers)]
+        where, params = ["guild_id = ?", "vs_computer = ?", PEOPLE], [guild_id, int(computers)]
         if variant:
             where.append("variant = ?")
             params.append(variant)  # type: ignore[arg-type]
@@ -370,6 +454,165 @@ class Storage:
             [*params, limit, offset],
         )
         return [BoardRow(*map(int, r)) for r in rows], total
+
+    async def rating_board(
+        self,
+        guild_id: int,
+        variant: str,
+        offset: int = 0,
+        limit: int = 10,
+        *,
+        computers: bool = False,
+    ) -> tuple[list[RatingRow], int, list[RatingRow]]:
+        """One page of a server's rating board of one variant (highest rating first, of
+        the players with :data:`bot.ratings.PROVISIONAL` rated matches or more), how many
+        such players there are, and the provisional players (fewest matches yet; most
+        matches first, then rating)."""
+        board = ratings.COMPUTERS if computers else ratings.PEOPLE
+        where = f"guild_id = ? AND variant = ? AND board = ? AND {PEOPLE}"
+        params = [guild_id, variant, board]
+        columns = "user_id, mu, sigma, matches, wins, hinted"
+        counted = await self.fetch(
+            f"SELECT COUNT(*) FROM ratings WHERE {where} AND matches >= ?",
+            [*params, ratings.PROVISIONAL],
+        )
+        rows = await self.fetch(
+            f"SELECT {columns} FROM ratings WHERE {where} AND matches >= ?"
+            " ORDER BY mu - 3 * sigma DESC, user_id LIMIT ? OFFSET ?",
+            [*params, ratings.PROVISIONAL, limit, offset],
+        )
+        provisional = await self.fetch(
+            f"SELECT {columns} FROM ratings WHERE {where} AND matches < ?"
+            " ORDER BY matches DESC, mu - 3 * sigma DESC, user_id LIMIT ?",
+            [*params, ratings.PROVISIONAL, limit],
+        )
+        total = int(counted[0][0]) if counted else 0
+        return [_rating_row(r) for r in rows], total, [_rating_row(r) for r in provisional]
+
+    async def rating(
+        self, guild_id: int, variant: str, user_id: int, *, computers: bool = False
+    ) -> tuple[RatingRow | None, int, int]:
+        """A person's rating on a board, their rank among the rated (not provisional)
+        players there (0: provisional or unrated), and how many are rated."""
+        board = ratings.COMPUTERS if computers else ratings.PEOPLE
+        key = (guild_id, variant, board)
+        rows = await self.fetch(
+            "SELECT user_id, mu, sigma, matches, wins, hinted FROM ratings"
+            " WHERE guild_id = ? AND variant = ? AND board = ? AND user_id = ?",
+            (*key, user_id),
+        )
+        counted = await self.fetch(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND variant = ? AND board = ?"
+            f" AND matches >= ? AND {PEOPLE}",
+            (*key, ratings.PROVISIONAL),
+        )
+        total = int(counted[0][0]) if counted else 0
+        if not rows:
+            return None, 0, total
+        row = _rating_row(rows[0])
+        if row.matches < ratings.PROVISIONAL:
+            return row, 0, total
+        above = await self.fetch(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND variant = ? AND board = ?"
+            f" AND matches >= ? AND mu - 3 * sigma > ? AND {PEOPLE}",
+            (*key, ratings.PROVISIONAL, row.ordinal),
+        )
+        return row, int(above[0][0]) + 1, total
+
+    async def rating_history(
+        self,
+        guild_id: int,
+        variant: str,
+        user_id: int,
+        limit: int = ratings.CHART_MATCHES,
+        *,
+        computers: bool = False,
+    ) -> list[tuple[float, float, float, float]]:
+        """A person's last rating changes on a board, oldest first: ``(mu before, sigma
+        before, mu after, sigma after)``."""
+        board = ratings.COMPUTERS if computers else ratings.PEOPLE
+        rows = await self.fetch(
+            "SELECT mu_before, sigma_before, mu_after, sigma_after FROM rating_changes"
+            " WHERE guild_id = ? AND user_id = ? AND board = ? AND variant = ?"
+            " ORDER BY seq DESC LIMIT ?",
+            (guild_id, user_id, board, variant, limit),
+        )
+        return [tuple(map(float, row)) for row in reversed(rows)]  # type: ignore[misc]
+
+    async def player_totals(self, guild_id: int, user_id: int) -> dict[tuple[str, bool], Totals]:
+        """A person's totals in a server, per ``(variant, against computers)``."""
+        rows = await self.fetch(
+            "SELECT variant, vs_computer, COUNT(*), SUM(won), SUM(points), SUM(tabbar),"
+            " SUM(rounds), SUM(storan), SUM(lillan), SUM(aces) FROM results"
+            " WHERE guild_id = ? AND user_id = ? GROUP BY variant, vs_computer",
+            (guild_id, user_id),
+        )
+        return {
+            (str(variant), bool(vs)): Totals(*(int(n or 0) for n in rest))
+            for variant, vs, *rest in rows
+        }
+
+    async def player_results(
+        self,
+        guild_id: int,
+        user_id: int,
+        variant: str | None = None,
+        limit: int | None = None,
+    ) -> list[ResultLine]:
+        """A person's results in a server, newest first (``limit``: only that many)."""
+        where, params = "guild_id = ? AND user_id = ?", [guild_id, user_id]
+        if variant:
+            where += " AND variant = ?"
+            params.append(variant)  # type: ignore[arg-type]
+        tail = ""
+        if limit is not None:
+            tail = " LIMIT ?"
+            params.append(limit)
+        rows = await self.fetch(
+            "SELECT game_id, variant, won, points, vs_computer, lineup, finished_at FROM results"
+            f" WHERE {where} ORDER BY finished_at DESC, game_id DESC{tail}",
+            params,
+        )
+        return [
+            ResultLine(int(g), str(v), bool(w), int(p), bool(vs), str(lu), float(at))
+            for g, v, w, p, vs, lu, at in rows
+        ]
+
+    async def player_outcomes(
+        self, guild_id: int, user_id: int, variant: str | None = None
+    ) -> list[bool]:
+        """Whether each of a person's matches in a server was won, oldest first (for the
+        streaks; reads only the index)."""
+        where, params = "guild_id = ? AND user_id = ?", [guild_id, user_id]
+        if variant:
+            where += " AND variant = ?"
+            params.append(variant)  # type: ignore[arg-type]
+        rows = await self.fetch(
+            f"SELECT won FROM results WHERE {where} ORDER BY finished_at, game_id", params
+        )
+        return [bool(won) for (won,) in rows]
+
+    async def meetings(
+        self, guild_id: int, user_id: int, other_id: int
+    ) -> list[tuple[ResultLine, ResultLine, bool]]:
+        """Every match two people played together in a server, newest first: each one's
+        result, and whether they were partners (the same side)."""
+        rows = await self.fetch(
+            "SELECT a.game_id, a.variant, a.won, a.points, a.vs_computer, a.lineup,"
+            " a.finished_at, b.won, b.points, a.side = b.side FROM results a"
+            " JOIN results b ON b.game_id = a.game_id AND b.user_id = ?"
+            " WHERE a.guild_id = ? AND a.user_id = ?"
+            " ORDER BY a.finished_at DESC, a.game_id DESC",
+            (other_id, guild_id, user_id),
+        )
+        found = []
+        for game, variant, won, points, vs, lineup, at, other_won, other_points, same in rows:
+            mine = ResultLine(int(game), str(variant), bool(won), int(points), bool(vs),
+                              str(lineup), float(at))  # fmt: skip
+            theirs = ResultLine(int(game), str(variant), bool(other_won), int(other_points),
+                                bool(vs), str(lineup), float(at))  # fmt: skip
+            found.append((mine, theirs, bool(same)))
+        return found
 
     # ------------------------------------------------------------------ meta
 
@@ -445,11 +688,17 @@ class Storage:
         await self.write([Statement(sql, (kind, subject_id, style, now))])
 
 
-# What removes a person from the database (``?``: their id), in one transaction with the
-# anonymised seats of their games (see :meth:`Storage.forget_user`). A new table that
+# What removes a person from the database, in one transaction with the anonymised seats
+# of their games (see :meth:`Storage.forget_user`). ``ANONYMISE`` gives their rows a
+# random negative id (``?``: it, then their id), so the others' ratings still add up
+# (``ratings --check``); ``FORGET`` removes the rest (``?``: their id). A new table that
 # names people adds its statements here; ``tests/bot/test_forget.py`` finds any row left.
+ANONYMISE: tuple[str, ...] = (
+    "UPDATE results SET user_id = ? WHERE user_id = ?",
+    "UPDATE ratings SET user_id = ? WHERE user_id = ?",
+    "UPDATE rating_changes SET user_id = ? WHERE user_id = ?",
+)
 FORGET: tuple[str, ...] = (
-    "DELETE FROM results WHERE user_id = ?",
     "DELETE FROM deck_styles WHERE kind = 'user' AND subject_id = ?",
     "UPDATE games SET host_id = 0 WHERE host_id = ?",
 )
@@ -495,6 +744,11 @@ def _json_or_empty(text: str | None) -> Any:
         return json.loads(text or "{}")
     except ValueError:
         return {}
+
+
+def _rating_row(row: Sequence[Any]) -> RatingRow:
+    user_id, mu, sigma, matches, wins, hinted = row
+    return RatingRow(int(user_id), float(mu), float(sigma), int(matches), int(wins), int(hinted))
 
 
 def _seat_list(text: str) -> list[dict[str, Any]]:
@@ -549,3 +803,100 @@ def check_changed(rowcount: int, step: Statement) -> None:
     """:class:`StaleGame` when a checked statement did not change exactly one row."""
     if step.check and rowcount != 1:
         raise StaleGame("the game changed in the database since this copy was loaded")
+
+
+# ------------------------------------------------------------------ ratings
+
+_CHANGES_SQL = (
+    "INSERT INTO rating_changes (game_id, guild_id, variant, board, user_id, seq, mu_before,"
+    " sigma_before, mu_after, sigma_after, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+)
+_RATINGS_SQL = (
+    "INSERT INTO ratings (guild_id, variant, board, user_id, mu, sigma, matches, wins, hinted,"
+    " updated_at) VALUES (?,?,?,?,?,?,1,?,?,?) ON CONFLICT (guild_id, variant, board, user_id)"
+    " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    " matches = ratings.matches + 1, wins = ratings.wins + excluded.wins,"
+    " hinted = ratings.hinted + excluded.hinted, updated_at = excluded.updated_at"
+)
+
+
+def rating_step(
+    game_id: int, guild_id: int, variant: str, lineup: ratings.Lineup, hinted: bool, now: float
+) -> Computed:
+    """The step that rates a finished match in its save's transaction: it reads the
+    players' ratings and whether the match is already rated (then it writes nothing), and
+    writes each person's new rating and change, numbered after the board's last change."""
+    board = lineup.board
+    people = lineup.people
+    marks = ", ".join("?" for _ in people)
+    where = (guild_id, variant, board)
+    queries = (
+        ("SELECT COUNT(*) FROM rating_changes WHERE game_id = ?", (game_id,)),
+        (
+            "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND variant = ?"
+            f" AND board = ? AND user_id IN ({marks})",
+            (*where, *people),
+        ),
+        (
+            "SELECT COALESCE(MAX(seq), 0) FROM rating_changes"
+            " WHERE guild_id = ? AND variant = ? AND board = ?",
+            where,
+        ),
+    )
+    compute = functools.partial(rating_statements, game_id, guild_id, variant, lineup, hinted, now)
+    return Computed(queries, compute, lock=ratings_lock(guild_id, variant))
+
+
+def rating_statements(
+    game_id: int,
+    guild_id: int,
+    variant: str,
+    lineup: ratings.Lineup,
+    hinted: bool,
+    now: float,
+    rows: list[list[Sequence[Any]]],
+) -> list[Statement]:
+    """What rating a match writes, from what the transaction read (pure)."""
+    (done,), held, (last,) = rows[0][0], rows[1], rows[2][0]
+    if int(done):
+        return []  # rated already: a match moves ratings once
+    current = {int(u): ratings.Rating(float(mu), float(sigma)) for u, mu, sigma in held}
+    return changes(game_id, guild_id, variant, lineup, hinted, now, current, int(last) + 1)
+
+
+def changes(
+    game_id: int,
+    guild_id: int,
+    variant: str,
+    lineup: ratings.Lineup,
+    hinted: bool,
+    now: float,
+    current: dict[int, ratings.Rating],
+    seq: int,
+) -> list[Statement]:
+    """The statements of one rated match: each person's change and new rating."""
+    board = lineup.board
+    new = ratings.rate(lineup, current)
+    won = {u for side in lineup.sides if side.won for u in _people(side.seats)}
+    steps = []
+    for user_id, after in new.items():
+        before = current.get(user_id) or ratings.Rating()
+        steps.append(
+            Statement(
+                _CHANGES_SQL,
+                (game_id, guild_id, variant, board, user_id, seq, before.mu, before.sigma,
+                 after.mu, after.sigma, now),
+            )
+        )  # fmt: skip
+        steps.append(
+            Statement(
+                _RATINGS_SQL,
+                (guild_id, variant, board, user_id, after.mu, after.sigma,
+                 int(user_id in won), int(hinted), now),
+            )
+        )  # fmt: skip
+    return steps
+
+
+def _people(seats: Iterable[str]) -> list[int]:
+    return [int(seat[1:]) for seat in seats if seat.startswith("u")]

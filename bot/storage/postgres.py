@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.base import Statement, Storage, check_changed
+from bot.storage.base import Computed, Statement, Step, Storage, check_changed
 from bot.storage.schema import for_postgres
 
 POOL_SIZE = 20
@@ -111,18 +111,23 @@ class PostgresStorage(Storage):
         async with self._connection() as conn:
             return list(await conn.fetch(numbered(sql), *params))
 
-    async def write(self, steps: Sequence[Statement]) -> list[Any]:
-        """Run the statements as one transaction."""
+    async def write(self, steps: Sequence[Step]) -> list[Any]:
+        """Run the statements as one transaction. A :class:`Computed` step takes its
+        transaction-level advisory lock (held to the commit), reads, then runs what it
+        computed: concurrent transactions computing from the same rows take turns."""
         results: list[Any] = []
         async with self._connection() as conn, conn.transaction():
             for step in steps:
-                if step.returning:
-                    results.append(await conn.fetchval(numbered(step.sql), *step.params))
-                    continue
-                status = await conn.execute(numbered(step.sql), *step.params)
-                count = int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
-                check_changed(count, step)
-                results.append(count)
+                if isinstance(step, Computed):
+                    if step.lock is not None:
+                        await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *step.lock)
+                    rows = [list(await conn.fetch(numbered(q), *p)) for q, p in step.queries]
+                    computed = step.compute(rows)  # type: ignore[arg-type]
+                    for inner in computed:
+                        await _run_statement(conn, inner)
+                    results.append(len(computed))
+                else:
+                    results.append(await _run_statement(conn, step))
         return results
 
     @asynccontextmanager
@@ -140,6 +145,15 @@ class PostgresStorage(Storage):
                 # are gone with it: an unlock that cannot run loses nothing
                 with contextlib.suppress(asyncpg.InterfaceError, asyncpg.PostgresError, OSError):
                     await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+
+
+async def _run_statement(conn: asyncpg.Connection, step: Statement) -> Any:
+    if step.returning:
+        return await conn.fetchval(numbered(step.sql), *step.params)
+    status = await conn.execute(numbered(step.sql), *step.params)
+    count = int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
+    check_changed(count, step)
+    return count
 
 
 async def _version(conn: asyncpg.Connection) -> int:

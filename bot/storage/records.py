@@ -54,7 +54,9 @@ class ResultRecord:
     """One player's line for the leaderboard when a match ends.
 
     ``vs_computer``: a computer player was at the table (a separate board); ``hinted``:
-    hints were on.
+    hints were on. For the profile: ``rounds`` played, rounds in which the player's side
+    took ``storan`` and ``lillan``, ``aces`` the side took, and ``lineup`` (the match's
+    sides as :class:`bot.ratings.Lineup` stores them; empty: not rated).
     """
 
     user_id: int
@@ -64,6 +66,11 @@ class ResultRecord:
     tabbar: int
     vs_computer: bool = False
     hinted: bool = False
+    rounds: int = 0
+    storan: int = 0
+    lillan: int = 0
+    aces: int = 0
+    lineup: str = ""
 
 
 @dataclass(slots=True)
@@ -102,6 +109,64 @@ class BoardRow:
     def win_rate(self) -> float:
         """Wins per match, 0..1."""
         return self.wins / self.matches if self.matches else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A rating board line: one person's rating on one board of one variant, with their
+    rated matches, wins and matches played with hints."""
+
+    user_id: int
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    hinted: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The shown rating (mu − 3 sigma)."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per match, 0..1."""
+        return self.wins / self.matches if self.matches else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ResultLine:
+    """One stored result as the profile lists it."""
+
+    game_id: int
+    variant: str
+    won: bool
+    points: int
+    vs_computer: bool
+    lineup: str
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """A person's totals over some results (one variant or all; people or computers)."""
+
+    matches: int = 0
+    wins: int = 0
+    points: int = 0
+    tabbar: int = 0
+    rounds: int = 0
+    storan: int = 0
+    lillan: int = 0
+    aces: int = 0
+
+    def __add__(self, other: Totals) -> Totals:
+        return Totals(*(a + b for a, b in zip(_fields(self), _fields(other), strict=True)))
+
+
+def _fields(totals: Totals) -> tuple[int, ...]:
+    return (totals.matches, totals.wins, totals.points, totals.tabbar, totals.rounds,
+            totals.storan, totals.lillan, totals.aces)  # fmt: skip
 
 
 def _load_match(state: str | None) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import Statement, Storage, check_changed
+from bot.storage.base import Computed, Statement, Step, Storage, check_changed
 
 
 class SQLiteStorage(Storage):
@@ -60,7 +60,7 @@ class SQLiteStorage(Storage):
         async with self._db.execute(sql, tuple(params)) as cursor:
             return list(await cursor.fetchall())
 
-    async def write(self, steps: Sequence[Statement]) -> list[Any]:
+    async def write(self, steps: Sequence[Step]) -> list[Any]:
         """Run the statements as one transaction.
 
         The whole transaction runs in one trip to aiosqlite's worker thread, so a move's
@@ -76,21 +76,35 @@ async def _exec(db: aiosqlite.Connection, sql: str) -> None:
         pass
 
 
-def _run_transaction(conn: sqlite3.Connection, steps: Sequence[Statement]) -> list[Any]:
-    """In aiosqlite's worker thread: BEGIN IMMEDIATE, the statements, COMMIT."""
+def _run_transaction(conn: sqlite3.Connection, steps: Sequence[Step]) -> list[Any]:
+    """In aiosqlite's worker thread: BEGIN IMMEDIATE, the statements, COMMIT. A
+    :class:`Computed` step reads inside the transaction (no other writer can come between:
+    the database is ours from BEGIN IMMEDIATE), then runs what it computed."""
     conn.execute("BEGIN IMMEDIATE")
     results: list[Any] = []
     try:
         for step in steps:
-            cursor = conn.execute(step.sql, tuple(step.params))
-            if step.returning:
-                results.append(cursor.fetchone()[0])
+            if isinstance(step, Computed):
+                rows = [conn.execute(sql, tuple(params)).fetchall() for sql, params in step.queries]
+                computed = step.compute(rows)
+                for inner in computed:
+                    _run_statement(conn, inner)
+                results.append(len(computed))
             else:
-                check_changed(cursor.rowcount, step)
-                results.append(cursor.rowcount)
-            cursor.close()
+                results.append(_run_statement(conn, step))
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
     return results
+
+
+def _run_statement(conn: sqlite3.Connection, step: Statement) -> Any:
+    cursor = conn.execute(step.sql, tuple(step.params))
+    try:
+        if step.returning:
+            return cursor.fetchone()[0]
+        check_changed(cursor.rowcount, step)
+        return cursor.rowcount
+    finally:
+        cursor.close()

@@ -154,7 +154,7 @@ async def test_scores_pages_and_running_match_standings(harness: Harness) -> Non
             game, 2.0, results=[ResultRecord(5000 + n, 0, n % 2 == 0, 16 + n, n)]
         )
     await harness.start_game(2)
-    first = await harness.slash(harness.members[0], "kasino scores")
+    first = await harness.slash(harness.members[0], "kasino scores", sort="wins")
     embed = first.response.embeds[0]
     assert embed.footer.text == "Page 1 of 2" and embed.description.count("\n") == 9
     assert any(f.name.startswith("This match") for f in embed.fields)

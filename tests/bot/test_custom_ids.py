@@ -153,3 +153,26 @@ def test_numbers_are_plain_ascii(text: str) -> None:
     except BadComponent:
         return
     assert text.isascii() and str(value) == text
+
+
+def test_rating_boards_and_show_in_channel_buttons() -> None:
+    page = parse_click(custom_id("scores", "finnish", 0, 3, "c", "r")).scores
+    assert page == ScoresPage("finnish", None, 3, True, rating=True)
+    assert not parse_click("k:scores:-:0:1:p").scores.rating  # from before ratings: wins
+    show = parse_click(custom_id("show", "profile", 12, 34, "-")).show
+    assert (show.kind, show.viewer, show.subject, show.variant) == ("profile", 12, 34, None)
+    assert parse_click("k:show:versus:1:2:mulle").show.variant == "mulle"
+    for forged in (
+        "k:scores:-:0:1:p:x",
+        "k:scores:-:0:1:p:r:extra",
+        "k:show:profile:1:2",
+        "k:show:profile:0:2:-",
+        "k:show:profile:1:٢:-",
+        "k:show:stats:1:2:-",
+        "k:show:profile:1:2:nonsense",
+        "k:show:profile:1:2:-:x",
+    ):
+        with pytest.raises(BadComponent):
+            parse_click(forged)
+    with pytest.raises(BadComponent):
+        parse_click("k:show:profile:1:2:-", ["1"])

@@ -1,13 +1,14 @@
 """``/kasino forget-me``: after it, no row of any table names the person (their id, their
-name, a mention), on SQLite and PostgreSQL; the other players keep their games and
-results; it asks first, only the person can confirm, and not while they are seated in a
-running game."""
+name, a mention), on SQLite and PostgreSQL; the other players keep their games, results
+and ratings (which still add up); it asks first, only the person can confirm, and not
+while they are seated in a running game."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+from bot.storage.rerate import rebuild
 from bot.storage.schema import TABLES
 from tests.bot.kasino_harness import Harness, button, custom_ids
 from tests.dbrows import query
@@ -27,7 +28,7 @@ def naming(db_path: Path | str, user_id: int, name: str) -> list[tuple[str, Any]
 
 
 async def played_match(harness: Harness) -> Any:
-    game = await harness.start_game(2, target=5)
+    game = await harness.start_game(2, target=5)  # between people: rated
     await harness.play_to_end(game)
     return game
 
@@ -52,11 +53,17 @@ async def test_forget_me_leaves_no_row_naming_the_person(
     done = await harness.click(anna, asked.response, custom_id=answer(asked.response, "yes"))
     assert "Done" in done.response.content and custom_ids(done.response) == []
     assert naming(db_path, anna.id, anna.name) == []
-    # the other player keeps the game and the result
+    # the other player keeps the game and the result; hers stays under a nameless id
     assert naming(db_path, bjorn.id, bjorn.name)
-    assert query(db_path, "SELECT user_id FROM results") == [{"user_id": bjorn.id}]
-    board = await harness.slash(bjorn, "kasino scores")
-    assert anna.name not in str(board.response.embeds[0].to_dict())
+    ids = sorted(row["user_id"] for row in query(db_path, "SELECT user_id FROM results"))
+    assert len(ids) == 2 and ids[0] < 0 and ids[1] == bjorn.id
+    for sort in ("wins", "rating"):
+        board = await harness.slash(bjorn, "kasino scores", sort=sort)
+        shown = str(board.response.embeds[0].to_dict())
+        assert anna.name not in shown and str(ids[0]) not in shown
+    # the ratings still add up without her
+    report = await rebuild(harness.cog.games.storage, write=False)
+    assert report.matches == 1 and report.differences == 0, report.examples
 
 
 async def test_keep_my_data_removes_nothing(harness: Harness, db_path: Path | str) -> None:

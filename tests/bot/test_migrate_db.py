@@ -53,8 +53,9 @@ async def test_games_in_progress_move_to_postgresql_and_play_on(
     assert await migrate_from_test(db_path, postgres_url) == 0
     line = capsys.readouterr().out
     assert "copied 2 games" in line and "1 games in progress" in line and "counts match" in line
-    for name in ("games", "moves", "results", "meta"):
+    for name in ("games", "moves", "results", "meta", "ratings", "rating_changes"):
         assert table(postgres_url, name) == table(db_path, name), name
+    assert len(table(postgres_url, "rating_changes")) == 2  # the finished match, rated
 
     # the bot starts on PostgreSQL and the match goes on where it was, to the end
     config = dataclasses.replace(bot_config, db_path=postgres_url)

@@ -1,0 +1,163 @@
+"""Skill ratings: openskill's Plackett–Luce model, pure (no database, no Discord).
+
+A finished match becomes a :class:`Lineup` (its sides in seat order: who sat on each, the
+side's final points, the winner), which is stored with every result line
+(``results.lineup``) and is all a rating needs: the bot rates from it when a match ends,
+and ``python -m bot ratings --rebuild`` rates from the same stored text, so both do the
+same float operations in the same order and agree bit for bit.
+
+Ranks: the winner first, the other sides by their final points (equal points tie).
+Partnerships are openskill teams. Ratings are kept per server, per variant and per board:
+``people`` (matches between people only) and ``computers`` (a computer at the table: the
+people's own rating there, against each computer level's fixed rating, which is never
+changed).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+PEOPLE = "people"
+COMPUTERS = "computers"
+BOARDS = (PEOPLE, COMPUTERS)
+PROVISIONAL = 5  # fewer rated matches than this: listed apart, not ranked
+# Each computer level's fixed (mu, sigma) on the computers board: a guess at its strength
+# on openskill's scale (a new player starts at 25 ± 8.33), certain enough to move nobody's
+# rating much when it is wrong.
+COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
+    "easy": (18.0, 1.0),
+    "normal": (25.0, 1.0),
+    "hard": (31.0, 1.0),
+}
+CHART_MATCHES = 30  # how many of the last rating changes the profile's picture shows
+
+MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a finished match: its seats (``u<user id>`` for a person, ``c:<level>``
+    for a computer), its final points, and whether it won."""
+
+    seats: tuple[str, ...]
+    points: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Lineup:
+    """Who played a finished match and how it ended, side by side."""
+
+    sides: tuple[Side, ...]
+
+    def dumps(self) -> str:
+        """As stored in ``results.lineup``."""
+        return json.dumps(
+            [{"seats": list(s.seats), "points": s.points, "won": s.won} for s in self.sides],
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> Lineup | None:
+        """From ``results.lineup`` (``None``: a result from before lineups were kept)."""
+        if not text:
+            return None
+        data = json.loads(text)
+        return cls(
+            tuple(Side(tuple(map(str, s["seats"])), int(s["points"]), bool(s["won"])) for s in data)
+        )
+
+    @property
+    def people(self) -> list[int]:
+        """The people who played, in seat order of the sides."""
+        return [int(seat[1:]) for side in self.sides for seat in side.seats if seat[0] == "u"]
+
+    @property
+    def has_computers(self) -> bool:
+        """Whether a computer played."""
+        return any(seat.startswith("c:") for side in self.sides for seat in side.seats)
+
+    @property
+    def board(self) -> str:
+        """The board the match is rated on."""
+        return COMPUTERS if self.has_computers else PEOPLE
+
+    @property
+    def rated(self) -> bool:
+        """Whether the match moves ratings: two sides at least, and a person playing."""
+        return len(self.sides) >= 2 and bool(self.people)
+
+    def ranks(self) -> list[int]:
+        """Each side's place (0 best): the winner first, then by points; equal points tie
+        (competition ranking: 0, 1, 1, 3)."""
+        keys = [(0 if side.won else 1, -side.points) for side in self.sides]
+        return [sum(other < key for other in keys) for key in keys]
+
+    def opponents_of(self, user_id: int) -> list[str]:
+        """The seats on the other sides from a person's."""
+        mine = f"u{user_id}"
+        return [seat for side in self.sides if mine not in side.seats for seat in side.seats]
+
+    def partners_of(self, user_id: int) -> list[str]:
+        """The other seats of a person's own side."""
+        mine = f"u{user_id}"
+        return [
+            seat for side in self.sides if mine in side.seats for seat in side.seats if seat != mine
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A person's rating on one board: openskill's mean and uncertainty."""
+
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+
+    @property
+    def ordinal(self) -> float:
+        """The shown rating: openskill's ordinal, mu − 3 sigma (a careful estimate, which
+        rises as the rating grows certain)."""
+        return self.mu - 3 * self.sigma
+
+
+def rate(lineup: Lineup, current: Mapping[int, Rating]) -> dict[int, Rating]:
+    """Every person's rating after the match, from ``current`` (a person missing from it
+    starts new). Computers play at their level's fixed rating, which is not returned."""
+    teams = []
+    for side in lineup.sides:
+        team = []
+        for seat in side.seats:
+            if seat.startswith("c:"):
+                mu, sigma = COMPUTER_RATINGS.get(seat[2:], COMPUTER_RATINGS["normal"])
+            else:
+                held = current.get(int(seat[1:])) or Rating()
+                mu, sigma = held.mu, held.sigma
+            team.append(MODEL.rating(mu=mu, sigma=sigma))
+        teams.append(team)
+    after = MODEL.rate(teams, ranks=lineup.ranks())
+    new: dict[int, Rating] = {}
+    for side, team in zip(lineup.sides, after, strict=True):
+        for seat, player in zip(side.seats, team, strict=True):
+            if seat.startswith("u"):
+                new[int(seat[1:])] = Rating(float(player.mu), float(player.sigma))
+    return new
+
+
+def shown(rating: Rating) -> str:
+    """A rating as people read it: the ordinal, one decimal."""
+    value = rating.ordinal
+    return f"{value:.1f}" if math.isfinite(value) else "?"
+
+
+def lineup_of(seat_sides: Sequence[tuple[int, str]], points: Sequence[int], winner: int) -> Lineup:
+    """A lineup from the seats (``(side, key)`` in seat order) and each side's points."""
+    sides = []
+    for index, score in enumerate(points):
+        seats = tuple(key for side, key in seat_sides if side == index)
+        sides.append(Side(seats, int(score), index == winner))
+    return Lineup(tuple(sides))

@@ -1,0 +1,142 @@
+"""``python -m bot ratings --rebuild`` / ``--check``: every rating again from the stored
+results.
+
+Each board's rated matches are replayed in the order they were rated (``rating_changes.seq``,
+the order the bot's transactions took the board's lock), from each match's stored lineup,
+with the very function the bot rates with (:func:`bot.storage.base.changes`), so the
+floats come out bit for bit the same. A rated match without changes (it cannot happen
+through the bot; a hand-edited or partly restored database) is replayed after the board's
+others, by result id. ``--check`` compares and changes nothing; ``--rebuild`` writes the
+recomputed ratings and changes in one transaction (run it with the bot stopped, like
+``migrate-db``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import ratings
+from bot.storage.base import Statement, Storage, changes
+
+
+@dataclass(slots=True)
+class RebuildReport:
+    """What a replay found: matches replayed, boards, and every difference (a few kept)."""
+
+    matches: int = 0
+    boards: int = 0
+    differences: int = 0
+    examples: list[str] = field(default_factory=list)
+    written: bool = False
+
+    def differ(self, text: str) -> None:
+        """Note one difference."""
+        self.differences += 1
+        if len(self.examples) < 5:
+            self.examples.append(text)
+
+    def summary(self) -> str:
+        """One line for the person who ran it."""
+        line = (
+            f"ratings: {self.matches} rated matches on {self.boards} boards replayed;"
+            f" {self.differences} differences from the stored values"
+        )
+        if self.written:
+            line += "; the recomputed ratings are stored"
+        if self.examples:
+            line += " (" + "; ".join(self.examples) + ")"
+        return line
+
+
+_Key = tuple[int, str, str]  # guild, variant, board
+
+
+async def rebuild(storage: Storage, *, write: bool) -> RebuildReport:
+    """Replay every board; with ``write`` store the result (else only compare)."""
+    report = RebuildReport()
+    # the matches each board rated, in order, and each match's stored changes
+    stored: dict[int, dict[int, tuple[Any, ...]]] = defaultdict(dict)
+    order: dict[_Key, list[tuple[int, int]]] = defaultdict(list)  # (seq, game)
+    for row in await storage.fetch(
+        "SELECT game_id, guild_id, variant, board, user_id, seq, mu_before, sigma_before,"
+        " mu_after, sigma_after, at FROM rating_changes ORDER BY guild_id, variant, board, seq"
+    ):
+        game, guild, variant, board, user, seq, *values = row
+        key = (int(guild), str(variant), str(board))
+        if not order[key] or order[key][-1][1] != int(game):
+            order[key].append((int(seq), int(game)))
+        stored[int(game)][int(user)] = (int(seq), *map(float, values[:4]), float(values[4]))
+    # every match the results say must be rated, with its lineup and hints
+    matches: dict[int, tuple[_Key, ratings.Lineup, bool, float]] = {}
+    late: dict[_Key, list[int]] = defaultdict(list)
+    for game, guild, variant, lineup_text, hinted, at in await storage.fetch(
+        "SELECT game_id, guild_id, variant, lineup, MAX(hinted), MAX(finished_at) FROM results"
+        " WHERE lineup <> '' GROUP BY game_id, guild_id, variant, lineup ORDER BY MIN(id)"
+    ):
+        lineup = ratings.Lineup.loads(str(lineup_text))
+        if lineup is None or not lineup.rated or int(game) in matches:
+            continue
+        key = (int(guild), str(variant), lineup.board)
+        matches[int(game)] = (key, lineup, bool(hinted), float(at))
+        if int(game) not in stored:
+            late[key].append(int(game))
+            report.differ(f"match {game} is not rated")
+    steps: list[Statement] = []
+    finals: dict[_Key, dict[int, tuple[float, float, int, int, int]]] = {}
+    for key in sorted(set(order) | set(late)):
+        report.boards += 1
+        current: dict[int, ratings.Rating] = {}
+        counts: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+        played = order.get(key, []) + [(0, game) for game in late.get(key, [])]
+        last = 0
+        for kept, game in played:
+            seq = last = kept or last + 1
+            if game not in matches:
+                report.differ(f"match {game} has rating changes but no rated result")
+                continue
+            _, lineup, hinted, at = matches[game]
+            at = next(iter(stored[game].values()))[-1] if game in stored else at
+            made = changes(game, *key[:2], lineup, hinted, at, current, seq)
+            report.matches += 1
+            for step in made[::2]:  # each person's change (then their rating)
+                user = int(step.params[4])
+                want = (seq, *map(float, step.params[6:10]), at)
+                if stored[game].get(user) != want:
+                    report.differ(f"match {game}, player {user}")
+                current[user] = ratings.Rating(float(step.params[8]), float(step.params[9]))
+            for step in made[1::2]:  # each person's rating: matches, wins, hinted
+                tally = counts[int(step.params[3])]
+                tally[0] += 1
+                tally[1] += int(step.params[6])
+                tally[2] += int(step.params[7])
+            steps += made
+        finals[key] = {
+            user: (rating.mu, rating.sigma, *counts[user]) for user, rating in current.items()
+        }
+    await _compare_final(storage, finals, report)
+    if write:
+        await storage.write(
+            [Statement("DELETE FROM rating_changes"), Statement("DELETE FROM ratings"), *steps]
+        )
+        report.written = True
+    return report
+
+
+async def _compare_final(
+    storage: Storage,
+    finals: dict[_Key, dict[int, tuple[float, float, int, int, int]]],
+    report: RebuildReport,
+) -> None:
+    """The ratings table against the replay's last ratings and counts."""
+    held: dict[tuple[_Key, int], tuple[float, float, int, int, int]] = {}
+    for guild, variant, board, user, mu, sigma, n, wins, hinted in await storage.fetch(
+        "SELECT guild_id, variant, board, user_id, mu, sigma, matches, wins, hinted FROM ratings"
+    ):
+        where = ((int(guild), str(variant), str(board)), int(user))
+        held[where] = (float(mu), float(sigma), int(n), int(wins), int(hinted))
+    want = {(key, user): line for key, players in finals.items() for user, line in players.items()}
+    for where in set(held) | set(want):
+        if held.get(where) != want.get(where):
+            report.differ(f"rating of player {where[1]} on {'/'.join(map(str, where[0]))}")

@@ -1,0 +1,186 @@
+"""``/kasino profile`` and ``/kasino versus``: read from storage, answered privately with a
+"Show in channel" button that only the one who asked may press."""
+
+from __future__ import annotations
+
+import discord
+
+from bot import ratings
+from bot.i18n import N_, Lang
+from bot.models import VARIANT_NAMES
+from bot.profile import (
+    CHART_FILE,
+    LAST_RESULTS,
+    Profile,
+    profile_embed,
+    rating_chart,
+    streaks,
+    versus_embed,
+)
+from bot.storage import Storage
+from bot.storage.records import Totals
+from cogs.common import NOT_MINE, refuse
+from cogs.components import kasino_ids
+from cogs.custom_ids import ShowCard
+from cogs.views import show_view
+
+DEFAULT_VARIANT = "swedish"
+NOT_YOURS = N_("Only the person who asked for this view can show it in the channel.")
+
+
+class ProfileFlow:
+    """Profiles and head-to-heads."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    async def profile(self, guild_id: int, user_id: int, name: str, variant: str | None) -> Profile:
+        """Everything a profile shows, for a person in a server (``variant``: of that game
+        alone; else all games, with the rating of the favourite one)."""
+        storage = self.storage
+        per = await storage.player_totals(guild_id, user_id)
+        counts: dict[str, int] = {}
+        for (key, _), totals in per.items():
+            counts[key] = counts.get(key, 0) + totals.matches
+        favourite = max(
+            counts.items(), key=lambda kv: (kv[1], kv[0] == DEFAULT_VARIANT), default=None
+        )
+        shown = variant or (favourite[0] if favourite else DEFAULT_VARIANT)
+        people, computers = Totals(), Totals()
+        for (key, vs), totals in per.items():
+            if variant is None or key == variant:
+                if vs:
+                    computers += totals
+                else:
+                    people += totals
+        rating, rank, rated = await storage.rating(guild_id, shown, user_id)
+        computer_rating, _, _ = await storage.rating(guild_id, shown, user_id, computers=True)
+        longest, current = streaks(await storage.player_outcomes(guild_id, user_id, variant))
+        return Profile(
+            user_id=user_id,
+            name=name,
+            variant=shown,
+            chosen=variant is not None,
+            people=people,
+            computers=computers,
+            rating=rating,
+            rank=rank,
+            rated=rated,
+            computer_rating=computer_rating,
+            favourite=favourite,
+            longest=longest,
+            current=current,
+            last=await storage.player_results(guild_id, user_id, variant, LAST_RESULTS),
+            history=await self._history(guild_id, shown, user_id),
+        )
+
+    async def _history(
+        self, guild_id: int, variant: str, user_id: int
+    ) -> list[tuple[float, float, float, float]]:
+        """The rating changes the picture shows: against people, else (a player who has
+        only played computers) against computers."""
+        storage = self.storage
+        history = await storage.rating_history(guild_id, variant, user_id)
+        return history or await storage.rating_history(guild_id, variant, user_id, computers=True)
+
+    async def profile_message(
+        self, guild_id: int, user_id: int, name: str, variant: str | None, t: Lang
+    ) -> tuple[discord.Embed, list[discord.File]]:
+        """The profile's embed and its picture (none before two rated matches)."""
+        profile = await self.profile(guild_id, user_id, name, variant)
+        seats = {user_id}
+        for line in profile.last:
+            lineup = ratings.Lineup.loads(line.lineup)
+            if lineup is not None:
+                seats.update(lineup.people)
+        names = await self.storage.recent_names(guild_id, seats)
+        embed = profile_embed(profile, names, t)
+        files = []
+        if profile.history:
+            chart = rating_chart(profile.history)
+            files.append(discord.File(_buffer(chart), filename=CHART_FILE))
+        return embed, files
+
+    async def versus_message(
+        self, guild_id: int, one: int, other: int, names: dict[int, str], t: Lang
+    ) -> discord.Embed:
+        """Two people's head-to-head."""
+        meetings = await self.storage.meetings(guild_id, one, other)
+        known = await self.storage.recent_names(guild_id, (one, other))
+        return versus_embed(one, other, meetings, {**names, **known}, t)
+
+    # ----------------------------------------------------------- commands
+
+    async def on_profile(
+        self,
+        interaction: discord.Interaction,
+        member: discord.abc.User | None,
+        variant: str | None,
+        t: Lang,
+    ) -> None:
+        """``/kasino profile``: privately, with the button to show it."""
+        who = member or interaction.user
+        embed, files = await self.profile_message(
+            interaction.guild_id or 0, who.id, who.display_name, variant, t
+        )
+        view = show_view("profile", interaction.user.id, who.id, variant, t)
+        await interaction.response.send_message(embed=embed, files=files, view=view, ephemeral=True)
+
+    async def on_versus(
+        self, interaction: discord.Interaction, member: discord.abc.User, t: Lang
+    ) -> None:
+        """``/kasino versus``: privately, with the button to show it."""
+        me = interaction.user
+        if member.id == me.id or member.bot:
+            await refuse(interaction, "Choose another person to compare yourself with.")
+            return
+        names = {me.id: me.display_name, member.id: member.display_name}
+        embed = await self.versus_message(interaction.guild_id or 0, me.id, member.id, names, t)
+        view = show_view("versus", me.id, member.id, None, t)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    async def on_show(self, interaction: discord.Interaction, show: ShowCard, public: Lang) -> None:
+        """ "Show in channel": the same view, public and fresh, without the button. Only on
+        the asker's own private message, pressed by the asker."""
+        message = interaction.message
+        ephemeral = message is not None and message.flags.ephemeral
+        if not ephemeral or any(not c.startswith("k:show:") for c in kasino_ids(message)):
+            await refuse(interaction, NOT_MINE)
+            return
+        if show.viewer != interaction.user.id:
+            await refuse(interaction, NOT_YOURS)
+            return
+        guild = interaction.guild_id or 0
+        if show.variant is not None and show.variant not in VARIANT_NAMES:
+            await refuse(interaction, NOT_MINE)
+            return
+        if show.kind == "profile":
+            names = await self.storage.recent_names(guild, [show.subject])
+            name = names.get(show.subject) or _member_name(interaction, show.subject)
+            embed, files = await self.profile_message(
+                guild, show.subject, name, show.variant, public
+            )
+            await interaction.response.send_message(
+                embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
+        names = {
+            show.viewer: interaction.user.display_name,
+            show.subject: _member_name(interaction, show.subject),
+        }
+        embed = await self.versus_message(guild, show.viewer, show.subject, names, public)
+        await interaction.response.send_message(
+            embed=embed, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+def _member_name(interaction: discord.Interaction, user_id: int) -> str:
+    guild = interaction.guild
+    member = guild.get_member(user_id) if guild is not None else None
+    return member.display_name if member is not None else f"<@{user_id}>"
+
+
+def _buffer(data: bytes):  # type: ignore[no-untyped-def]
+    import io
+
+    return io.BytesIO(data)

@@ -1,0 +1,96 @@
+"""``/kasino profile``, ``/kasino versus`` and the leaderboard by rating, through SimCord on
+both databases; the private views' "Show in channel" button refuses anyone but the asker
+and every forged custom_id."""
+
+from __future__ import annotations
+
+from tests.bot import test_bot_languages
+from tests.bot.kasino_harness import Harness, cid, custom_ids
+from tests.dbrows import query
+
+# each member's client language (the fixture of the language tests, used here too)
+client_locales = test_bot_languages.client_locales
+
+
+async def two_matches(harness: Harness) -> None:
+    for _ in range(2):
+        game = await harness.start_game(2, target=5)
+        await harness.play_to_end(game)
+
+
+async def test_scores_by_rating_profile_and_versus(harness: Harness) -> None:
+    anna, bjorn, cecilia = harness.members[:3]
+    await two_matches(harness)
+    db = harness.env.bot.config.db_path
+    assert len(query(db, "SELECT * FROM rating_changes")) == 4
+    # the leaderboard is by rating by default: both players still provisional
+    board = await harness.slash(cecilia, "kasino scores")
+    embed = board.response.embeds[0]
+    assert embed.title == "Kasino leaderboard: Swedish Kasino, by rating"
+    assert "**Provisional** (fewer than 5 rated matches):" in embed.description
+    assert f"• {anna.name}: " in embed.description and " · rating " in embed.description
+    wins = await harness.click(cecilia, board.response, label="By wins")
+    assert "by rating" not in wins.response.embeds[0].title
+    assert f"{anna.name}: " in wins.response.embeds[0].description
+    back = await harness.click(cecilia, wins.response, label="By rating")
+    assert back.response.embeds[0].title.endswith("by rating")
+    by_wins = await harness.slash(cecilia, "kasino scores", sort="wins")
+    assert "all targets" in by_wins.response.embeds[0].title
+    # a profile is private, with its picture, and can be shown in the channel
+    mine = await harness.slash(anna, "kasino profile")
+    assert mine.ephemeral
+    embed = mine.response.embeds[0]
+    assert embed.title == f"{anna.name}'s Kasino profile"
+    assert "(provisional: 2 of 5 rated matches)" in embed.description
+    fields = {f.name: f.value for f in embed.fields}
+    assert "2 matches" in fields["Against people (all games)"]
+    assert fields["Last results"].count(f"against {bjorn.name}") == 2
+    assert embed.image.url == "attachment://rating.png"
+    assert [a.filename for a in mine.response.attachments] == ["rating.png"]
+    show = cid(mine.response, "k:show:profile:")
+    # someone else's button, and forged ones, are refused privately
+    other = await harness.forge(bjorn, mine.response, show)
+    assert other.ephemeral
+    assert "Only the person who asked" in other.response.content
+    for forged in (
+        show.replace(f":{anna.id}:", ":0x1:", 1),
+        f"k:show:profile:{anna.id}:{anna.id}:nonsense",
+        f"k:show:secrets:{anna.id}:{anna.id}:-",
+        f"k:show:profile:{anna.id}:{anna.id}",
+    ):
+        refused = await harness.forge(anna, mine.response, forged)
+        assert refused.ephemeral and "not valid" in refused.response.content, forged
+    on_public = await harness.forge(anna, board.response, show)
+    assert on_public.ephemeral and "not valid" in on_public.response.content
+    shown = await harness.click(anna, mine.response, custom_id=show)
+    assert not shown.ephemeral
+    assert shown.response.embeds[0].title == f"{anna.name}'s Kasino profile"
+    assert not custom_ids(shown.response)
+    # someone else's profile, of one game
+    theirs = await cecilia.slash(harness.channel, "kasino profile", member=bjorn, variant="swedish")
+    assert theirs.ephemeral
+    assert theirs.response.embeds[0].title == f"{bjorn.name}'s Kasino profile"
+    assert "Against people (Swedish Kasino)" in [f.name for f in theirs.response.embeds[0].fields]
+    # head to head
+    versus = await anna.slash(harness.channel, "kasino versus", member=bjorn)
+    assert versus.ephemeral
+    embed = versus.response.embeds[0]
+    assert embed.title == f"{anna.name} against {bjorn.name}"
+    assert embed.description.startswith("Against each other: 2 matches; ")
+    assert "As partners: 0 matches" in embed.description
+    public = await harness.click(anna, versus.response, custom_id=cid(versus.response, "k:show:"))
+    assert not public.ephemeral and public.response.embeds[0].title == embed.title
+    alone = await anna.slash(harness.channel, "kasino versus", member=anna)
+    assert alone.ephemeral and "another person" in alone.response.content
+
+
+async def test_a_profile_in_swedish_and_finnish(
+    harness: Harness, client_locales: dict[int, str]
+) -> None:
+    anna, bjorn = harness.members[:2]
+    await two_matches(harness)
+    client_locales.update({anna.id: "sv-SE", bjorn.id: "fi"})
+    swedish = await harness.slash(anna, "kasino profile")
+    assert swedish.response.embeds[0].title == f"{anna.name}s kasinoprofil"
+    finnish = await bjorn.slash(harness.channel, "kasino versus", member=anna)
+    assert finnish.response.embeds[0].description.startswith("Toisiaan vastaan: 2 ottelua")

@@ -104,11 +104,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (kind, subject_id)
     );
     """,
-    # version 6: skill ratings per server,
-    # variant and board ('people', or 'computers' for matches with a computer at the
-    # table), each change kept (for the profile's picture, the rebuild, and exactly-once:
-    # one change per match and person), and what a result adds for the profile (rounds
-    # played, rounds the side took storan and lillan, aces taken, who sat on each side)
+    # version 6: skill ratings per server, variant and board ('people', or 'computers'
+    # for matches with a computer at the table), each change kept (for the profile's
+    # picture, the rebuild, and exactly-once: one change per match and person), and what a
+    # result adds for the profile (rounds played, rounds the side took storan and lillan,
+    # aces taken, who sat on each side)
     """
     ALTER TABLE results ADD COLUMN rounds INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE results ADD COLUMN storan INTEGER NOT NULL DEFAULT 0;

@@ -14,15 +14,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bot.models import Game
+from bot.models import Game, Status
 from bot.storage.records import (
     GAME_COLUMNS,
     BoardRow,
     ChannelBusy,
+    HistoryRow,
     MoveRecord,
     Outgoing,
     ResultRecord,
     StaleGame,
+    StoredMove,
     game_values,
     row_to_game,
 )
@@ -213,12 +215,14 @@ class Storage:
         if move is not None:
             steps.append(
                 Statement(
-                    "INSERT INTO moves (game_id, version, seat, card, taken, auto, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO moves (game_id, version, seat, card, taken, auto, at, round,"
+                    " move) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (game.id, game.version, move.seat, move.card, " ".join(move.taken),
-                     int(move.auto), now),
+                     int(move.auto), now, move.round, move.move),
                 )
             )  # fmt: skip
+            if game.status is Status.FINISHED:
+                steps.extend(_finished_steps(game, now))
         opts = game.options
         steps.extend(
             Statement(
@@ -282,6 +286,67 @@ class Storage:
         """How many moves the log holds for a game."""
         rows = await self.fetch("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,))
         return int(rows[0][0]) if rows else 0
+
+    # ------------------------------------------------------- history, records
+
+    async def history(
+        self,
+        guild_id: int,
+        user_id: int | None = None,
+        variant: str | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> tuple[list[HistoryRow], int]:
+        """One page of a server's finished matches, newest first (``user_id``: those the
+        person sat in; ``variant``: of that game only), and how many there are."""
+        table = "finished" if user_id is None else "finished_players"
+        where, params = ["guild_id = ?"], [guild_id]
+        if user_id is not None:
+            where.append("user_id = ?")
+            params.append(user_id)
+        if variant:
+            where.append("variant = ?")
+            params.append(variant)  # type: ignore[arg-type]
+        clause = " AND ".join(where)
+        counted = await self.fetch(f"SELECT COUNT(*) FROM {table} WHERE {clause}", params)
+        total = int(counted[0][0]) if counted else 0
+        if user_id is None:
+            sql = (
+                "SELECT game_id, variant, finished_at, summary FROM finished"
+                f" WHERE {clause} ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?"
+            )
+        else:
+            # the page's games by the member's index, then their summaries by key
+            sql = (
+                "SELECT f.game_id, f.variant, f.finished_at, f.summary FROM"
+                f" (SELECT game_id, finished_at FROM finished_players WHERE {clause}"
+                "  ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?) AS page"
+                " JOIN finished AS f ON f.game_id = page.game_id"
+                " ORDER BY page.finished_at DESC, page.game_id DESC"
+            )
+        rows = await self.fetch(sql, [*params, limit, offset])
+        return [
+            HistoryRow(int(gid), str(var), float(at), _json_dict(summary))
+            for gid, var, at, summary in rows
+        ], total
+
+    async def game_moves(self, game_id: int) -> list[StoredMove]:
+        """A game's move log in the order played."""
+        rows = await self.fetch(
+            "SELECT version, seat, card, taken, auto, at, round, move FROM moves"
+            " WHERE game_id = ? ORDER BY version",
+            (game_id,),
+        )
+        return [
+            StoredMove(int(v), int(seat), str(card), str(taken), bool(auto), float(at),
+                       None if rnd is None else int(rnd), None if mv is None else str(mv))
+            for v, seat, card, taken, auto, at, rnd, mv in rows
+        ]  # fmt: skip
+
+    async def finished_at(self, game_id: int) -> float | None:
+        """When a match was won (``None``: not a finished match)."""
+        rows = await self.fetch("SELECT finished_at FROM finished WHERE game_id = ?", (game_id,))
+        return float(rows[0][0]) if rows else None
 
     # ----------------------------------------------------------- leaderboard
 
@@ -421,6 +486,47 @@ def _seat_list(text: str) -> list[dict[str, Any]]:
     except (TypeError, ValueError):
         return []
     return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
+
+
+def _json_dict(text: object) -> dict[str, Any]:
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _finished_steps(game: Game, now: float) -> list[Statement]:
+    """A won match's history rows: its summary, and one row per person who sat in it."""
+    match = game.match
+    summary = {
+        "seats": [
+            {"name": seat.name, "kind": seat.kind, "level": seat.level, "side": game.side_of(i)}
+            for i, seat in enumerate(game.seats)
+        ],
+        "teams": game.options.teams,
+        "target": match.rules.target,
+        "scores": list(match.scores),
+        "winner": match.winner,
+    }
+    variant = game.options.variant
+    steps = [
+        Statement(
+            "INSERT INTO finished (game_id, guild_id, variant, finished_at, summary)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
+            (game.id, game.guild_id, variant, now, json.dumps(summary)),
+        )
+    ]
+    people = dict.fromkeys(int(s.user_id) for s in game.seats if s.is_human and s.user_id)
+    steps.extend(
+        Statement(
+            "INSERT INTO finished_players (game_id, user_id, guild_id, variant, finished_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING",
+            (game.id, user, game.guild_id, variant, now),
+        )
+        for user in people
+    )
+    return steps
 
 
 def _queue(posts: Sequence[Outgoing], now: float) -> list[Statement]:

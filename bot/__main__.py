@@ -67,6 +67,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the SQLite file (default: KASINO_DB, or data/kasino.db)",
     )  # fmt: skip
     commands.add_parser("health", help="exit 0 if the running bot is healthy (Docker)")
+    verify = commands.add_parser(
+        "verify",
+        help="check an exported game record: its deals' commitments and every move",
+        description="Recompute each round's deck from its seed, check it against the"
+        " commitment the table showed and against every card played (the engine replays the"
+        " game), and compare the final scores. Prints OK or what failed; exit code 0 or 1.",
+    )
+    verify.add_argument("file", metavar="FILE", help="a record from /kasino export (JSON)")
+    replay = commands.add_parser(
+        "replay",
+        help="play an exported game record back in the terminal",
+        description="Each move in words, each round's end, and the final scores, which must"
+        " be the record's (exit code 0, else 1).",
+    )
+    replay.add_argument("file", metavar="FILE", help="a record from /kasino export (JSON)")
     migrate.add_argument(
         "--replace", action="store_true", help="empty a target that holds data, then copy"
     )
@@ -196,6 +211,10 @@ async def run_bot(config: Config) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parse_args(argv)
+    if args.command in ("verify", "replay"):
+        from bot.record_cli import replay_file, verify_file
+
+        return (verify_file if args.command == "verify" else replay_file)(args.file)
     try:
         config = load_config(require_token=not (args.preview or args.command))
     except ConfigError as error:

@@ -10,7 +10,7 @@ harmless, and they let anyone check each round's commitment (:mod:`bot.deals`) a
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -429,15 +429,22 @@ def read(text: str) -> tuple[GameRecord, list[Any]]:
     return record, [entry.get("commitment") for entry in rounds]
 
 
-async def load_record(storage: Any, game_id: int) -> tuple[GameRecord, int]:
+async def load_record(
+    storage: Any, game_id: int, build: Callable[..., Awaitable[Any]] | None = None
+) -> tuple[GameRecord, int]:
     """The record of a stored game and the server it was played in; :class:`NoRecord`
     for a game that does not exist, is not a finished match, or was played before moves
-    were kept whole."""
+    were kept whole. ``build`` runs the parsing of the moves (``asyncio.to_thread`` in
+    the bot: its cost grows with the game)."""
     game = await storage.get_game(game_id)
     if game is None:
         raise NoRecord("missing")
     if game.status is not Status.FINISHED:
         raise NoRecord("unfinished")
     moves = await storage.game_moves(game_id)
-    finished = await storage.finished_at(game_id)
-    return GameRecord.from_game(game, moves, finished or 0.0), game.guild_id
+    finished = await storage.finished_at(game_id) or 0.0
+    if build is None:
+        record = GameRecord.from_game(game, moves, finished)
+    else:
+        record = await build(GameRecord.from_game, game, moves, finished)
+    return record, game.guild_id

@@ -26,13 +26,14 @@ from bot.storage import ChannelBusy, CorruptGame, Outgoing
 from bot.timers import Timers
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
-from cogs.custom_ids import BadComponent, ScoresPage, parse_click
+from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.decks import GUILD, USER, Inks
 from cogs.hands import HandFlow
 from cogs.languages import Languages
 from cogs.live import LiveHands
 from cogs.lobby import LobbyFlow
 from cogs.outbox import Outbox, Post
+from cogs.records import RecordFlow
 from cogs.table import TableFlow
 from cogs.views import lobby_view, rules_view, scores_view
 
@@ -98,6 +99,7 @@ class Kasino(
         self.games.compose = self.table.compose
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
+        self.records = RecordFlow(bot.storage, self.inks)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
         return list(await self.table.table_posted(game_id, message_id))
@@ -233,6 +235,32 @@ class Kasino(
             interaction, variant.value if variant else None, target, page, computers=computers
         )
         await interaction.response.send_message(embed=embed, view=view)
+
+    @app_commands.command(name="history", description="Finished matches here, newest first")
+    @app_commands.describe(
+        member="Only the matches this member played (default: the whole server's)",
+        variant="Only this game",
+    )
+    @app_commands.choices(variant=VARIANTS)
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        variant: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Privately: a page of finished matches (date, variant, seats, final score,
+        winner), Previous / Next, and a menu to replay one."""
+        page = HistoryPage(member.id if member else None, variant.value if variant else None, 1)
+        await self.records.show_history(interaction, page)
+
+    @app_commands.command(name="export", description="A finished match as a JSON record")
+    @app_commands.describe(game="The game's number (#12 on its table)")
+    async def export(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID]
+    ) -> None:
+        """Privately: a finished match of this server as a file (rules, seats, seeds,
+        every move, results) that ``python -m bot verify`` checks."""
+        await self.records.export(interaction, game)
 
     @app_commands.command(name="rules", description="A short summary of the rules")
     @app_commands.describe(variant="Which game (default: this channel's game, or Swedish Kasino)")
@@ -398,6 +426,12 @@ class Kasino(
             return
         if click.kind == "hint":
             await self.hands.on_hint(interaction, click)
+            return
+        if click.kind in ("history", "histpick"):
+            await self.records.on_history(interaction, click)
+            return
+        if click.kind in ("replay", "jump"):
+            await self.records.on_replay(interaction, click)
             return
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):

@@ -501,7 +501,7 @@ def history_view(
         KasinoButton("history", who, key, max(page - 1, 1), label=t("Previous"), disabled=page <= 1)
     )
     view.add_item(
-        KasinoButton("history", who, key, min(page + 1, pages), label=t("Next"),
+        KasinoButton("history", who, key, page + 1, label=t("Next"),
                      disabled=page >= pages)
     )  # fmt: skip
     if options:

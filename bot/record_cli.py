@@ -26,9 +26,10 @@ def _load(path: str, out: TextIO) -> tuple[GameRecord, list[Any]] | None:
         return None
 
 
-def verify_file(path: str, out: TextIO = sys.stdout) -> int:
+def verify_file(path: str, out: TextIO | None = None) -> int:
     """Check every round's commitment against its seed and replay every move through the
     engine to the record's final scores: print OK (exit code 0) or what failed (1)."""
+    out = out or sys.stdout
     loaded = _load(path, out)
     if loaded is None:
         return 1
@@ -47,9 +48,10 @@ def verify_file(path: str, out: TextIO = sys.stdout) -> int:
     return 0
 
 
-def replay_file(path: str, out: TextIO = sys.stdout) -> int:
+def replay_file(path: str, out: TextIO | None = None) -> int:
     """Play a record back: each move in words, a line per finished round, the final scores
     (which must be the record's: exit code 0, else 1)."""
+    out = out or sys.stdout
     loaded = _load(path, out)
     if loaded is None:
         return 1

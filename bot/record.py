@@ -217,7 +217,9 @@ class GameRecord:
         seed = data["seed"]
         if not isinstance(seed, int | float | str) or isinstance(seed, bool):
             raise RecordError('"seed" is a number or text')
-        rules_from_dict(data["rules"])  # checks the rules are a known variant's
+        # a known variant's rules, every field written out (none left to a default)
+        if rules_to_dict(rules_from_dict(data["rules"])) != data["rules"]:
+            raise RecordError("\"rules\" are not a known variant's rules, written out whole")
         result = data["result"]
         return cls(
             game_id=_whole(data["game"], "game"),

@@ -219,7 +219,7 @@ class GameRecord:
             raise RecordError('"seed" is a number or text')
         # a known variant's rules, every field written out (none left to a default)
         if rules_to_dict(rules_from_dict(data["rules"])) != data["rules"]:
-            raise RecordError("\"rules\" are not a known variant's rules, written out whole")
+            raise RecordError('"rules" are not a known variant\'s rules, written out whole')
         result = data["result"]
         return cls(
             game_id=_whole(data["game"], "game"),

@@ -187,6 +187,12 @@ class Words:
         self.round_over = pub("Round {round} is over", round=1)
         self.table = before(pub("**Table ({count}):** {table}", count="\x00", table=""))
         self.table = self.table.strip("* ").rstrip(" (")
+        self.history = me("Kasino history: this server")
+        self.replay = pub("Replay")
+        self.replay_title = before(me("Replay: game #{id} · {variant}", id="\x00", variant=""))
+        self.forward = me("Forward")
+        self.step = before(me("Step {step} of {steps} · round {round} · deal {k} of {n}",
+                              step="\x00", steps="", round="", k="", n=""))  # fmt: skip
 
 
 class Match:
@@ -465,6 +471,35 @@ class Match:
         self.shoot("7-lobby-after-the-match", self.messages().first)
         page.wait_for_timeout(200)
 
+    def records(self) -> None:
+        """After the match: the history (``10-history``) and its replay, a few steps on
+        (``11-replay``)."""
+        words = self.words
+        self.command("/kasino history")
+        history = self.wait(
+            lambda: (
+                (found := self.messages().filter(has_text=words.history)).count() and found.last
+            ),
+            what="the history",
+        )
+        assert isinstance(history, Locator)
+        self.shoot("10-history", history)
+        end = self.messages().filter(has_text=words.game_over).last
+        self.button(end, words.replay)
+
+        def replay_at(step: int) -> Locator | None:
+            found = self.messages().filter(has_text=words.replay_title)
+            wanted = f"{words.step}{step} "
+            return found.last if found.count() and wanted in self.text(found.last) else None
+
+        replay = self.wait(lambda: replay_at(0), what="the replay")
+        for step in range(1, 5):
+            assert isinstance(replay, Locator)
+            self.button(replay, words.forward)
+            replay = self.wait(lambda step=step: replay_at(step), what=f"replay step {step}")
+        assert isinstance(replay, Locator)
+        self.shoot("11-replay", replay)
+
     def stop(self) -> None:
         """A second game, stopped while Anna's hand is open: the lobby and the hand say so."""
         words = self.words
@@ -517,6 +552,7 @@ def main() -> None:
             match = Match(page, args.out, args.variant, words)
             try:
                 match.play()
+                match.records()
                 match.stop()
             except (PlaywrightError, TimeoutError):
                 page.screenshot(path=str(args.out / "failure.png"))  # what the page showed

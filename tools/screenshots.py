@@ -475,7 +475,15 @@ class Match:
         """After the match: the history (``10-history``) and its replay, a few steps on
         (``11-replay``)."""
         words = self.words
-        self.command("/kasino history")
+        box = self.page.locator("#channel-composer-input")
+        box.click()
+        box.type("/kasino history")
+        time.sleep(0.5)
+        self.page.keyboard.press("Tab")  # the composer opens the first option, member…
+        time.sleep(0.4)
+        self.page.keyboard.press("Escape")  # …which stays empty: the whole server's
+        time.sleep(0.3)
+        self.page.keyboard.press("Enter")
         history = self.wait(
             lambda: (
                 (found := self.messages().filter(has_text=words.history)).count() and found.last

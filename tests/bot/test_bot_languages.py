@@ -288,7 +288,9 @@ async def test_command_localizations_are_registered(harness: Harness) -> None:
     for locale in ("sv-SE", "fi"):
         assert kasino["description_localizations"][locale]
     subcommands = {o["name"]: o for o in kasino["options"]}
-    assert set(subcommands) == {"new", "hand", "scores", "rules", "stop", "language", "deck"}
+    assert set(subcommands) == {
+        "new", "hand", "scores", "rules", "stop", "language", "deck", "history", "export",
+    }  # fmt: skip
     expected = {"new": ("ny", "uusi"), "rules": ("regler", "säännöt"), "hand": ("hand", "käsi")}
     for name, (swedish, finnish) in expected.items():
         localized = subcommands[name].get("name_localizations") or {}

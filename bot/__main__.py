@@ -80,6 +80,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     rerate.add_argument(
         "--db", default=None, metavar="TARGET", help="the database (default: KASINO_DB)"
     )
+    verify = commands.add_parser(
+        "verify",
+        help="check an exported game record: its deals' commitments and every move",
+        description="Recompute each round's deck from its seed, check it against the"
+        " commitment the table showed and against every card played (the engine replays the"
+        " game), and compare the final scores. Prints OK or what failed; exit code 0 or 1.",
+    )
+    verify.add_argument("file", metavar="FILE", help="a record from /kasino export (JSON)")
+    replay = commands.add_parser(
+        "replay",
+        help="play an exported game record back in the terminal",
+        description="Each move in words, each round's end, and the final scores, which must"
+        " be the record's (exit code 0, else 1).",
+    )
+    replay.add_argument("file", metavar="FILE", help="a record from /kasino export (JSON)")
     migrate.add_argument(
         "--replace", action="store_true", help="empty a target that holds data, then copy"
     )
@@ -224,6 +239,10 @@ async def _ratings(target: object, *, write: bool) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parse_args(argv)
+    if args.command in ("verify", "replay"):
+        from bot.record_cli import replay_file, verify_file
+
+        return (verify_file if args.command == "verify" else replay_file)(args.file)
     try:
         config = load_config(require_token=not (args.preview or args.command))
     except ConfigError as error:

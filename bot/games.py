@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import random
 import weakref
@@ -19,6 +20,7 @@ from typing import Any
 
 from bot.ai import LEVELS, choose_move, hint
 from bot.config import Config
+from bot.deals import new_seed
 from bot.engine import Card, IllegalMove, Match, Move, Reason, capture_targets
 from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
@@ -116,6 +118,8 @@ class GameService:
         self.storage = storage
         self.config = config
         self._rng = random.Random(seed)
+        # production (no fixed seed): every match is dealt from a secret seed (bot.deals)
+        self._secret_seeds = seed is None
         self._games: dict[int, Game] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._on_broken = on_broken
@@ -316,7 +320,8 @@ class GameService:
         """Start the match in memory: shuffle, deal, set the first turn's deadline."""
         opts = game.options
         rules = opts.rules(len(game.seats))
-        game.match = Match.start(rules, len(game.seats), seed=self._rng.getrandbits(64))
+        seed = new_seed() if self._secret_seeds else self._rng.getrandbits(64)
+        game.match = Match.start(rules, len(game.seats), seed=seed)
         game.status = Status.PLAYING
         game.version += 1
         self.set_turn_timer(game)
@@ -448,7 +453,14 @@ class GameService:
         game.extra["last_move"] = {} if outcome.finished_round is not None else texts
         game.version += 1
         results = self._finish(game, outcome, player)
-        record = MoveRecord(seat, str(move.card), move_log(move), auto)
+        record = MoveRecord(
+            seat,
+            str(move.card),
+            move_log(move),
+            auto,
+            round=rounds_before + 1,
+            move=json.dumps(move.to_dict()),
+        )
         if self.compose is not None:
             self.compose(outcome)  # what the channel sees of it, committed with it
         await self.save(game, record, results)

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.deals import round_commitment, short
 from bot.engine import Build, Card, Move, Round, Rules
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status
@@ -461,6 +462,10 @@ def table_embed(
     footer = t("Game #{id}", id=game.id)
     if game.status is Status.PLAYING:
         footer += t(" · press “Your hand” to see your cards and play")
+        # the round's deal, committed to from its first table (checked after the match)
+        number = match.rounds_played + 1
+        deal = short(round_commitment(match.seed, game.id, number))
+        footer += t(" · deal {number}: {commitment}", number=number, commitment=deal)
     embed.set_footer(text=footer)
     return embed
 

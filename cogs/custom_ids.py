@@ -24,6 +24,12 @@ custom_id formats (``k`` for Kasino)::
                                         profile or head-to-head (only ``viewer`` may)
     k:rules:<variant>:<render>          select: another variant's rules (value: its key,
                                         never the one shown)
+    k:history:<member|0>:<variant|->:<page>    a history page (member 0: the whole server)
+    k:histpick:<member|0>:<variant|->:<page>:<render>   select: which match of the page
+                                        to replay (value: its game id)
+    k:replay:<game>:<step>:<open|first|back|next|last>   a replay at a step (0: the
+                                        first deal); ``open`` sends a new private replay
+    k:jump:<game>:<render>              select: the step a round or deal starts at
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -45,13 +51,17 @@ import time
 from bot.ai import LEVELS
 from bot.models import VARIANT_NAMES
 
-BUTTON_KINDS = ("lobby", "hand", "hint", "rematch", "scores", "forget", "show")
+BUTTON_KINDS = (
+    "lobby", "hand", "hint", "rematch", "scores", "forget", "show", "history", "replay",
+)  # fmt: skip
 SHOW_KINDS = ("profile", "versus")
-SELECT_KINDS = ("card", "take", "pick", "which", "rules")
+SELECT_KINDS = ("card", "take", "pick", "which", "rules", "histpick", "jump")
 MAX_ID = 2**63 - 1  # Discord snowflakes and SQLite integers are signed 64-bit
 MAX_VERSION = 2**31 - 1
 MAX_OPTIONS = 25  # Discord's limit of options in one select
 MAX_PAGE = 1000
+MAX_STEP = 20_000  # a replay's steps (bot.record.MAX_MOVES)
+REPLAY_SLOTS = ("open", "first", "back", "next", "last")
 LOBBY_ACTIONS = frozenset(
     ("join", "leave", "start", "cancel", "remove-computer", "hints", *(f"add-{x}" for x in LEVELS))
 )
@@ -65,7 +75,7 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 # kind -> the number of fields after the kind
 _FIELDS = {
     "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1,
-    "rules": 1, "forget": 2,
+    "rules": 1, "forget": 2, "history": 3, "histpick": 3, "replay": 3, "jump": 1,
 }  # fmt: skip
 FORGET_ANSWERS = ("yes", "no")
 
@@ -97,6 +107,16 @@ class ShowCard:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """A history page: whose matches (``None``: the whole server's), of which variant
+    (``None``: all), which page."""
+
+    member: int | None
+    variant: str | None
+    page: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Click:
     """A parsed component interaction.
 
@@ -122,6 +142,9 @@ class Click:
     render: str = ""
     variant: str = ""
     user: int = 0
+    history: HistoryPage | None = None
+    step: int = 0
+    slot: str = ""
 
 
 def custom_id(kind: str, *parts: object) -> str:
@@ -180,6 +203,8 @@ def parse_click(text: object, values: object = None) -> Click:
             raise BadComponent(f"not a render tag: {render!r}")
     if kind == "rules":
         return Click("rules", variant=_rules(fields, values), render=render)
+    if kind in ("history", "histpick", "replay", "jump"):
+        return _records(kind, fields, values, render, text)
     if kind not in _FIELDS or len(fields) != _FIELDS[kind]:
         raise BadComponent(f"unknown custom_id {text!r}")
     game = number(fields[0], MAX_ID, 1)
@@ -274,6 +299,32 @@ def _rules(fields: list[str], values: object) -> str:
     if value not in VARIANT_NAMES or value == fields[0]:
         raise BadComponent(f"not another variant: {value!r}")
     return value
+
+
+def _records(kind: str, fields: list[str], values: object, render: str, text: str) -> Click:
+    """History pages and their match menu, replay steps and the replay's jump menu."""
+    if len(fields) != _FIELDS[kind] or (kind in SELECT_KINDS and not render):
+        raise BadComponent(f"unknown custom_id {text!r}")
+    if kind == "replay":
+        _no_values(values)
+        if fields[2] not in REPLAY_SLOTS:
+            raise BadComponent(f"unknown replay button {fields[2]!r}")
+        game = number(fields[0], MAX_ID, 1)
+        return Click(kind, game, step=number(fields[1], MAX_STEP), slot=fields[2])
+    if kind == "jump":
+        (value,) = _exactly_one(_values(values))
+        game = number(fields[0], MAX_ID, 1)
+        return Click(kind, game, step=number(value, MAX_STEP), render=render)
+    member = number(fields[0], MAX_ID)
+    variant = None if fields[1] == "-" else fields[1]
+    if variant is not None and variant not in VARIANT_NAMES:
+        raise BadComponent(f"unknown variant {variant!r}")
+    page = HistoryPage(member or None, variant, number(fields[2], MAX_PAGE, 1))
+    if kind == "history":
+        _no_values(values)
+        return Click(kind, history=page)
+    (value,) = _exactly_one(_values(values))
+    return Click(kind, number(value, MAX_ID, 1), history=page, render=render)
 
 
 def _values(values: object) -> list[str]:

@@ -27,7 +27,7 @@ from bot.storage import ChannelBusy, CorruptGame, Outgoing
 from bot.timers import Timers
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
-from cogs.custom_ids import BadComponent, ScoresPage, parse_click
+from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.decks import GUILD, USER, Inks
 from cogs.hands import HandFlow
 from cogs.languages import Languages
@@ -36,6 +36,7 @@ from cogs.lobby import LobbyFlow
 from cogs.outbox import Outbox, Post
 from cogs.privacy import ForgetFlow
 from cogs.profiles import DEFAULT_VARIANT, ProfileFlow
+from cogs.records import RecordFlow
 from cogs.table import TableFlow
 from cogs.views import lobby_view, rules_view, scores_view
 
@@ -107,6 +108,7 @@ class Kasino(
         self.lobby = LobbyFlow(self.games, self.table)
         self.privacy = ForgetFlow(bot.storage, self.inks)
         self.profiles = ProfileFlow(bot.storage)
+        self.records = RecordFlow(bot.storage, self.inks)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
         return list(await self.table.table_posted(game_id, message_id))
@@ -283,6 +285,32 @@ class Kasino(
         """Ask, privately, before removing every row that names this person."""
         await self.privacy.ask(interaction)
 
+    @app_commands.command(name="history", description="Finished matches here, newest first")
+    @app_commands.describe(
+        member="Only the matches this member played (default: the whole server's)",
+        variant="Only this game",
+    )
+    @app_commands.choices(variant=VARIANTS)
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        variant: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Privately: a page of finished matches (date, variant, seats, final score,
+        winner), Previous / Next, and a menu to replay one."""
+        page = HistoryPage(member.id if member else None, variant.value if variant else None, 1)
+        await self.records.show_history(interaction, page)
+
+    @app_commands.command(name="export", description="A finished match as a JSON record")
+    @app_commands.describe(game="The game's number (#12 on its table)")
+    async def export(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID]
+    ) -> None:
+        """Privately: a finished match of this server as a file (rules, seats, seeds,
+        every move, results) that ``python -m bot verify`` checks."""
+        await self.records.export(interaction, game)
+
     @app_commands.command(name="rules", description="A short summary of the rules")
     @app_commands.describe(variant="Which game (default: this channel's game, or Swedish Kasino)")
     @app_commands.choices(variant=VARIANTS)
@@ -455,6 +483,12 @@ class Kasino(
             return
         if click.kind == "hint":
             await self.hands.on_hint(interaction, click)
+            return
+        if click.kind in ("history", "histpick"):
+            await self.records.on_history(interaction, click)
+            return
+        if click.kind in ("replay", "jump"):
+            await self.records.on_replay(interaction, click)
             return
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):

@@ -13,7 +13,7 @@ from bot.render import lobby_embed
 from bot.storage import ChannelBusy
 from cogs.common import NOT_MINE, refuse, refuse_error
 from cogs.table import TableFlow
-from cogs.views import lobby_view
+from cogs.views import lobby_view, replay_only_view
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,8 @@ class LobbyFlow:
         except GameError as error:
             await refuse_error(interaction, error)
             return
-        await interaction.response.edit_message(view=None)
+        # the old table keeps its Replay button only
+        await interaction.response.edit_message(view=replay_only_view(old.id, self.table.lang(old)))
         async with self.games.session(new.id) as game:
             assert game is not None
             log.info("game %s: rematch of game %s", game.id, old.id)

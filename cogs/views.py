@@ -139,7 +139,7 @@ def _add_host_controls(view: discord.ui.View, game: Game, t: Lang) -> None:
 
 @_static
 def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
-    """ "Your hand" while playing, "Rematch" after a finished match."""
+    """ "Your hand" while playing, "Rematch" and "Replay" after a finished match."""
     view = _view()
     if game.status is Status.PLAYING:
         view.add_item(
@@ -157,8 +157,22 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
         view.add_item(
             KasinoButton("rematch", game.id, label=t("Rematch"), style=discord.ButtonStyle.success)
         )
+        view.add_item(replay_button(game.id, t))
         return view
     return None
+
+
+def replay_button(game_id: int, t: Lang = EN) -> KasinoButton:
+    """Replay: a finished match, move by move, in a private view."""
+    return KasinoButton("replay", game_id, 0, "open", label=t("Replay"), emoji="⏯️")
+
+
+@_static
+def replay_only_view(game_id: int, t: Lang = EN) -> discord.ui.View:
+    """What a finished match's table keeps once a rematch is dealt: its Replay button."""
+    view = _view()
+    view.add_item(replay_button(game_id, t))
+    return view
 
 
 def _card_option(
@@ -505,3 +519,92 @@ def rules_view(shown: str, t: Lang = EN) -> discord.ui.View:
         KasinoSelect("rules", shown, options=options, placeholder=t("Another game's rules…"))
     )
     return view
+
+
+@_static
+def history_view(
+    member: int | None,
+    variant: str | None,
+    page: int,
+    pages: int,
+    options: list[tuple[int, str]],
+    t: Lang = EN,
+) -> discord.ui.View:
+    """Previous / Next, and a menu of the page's matches to replay (``options``: game id
+    and label)."""
+    view = _view()
+    who, key = member or 0, variant or "-"
+    view.add_item(
+        KasinoButton("history", who, key, max(page - 1, 1), label=t("Previous"), disabled=page <= 1)
+    )
+    view.add_item(
+        KasinoButton("history", who, key, page + 1, label=t("Next"),
+                     disabled=page >= pages)
+    )  # fmt: skip
+    if options:
+        view.add_item(
+            KasinoSelect(
+                "histpick",
+                who,
+                key,
+                page,
+                options=[
+                    discord.SelectOption(label=label, value=str(game_id), emoji="⏯️")
+                    for game_id, label in options[:25]
+                ],
+                placeholder=t("Replay which match?"),
+                row=1,
+            )
+        )
+    return view
+
+
+@_static
+def replay_view(
+    game_id: int, step: int, steps: int, index: list[tuple[int, int]], t: Lang = EN
+) -> discord.ui.View:
+    """First / Back / Forward / Last, and a menu of the steps each round (and, when they
+    fit, each deal) starts at."""
+    view = _view()
+    buttons = (
+        ("first", 0, t("First"), "⏮️", step <= 0),
+        ("back", max(step - 1, 0), t("Back"), "◀️", step <= 0),
+        ("next", min(step + 1, steps), t("Forward"), "▶️", step >= steps),
+        ("last", steps, t("Last"), "⏭️", step >= steps),
+    )
+    for slot, target, label, emoji, disabled in buttons:
+        view.add_item(
+            KasinoButton("replay", game_id, target, slot, label=label, emoji=emoji,
+                         disabled=disabled)
+        )  # fmt: skip
+    starts = jump_points(index)
+    if len(starts) > MAX_MENU_OPTIONS:
+        starts = [point for point in starts if point[2] == 1 or point[0] == 0]
+    if len(starts) > MAX_MENU_OPTIONS:  # a window of round starts around this step
+        later = [p for p in starts if p[0] > step]
+        starts = (starts[: len(starts) - len(later)][-12:] + later)[:MAX_MENU_OPTIONS]
+    options = [
+        discord.SelectOption(
+            label=t("Round {round}", round=rnd)
+            if deal == 1
+            else t("Round {round} · deal {deal}", round=rnd, deal=deal),
+            value=str(at),
+            description=t("step {step}", step=at),
+        )
+        for at, rnd, deal in starts
+    ]
+    view.add_item(
+        KasinoSelect(
+            "jump", game_id, options=options, placeholder=t("Jump to a round or deal…"), row=1
+        )
+    )
+    return view
+
+
+def jump_points(index: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """``(step, round, deal)`` where each round and deal starts (a replay's ``index``)."""
+    points = []
+    for at, (rnd, deal) in enumerate(index):
+        if at == 0 or index[at - 1] != (rnd, deal):
+            points.append((at, rnd, deal))
+    return points

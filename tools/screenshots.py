@@ -188,6 +188,12 @@ class Words:
         self.table = before(pub("**Table ({count}):** {table}", count="\x00", table=""))
         self.table = self.table.strip("* ").rstrip(" (")
         self.profile = me("{name}'s Kasino profile", name="\x00").split("\x00")[-1]
+        self.history = me("Kasino history: this server")
+        self.replay = pub("Replay")
+        self.replay_title = before(me("Replay: game #{id} · {variant}", id="\x00", variant=""))
+        self.forward = me("Forward")
+        self.step = before(me("Step {step} of {steps} · round {round} · deal {k} of {n}",
+                              step="\x00", steps="", round="", k="", n=""))  # fmt: skip
 
 
 class Match:
@@ -497,6 +503,47 @@ class Match:
         time.sleep(1)
         self.shoot("9-profile", found)
 
+    def records(self) -> None:
+        """After the match: the history (``10-history``) and its replay, a few steps on
+        (``11-replay``)."""
+        words = self.words
+        box = self.page.locator("#channel-composer-input")
+        box.click()
+        box.type("/kasino history")
+        time.sleep(0.5)
+        self.page.keyboard.press("Tab")  # the composer opens the first option, member…
+        time.sleep(0.4)
+        self.page.keyboard.press("Escape")  # …which stays empty: the whole server's
+        time.sleep(0.3)
+        self.page.keyboard.press("Enter")
+        history = self.wait(
+            lambda: (
+                (found := self.messages().filter(has_text=words.history)).count() and found.last
+            ),
+            what="the history",
+        )
+        assert isinstance(history, Locator)
+        self.shoot("10-history", history)
+        end = self.messages().filter(has_text=words.game_over).last
+        self.button(end, words.replay)
+
+        def replay_at(step: int) -> Locator | None:
+            found = self.messages().filter(has_text=words.replay_title)
+            wanted = f"{words.step}{step} "
+            if not found.count():
+                return None
+            with contextlib.suppress(PlaywrightError):  # the step is in the embed
+                return found.last if wanted in found.last.inner_text(timeout=2000) else None
+            return None
+
+        replay = self.wait(lambda: replay_at(0), what="the replay")
+        for step in range(1, 5):
+            assert isinstance(replay, Locator)
+            self.button(replay, words.forward)
+            replay = self.wait(lambda step=step: replay_at(step), what=f"replay step {step}")
+        assert isinstance(replay, Locator)
+        self.shoot("11-replay", replay)
+
     def stop(self) -> None:
         """A second game, stopped while Anna's hand is open: the lobby and the hand say so."""
         words = self.words
@@ -550,6 +597,7 @@ def main() -> None:
             try:
                 match.play()
                 match.profile()
+                match.records()
                 match.stop()
             except (PlaywrightError, TimeoutError):
                 page.screenshot(path=str(args.out / "failure.png"))  # what the page showed

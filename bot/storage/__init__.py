@@ -9,10 +9,12 @@ from bot.storage.records import (
     BoardRow,
     ChannelBusy,
     CorruptGame,
+    HistoryRow,
     MoveRecord,
     Outgoing,
     ResultRecord,
     StaleGame,
+    StoredMove,
 )
 from bot.storage.schema import MIGRATIONS
 from bot.storage.target import BadTarget, is_postgres, parse_target, redact
@@ -23,6 +25,7 @@ __all__ = [
     "BoardRow",
     "ChannelBusy",
     "CorruptGame",
+    "HistoryRow",
     "MoveRecord",
     "Outgoing",
     "ResultRecord",
@@ -30,6 +33,7 @@ __all__ = [
     "StaleGame",
     "Statement",
     "Storage",
+    "StoredMove",
     "is_postgres",
     "parse_target",
     "redact",

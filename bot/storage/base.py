@@ -19,17 +19,19 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bot import ratings
-from bot.models import Game
+from bot.models import Game, Status
 from bot.storage.records import (
     GAME_COLUMNS,
     BoardRow,
     ChannelBusy,
+    HistoryRow,
     MoveRecord,
     Outgoing,
     RatingRow,
     ResultLine,
     ResultRecord,
     StaleGame,
+    StoredMove,
     Totals,
     game_values,
     row_to_game,
@@ -250,12 +252,14 @@ class Storage:
         if move is not None:
             steps.append(
                 Statement(
-                    "INSERT INTO moves (game_id, version, seat, card, taken, auto, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO moves (game_id, version, seat, card, taken, auto, at, round,"
+                    " move) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (game.id, game.version, move.seat, move.card, " ".join(move.taken),
-                     int(move.auto), now),
+                     int(move.auto), now, move.round, move.move),
                 )
             )  # fmt: skip
+            if game.status is Status.FINISHED:
+                steps.extend(_finished_steps(game, now))
         opts = game.options
         results = list(results)
         steps.extend(
@@ -303,38 +307,63 @@ class Storage:
         stay, so the other players' histories and replays do too). Games still running are
         not touched: the caller refuses while the person is seated in one."""
         uid = int(user_id)
+        anonymous = -1 - secrets.randbits(62)
+        steps = [Statement(sql, (anonymous, uid)) for sql in ANONYMISE]
+        steps += [Statement(sql, (uid,)) for sql in FORGET]
+        steps += await self._lineups_without(uid, anonymous)
+        games = await self._games_without(uid)
+        changed = await self.write([*steps, *games])
+        return Forgotten(results=int(changed[0]), games=len(games) // 2)
+
+    async def _lineups_without(self, uid: int, anonymous: int) -> list[Statement]:
+        """Every match's lineup names all its seats, so the others' result rows too: the
+        person becomes ``anonymous`` there."""
+        rows = await self.fetch(
+            "SELECT id, lineup FROM results WHERE lineup LIKE ?", (f'%"u{uid}"%',)
+        )
+        sql = "UPDATE results SET lineup = ? WHERE id = ?"
+        return [
+            Statement(sql, (str(lineup).replace(f'"u{uid}"', f'"u{anonymous}"'), result_id))
+            for result_id, lineup in rows
+        ]
+
+    async def _games_without(self, uid: int) -> list[Statement]:
+        """Two statements per finished game the person sat in: the game's row without them
+        (seat, names in its stored words, mentions), and its history summary likewise."""
         rows = await self.fetch(
             f"SELECT id, seats, last_move, extra FROM games WHERE NOT ({ACTIVE}) AND seats LIKE ?",
             (f"%{uid}%",),
         )
-        anonymous = -1 - secrets.randbits(62)
-        steps = [Statement(sql, (anonymous, uid)) for sql in ANONYMISE]
-        steps += [Statement(sql, (uid,)) for sql in FORGET]
-        # every match's lineup names all its seats, the others' rows too
-        for result_id, lineup in await self.fetch(
-            "SELECT id, lineup FROM results WHERE lineup LIKE ?", (f'%"u{uid}"%',)
-        ):
-            renamed = str(lineup).replace(f'"u{uid}"', f'"u{anonymous}"')
-            steps.append(
-                Statement("UPDATE results SET lineup = ? WHERE id = ?", (renamed, result_id))
+        summaries = dict(
+            await self.fetch(
+                "SELECT game_id, summary FROM finished WHERE game_id IN"
+                " (SELECT id FROM games WHERE seats LIKE ?)",
+                (f"%{uid}%",),
             )
-        games = 0
+        )
+        steps = []
         for game_id, seats_text, last_move, extra in rows:
             seats = _seat_list(seats_text)
-            names = _anonymised(seats, uid)
-            if names is None:
+            names, places = _anonymised(seats, uid)
+            if not places:
                 continue  # the id was only part of another number
-            games += 1
             extra_json = json.dumps(_without(_json_or_empty(extra), names, uid))
-            steps.append(
+            summary = _json_or_empty(summaries.get(game_id))
+            for place in places:
+                if place < len(summary.get("seats", [])):
+                    summary["seats"][place]["name"] = ""
+            steps += [
                 Statement(
                     "UPDATE games SET seats = ?, last_move = ?, extra = ? WHERE id = ?",
                     (json.dumps(seats), _without(last_move or "", names, uid), extra_json,
                      game_id),
-                )
-            )  # fmt: skip
-        changed = await self.write(steps)
-        return Forgotten(results=int(changed[0]), games=games)
+                ),
+                Statement(
+                    "UPDATE finished SET summary = ? WHERE game_id = ?",
+                    (json.dumps(summary), game_id),
+                ),
+            ]  # fmt: skip
+        return steps
 
     # ---------------------------------------------------------------- outbox
 
@@ -372,6 +401,67 @@ class Storage:
         """How many moves the log holds for a game."""
         rows = await self.fetch("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,))
         return int(rows[0][0]) if rows else 0
+
+    # ------------------------------------------------------- history, records
+
+    async def history(
+        self,
+        guild_id: int,
+        user_id: int | None = None,
+        variant: str | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> tuple[list[HistoryRow], int]:
+        """One page of a server's finished matches, newest first (``user_id``: those the
+        person sat in; ``variant``: of that game only), and how many there are."""
+        table = "finished" if user_id is None else "finished_players"
+        where, params = ["guild_id = ?"], [guild_id]
+        if user_id is not None:
+            where.append("user_id = ?")
+            params.append(user_id)
+        if variant:
+            where.append("variant = ?")
+            params.append(variant)  # type: ignore[arg-type]
+        clause = " AND ".join(where)
+        counted = await self.fetch(f"SELECT COUNT(*) FROM {table} WHERE {clause}", params)
+        total = int(counted[0][0]) if counted else 0
+        if user_id is None:
+            sql = (
+                "SELECT game_id, variant, finished_at, summary FROM finished"
+                f" WHERE {clause} ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?"
+            )
+        else:
+            # the page's games by the member's index, then their summaries by key
+            sql = (
+                "SELECT f.game_id, f.variant, f.finished_at, f.summary FROM"
+                f" (SELECT game_id, finished_at FROM finished_players WHERE {clause}"
+                "  ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?) AS page"
+                " JOIN finished AS f ON f.game_id = page.game_id"
+                " ORDER BY page.finished_at DESC, page.game_id DESC"
+            )
+        rows = await self.fetch(sql, [*params, limit, offset])
+        return [
+            HistoryRow(int(gid), str(var), float(at), _json_dict(summary))
+            for gid, var, at, summary in rows
+        ], total
+
+    async def game_moves(self, game_id: int) -> list[StoredMove]:
+        """A game's move log in the order played."""
+        rows = await self.fetch(
+            "SELECT version, seat, card, taken, auto, at, round, move FROM moves"
+            " WHERE game_id = ? ORDER BY version",
+            (game_id,),
+        )
+        return [
+            StoredMove(int(v), int(seat), str(card), str(taken), bool(auto), float(at),
+                       None if rnd is None else int(rnd), None if mv is None else str(mv))
+            for v, seat, card, taken, auto, at, rnd, mv in rows
+        ]  # fmt: skip
+
+    async def finished_at(self, game_id: int) -> float | None:
+        """When a match was won (``None``: not a finished match)."""
+        rows = await self.fetch("SELECT finished_at FROM finished WHERE game_id = ?", (game_id,))
+        return float(rows[0][0]) if rows else None
 
     # ----------------------------------------------------------- leaderboard
 
@@ -700,6 +790,7 @@ ANONYMISE: tuple[str, ...] = (
 )
 FORGET: tuple[str, ...] = (
     "DELETE FROM deck_styles WHERE kind = 'user' AND subject_id = ?",
+    "DELETE FROM finished_players WHERE user_id = ?",
     "UPDATE games SET host_id = 0 WHERE host_id = ?",
 )
 
@@ -715,14 +806,14 @@ class Forgotten:
 ANONYMOUS = "👤"  # in place of a forgotten person's name in stored words
 
 
-def _anonymised(seats: list[dict[str, Any]], user_id: int) -> list[str] | None:
-    """Make the person's seats nameless (in place); the names removed, or ``None`` when
-    they had no seat there."""
-    names = [str(seat.get("name") or "") for seat in seats if seat.get("user_id") == user_id]
-    for seat in seats:
-        if seat.get("user_id") == user_id:
-            seat["user_id"], seat["name"] = None, ""
-    return [name for name in names if name] if names else None
+def _anonymised(seats: list[dict[str, Any]], user_id: int) -> tuple[list[str], list[int]]:
+    """Make the person's seats nameless (in place): the names removed, and the seats'
+    places (none: they did not sit there)."""
+    places = [i for i, seat in enumerate(seats) if seat.get("user_id") == user_id]
+    names = [str(seats[i].get("name") or "") for i in places]
+    for i in places:
+        seats[i]["user_id"], seats[i]["name"] = None, ""
+    return [name for name in names if name], places
 
 
 def _without(value: Any, names: list[str], user_id: int) -> Any:
@@ -768,6 +859,47 @@ def _of_shards(shards: Shards | None) -> tuple[str, list[int]]:
         return "1 = 1", []
     marks = ", ".join("?" for _ in shards.ids)
     return f"(guild_id >> 22) % ? IN ({marks})", [shards.count, *shards.ids]
+
+
+def _json_dict(text: object) -> dict[str, Any]:
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _finished_steps(game: Game, now: float) -> list[Statement]:
+    """A won match's history rows: its summary, and one row per person who sat in it."""
+    match = game.match
+    summary = {
+        "seats": [
+            {"name": seat.name, "kind": seat.kind, "level": seat.level, "side": game.side_of(i)}
+            for i, seat in enumerate(game.seats)
+        ],
+        "teams": game.options.teams,
+        "target": match.rules.target,
+        "scores": list(match.scores),
+        "winner": match.winner,
+    }
+    variant = game.options.variant
+    steps = [
+        Statement(
+            "INSERT INTO finished (game_id, guild_id, variant, finished_at, summary)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
+            (game.id, game.guild_id, variant, now, json.dumps(summary)),
+        )
+    ]
+    people = dict.fromkeys(int(s.user_id) for s in game.seats if s.is_human and s.user_id)
+    steps.extend(
+        Statement(
+            "INSERT INTO finished_players (game_id, user_id, guild_id, variant, finished_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING",
+            (game.id, user, game.guild_id, variant, now),
+        )
+        for user in people
+    )
+    return steps
 
 
 def _queue(posts: Sequence[Outgoing], now: float) -> list[Statement]:

@@ -47,6 +47,34 @@ class MoveRecord:
     card: str
     taken: tuple[str, ...]
     auto: bool = False
+    round: int | None = None  # the round it was played in, from 1
+    move: str | None = None  # the whole move, ``Move.to_dict()`` as JSON (for replays)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMove:
+    """A row of the move log as read back (``round`` and ``move`` are ``None`` in rows
+    written before replays existed)."""
+
+    version: int
+    seat: int
+    card: str
+    taken: str
+    auto: bool
+    at: float
+    round: int | None
+    move: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """A finished match on a history page: its ``summary`` holds the seats (name, kind,
+    level, side), ``teams``, ``target``, final ``scores`` per side and the ``winner``."""
+
+    game_id: int
+    variant: str
+    finished_at: float
+    summary: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

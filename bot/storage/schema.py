@@ -149,6 +149,36 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX rating_changes_order ON rating_changes(guild_id, variant, board, seq);
     CREATE INDEX rating_changes_player ON rating_changes(guild_id, user_id, board, variant, seq);
     """,
+    # version 7: each move's round and its full form (Move.to_dict JSON), which replay it
+    # exactly (rows from before have neither: such games cannot be replayed); one row per
+    # finished match (the history's page: seats, final scores and winner as JSON) and one
+    # per person who sat in it, with the indices a history page is read by, newest first
+    """
+    ALTER TABLE moves ADD COLUMN round INTEGER;
+    ALTER TABLE moves ADD COLUMN move TEXT;
+    CREATE TABLE finished (
+        game_id     INTEGER NOT NULL PRIMARY KEY REFERENCES games(id),
+        guild_id    INTEGER NOT NULL,
+        variant     TEXT    NOT NULL,
+        finished_at REAL    NOT NULL,
+        summary     TEXT    NOT NULL
+    );
+    CREATE INDEX finished_guild ON finished(guild_id, finished_at DESC, game_id DESC);
+    CREATE INDEX finished_guild_variant
+        ON finished(guild_id, variant, finished_at DESC, game_id DESC);
+    CREATE TABLE finished_players (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        user_id     INTEGER NOT NULL,
+        guild_id    INTEGER NOT NULL,
+        variant     TEXT    NOT NULL,
+        finished_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX finished_players_member
+        ON finished_players(guild_id, user_id, finished_at DESC, game_id DESC);
+    CREATE INDEX finished_players_member_variant
+        ON finished_players(guild_id, user_id, variant, finished_at DESC, game_id DESC);
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
@@ -156,6 +186,7 @@ MIGRATIONS: tuple[str, ...] = (
 TABLES: tuple[str, ...] = (
     "games", "moves", "results", "meta", "guild_settings", "outbox", "deck_styles",
     "ratings", "rating_changes",
+    "finished", "finished_players",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = ("games", "moves", "results", "outbox", "rating_changes")
 

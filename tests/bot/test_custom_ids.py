@@ -176,3 +176,36 @@ def test_rating_boards_and_show_in_channel_buttons() -> None:
             parse_click(forged)
     with pytest.raises(BadComponent):
         parse_click("k:show:profile:1:2:-", ["1"])
+
+
+def test_records_custom_ids_are_strict() -> None:
+    from cogs.custom_ids import HistoryPage
+
+    replay = parse_click("k:replay:12:3:next")
+    assert (replay.kind, replay.game, replay.step, replay.slot) == ("replay", 12, 3, "next")
+    jump = parse_click("k:jump:12:ab1", ["40"])
+    assert (jump.game, jump.step) == (12, 40)
+    page = parse_click("k:history:0:-:2")
+    assert page.history == HistoryPage(None, None, 2)
+    pick = parse_click("k:histpick:77:swedish:1:zz", ["12"])
+    assert pick.game == 12 and pick.history == HistoryPage(77, "swedish", 1)
+    for forged, values in [
+        ("k:replay:12:3:nexts", None),
+        ("k:replay:0:3:next", None),
+        ("k:replay:12:99999:next", None),
+        ("k:replay:12:03:first", None),
+        ("k:replay:12:3:next", ["1"]),
+        ("k:replay:12:3", None),
+        ("k:jump:12", ["1"]),
+        ("k:jump:12:ab1", ["1", "2"]),
+        ("k:jump:12:ab1", ["-1"]),
+        ("k:history:0:-:0", None),
+        ("k:history:0:-:1001", None),
+        ("k:history:0:nope:1", None),
+        ("k:history:0:-:1:x", None),
+        ("k:histpick:0:-:1:zz", ["0"]),
+        ("k:histpick:0:-:1", ["5"]),
+        ("k:histpick:0:-:1:zz", ["٣"]),
+    ]:
+        with pytest.raises(BadComponent):
+            parse_click(forged, values)

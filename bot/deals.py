@@ -1,0 +1,48 @@
+"""Deals anyone can verify: each round's seed, and the commitment the table shows.
+
+A match is dealt from one secret seed the bot draws with :mod:`secrets` (128 bits, as 32
+hex digits); round ``n`` (1, 2, …) is shuffled from the round seed ``"<seed>/<n-1>"``
+(the engine's ``_round_seed``). While the match is played only the commitment is shown::
+
+    SHA-256("kasino-deal/v1|<game id>|<round number>|<round seed>"), hex
+
+The table shows its first 16 hex digits; the full value, and once the match is over the
+seeds themselves, are in the game's record (see docs/record.md). Nothing here imports
+Discord, so ``python -m bot verify`` uses it as it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+COMMITMENT_PREFIX = "kasino-deal/v1"
+SHORT = 16  # hex digits of the commitment the table shows
+
+
+def new_seed() -> str:
+    """A match seed nobody can guess: 128 random bits from :mod:`secrets`, as hex."""
+    return secrets.token_hex(16)
+
+
+def round_seed(seed: object, round_number: int) -> str:
+    """The seed round ``round_number`` (from 1) is shuffled from, as the engine makes it."""
+    if round_number < 1:
+        raise ValueError("rounds are numbered from 1")
+    return f"{seed}/{round_number - 1}"
+
+
+def commitment(round_seed_text: str, game_id: int, round_number: int) -> str:
+    """The full commitment (64 hex digits) to a round's deal."""
+    text = f"{COMMITMENT_PREFIX}|{int(game_id)}|{int(round_number)}|{round_seed_text}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def short(full: str) -> str:
+    """The commitment as the table shows it."""
+    return full[:SHORT]
+
+
+def round_commitment(seed: object, game_id: int, round_number: int) -> str:
+    """The commitment of round ``round_number`` of a match dealt from ``seed``."""
+    return commitment(round_seed(seed, round_number), game_id, round_number)

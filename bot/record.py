@@ -1,0 +1,452 @@
+"""A finished game as a record: built from the stored rows, written as JSON, stepped with
+the engine, and verified. No Discord connection is needed (``python -m bot verify`` and
+``python -m bot replay`` use it on an exported file); the schema is in docs/record.md.
+
+A record exists only for a *finished* match: :func:`load_record` refuses a game in play,
+so nothing here can show a card that is still hidden. The seeds it carries are then
+harmless, and they let anyone check each round's commitment (:mod:`bot.deals`) and deal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.deals import commitment, round_seed
+from bot.engine import IllegalMove, Match, Move, capture_targets
+from bot.engine.rules import rules_from_dict, rules_to_dict
+from bot.i18n import EN, Lang
+from bot.models import Game, GameOptions, Seat, Status
+from bot.render import describe_move, seat_name
+from bot.turns import after
+
+FORMAT = "kasino-record"
+SCHEMA = 1
+MAX_MOVES = 20_000  # no real match comes near; a bigger file is refused unread
+
+
+class RecordError(ValueError):
+    """A record that cannot be read, or a game that has none; says why."""
+
+
+class NoRecord(RecordError):
+    """A game without a record: ``reason`` is ``missing``, ``unfinished`` or ``old``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"no record: {reason}")
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedMove:
+    """One turn: who (``seat``), in which round (from 1), the engine's move, whether the
+    bot played it for a player whose time ran out, and when (Unix seconds)."""
+
+    seat: int
+    round: int
+    move: Move
+    auto: bool = False
+    at: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {
+            "seat": self.seat,
+            "round": self.round,
+            "move": self.move.to_dict(),
+            "auto": self.auto,
+            "at": self.at,
+        }
+
+
+@dataclass(slots=True)
+class Step:
+    """The position after ``step`` moves (0: the first deal), for a replay page."""
+
+    step: int
+    steps: int
+    game: Game  # the record's game with the match as it stood then
+    round: int  # the round in play (from 1)
+    deal: int
+    deals: int
+    text: str  # the move that led here, in words ("" at step 0)
+    ended_round: int | None  # the round that move ended, if it did
+    round_totals: list[int] | None  # that round's points per side
+    seed: str
+    commitment: str
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """Everything needed to replay a finished match and check its deals."""
+
+    game_id: int
+    guild_id: str
+    channel_id: str
+    options: dict[str, Any]
+    rules: dict[str, Any]
+    players: int
+    seats: list[dict[str, Any]]
+    seed: int | float | str
+    moves: list[RecordedMove]
+    scores: list[int]
+    winner: int | None
+    round_scores: list[list[dict[str, int]]]
+    started_at: float = 0.0
+    finished_at: float = 0.0
+    _index: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
+
+    # ------------------------------------------------------------- building
+
+    @classmethod
+    def from_game(cls, game: Game, moves: Sequence[Any], finished_at: float = 0.0) -> GameRecord:
+        """The record of a finished game from its row and its move log
+        (``storage.StoredMove`` rows); :class:`NoRecord` for any other game."""
+        if game.status is not Status.FINISHED or game.match is None:
+            raise NoRecord("unfinished")
+        played = []
+        for row in moves:
+            if row.move is None or row.round is None:
+                raise NoRecord("old")
+            try:
+                move = Move.from_dict(json.loads(row.move))
+            except ValueError as error:
+                raise RecordError(f"move {row.version}: {error}") from None
+            played.append(RecordedMove(row.seat, row.round, move, row.auto, row.at))
+        match = game.match
+        return cls(
+            game_id=game.id,
+            guild_id=str(game.guild_id),
+            channel_id=str(game.channel_id),
+            options={
+                "variant": game.options.variant,
+                "target": game.options.target,
+                "teams": game.options.teams,
+                "turn_seconds": game.options.turn_seconds,
+                **game.options.switches,
+            },
+            rules=rules_to_dict(match.rules),
+            players=match.players,
+            seats=[
+                {
+                    "name": seat.name,
+                    "kind": seat.kind,
+                    "level": seat.level,
+                    "user_id": None if seat.user_id is None else str(seat.user_id),
+                    "side": game.side_of(index),
+                }
+                for index, seat in enumerate(game.seats)
+            ],
+            seed=match.seed,
+            moves=played,
+            scores=list(match.scores),
+            winner=match.winner,
+            round_scores=[[dict(s.items) for s in scores] for scores in match.round_scores],
+            started_at=float(game.created_at or 0.0),
+            finished_at=float(finished_at or 0.0),
+        )
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds were dealt."""
+        return max((m.round for m in self.moves), default=1)
+
+    def round_seed(self, number: int) -> str:
+        """Round ``number``'s seed."""
+        return round_seed(self.seed, number)
+
+    def commitment(self, number: int) -> str:
+        """Round ``number``'s commitment, as the table showed its start."""
+        return commitment(self.round_seed(number), self.game_id, number)
+
+    # ---------------------------------------------------------------- JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """The documented JSON form (docs/record.md)."""
+        return {
+            "format": FORMAT,
+            "schema": SCHEMA,
+            "game": self.game_id,
+            "guild": self.guild_id,
+            "channel": self.channel_id,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "options": self.options,
+            "rules": self.rules,
+            "players": self.players,
+            "seats": self.seats,
+            "seed": self.seed,
+            "rounds": [
+                {"round": n, "seed": self.round_seed(n), "commitment": self.commitment(n)}
+                for n in range(1, self.rounds + 1)
+            ],
+            "moves": [m.to_dict() for m in self.moves],
+            "result": {
+                "scores": self.scores,
+                "winner": self.winner,
+                "round_scores": self.round_scores,
+            },
+        }
+
+    def to_json(self) -> str:
+        """The record as a JSON document (UTF-8 text, indented)."""
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameRecord:
+        """Read the JSON form; :class:`RecordError` names what is wrong. The commitments in
+        ``rounds`` are kept aside for :meth:`verify` (see :func:`read`)."""
+        try:
+            return cls._from_dict(data)
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            raise RecordError(f"not a Kasino record ({type(error).__name__}: {error})") from None
+
+    @classmethod
+    def _from_dict(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RecordError(f'not a Kasino record (no "format": "{FORMAT}")')
+        if data.get("schema") != SCHEMA:
+            raise RecordError(f"record schema {data.get('schema')!r}; this bot reads {SCHEMA}")
+        moves = data["moves"]
+        if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+            raise RecordError('"moves" is a list of at most 20000 moves')
+        seed = data["seed"]
+        if not isinstance(seed, int | float | str) or isinstance(seed, bool):
+            raise RecordError('"seed" is a number or text')
+        # a known variant's rules, every field written out (none left to a default)
+        if rules_to_dict(rules_from_dict(data["rules"])) != data["rules"]:
+            raise RecordError('"rules" are not a known variant\'s rules, written out whole')
+        result = data["result"]
+        return cls(
+            game_id=_whole(data["game"], "game"),
+            guild_id=str(data["guild"]),
+            channel_id=str(data["channel"]),
+            options=dict(data["options"]),
+            rules=dict(data["rules"]),
+            players=_whole(data["players"], "players"),
+            seats=[dict(seat) for seat in data["seats"]],
+            seed=seed,
+            moves=[
+                RecordedMove(
+                    _whole(m["seat"], "seat"),
+                    _whole(m["round"], "round"),
+                    Move.from_dict(m["move"]),
+                    bool(m.get("auto", False)),
+                    float(m.get("at", 0.0)),
+                )
+                for m in moves
+            ],
+            scores=[_whole(s, "scores") for s in result["scores"]],
+            winner=None if result["winner"] is None else _whole(result["winner"], "winner"),
+            round_scores=list(result.get("round_scores", [])),
+            started_at=float(data.get("started_at", 0.0)),
+            finished_at=float(data.get("finished_at", 0.0)),
+        )
+
+    # ----------------------------------------------------------- the engine
+
+    def start(self) -> Match:
+        """The match as it was dealt."""
+        return Match.start(rules_from_dict(self.rules), self.players, seed=self.seed)
+
+    def game_at(self, match: Match, status: Status = Status.FINISHED) -> Game:
+        """A game (for the texts) with the record's seats and options around ``match``."""
+        options = GameOptions(**{k: v for k, v in self.options.items() if k in _OPTION_KEYS})
+        seats = [
+            Seat(
+                int(s["user_id"]) if s.get("user_id") not in (None, "") else None,
+                str(s.get("name", "?")),
+                str(s.get("kind", "human")),
+                s.get("level"),
+            )
+            for s in self.seats
+        ]
+        return Game(
+            self.game_id, int(self.guild_id or 0), int(self.channel_id or 0), 0, options, seats,
+            status=status, match=match, created_at=self.started_at,
+        )  # fmt: skip
+
+    def _play(self, match: Match, number: int) -> Any:
+        """Play move ``number`` (from 1) on ``match``; :class:`RecordError` if the engine
+        or the log disagree."""
+        recorded = self.moves[number - 1]
+        if match.is_over:
+            raise RecordError(f"move {number}: the match was already over")
+        if recorded.round != match.rounds_played + 1:
+            raise RecordError(
+                f"move {number}: logged in round {recorded.round}, played in round"
+                f" {match.rounds_played + 1}"
+            )
+        if recorded.seat != match.round.to_move:
+            raise RecordError(
+                f"move {number}: logged for seat {recorded.seat}, seat"
+                f" {match.round.to_move} was to move"
+            )
+        try:
+            return match.play(recorded.move)
+        except IllegalMove as error:
+            raise RecordError(f"move {number} ({recorded.move}): {error}") from None
+
+    def replay(self, on_move: Callable[[int, Match, Any, str], None] | None = None) -> Match:
+        """Play every move through the engine (``on_move(number, match, play, words)``
+        after each) and check the end: the final scores and winner are the record's."""
+        match = self.start()
+        for number in range(1, len(self.moves) + 1):
+            before = match.round.copy() if on_move is not None else None
+            play = self._play(match, number)
+            if on_move is not None:
+                auto = self.moves[number - 1].auto
+                on_move(number, match, play, self._words(match, before, play, EN, auto))
+        if not match.is_over:
+            raise RecordError("after every move the match is not over")
+        if list(match.scores) != self.scores or match.winner != self.winner:
+            raise RecordError(
+                f"the replay ends {match.scores} (winner {match.winner}), the record says"
+                f" {self.scores} (winner {self.winner})"
+            )
+        return match
+
+    def index(self) -> list[tuple[int, int]]:
+        """``(round, deal)`` in play at every step 0..len(moves) (computed once)."""
+        if self._index is None:
+            match = self.start()
+            index = [(1, match.round.deal_number)]
+            for number in range(1, len(self.moves) + 1):
+                self._play(match, number)
+                index.append((_round_in_play(match), match.round.deal_number))
+            self._index = index
+        return self._index
+
+    def state_at(self, step: int, t: Lang = EN) -> Step:
+        """The position after ``step`` moves (0..len(moves)): every hand, the table, the
+        scores, and the last move in words. Its cost grows with ``step``: the bot calls it
+        in a worker thread."""
+        if not 0 <= step <= len(self.moves):
+            raise RecordError(f"step {step} is not in 0..{len(self.moves)}")
+        match = self.start()
+        for number in range(1, step):
+            self._play(match, number)
+        text, ended, totals = "", None, None
+        if step:
+            rounds_before = match.rounds_played
+            before = match.round.copy()
+            play = self._play(match, step)
+            text = self._words(match, before, play, t, self.moves[step - 1].auto)
+            if match.rounds_played > rounds_before or match.is_over:
+                ended = rounds_before + 1
+                if match.round_scores:
+                    totals = [s.total for s in match.round_scores[-1]]
+        number = _round_in_play(match)
+        game = self.game_at(match, Status.FINISHED if match.is_over else Status.PLAYING)
+        game.last_move = text
+        return Step(
+            step, len(self.moves), game, number, match.round.deal_number,
+            match.round.deals_total, text, ended, totals,
+            self.round_seed(number), self.commitment(number),
+        )  # fmt: skip
+
+    def _words(self, match: Match, before: Any, play: Any, t: Lang, auto: bool = False) -> str:
+        """A played move in words, as the table said it."""
+        move = play.move
+        seat = self.game_at(match).seats[play.seat]
+        rules = match.rules
+        later = None
+        if before is not None and (move.kind == "build" or move.table_builds):
+            later = after(before, move)
+        values = () if rules.builds else capture_targets(rules, move.card, move.taken)
+        return describe_move(
+            seat_name(seat, t),
+            rules,
+            move,
+            values,
+            sweep=play.sweep,
+            mulle=play.mulle,
+            auto=auto,
+            later=later,
+            t=t,
+        )
+
+    # -------------------------------------------------------------- checks
+
+    def verify(self, commitments: Sequence[str] | None = None) -> list[str]:
+        """What is wrong with the record (empty: nothing): each round's commitment must be
+        the one its seed gives (``commitments``: the ones the file claims), and the
+        replay through the engine must accept every move (each card played came from the
+        hand the seed dealt) and end on the record's scores and winner."""
+        problems = []
+        if commitments is not None:
+            if len(commitments) != self.rounds:
+                problems.append(
+                    f"{len(commitments)} round commitments for {self.rounds} rounds played"
+                )
+            for number, claimed in enumerate(commitments, start=1):
+                if claimed != self.commitment(number):
+                    problems.append(
+                        f"round {number}: the commitment {str(claimed)[:16]}… is not the"
+                        f" SHA-256 of its seed ({self.commitment(number)[:16]}…)"
+                    )
+        try:
+            self.replay()
+        except RecordError as error:
+            problems.append(str(error))
+        return problems
+
+
+_OPTION_KEYS = frozenset(GameOptions.__dataclass_fields__)
+
+
+def _round_in_play(match: Match) -> int:
+    """The round a match's position belongs to (from 1): the last one once it is over."""
+    return max(1, match.rounds_played if match.round.is_over else match.rounds_played + 1)
+
+
+def _whole(value: object, name: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RecordError(f'"{name}" is a whole number, not {value!r}')
+    return value
+
+
+def read(text: str) -> tuple[GameRecord, list[Any]]:
+    """A record from JSON text, with the seeds and commitments its ``rounds`` claim."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise RecordError(f"not JSON: {error}") from None
+    record = GameRecord.from_dict(data)
+    rounds = data.get("rounds", []) if isinstance(data, dict) else []
+    if not isinstance(rounds, list):
+        raise RecordError('"rounds" is a list')
+    for number, entry in enumerate(rounds, start=1):
+        if not isinstance(entry, dict):
+            raise RecordError('each of "rounds" is an object')
+        if entry.get("seed") != record.round_seed(number):
+            raise RecordError(
+                f"round {number}: its seed {entry.get('seed')!r} is not the match seed's"
+                f" {record.round_seed(number)!r}"
+            )
+    return record, [entry.get("commitment") for entry in rounds]
+
+
+async def load_record(
+    storage: Any, game_id: int, build: Callable[..., Awaitable[Any]] | None = None
+) -> tuple[GameRecord, int]:
+    """The record of a stored game and the server it was played in; :class:`NoRecord`
+    for a game that does not exist, is not a finished match, or was played before moves
+    were kept whole. ``build`` runs the parsing of the moves (``asyncio.to_thread`` in
+    the bot: its cost grows with the game)."""
+    game = await storage.get_game(game_id)
+    if game is None:
+        raise NoRecord("missing")
+    if game.status is not Status.FINISHED:
+        raise NoRecord("unfinished")
+    moves = await storage.game_moves(game_id)
+    finished = await storage.finished_at(game_id) or 0.0
+    if build is None:
+        record = GameRecord.from_game(game, moves, finished)
+    else:
+        record = await build(GameRecord.from_game, game, moves, finished)
+    return record, game.guild_id

@@ -1,0 +1,207 @@
+"""History, replays and exports of finished matches (issue 22): ``/kasino history``, the
+private replay view, and ``/kasino export``. Only a *finished* match of the clicker's
+server has a record (:func:`bot.record.load_record`), so nothing here can show a card that
+is still hidden. Stepping a replay costs more the later the step: it runs in a worker
+thread, on records kept in a small cache (a finished match never changes)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections import OrderedDict
+
+import discord
+
+from bot.i18n import N_, Lang
+from bot.record import GameRecord, NoRecord, RecordError, load_record
+from bot.replays import history_embed, history_option_label, replay_embed
+from bot.storage import CorruptGame, Storage
+from cogs.common import NOT_MINE, private, refuse
+from cogs.components import kasino_ids
+from cogs.custom_ids import Click, HistoryPage
+from cogs.decks import Inks
+from cogs.views import history_view, replay_view
+
+log = logging.getLogger(__name__)
+
+HISTORY_PAGE = 10
+CACHED_RECORDS = 32
+NO_RECORD = {
+    "missing": N_("There is no game #{id}, so there is nothing to show."),
+    "unfinished": N_(
+        "Game #{id} is not a finished match: only a match that is over can be replayed or"
+        " exported (its hidden cards stay hidden)."
+    ),
+    "old": N_("Game #{id} was played before moves were kept whole, so it cannot be replayed."),
+    "elsewhere": N_("Game #{id} was played in another server, so it is not shown here."),
+    "damaged": N_("Game #{id}'s record is damaged, so it cannot be replayed."),
+}
+NO_PAGE = N_("There is no page {page}: the history has {pages}.")
+NO_STEP = N_("Game #{id} has no step {step}: it has {steps}.")
+
+
+def own_message(interaction: discord.Interaction, prefixes: tuple[str, ...]) -> bool:
+    """Whether the click came from the clicker's own private message, and that message
+    carries only these kinds of component (a history page, or a replay)."""
+    message = interaction.message
+    origin = message.interaction_metadata if message is not None else None
+    owner = origin.user.id if origin is not None else None
+    if message is None or not message.flags.ephemeral or owner != interaction.user.id:
+        return False
+    return all(cid.startswith(prefixes) for cid in kasino_ids(message))
+
+
+class RecordFlow:
+    """The history pages, replays and exports."""
+
+    def __init__(self, storage: Storage, inks: Inks) -> None:
+        self.storage = storage
+        self.inks = inks
+        self._records: OrderedDict[int, tuple[GameRecord, int]] = OrderedDict()
+
+    # ---------------------------------------------------------------- records
+
+    async def record(self, game_id: int, guild_id: int) -> GameRecord:
+        """A finished match of this server's record (cached); :class:`NoRecord` else."""
+        cached = self._records.get(game_id)
+        if cached is None:
+            try:
+                cached = await load_record(self.storage, game_id, build=asyncio.to_thread)
+            except NoRecord:
+                raise
+            except (RecordError, CorruptGame) as error:
+                log.warning("game %s: record refused (%s)", game_id, error)
+                raise NoRecord("damaged") from None
+            self._records[game_id] = cached
+            while len(self._records) > CACHED_RECORDS:
+                self._records.popitem(last=False)
+        self._records.move_to_end(game_id)
+        record, guild = cached
+        if guild != guild_id:
+            raise NoRecord("elsewhere")
+        return record
+
+    async def _record_or_refuse(
+        self, interaction: discord.Interaction, game_id: int
+    ) -> GameRecord | None:
+        try:
+            return await self.record(game_id, interaction.guild_id or 0)
+        except NoRecord as missing:
+            await refuse(interaction, NO_RECORD[missing.reason], id=game_id)
+            return None
+
+    # ---------------------------------------------------------------- history
+
+    async def history_message(
+        self, interaction: discord.Interaction, page: HistoryPage, names: dict[int, str]
+    ) -> tuple[discord.Embed, discord.ui.View] | None:
+        """A history page, or ``None`` (refused: a page out of range)."""
+        guild = interaction.guild_id or 0
+        offset = (page.page - 1) * HISTORY_PAGE
+        rows, total = await self.storage.history(
+            guild, page.member, page.variant, offset, HISTORY_PAGE
+        )
+        pages = max(1, -(-total // HISTORY_PAGE))
+        if page.page > pages:
+            await refuse(interaction, NO_PAGE, page=page.page, pages=pages)
+            return None
+        t = private(interaction)
+        who = None
+        if page.member is not None:
+            who = names.get(page.member) or f"<@{page.member}>"
+        embed = history_embed(rows, who, page.variant, page.page, pages, t)
+        options = [(row.game_id, history_option_label(row, t)) for row in rows]
+        view = history_view(page.member, page.variant, page.page, pages, options, t)
+        return embed, view
+
+    async def show_history(
+        self, interaction: discord.Interaction, page: HistoryPage, *, edit: bool = False
+    ) -> None:
+        """``/kasino history`` (a private answer), or Previous / Next on it."""
+        names: dict[int, str] = {}
+        if page.member is not None:
+            names = await self.storage.player_names(interaction.guild_id or 0, [page.member])
+        made = await self.history_message(interaction, page, names)
+        if made is None:
+            return
+        embed, view = made
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    async def on_history(self, interaction: discord.Interaction, click: Click) -> None:
+        """A history page's buttons and its replay menu: only on one's own private page."""
+        if not own_message(interaction, ("k:history:", "k:histpick:")):
+            await refuse(interaction, NOT_MINE)
+            return
+        assert click.history is not None
+        if click.kind == "history":
+            await self.show_history(interaction, click.history, edit=True)
+        else:
+            await self.show_replay(interaction, click.game, 0, edit=False)
+
+    # ---------------------------------------------------------------- replays
+
+    async def on_replay(self, interaction: discord.Interaction, click: Click) -> None:
+        """Replay (``open``: a new private view, from a finished match's table or the
+        history), or a step of one's own replay view."""
+        if click.kind == "replay" and click.slot == "open":
+            await self.show_replay(interaction, click.game, click.step, edit=False)
+            return
+        if not own_message(interaction, ("k:replay:", "k:jump:")):
+            await refuse(interaction, NOT_MINE)
+            return
+        await self.show_replay(interaction, click.game, click.step, edit=True)
+
+    async def show_replay(
+        self, interaction: discord.Interaction, game_id: int, step: int, *, edit: bool
+    ) -> None:
+        """A finished match at ``step``, privately (``edit``: in place)."""
+        record = await self._record_or_refuse(interaction, game_id)
+        if record is None:
+            return
+        steps = len(record.moves)
+        if step > steps:
+            await refuse(interaction, NO_STEP, id=game_id, step=step, steps=steps)
+            return
+        t = private(interaction)
+        ink = self.inks.private(interaction.user.id, interaction.guild_id or 0)
+        embed, view = await asyncio.to_thread(_replay_page, record, step, ink, t)
+        if edit:
+            await interaction.response.edit_message(content=None, embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    # ----------------------------------------------------------------- export
+
+    async def export(self, interaction: discord.Interaction, game_id: int) -> None:
+        """``/kasino export``: a finished match of this server as a JSON file, privately."""
+        record = await self._record_or_refuse(interaction, game_id)
+        if record is None:
+            return
+        text = await asyncio.to_thread(record.to_json)
+        t = private(interaction)
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"kasino-{game_id}.json")
+        await interaction.response.send_message(
+            t(
+                "Game #{id} as a record (schema in docs/record.md). Check it with"
+                " `python -m bot verify kasino-{id}.json`, play it back with"
+                " `python -m bot replay kasino-{id}.json`.",
+                id=game_id,
+            ),
+            file=file,
+            ephemeral=True,
+        )
+
+
+def _replay_page(
+    record: GameRecord, step: int, ink: object, t: Lang
+) -> tuple[discord.Embed, discord.ui.View]:
+    """In a worker thread: the replay's step and its controls."""
+    state = record.state_at(step, t)
+    index = record.index()
+    return replay_embed(state, ink, t), replay_view(
+        record.game_id, step, len(record.moves), index, t
+    )  # type: ignore[arg-type]

@@ -1,0 +1,169 @@
+"""History, replays, verifiable deals and exports through SimCord (issue 22), on both
+databases: finished matches replay exactly, their records verify, and every malformed,
+forged or premature request is refused privately with nothing shown."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from typing import Any
+
+from bot.deals import round_commitment, short
+from bot.i18n import EN
+from bot.models import Status
+from bot.record import GameRecord, load_record
+from bot.record_cli import replay_file, verify_file
+from cogs.common import NOT_MINE
+from cogs.records import NO_PAGE, NO_RECORD, NO_STEP
+from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
+from tests.bot.test_bot_match import play_match
+
+
+async def finished_match(harness: Harness, players: int = 2, **options: Any) -> Any:
+    game = await harness.start_game(players, **options)
+    await play_match(harness, game)
+    assert game.status is Status.FINISHED
+    return game
+
+
+async def test_every_finished_match_replays_to_its_stored_end(harness: Harness) -> None:
+    games = [
+        await finished_match(harness, 2, target=5),
+        await finished_match(harness, 3, variant="finnish", target=5),
+        await finished_match(harness, 4, variant="overspader", teams=True, target=5),
+        await finished_match(harness, 2, variant="mulle", target=5),
+    ]
+    storage = harness.cog.games.storage
+    for game in games:
+        record, guild = await load_record(storage, game.id)
+        assert guild == harness.guild.id
+        match = record.replay()
+        assert match.scores == game.match.scores and match.winner == game.match.winner
+        assert record.verify([record.commitment(n) for n in range(1, record.rounds + 1)]) == []
+        # the JSON form reads back to the same record, which replays the same
+        again = GameRecord.from_dict(json.loads(record.to_json()))
+        assert again.replay().scores == game.match.scores
+        # every step is a position the engine reaches; the last one is the stored end
+        last = record.state_at(len(record.moves))
+        assert last.game.match.scores == game.match.scores
+        assert last.game.match.winner == game.match.winner
+
+
+async def test_the_table_commits_to_each_deal(harness: Harness) -> None:
+    game = await harness.start_game(2, target=5)
+    table = harness.table_message(game)
+    footer = table.embeds[0].footer.text
+    expected = short(round_commitment(game.match.seed, game.id, 1))
+    assert f"deal 1: {expected}" in footer
+    # the seed itself is never shown while the match is played
+    assert str(game.match.seed) not in footer + (table.embeds[0].description or "")
+
+
+async def test_history_replay_and_export(harness: Harness) -> None:
+    game = await finished_match(harness, 2, target=5)
+    anna, bjorn, cecilia = harness.members[:3]
+    result = await harness.slash(anna, "kasino history")
+    assert result.ephemeral
+    page = result.response
+    assert f"#{game.id}" in page.embeds[0].description
+    options = select_options(page, "k:histpick:")
+    assert [o["value"] for o in options] == [str(game.id)]
+    # someone's member filter: cecilia never played
+    other = await anna.slash(harness.channel, "kasino history", member=cecilia)
+    assert "No finished matches" in other.response.embeds[0].description
+    # replay from the history menu: a new private view at the first deal
+    replay = await harness.select(anna, page, [str(game.id)], custom_id=cid(page, "k:histpick:"))
+    assert replay.ephemeral
+    view = replay.response
+    steps = await harness.cog.games.storage.move_count(game.id)
+    assert f"Step 0 of {steps}" in view.embeds[0].description
+    for n in range(1, 4):
+        step = await harness.click(anna, view, custom_id=_slot(view, "next"))
+        view = step.response
+        assert f"Step {n} of {steps}" in view.embeds[0].description
+        assert "**Move:**" in view.embeds[0].description
+    fields = {f.name for f in view.embeds[0].fields}
+    assert {"anna", "bjorn"} <= fields
+    last = await harness.click(anna, view, custom_id=_slot(view, "last"))
+    assert "wins" in last.response.embeds[0].description
+    seed_field = last.response.embeds[0].fields[-1].value
+    assert "Seed" in seed_field and "Commitment" in seed_field
+    jump = select_options(last.response, "k:jump:")
+    first = await harness.select(
+        anna, last.response, [jump[0]["value"]], custom_id=cid(last.response, "k:jump:")
+    )
+    assert "Step 0 of" in first.response.embeds[0].description
+    # someone else's replay page is refused
+    forged = await harness.forge(bjorn, first.response, _slot(first.response, "next"))
+    assert forged.ephemeral and forged.response.content == EN(NOT_MINE)
+    # a step out of range, a page out of range
+    out = await harness.forge(anna, first.response, f"k:replay:{game.id}:{steps + 1}:next")
+    assert out.response.content == EN(NO_STEP, id=game.id, step=steps + 1, steps=steps)
+    far = await harness.forge(anna, page, "k:history:0:-:7")
+    assert far.response.content == EN(NO_PAGE, page=7, pages=1)
+    # forged custom ids the parser refuses
+    for bad in (f"k:replay:{game.id}:-1:next", f"k:replay:{game.id}:1:sideways",
+                f"k:replay:0{game.id}:1:next", "k:history:x:-:1"):  # fmt: skip
+        refused = await harness.forge(anna, first.response, bad)
+        assert refused.response.content == EN(NOT_MINE), bad
+    # the finished table's Replay button, beside Rematch
+    table = harness.table_message(game)
+    assert any(c.startswith("k:rematch:") for c in custom_ids(table))
+    opened = await harness.click(bjorn, table, custom_id=f"k:replay:{game.id}:0:open")
+    assert opened.ephemeral and "Step 0 of" in opened.response.embeds[0].description
+    # export: a JSON record that verifies and replays
+    exported = await harness.slash(anna, "kasino export", game=game.id)
+    assert exported.ephemeral
+    (attachment,) = exported.response.attachments
+    data = await attachment.read()
+    record = json.loads(data)
+    assert record["format"] == "kasino-record" and record["game"] == game.id
+    assert record["result"]["scores"] == game.match.scores
+    assert record["rounds"][0]["seed"] == f"{game.match.seed}/0"
+    out_text = io.StringIO()
+    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as file:
+        file.write(data)
+    assert verify_file(file.name, out_text) == 0, out_text.getvalue()
+    assert replay_file(file.name, io.StringIO()) == 0
+    # a changed seed or a changed card fails
+    record["seed"] = "0" + str(record["seed"])
+    with open(file.name, "w") as changed:
+        json.dump(record, changed)
+    assert verify_file(file.name, io.StringIO()) == 1
+
+
+async def test_unfinished_and_foreign_games_are_refused(harness: Harness) -> None:
+    game = await harness.start_game(2, target=5)
+    await harness.play_move(game)
+    anna = harness.members[0]
+    hidden = [str(c) for hand in game.match.round.hands for c in hand]
+    table = harness.table_message(game)
+    answers = [
+        await harness.slash(anna, "kasino export", game=game.id),
+        await harness.forge(anna, table, f"k:replay:{game.id}:0:open"),
+        await harness.forge(anna, table, f"k:replay:{game.id}:1:last"),
+    ]
+    for answer in answers:
+        assert answer.ephemeral
+        text = answer.response.content
+        assert not answer.response.embeds and not answer.response.attachments
+        assert text in (EN(NO_RECORD["unfinished"], id=game.id), EN(NOT_MINE)), text
+        assert str(game.match.seed) not in text
+        assert not any(card in text for card in hidden)
+    missing = await harness.slash(anna, "kasino export", game=999_999)
+    assert missing.response.content == EN(NO_RECORD["missing"], id=999_999)
+    # another server's finished match
+    await harness.cog.games.stop(game, allowed=True)
+    done = await finished_match(harness, 2, target=5)
+    elsewhere = harness.env.create_guild("Other Club")
+    channel = elsewhere.create_text_channel("kasino")
+    stranger = elsewhere.add_member(harness.env.create_user("erik"))
+    answer = await stranger.slash(channel, "kasino export", game=done.id)
+    assert answer.response.content == EN(NO_RECORD["elsewhere"], id=done.id)
+
+
+def _slot(message: Any, slot: str) -> str:
+    found = [c for c in custom_ids(message) if c.startswith("k:replay:") and c.endswith(slot)]
+    assert len(found) == 1, custom_ids(message)
+    return found[0]

@@ -97,15 +97,6 @@ class Profile:
     history: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
-def streaks(outcomes: Sequence[bool]) -> tuple[int, int]:
-    """The longest and the current run of wins, oldest first."""
-    longest = run = 0
-    for won in outcomes:
-        run = run + 1 if won else 0
-        longest = max(longest, run)
-    return longest, run
-
-
 def seat_label(seat: str, names: Mapping[int, str], t: Lang = EN) -> str:
     """A lineup seat as people read it: a person's name, or the computer's level."""
     if seat.startswith("c:"):
@@ -274,7 +265,8 @@ INK = (128, 128, 128, 255)  # mid grey: legible on both themes
 
 def rating_chart(history: Sequence[tuple[float, float, float, float]]) -> bytes:
     """A small PNG (transparent, :data:`CHART_SIZE`) of the shown rating (mu − 3σ) over
-    the last matches, with the band mu ± σ around mu's path faint behind it."""
+    the last matches, with its uncertainty (± σ, as the profile writes it) as a faint
+    band around it."""
     width, height = CHART_SIZE
     image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image, "RGBA")
@@ -283,8 +275,8 @@ def rating_chart(history: Sequence[tuple[float, float, float, float]]) -> bytes:
         return _png(image)
     points = [(history[0][0], history[0][1])] + [(mu, sigma) for _, _, mu, sigma in history]
     shown = [mu - 3 * sigma for mu, sigma in points]
-    tops = [mu + sigma for mu, sigma in points]
-    lows = [min(mu - sigma, s) for (mu, sigma), s in zip(points, shown, strict=True)]
+    tops = [s + sigma for (_, sigma), s in zip(points, shown, strict=True)]
+    lows = [s - sigma for (_, sigma), s in zip(points, shown, strict=True)]
     high, low = max(tops), min(lows)
     if high - low < 1:
         high, low = high + 0.5, low - 0.5
@@ -299,8 +291,8 @@ def rating_chart(history: Sequence[tuple[float, float, float, float]]) -> bytes:
     for value in (low, (low + high) / 2, high):
         draw.line([(left, y(value)), (right, y(value))], fill=GRID, width=1)
         draw.text((4, y(value) - 7), f"{value:.0f}", fill=INK, font=font)
-    band = [(x(i), y(mu + sigma)) for i, (mu, sigma) in enumerate(points)]
-    band += [(x(i), y(mu - sigma)) for i, (mu, sigma) in reversed(list(enumerate(points)))]
+    band = [(x(i), y(v)) for i, v in enumerate(tops)]
+    band += [(x(i), y(v)) for i, v in reversed(list(enumerate(lows)))]
     draw.polygon(band, fill=BAND)
     draw.line([(x(i), y(v)) for i, v in enumerate(shown)], fill=LINE, width=3, joint="curve")
     for i, v in enumerate(shown):

@@ -14,7 +14,6 @@ from bot.profile import (
     Profile,
     profile_embed,
     rating_chart,
-    streaks,
     versus_embed,
 )
 from bot.storage import Storage
@@ -55,7 +54,7 @@ class ProfileFlow:
                     people += totals
         rating, rank, rated = await storage.rating(guild_id, shown, user_id)
         computer_rating, _, _ = await storage.rating(guild_id, shown, user_id, computers=True)
-        longest, current = streaks(await storage.player_outcomes(guild_id, user_id, variant))
+        longest, current = await storage.player_streaks(guild_id, user_id, variant)
         return Profile(
             user_id=user_id,
             name=name,

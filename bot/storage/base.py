@@ -668,19 +668,37 @@ class Storage:
             for g, v, w, p, vs, lu, at in rows
         ]
 
-    async def player_outcomes(
+    async def player_streaks(
         self, guild_id: int, user_id: int, variant: str | None = None
-    ) -> list[bool]:
-        """Whether each of a person's matches in a server was won, oldest first (for the
-        streaks; reads only the index)."""
+    ) -> tuple[int, int]:
+        """A person's longest run of won matches in a server, and the run they are on now
+        (counted by the database from the index, however many matches they played)."""
         where, params = "guild_id = ? AND user_id = ?", [guild_id, user_id]
         if variant:
             where += " AND variant = ?"
             params.append(variant)  # type: ignore[arg-type]
-        rows = await self.fetch(
-            f"SELECT won FROM results WHERE {where} ORDER BY finished_at, game_id", params
+        order = "ORDER BY finished_at, game_id"
+        # each run of wins is an island: its matches share (position - position among wins)
+        longest = await self.fetch(
+            "SELECT COALESCE(MAX(run), 0) FROM (SELECT COUNT(*) AS run FROM ("
+            f" SELECT won, ROW_NUMBER() OVER ({order})"
+            f" - ROW_NUMBER() OVER (PARTITION BY won {order}) AS island"
+            f" FROM results WHERE {where}) AS matches WHERE won = 1 GROUP BY island) AS runs",
+            params,
         )
-        return [bool(won) for (won,) in rows]
+        loss = await self.fetch(
+            f"SELECT finished_at, game_id FROM results WHERE {where} AND won = 0"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+            params,
+        )
+        since, after = ("", []) if not loss else (
+            " AND (finished_at > ? OR (finished_at = ? AND game_id > ?))",
+            [loss[0][0], loss[0][0], loss[0][1]],
+        )  # fmt: skip
+        current = await self.fetch(
+            f"SELECT COUNT(*) FROM results WHERE {where} AND won = 1{since}", [*params, *after]
+        )
+        return int(longest[0][0]), int(current[0][0])
 
     async def meetings(
         self, guild_id: int, user_id: int, other_id: int

@@ -671,34 +671,21 @@ class Storage:
     async def player_streaks(
         self, guild_id: int, user_id: int, variant: str | None = None
     ) -> tuple[int, int]:
-        """A person's longest run of won matches in a server, and the run they are on now
-        (counted by the database from the index, however many matches they played)."""
-        where, params = "guild_id = ? AND user_id = ?", [guild_id, user_id]
-        if variant:
-            where += " AND variant = ?"
-            params.append(variant)  # type: ignore[arg-type]
-        order = "ORDER BY finished_at, game_id"
-        # each run of wins is an island: its matches share (position - position among wins)
-        longest = await self.fetch(
-            "SELECT COALESCE(MAX(run), 0) FROM (SELECT COUNT(*) AS run FROM ("
-            f" SELECT won, ROW_NUMBER() OVER ({order})"
-            f" - ROW_NUMBER() OVER (PARTITION BY won {order}) AS island"
-            f" FROM results WHERE {where}) AS matches WHERE won = 1 GROUP BY island) AS runs",
+        """A person's longest run of won matches in a server, and the run they are on now,
+        counted by the database from the index (a player of 20,000 matches sends back one
+        row, not 20,000)."""
+        where, params = player_where(guild_id, user_id, variant)
+        # a run of wins is the wins after the same number of losses; the current run is
+        # the wins after the last loss (one pass over the index, in its order)
+        rows = await self.fetch(
+            "SELECT COALESCE(MAX(run), 0), COALESCE(MAX(CASE WHEN lost = losses THEN run END), 0)"
+            " FROM (SELECT lost, losses, COUNT(*) AS run FROM (SELECT won,"
+            " SUM(1 - won) OVER (ORDER BY finished_at, game_id ROWS UNBOUNDED PRECEDING) AS lost,"
+            f" SUM(1 - won) OVER () AS losses FROM results WHERE {where}) AS matches"
+            " WHERE won = 1 GROUP BY lost, losses) AS runs",
             params,
         )
-        loss = await self.fetch(
-            f"SELECT finished_at, game_id FROM results WHERE {where} AND won = 0"
-            " ORDER BY finished_at DESC, game_id DESC LIMIT 1",
-            params,
-        )
-        since, after = ("", []) if not loss else (
-            " AND (finished_at > ? OR (finished_at = ? AND game_id > ?))",
-            [loss[0][0], loss[0][0], loss[0][1]],
-        )  # fmt: skip
-        current = await self.fetch(
-            f"SELECT COUNT(*) FROM results WHERE {where} AND won = 1{since}", [*params, *after]
-        )
-        return int(longest[0][0]), int(current[0][0])
+        return int(rows[0][0]), int(rows[0][1])
 
     async def meetings(
         self, guild_id: int, user_id: int, other_id: int
@@ -868,6 +855,14 @@ def _seat_list(text: str) -> list[dict[str, Any]]:
     except (TypeError, ValueError):
         return []
     return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
+
+
+def player_where(guild_id: int, user_id: int, variant: str | None) -> tuple[str, list[Any]]:
+    """The ``WHERE`` condition on ``results`` of one person's matches in a server (of one
+    variant), and its parameters."""
+    if variant:
+        return "guild_id = ? AND user_id = ? AND variant = ?", [guild_id, user_id, variant]
+    return "guild_id = ? AND user_id = ?", [guild_id, user_id]
 
 
 def _of_shards(shards: Shards | None) -> tuple[str, list[int]]:

@@ -145,7 +145,7 @@ async def measure(storage: Storage, players: int, runs: int, seed: int) -> None:
         "rating on the computers board": lambda u, _: storage.rating(
             GUILD, "swedish", u, computers=True
         ),
-        "streaks (in the database)": lambda u, _: storage.player_streaks(GUILD, u),
+        "streaks": lambda u, _: storage.player_streaks(GUILD, u),
         "last five results": lambda u, _: storage.player_results(GUILD, u, None, 5),
         "rating picture (last 30 changes)": lambda u, _: storage.rating_history(
             GUILD, "swedish", u

@@ -21,12 +21,12 @@ from typing import Any
 from bot.ai import LEVELS, choose_move, hint
 from bot.config import Config
 from bot.deals import new_seed
-from bot.engine import Card, IllegalMove, Match, Move, Reason, capture_targets
+from bot.engine import Card, IllegalMove, Match, Move, Reason
 from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
 from bot.moves import auto_move
 from bot.ratings import lineup_of
-from bot.render import describe_move, seat_name, variant_name
+from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
 from bot.turns import after
@@ -425,21 +425,9 @@ class GameService:
         player = game.seats[seat]
         player.tabbar += int(play.sweep)
         player.idle = player.idle + 1 if auto else 0
-        # how the played card counted, in the Nordic games (builds say it themselves)
-        values = () if match.rules.builds else capture_targets(match.rules, move.card, move.taken)
         # said once in every language: the table and each player's hand show their own
         texts = {
-            code: describe_move(
-                seat_name(player, lang(code)),
-                match.rules,
-                move,
-                values,
-                sweep=play.sweep,
-                mulle=play.mulle,
-                auto=auto,
-                later=later,
-                t=lang(code),
-            )
+            code: played_words(player, match.rules, play, later, auto=auto, t=lang(code))
             for code in languages()
         }
         text = texts[EN.code]

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.deals import commitment, round_seed
-from bot.engine import IllegalMove, Match, Move, capture_targets
+from bot.engine import IllegalMove, Match, Move
 from bot.engine.rules import rules_from_dict, rules_to_dict
 from bot.i18n import EN, Lang
 from bot.models import Game, GameOptions, Seat, Status
-from bot.render import describe_move, seat_name
+from bot.render import played_words
 from bot.turns import after
 
 FORMAT = "kasino-record"
@@ -353,22 +353,10 @@ class GameRecord:
         """A played move in words, as the table said it."""
         move = play.move
         seat = self.game_at(match).seats[play.seat]
-        rules = match.rules
         later = None
         if before is not None and (move.kind == "build" or move.table_builds):
             later = after(before, move)
-        values = () if rules.builds else capture_targets(rules, move.card, move.taken)
-        return describe_move(
-            seat_name(seat, t),
-            rules,
-            move,
-            values,
-            sweep=play.sweep,
-            mulle=play.mulle,
-            auto=auto,
-            later=later,
-            t=t,
-        )
+        return played_words(seat, match.rules, play, later, auto=auto, t=t)
 
     # -------------------------------------------------------------- checks
 

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.deals import round_commitment, short
-from bot.engine import Build, Card, Move, Round, Rules
+from bot.engine import Build, Card, Move, Round, Rules, capture_targets
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status
 from bot.moves import Choice, deal_progress
@@ -198,6 +198,27 @@ def value_note(rules: Rules, played: Card, values: Sequence[int], t: Lang = EN) 
     if not values or tuple(values) == (played.rank,):
         return ""
     return t(" as {values}", values=or_values(values, t))
+
+
+def played_words(
+    seat: Any, rules: Rules, play: Any, later: Round | None, *, auto: bool = False, t: Lang = EN
+) -> str:
+    """A played move (the engine's ``Play``) in words as the table says it: the seat's name,
+    what the card counted as in the Nordic games, a sweep or a mulle; ``later``, the round
+    after a build, says how builds were grouped."""
+    move = play.move
+    values = () if rules.builds else capture_targets(rules, move.card, move.taken)
+    return describe_move(
+        seat_name(seat, t),
+        rules,
+        move,
+        values,
+        sweep=play.sweep,
+        mulle=play.mulle,
+        auto=auto,
+        later=later,
+        t=t,
+    )
 
 
 def describe_move(

@@ -620,7 +620,7 @@ class Kasino(
                 guild, variant, target, offset, PAGE_SIZE, computers=computers
             )
             pages = max(1, -(-total // PAGE_SIZE))
-            names = await storage.player_names(guild, [row.user_id for row in rows])
+            names = await storage.recent_names(guild, [row.user_id for row in rows])
             embed = scores_embed(
                 rows, variant, target, page, pages, offset, computers=computers, names=names, t=t
             )

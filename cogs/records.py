@@ -121,7 +121,7 @@ class RecordFlow:
         """``/kasino history`` (a private answer), or Previous / Next on it."""
         names: dict[int, str] = {}
         if page.member is not None:
-            names = await self.storage.player_names(interaction.guild_id or 0, [page.member])
+            names = await self.storage.recent_names(interaction.guild_id or 0, [page.member])
         made = await self.history_message(interaction, page, names)
         if made is None:
             return

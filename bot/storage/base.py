@@ -465,27 +465,10 @@ class Storage:
 
     # ----------------------------------------------------------- leaderboard
 
-    async def player_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
-        """Each person's name as last seated in a game of this server (for leaderboards:
-        a mention in an embed shows as a number where the member is not cached)."""
-        wanted = {int(u) for u in user_ids}
-        if not wanted:
-            return {}
-        names: dict[int, str] = {}
-        # the seats are read here rather than with each database's own JSON functions
-        rows = await self.fetch(
-            "SELECT seats FROM games WHERE guild_id = ? ORDER BY id", (guild_id,)
-        )
-        for (seats,) in rows:
-            for seat in _seat_list(seats):
-                user_id, name = seat.get("user_id"), seat.get("name")
-                if user_id in wanted and name:
-                    names[int(user_id)] = str(name)
-        return names
-
     async def recent_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
-        """Each person's name as seated in their latest finished match in this server (a
-        few index reads each, where :meth:`player_names` reads every game)."""
+        """Each person's name as seated in their latest finished match in this server, for
+        boards and pages that name people (a mention in an embed shows as a number where the
+        member is not cached): a few index reads each, however many games there are."""
         wanted = {int(u) for u in user_ids}
         games = set()
         for user in wanted:

@@ -10,16 +10,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import re
-import secrets
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from bot import ratings
 from bot.models import Game, Status
+from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
+from bot.storage.privacy import PrivacyQueries
 from bot.storage.records import (
     GAME_COLUMNS,
     BoardRow,
@@ -37,46 +36,23 @@ from bot.storage.records import (
     row_to_game,
 )
 from bot.storage.schema import MIGRATIONS, statements
+from bot.storage.sql import (
+    ACTIVE,
+    PEOPLE,
+    Computed,
+    Shards,
+    Statement,
+    Step,
+    check_changed,
+    of_shards,
+    seat_list,
+)
 
-ACTIVE = "status IN ('lobby', 'playing')"
-# Rows of people who can be named: a person the bot was asked to forget keeps their place
-# in the others' results and ratings under a negative id, listed on no board.
-PEOPLE = "user_id > 0"
+__all__ = ["ACTIVE", "PEOPLE", "Computed", "Shards", "Statement", "Step", "check_changed"]
+
 DECK_KINDS = ("guild", "user")  # whose card deck a ``deck_styles`` row is
 
 
-@dataclass(frozen=True, slots=True)
-class Statement:
-    """One statement of a transaction.
-
-    ``check``: it must change exactly one row, else the transaction is rolled back and
-    :class:`StaleGame` raised. ``returning``: it returns one value (``RETURNING id``).
-    """
-
-    sql: str
-    params: Sequence[Any] = ()
-    check: bool = False
-    returning: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Computed:
-    """A step of a transaction that reads, then writes what it computed from the rows.
-
-    The backend runs ``queries`` inside the transaction (after the steps before it), hands
-    their rows to ``compute`` (pure: no I/O), and runs the statements it returns, all in
-    the same transaction. ``lock`` (two 32-bit numbers) names what the read depends on:
-    PostgreSQL takes that transaction-level advisory lock first, so two processes computing
-    from the same rows take turns (SQLite's ``BEGIN IMMEDIATE`` already lets one writer in
-    at a time). Its result in :meth:`Storage.write`'s list is the number of statements run.
-    """
-
-    queries: tuple[tuple[str, Sequence[Any]], ...]
-    compute: Callable[[list[list[Sequence[Any]]]], list[Statement]]
-    lock: tuple[int, int] | None = None
-
-
-Step = Statement | Computed
 RATINGS_LOCK = 0x52415447  # "RATG": the first key of a (guild, variant) ratings lock
 
 
@@ -86,20 +62,7 @@ def ratings_lock(guild_id: int, variant: str) -> tuple[int, int]:
     return RATINGS_LOCK, int.from_bytes(digest, "big", signed=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Shards:
-    """The shards one process runs: a guild is theirs when ``(id >> 22) % count`` is
-    among ``ids`` (Discord's rule)."""
-
-    count: int
-    ids: tuple[int, ...]
-
-    def owns(self, guild_id: int) -> bool:
-        """Whether this process handles the guild."""
-        return (guild_id >> 22) % self.count in self.ids
-
-
-class Storage:
+class Storage(OutboxQueries, PrivacyQueries):
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 
     ``shared``: other processes may write the same database (PostgreSQL), so a loaded
@@ -202,7 +165,7 @@ class Storage:
 
         Reads no saved state, so one damaged game cannot stop the others from starting.
         """
-        theirs, params = _of_shards(shards)
+        theirs, params = of_shards(shards)
         rows = await self.fetch(
             f"SELECT id, deadline FROM games WHERE deadline IS NOT NULL AND {ACTIVE}"
             f" AND {theirs} ORDER BY deadline",
@@ -220,12 +183,12 @@ class Storage:
         )
         # the report is written only if this statement closes the game (checked: else
         # the whole transaction is rolled back)
-        steps = [Statement(sql, (now, game_id), check=bool(posts)), *_queue(posts, now)]
+        steps = [Statement(sql, (now, game_id), check=bool(posts)), *queue_posts(posts, now)]
         try:
             (changed, *ids) = await self.write(steps)
         except StaleGame:
             return False
-        _numbered(posts, steps[1:], ids)
+        number_posts(posts, steps[1:], ids)
         return changed == 1
 
     async def save_game(
@@ -283,119 +246,10 @@ class Storage:
         if lineup is not None and lineup.rated:
             hinted = any(r.hinted for r in results)
             steps.append(rating_step(game.id, game.guild_id, opts.variant, lineup, hinted, now))
-        queued = _queue(game.outbox, now)
+        queued = queue_posts(game.outbox, now)
         ids = (await self.write([*steps, *queued]))[len(steps) :]
-        _numbered(game.outbox, queued, ids)
+        number_posts(game.outbox, queued, ids)
         game.stored_version = game.version
-
-    # ------------------------------------------------------------------ privacy
-
-    async def seated_in_active_game(self, user_id: int) -> bool:
-        """Whether the person has a seat in a lobby or a match still running."""
-        rows = await self.fetch(
-            f"SELECT seats FROM games WHERE {ACTIVE} AND seats LIKE ?", (f"%{int(user_id)}%",)
-        )
-        return any(
-            seat.get("user_id") == user_id for (seats,) in rows for seat in _seat_list(seats)
-        )
-
-    async def forget_user(self, user_id: int) -> Forgotten:
-        """Remove every row that names the person, in one transaction: their settings go;
-        their results and ratings stay, under a random negative id listed on no board, so
-        that the other players' ratings still add up; in the games they played their seat,
-        their name in the stored words and their mentions are made anonymous (the games
-        stay, so the other players' histories and replays do too). Games still running are
-        not touched: the caller refuses while the person is seated in one."""
-        uid = int(user_id)
-        anonymous = -1 - secrets.randbits(62)
-        steps = [Statement(sql, (anonymous, uid)) for sql in ANONYMISE]
-        steps += [Statement(sql, (uid,)) for sql in FORGET]
-        steps += await self._lineups_without(uid, anonymous)
-        games = await self._games_without(uid)
-        changed = await self.write([*steps, *games])
-        return Forgotten(results=int(changed[0]), games=len(games) // 2)
-
-    async def _lineups_without(self, uid: int, anonymous: int) -> list[Statement]:
-        """Every match's lineup names all its seats, so the others' result rows too: the
-        person becomes ``anonymous`` there."""
-        rows = await self.fetch(
-            "SELECT id, lineup FROM results WHERE lineup LIKE ?", (f'%"u{uid}"%',)
-        )
-        sql = "UPDATE results SET lineup = ? WHERE id = ?"
-        return [
-            Statement(sql, (str(lineup).replace(f'"u{uid}"', f'"u{anonymous}"'), result_id))
-            for result_id, lineup in rows
-        ]
-
-    async def _games_without(self, uid: int) -> list[Statement]:
-        """Two statements per finished game the person sat in: the game's row without them
-        (seat, names in its stored words, mentions), and its history summary likewise."""
-        rows = await self.fetch(
-            f"SELECT id, seats, last_move, extra FROM games WHERE NOT ({ACTIVE}) AND seats LIKE ?",
-            (f"%{uid}%",),
-        )
-        summaries = dict(
-            await self.fetch(
-                "SELECT game_id, summary FROM finished WHERE game_id IN"
-                " (SELECT id FROM games WHERE seats LIKE ?)",
-                (f"%{uid}%",),
-            )
-        )
-        steps = []
-        for game_id, seats_text, last_move, extra in rows:
-            seats = _seat_list(seats_text)
-            names, places = _anonymised(seats, uid)
-            if not places:
-                continue  # the id was only part of another number
-            extra_json = json.dumps(_without(_json_or_empty(extra), names, uid))
-            summary = _json_or_empty(summaries.get(game_id))
-            for place in places:
-                if place < len(summary.get("seats", [])):
-                    summary["seats"][place]["name"] = ""
-            steps += [
-                Statement(
-                    "UPDATE games SET seats = ?, last_move = ?, extra = ? WHERE id = ?",
-                    (json.dumps(seats), _without(last_move or "", names, uid), extra_json,
-                     game_id),
-                ),
-                Statement(
-                    "UPDATE finished SET summary = ? WHERE game_id = ?",
-                    (json.dumps(summary), game_id),
-                ),
-            ]  # fmt: skip
-        return steps
-
-    # ---------------------------------------------------------------- outbox
-
-    async def pending_posts(self, shards: Shards | None = None) -> list[Outgoing]:
-        """What the channels must still be shown (oldest first); with ``shards``, only
-        those shards' guilds' (a restarted process posts what its games left)."""
-        theirs, params = _of_shards(shards)
-        rows = await self.fetch(
-            "SELECT id, game_id, guild_id, channel_id, is_table, body FROM outbox"
-            f" WHERE {theirs} ORDER BY id",
-            params,
-        )
-        return [
-            Outgoing(int(game), int(guild), int(channel), str(body), bool(table), int(pid))
-            for pid, game, guild, channel, table, body in rows
-        ]
-
-    async def tableless_games(self, shards: Shards | None = None) -> list[int]:
-        """Games in play with no table kept and none waiting in the outbox (a process
-        killed between dealing a rematch and queueing its table); with ``shards``, only
-        those shards' guilds'."""
-        theirs, params = _of_shards(shards)
-        rows = await self.fetch(
-            "SELECT id FROM games WHERE status = 'playing' AND message_id IS NULL"
-            f" AND id NOT IN (SELECT game_id FROM outbox WHERE is_table = 1) AND {theirs}",
-            params,
-        )
-        return [int(gid) for (gid,) in rows]
-
-    async def post_done(self, post_id: int) -> None:
-        """A queued post has been made (or can never be): it leaves the outbox."""
-        await self.write([Statement("DELETE FROM outbox WHERE id = ?", (post_id,))])
 
     async def move_count(self, game_id: int) -> int:
         """How many moves the log holds for a game."""
@@ -486,7 +340,7 @@ class Storage:
         )
         names: dict[int, str] = {}
         for (seats,) in rows:
-            for seat in _seat_list(seats):
+            for seat in seat_list(seats):
                 user_id, name = seat.get("user_id"), seat.get("name")
                 if user_id in wanted and name:
                     names[int(user_id)] = str(name)
@@ -766,78 +620,9 @@ class Storage:
         await self.write([Statement(sql, (kind, subject_id, style, now))])
 
 
-# What removes a person from the database, in one transaction with the anonymised seats
-# of their games (see :meth:`Storage.forget_user`). ``ANONYMISE`` gives their rows a
-# random negative id (``?``: it, then their id), so the others' ratings still add up
-# (``ratings --check``); ``FORGET`` removes the rest (``?``: their id). A new table that
-# names people adds its statements here; ``tests/bot/test_forget.py`` finds any row left.
-ANONYMISE: tuple[str, ...] = (
-    "UPDATE results SET user_id = ? WHERE user_id = ?",
-    "UPDATE ratings SET user_id = ? WHERE user_id = ?",
-    "UPDATE rating_changes SET user_id = ? WHERE user_id = ?",
-)
-FORGET: tuple[str, ...] = (
-    "DELETE FROM deck_styles WHERE kind = 'user' AND subject_id = ?",
-    "DELETE FROM finished_players WHERE user_id = ?",
-    "UPDATE games SET host_id = 0 WHERE host_id = ?",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Forgotten:
-    """What :meth:`Storage.forget_user` removed: result rows, and games anonymised."""
-
-    results: int
-    games: int
-
-
-ANONYMOUS = "👤"  # in place of a forgotten person's name in stored words
-
-
-def _anonymised(seats: list[dict[str, Any]], user_id: int) -> tuple[list[str], list[int]]:
-    """Make the person's seats nameless (in place): the names removed, and the seats'
-    places (none: they did not sit there)."""
-    places = [i for i, seat in enumerate(seats) if seat.get("user_id") == user_id]
-    names = [str(seats[i].get("name") or "") for i in places]
-    for i in places:
-        seats[i]["user_id"], seats[i]["name"] = None, ""
-    return [name for name in names if name], places
-
-
-def _without(value: Any, names: list[str], user_id: int) -> Any:
-    """A stored text (a move in words), or every text inside stored JSON, with the
-    person's names (as whole words) and mentions replaced."""
-    if isinstance(value, dict):
-        return {key: _without(item, names, user_id) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_without(item, names, user_id) for item in value]
-    if not isinstance(value, str):
-        return value
-    for name in names:
-        value = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", ANONYMOUS, value)
-    return value.replace(f"<@{user_id}>", ANONYMOUS)
-
-
-def _json_or_empty(text: str | None) -> Any:
-    try:
-        return json.loads(text or "{}")
-    except ValueError:
-        return {}
-
-
 def _rating_row(row: Sequence[Any]) -> RatingRow:
     user_id, mu, sigma, matches, wins, hinted = row
     return RatingRow(int(user_id), float(mu), float(sigma), int(matches), int(wins), int(hinted))
-
-
-def _seat_list(text: str) -> list[dict[str, Any]]:
-    """The seats of a row; damaged seats name nobody (the game itself is reported when
-    it is loaded)."""
-    try:
-        seats = json.loads(text)
-    except (TypeError, ValueError):
-        return []
-    return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
 
 
 def player_where(guild_id: int, user_id: int, variant: str | None) -> tuple[str, list[Any]]:
@@ -846,15 +631,6 @@ def player_where(guild_id: int, user_id: int, variant: str | None) -> tuple[str,
     if variant:
         return "guild_id = ? AND user_id = ? AND variant = ?", [guild_id, user_id, variant]
     return "guild_id = ? AND user_id = ?", [guild_id, user_id]
-
-
-def _of_shards(shards: Shards | None) -> tuple[str, list[int]]:
-    """A ``WHERE`` condition on ``guild_id`` for the guilds of these shards (all guilds
-    for ``None``), and its parameters."""
-    if shards is None:
-        return "1 = 1", []
-    marks = ", ".join("?" for _ in shards.ids)
-    return f"(guild_id >> 22) % ? IN ({marks})", [shards.count, *shards.ids]
 
 
 def _json_dict(text: object) -> dict[str, Any]:
@@ -896,41 +672,6 @@ def _finished_steps(game: Game, now: float) -> list[Statement]:
         for user in people
     )
     return steps
-
-
-def _queue(posts: Sequence[Outgoing], now: float) -> list[Statement]:
-    """The statements that put ``posts`` in the outbox: each returns its row's id; a table
-    first removes the game's older tables still waiting (only the latest is posted)."""
-    steps = []
-    for post in posts:
-        if post.table:
-            steps.append(
-                Statement("DELETE FROM outbox WHERE game_id = ? AND is_table = 1", (post.game_id,))
-            )
-        steps.append(
-            Statement(
-                "INSERT INTO outbox (game_id, guild_id, channel_id, is_table, body, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                (post.game_id, post.guild_id, post.channel_id, int(post.table), post.body, now),
-                returning=True,
-            )
-        )
-    return steps
-
-
-def _numbered(
-    posts: Sequence[Outgoing], steps: Sequence[Statement], results: Sequence[Any]
-) -> None:
-    """Give each queued post the row id its INSERT returned."""
-    ids = iter(value for step, value in zip(steps, results, strict=True) if step.returning)
-    for post in posts:
-        post.id = int(next(ids))
-
-
-def check_changed(rowcount: int, step: Statement) -> None:
-    """:class:`StaleGame` when a checked statement did not change exactly one row."""
-    if step.check and rowcount != 1:
-        raise StaleGame("the game changed in the database since this copy was loaded")
 
 
 # ------------------------------------------------------------------ ratings

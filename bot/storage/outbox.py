@@ -1,0 +1,73 @@
+"""The durable outbox's rows: what the channels must still be shown (see
+:mod:`cogs.outbox`), written with the change they show and deleted once posted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.storage.records import Outgoing
+from bot.storage.sql import Queries, Shards, Statement, of_shards
+
+
+class OutboxQueries(Queries):
+    """The storage's queries about the outbox."""
+
+    async def pending_posts(self, shards: Shards | None = None) -> list[Outgoing]:
+        """What the channels must still be shown (oldest first); with ``shards``, only
+        those shards' guilds' (a restarted process posts what its games left)."""
+        theirs, params = of_shards(shards)
+        rows = await self.fetch(
+            "SELECT id, game_id, guild_id, channel_id, is_table, body FROM outbox"
+            f" WHERE {theirs} ORDER BY id",
+            params,
+        )
+        return [
+            Outgoing(int(game), int(guild), int(channel), str(body), bool(table), int(pid))
+            for pid, game, guild, channel, table, body in rows
+        ]
+
+    async def tableless_games(self, shards: Shards | None = None) -> list[int]:
+        """Games in play with no table kept and none waiting in the outbox (a process
+        killed between dealing a rematch and queueing its table); with ``shards``, only
+        those shards' guilds'."""
+        theirs, params = of_shards(shards)
+        rows = await self.fetch(
+            "SELECT id FROM games WHERE status = 'playing' AND message_id IS NULL"
+            f" AND id NOT IN (SELECT game_id FROM outbox WHERE is_table = 1) AND {theirs}",
+            params,
+        )
+        return [int(gid) for (gid,) in rows]
+
+    async def post_done(self, post_id: int) -> None:
+        """A queued post has been made (or can never be): it leaves the outbox."""
+        await self.write([Statement("DELETE FROM outbox WHERE id = ?", (post_id,))])
+
+
+def queue_posts(posts: Sequence[Outgoing], now: float) -> list[Statement]:
+    """The statements that put ``posts`` in the outbox: each returns its row's id; a table
+    first removes the game's older tables still waiting (only the latest is posted)."""
+    steps = []
+    for post in posts:
+        if post.table:
+            steps.append(
+                Statement("DELETE FROM outbox WHERE game_id = ? AND is_table = 1", (post.game_id,))
+            )
+        steps.append(
+            Statement(
+                "INSERT INTO outbox (game_id, guild_id, channel_id, is_table, body, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (post.game_id, post.guild_id, post.channel_id, int(post.table), post.body, now),
+                returning=True,
+            )
+        )
+    return steps
+
+
+def number_posts(
+    posts: Sequence[Outgoing], steps: Sequence[Statement], results: Sequence[Any]
+) -> None:
+    """Give each queued post the row id its INSERT returned."""
+    ids = iter(value for step, value in zip(steps, results, strict=True) if step.returning)
+    for post in posts:
+        post.id = int(next(ids))

@@ -164,6 +164,7 @@ class Outbox:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._sent: dict[int, collections.deque[float]] = {}
         self._deleted: dict[int, collections.deque[int]] = {}
+        self._chores: set[asyncio.Task[None]] = set()
 
     def put(self, post: Post) -> None:
         """Queue a post (never waits); a table replaces the same game's waiting table."""
@@ -182,8 +183,10 @@ class Outbox:
                 post = Post.of(record)
             except ValueError as error:
                 log.warning("game %s: an outbox row cannot be posted (%s)", record.game_id, error)
-                if record.id is not None:
-                    asyncio.get_running_loop().create_task(self._done(record.id))
+                if record.id is not None:  # never postable: it leaves the outbox
+                    chore = asyncio.get_running_loop().create_task(self._done(record.id))
+                    self._chores.add(chore)  # kept until done (the loop holds tasks weakly)
+                    chore.add_done_callback(self._chores.discard)
                 continue
             self.put(post)
 

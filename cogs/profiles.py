@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 
 from bot import ratings
@@ -96,7 +98,8 @@ class ProfileFlow:
         embed = profile_embed(profile, names, t)
         files = []
         if profile.history:
-            chart = rating_chart(profile.history)
+            # drawing and compressing the picture takes ~10 ms: off the event loop
+            chart = await asyncio.to_thread(rating_chart, profile.history)
             files.append(discord.File(_buffer(chart), filename=CHART_FILE))
         return embed, files
 

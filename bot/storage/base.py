@@ -44,6 +44,7 @@ from bot.storage.sql import (
     Statement,
     Step,
     check_changed,
+    json_object,
     of_shards,
     seat_list,
 )
@@ -295,7 +296,7 @@ class Storage(OutboxQueries, PrivacyQueries):
             )
         rows = await self.fetch(sql, [*params, limit, offset])
         return [
-            HistoryRow(int(gid), str(var), float(at), _json_dict(summary))
+            HistoryRow(int(gid), str(var), float(at), json_object(summary))
             for gid, var, at, summary in rows
         ], total
 
@@ -631,14 +632,6 @@ def player_where(guild_id: int, user_id: int, variant: str | None) -> tuple[str,
     if variant:
         return "guild_id = ? AND user_id = ? AND variant = ?", [guild_id, user_id, variant]
     return "guild_id = ? AND user_id = ?", [guild_id, user_id]
-
-
-def _json_dict(text: object) -> dict[str, Any]:
-    try:
-        value = json.loads(str(text))
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _finished_steps(game: Game, now: float) -> list[Statement]:

@@ -9,7 +9,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.sql import ACTIVE, Queries, Statement, seat_list
+from bot.storage.sql import ACTIVE, Queries, Statement, json_object, seat_list
 
 # What removes a person from the database, in one transaction with the anonymised seats
 # of their games (see :meth:`Storage.forget_user`). ``ANONYMISE`` gives their rows a
@@ -61,13 +61,6 @@ def _without(value: Any, names: list[str], user_id: int) -> Any:
     for name in names:
         value = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", ANONYMOUS, value)
     return value.replace(f"<@{user_id}>", ANONYMOUS)
-
-
-def _json_or_empty(text: str | None) -> Any:
-    try:
-        return json.loads(text or "{}")
-    except ValueError:
-        return {}
 
 
 class PrivacyQueries(Queries):
@@ -128,8 +121,8 @@ class PrivacyQueries(Queries):
             names, places = _anonymised(seats, uid)
             if not places:
                 continue  # the id was only part of another number
-            extra_json = json.dumps(_without(_json_or_empty(extra), names, uid))
-            summary = _json_or_empty(summaries.get(game_id))
+            extra_json = json.dumps(_without(json_object(extra), names, uid))
+            summary = json_object(summaries.get(game_id))
             for place in places:
                 if place < len(summary.get("seats", [])):
                     summary["seats"][place]["name"] = ""

@@ -102,3 +102,13 @@ def of_shards(shards: Shards | None) -> tuple[str, list[int]]:
         return "1 = 1", []
     marks = ", ".join("?" for _ in shards.ids)
     return f"(guild_id >> 22) % ? IN ({marks})", [shards.count, *shards.ids]
+
+
+def json_object(text: object) -> dict[str, Any]:
+    """A stored JSON object, or ``{}`` when the text is missing, damaged or not an object
+    (what reads it shows what it can)."""
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -8,6 +8,7 @@ made from table cards (Swazi), and the engine's ``legal_moves()`` is the one sou
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Sequence
 
 from bot.engine import Build, Card, IllegalMove, Move, Round, card_points, is_mulle
@@ -31,16 +32,37 @@ def cards_of(items: Iterable[Item]) -> list[Card]:
 
 
 def moves_of(round_: Round, card: Card) -> list[Move]:
-    """Every legal move of ``card`` for the player to move, best first."""
-    return _ranked(round_, [move for move in round_.legal_moves() if move.card == card])
+    """Every legal move of ``card`` for the player to move, best first (the card's moves
+    alone are listed: :meth:`Round.moves`)."""
+    return _ranked(round_, list(round_.moves.of(card)))
 
 
 def moves_by_card(round_: Round) -> dict[Card, list[Move]]:
-    """Every legal move of the player to move, by card, best first (one listing)."""
+    """Every legal move of the player to move, by card, best first (every move listed:
+    a menu asks :meth:`Round.moves` only what it shows instead)."""
     by_card: dict[Card, list[Move]] = {}
     for move in round_.legal_moves():
         by_card.setdefault(move.card, []).append(move)
     return {card: _ranked(round_, moves) for card, moves in by_card.items()}
+
+
+def best_moves(round_: Round, card: Card, count: int, *, plain: bool = True) -> list[Move]:
+    """``moves_of(round_, card)[:count]`` (without the plain trail unless ``plain``),
+    ranking only what can reach the first ``count``: :func:`_rank` puts every capture
+    before every build and every build before every trail, so a kind is ranked only if
+    the kinds before it leave room, and then only its best ``count`` are kept
+    (``heapq.nsmallest`` is stable, as the sort is)."""
+    found: list[Move] = []
+    moves = round_.moves.of(card)
+    for kind in ("capture", "build", "trail"):
+        room = count - len(found)
+        if room <= 0:
+            break
+        if not moves.has(kind):
+            continue
+        listed = [m for m in moves.moves(kind) if plain or m.table_builds or m.kind != "trail"]
+        found += heapq.nsmallest(room, listed, key=lambda move: _rank(round_, move))
+    return found
 
 
 def _ranked(round_: Round, moves: list[Move]) -> list[Move]:
@@ -226,9 +248,10 @@ def move_sentence(name: str, move: Move, fmt: Fmt, later: Round | None = None, t
 
 
 def matching(round_: Round, card: Card, items: Sequence[Item]) -> list[Move]:
-    """The legal moves of ``card`` that use exactly ``items`` of the table."""
+    """The legal moves of ``card`` that use exactly ``items`` of the table, best first."""
     chosen = sorted(map(str, items))
-    return [move for move in moves_of(round_, card) if sorted(map(str, _used(move))) == chosen]
+    found = [m for m in round_.moves.of(card) if sorted(map(str, _used(m))) == chosen]
+    return _ranked(round_, found)  # stable: the order of the ranked list, filtered
 
 
 def _used(move: Move) -> list[Item]:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ParamSpec, TypeVar
 
 import discord
 
 from bot.ai import LEVELS
-from bot.engine import Card, Move, Round, capture_options, capture_values
+from bot.engine import Card, CardMoves, Move, Round, capture_options, capture_values
+from bot.engine.legal import of_kind
 from bot.engine.moves import Item
 from bot.i18n import EN, N_, Lang
 from bot.models import MAX_SEATS, VARIANT_NAMES, Game, Status
@@ -26,13 +27,12 @@ from bot.render import (
     variant_name,
 )
 from bot.turns import (
+    best_moves,
     building,
     capture_points,
     cards_of,
     item_text,
     move_label,
-    moves_by_card,
-    moves_of,
     sweeps,
     why_not,
 )
@@ -180,7 +180,7 @@ def _card_option(
     index: int,
     seat: int,
     ink: CardInk,
-    by_card: dict[Card, list[Move]],
+    by_card: Mapping[Card, CardMoves | list[Move]],
     t: Lang = EN,
 ) -> discord.SelectOption:
     """A card of the hand: its face as the option's emoji when the faces are uploaded, and
@@ -211,23 +211,36 @@ def _card_option(
 
 
 def _building_card_option(
-    rnd: Round, played: Card, index: int, moves: list[Move], t: Lang = EN
+    rnd: Round, played: Card, index: int, moves: CardMoves | list[Move], t: Lang = EN
 ) -> discord.SelectOption:
-    """A card of the hand in a game with builds: what it can do (``moves``, its legal
-    moves), in a few words."""
+    """A card of the hand in a game with builds: what it can do (``moves``: its legal
+    moves, as the engine's lazy view, asked only which kinds exist, or a list), in a few
+    words: the kinds in menu order (takes, builds, trails making builds, the trail)."""
     label = plain(played)
-    if not moves:
+    kinds = [kind for kind in ("capture", "build", "table-build") if _can(moves, kind)]
+    trail = _can(moves, "plain")
+    if not kinds and not trail:
         label = t("{card}: cannot be played now", card=label)
         description = why_not(rnd, played, t, plain)
-    elif all(move == Move(played) for move in moves):
+    elif not kinds:
         label = t("{card}: trail", card=label)
         description = t("takes and builds nothing: put on the table at once")
     else:
-        kinds = dict.fromkeys(t(KIND_WORDS[m.kind]) for m in moves if m != Move(played))
-        if Move(played) in moves:
-            kinds[t("trail")] = None
-        description = t("can {actions}: choose what next", actions=", ".join(kinds))
+        words = dict.fromkeys(t(KIND_WORDS[KIND_OF[kind]]) for kind in kinds)
+        if trail:
+            words[t("trail")] = None
+        description = t("can {actions}: choose what next", actions=", ".join(words))
     return discord.SelectOption(label=label, value=str(index), description=description[:100])
+
+
+KIND_OF = {"capture": "capture", "build": "build", "table-build": "trail"}  # lazy kinds' words
+
+
+def _can(moves: CardMoves | list[Move], kind: str) -> bool:
+    """Whether ``moves`` hold a move of ``kind`` (see :data:`bot.engine.legal.KINDS`)."""
+    if isinstance(moves, CardMoves):
+        return moves.has(kind)
+    return any(of_kind(move, kind) for move in moves)
 
 
 @_static
@@ -240,7 +253,8 @@ def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> d
     hand = rnd.hands[seat]
     if my_turn and hand:
         order = sorted(range(len(hand)), key=lambda i: sorted_cards(hand).index(hand[i]))
-        by_card = moves_by_card(rnd) if building(rnd) else {}  # one listing for all cards
+        # the games with builds: each card's moves as the engine's lazy view (no listing)
+        by_card = rnd.moves.by_card() if building(rnd) else {}
         options = [_card_option(game, i, seat, ink, by_card, t) for i in order]
         view.add_item(
             KasinoSelect(
@@ -260,8 +274,9 @@ def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> d
 
 def ranked_moves(rnd: Round, played: Card) -> list[Move]:
     """The moves a take menu offers by number in a game with builds (the plain trail has
-    its own option): the best :data:`CAPTURE_CHOICES`."""
-    return [m for m in moves_of(rnd, played) if m != Move(played)][:CAPTURE_CHOICES]
+    its own option): the best :data:`CAPTURE_CHOICES`, as the card's whole ranked list
+    would give them (only the kinds that can reach the menu are ranked)."""
+    return best_moves(rnd, played, CAPTURE_CHOICES, plain=False)
 
 
 @_static

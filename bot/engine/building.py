@@ -813,6 +813,9 @@ class Listing(Owners):
 
     # Most positions own no build: what owning one needs is set only then (one fewer
     # dictionary or field to make for each of the many positions of a round).
+    family: Casino
+    plain: tuple  # the position's reading by :meth:`Casino._plain`
+    reading: Context | None = None  # the position read whole, for existence questions
     pile_mask = 0
     owned_mask = 0
     drift_free = trail_ok = True  # the family sets them where owned
@@ -830,6 +833,13 @@ class Listing(Owners):
             self._rests = {}
             self._keeps = {}
         self.moves: dict[Card, list[Move]] = {}
+
+    def card_moves(self, card: Card) -> list[Move]:
+        """The moves of ``card`` (in the hand), listed on the first question."""
+        found = self.moves.get(card)
+        if found is None:
+            found = self.moves[card] = self.family._plain_moves(self, card, self.plain)
+        return found
 
     def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
         """The items of each of ``masks`` (on a table of eight items at most, with no
@@ -906,12 +916,119 @@ class Casino:
             ctx = rnd._context = self._plain(rnd) or Context(self, rnd, rnd.to_move)
         moves: list[Move] = []
         if ctx.__class__ is Listing:
-            for found in ctx.moves.values():
-                moves.extend(found)
+            for card in dict.fromkeys(ctx.hand):
+                moves.extend(ctx.card_moves(card))
             return moves
         for card in dict.fromkeys(ctx.hand):
             moves.extend(self.moves_for(rnd, ctx, card))
         return moves
+
+    @gc_paused
+    def card_moves(self, rnd: Round, card: Card) -> list[Move]:
+        """Every legal move of ``card`` (in the hand to move), in the order of
+        :meth:`legal_moves`: one card's listing (the lazy view's, :mod:`.legal`)."""
+        ctx = rnd._context
+        if ctx is None or ctx.seat != rnd.to_move:
+            ctx = rnd._context = self._plain(rnd) or Context(self, rnd, rnd.to_move)
+        if ctx.__class__ is Listing:
+            return ctx.card_moves(card)
+        return self.moves_for(rnd, ctx, card)
+
+    def has_moves(self, rnd: Round, card: Card, kind: str | None) -> bool:
+        """Whether ``card`` (in the hand to move) has a legal move of ``kind`` (see
+        :data:`.legal.KINDS`; ``None``: any), found without listing the card's moves."""
+        if kind is None:
+            return any(
+                self.has_moves(rnd, card, k) for k in ("plain", "capture", "build", "table-build")
+            )
+        ctx = self._reading(rnd)
+        listed = rnd._context.moves.get(card)
+        if listed is not None:  # listed already: read the list
+            from .legal import of_kind
+
+            return any(of_kind(move, kind) for move in listed)
+        if kind == "trail":
+            return self.has_moves(rnd, card, "plain") or self.has_moves(rnd, card, "table-build")
+        rest = ctx.rest(card)
+        if kind == "plain":
+            return ctx.trail_ok and (not ctx.owned or holds(self.rules, ctx.owned, rest))
+        if kind == "capture":
+            return self._any_capture(ctx, card, rest)
+        if kind == "build":
+            return self._any_build(ctx, card)
+        return self._any_table_build(ctx, card)
+
+    def _reading(self, rnd: Round) -> Context:
+        """A :class:`Context` of the position for existence questions: the round's own,
+        or beside a plain position's :class:`Listing` (which stays the round's, so
+        ``legal_moves()`` lists in its one order)."""
+        ctx = rnd._context
+        if ctx is None or ctx.seat != rnd.to_move:
+            ctx = rnd._context = self._plain(rnd) or Context(self, rnd, rnd.to_move)
+        if ctx.__class__ is Listing:
+            if ctx.reading is None:
+                ctx.reading = Context(self, rnd, rnd.to_move)
+            return ctx.reading
+        return ctx
+
+    def _any_capture(self, ctx: Context, card: Card, rest: list[Card]) -> bool:
+        """:meth:`_captures` finds a move (the first found ends the search)."""
+        rules = self.rules
+        owned = ctx.owned
+        values = rules.hand_values[card]
+        if not values:
+            if owned and not holds(rules, owned, rest):
+                return False
+            return bool(ctx.pairs.get(card.rank))
+        for value in values:
+            if not (ctx.sums >> value & 1 or value in ctx.whole):
+                continue
+            if not owned:
+                return True
+            if any(ctx.keeps(card, mask) for mask in ctx.capture_masks(value)):
+                return True
+        return False
+
+    def _any_build(self, ctx: Context, card: Card) -> bool:
+        """:meth:`_builds` finds a move."""
+        rules = self.rules
+        own = rules.table_values[card.rank]
+        if not own or not ctx.all_items or not (ctx.sums != 1 or ctx.whole or ctx.simple):
+            return False
+        owned = ctx.owned
+        allowed = self.build_allowed
+        strict = not rules.permissive
+        targets = ctx.targets(own, strict)
+        for value in ctx.held(card):
+            if not targets >> value & 1:
+                continue
+            masks = ctx.build_masks(own, value, strict)
+            if not (ctx.pile_mask or owned):
+                if masks:
+                    return True
+                continue
+            if any(
+                allowed(ctx, mask, value) and (not owned or ctx.keeps(card, mask, value))
+                for mask in masks
+            ):
+                return True
+        return False
+
+    def _any_table_build(self, ctx: Context, card: Card) -> bool:
+        """:meth:`_table_builds` finds a move."""
+        if not (ctx.trail_ok and self.rules.permissive and ctx.all_items):
+            return False
+        owned = ctx.owned
+        for value in ctx.held(card):
+            wholes = ctx.wholes(value)
+            for union in (0, *ctx.unions(value)):
+                if union & ctx.pile_mask:
+                    continue
+                for chosen in wholes:
+                    mask = union | chosen
+                    if mask.bit_count() >= 2 and (not owned or ctx.keeps(card, mask, value)):
+                        return True
+        return False
 
     def _plain(self, rnd: Round) -> Listing | None:
         """Every move of a plain position (see :class:`Listing`); ``None`` for any other.
@@ -952,11 +1069,8 @@ class Casino:
         if owned:
             listing.drift_free = self.drift_free(rnd, seat)
             listing.trail_ok = self.trail_allowed(rnd, seat, listing)
-        plain = (counts, self.plain_sums(counts), wholes, shape, held, repeats)
-        moves = listing.moves
-        for card in hand:
-            if card not in moves:
-                moves[card] = self._plain_moves(listing, card, plain)
+        listing.plain = (counts, self.plain_sums(counts), wholes, shape, held, repeats)
+        listing.family = self
         return listing
 
     def _plain_moves(self, listing: Listing, card: Card, plain: tuple) -> list[Move]:
@@ -1176,6 +1290,8 @@ class Casino:
         known = rnd._context  # legal_moves() may have listed this card's moves
         if known is not None and known.seat == rnd.to_move:
             listed = known.moves.get(move.card)
+            if listed is None and known.__class__ is Listing and move.card in known.hand:
+                listed = known.card_moves(move.card)  # a plain position: list the card
             if listed is not None:
                 if move in listed:
                     return

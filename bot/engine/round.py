@@ -17,6 +17,7 @@ from .builds import Build, Item, item_cards, item_from_data, item_to_data
 from .captures import TableIndex, capture_options, check_limit, checked_targets
 from .cards import Card, shuffled_deck
 from .checks import as_count, as_flag, as_list, as_seat, brief, fields_of, per_seat, saved_version
+from .legal import LegalMoves
 from .moves import IllegalMove, Move
 from .reasons import Joined, reason
 from .rules import Rules, capture_values, rules_from_dict, rules_to_dict
@@ -473,6 +474,12 @@ class Round:
             moves.append(Move.trail(card))
             moves.extend([capture(card, taken) for taken in index.captures(card)])
         return moves
+
+    @property
+    def moves(self) -> LegalMoves:
+        """The legal moves as a lazy view (:class:`~bot.engine.legal.LegalMoves`): count,
+        any, membership, one card's moves or one kind's, without listing the rest."""
+        return LegalMoves(self)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` may be played now."""

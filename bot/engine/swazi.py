@@ -229,6 +229,124 @@ class Swazi(Casino):
             moves = self._all_moves(rnd, ctx)
         return moves
 
+    @gc_paused
+    def card_moves(self, rnd: Round, card: Card) -> list[Move]:  # type: ignore[override]
+        """Every legal move of ``card`` (in the hand to move), in the order of
+        :meth:`legal_moves` (under demands every card is listed: whether they are waived
+        depends on all of them)."""
+        ctx = self.context(rnd)
+        if ctx.demands:
+            self.legal_moves(rnd)
+            return ctx.moves.get(card, [])
+        return self.moves_for(rnd, ctx, card)
+
+    def has_moves(self, rnd: Round, card: Card, kind: str | None) -> bool:  # type: ignore[override]
+        """Whether ``card`` has a legal move of ``kind`` (see :data:`.legal.KINDS`), found
+        by the searches of :meth:`moves_for` stopped at the first legal move: unions of
+        groups are walked lazily, so a busy table's thousands are rarely all made."""
+        ctx = self.context(rnd)
+        listed = ctx.moves.get(card)
+        if listed is None and (
+            ctx.demands or (kind == "table-build" and self.rules.table_builds > 1)
+        ):
+            listed = self.card_moves(rnd, card)
+        if listed is not None:
+            from .legal import of_kind
+
+            return any(of_kind(move, kind) for move in listed)
+        if kind is None:
+            kinds = ("plain", "capture", "build", "table-build")
+            return any(self.has_moves(rnd, card, k) for k in kinds)
+        if kind == "trail":
+            return self.has_moves(rnd, card, "plain") or self.has_moves(rnd, card, "table-build")
+        rest = list(ctx.hand)
+        rest.remove(card)
+        if kind == "plain":
+            left = self._left(ctx, 0, [])
+            return (
+                left is not None and self._settle(ctx, card, rest, "trail", 0, [], left) is not None
+            )
+        if kind == "capture":
+            return any(
+                self._finish(ctx, card, rest, "capture", mask, mask, []) is not None
+                for mask in self._lazy_captures(ctx, card)
+            )
+        if kind == "build":
+            return self._any_build(ctx, card, rest)
+        return self._any_table_build(ctx, card, rest)
+
+    def _may_hold(self, ctx: SwaziContext, card: Card, rest: list[Card], value: int) -> bool:
+        """Whether a build of ``value`` may end the turn: without a partner every touched
+        build is the mover's, who must keep a card of its value (a quick filter)."""
+        return ctx.partner is not None or self._holding(ctx, card, rest, frozenset((value,)))
+
+    def _lazy_captures(self, ctx: SwaziContext, card: Card) -> Iterator[int]:
+        """The masks of :meth:`_captures_of` without demands, lazily (some more than once)."""
+        values = self.rules.hand_values[card]
+        if not values:  # a Sotho picture pairs: loose cards of its rank
+            same = [1 << p for p in range(ctx.table_count) if _rank_at(ctx, p) == card.rank]
+            for size in range(1, len(same) + 1):
+                for chosen in combinations(same, size):
+                    yield sum(chosen)
+            return
+        for value in values:
+            whole_sets = _submasks(ctx.builds_of.get(value, 0))
+            for union, flags in _lazy_unions(ctx, value, True):
+                for chosen in whole_sets:
+                    mask = union | chosen
+                    if mask and not (union & ctx.pile_mask and not chosen and not flags & BASE):
+                        yield mask
+
+    def _any_build(self, ctx: SwaziContext, card: Card, rest: list[Card]) -> bool:
+        """:meth:`_hand_actions`' builds: whether one ends the turn legally."""
+        own = self.rules.table_values[card.rank]
+        if not own:
+            return False
+        for value in self._candidate_values(ctx):
+            if not self._may_hold(ctx, card, rest, value):
+                continue
+            kept = ctx.side_builds.get(value, 0)
+            shapes: list[tuple[int, int]] = []
+            for mine in own:
+                if mine == value:
+                    shapes.append((0, 0))
+                elif mine < value:
+                    shapes.extend((g, 0) for g in ctx.groups(value - mine))
+                    shapes.extend((bit, bit) for bit, v in ctx.opp_simple if v + mine == value)
+            for shape, changed in shapes:
+                for union, flags in _lazy_unions(ctx, value, True):
+                    if union & shape:
+                        continue
+                    mask = shape | union | kept
+                    if not changed and not self._new_groups_ok(
+                        ctx, union, flags, kept, shape, True
+                    ):
+                        continue
+                    touch = Touch(value, mask, True, changed, kept)
+                    if self._finish(ctx, card, rest, "build", mask, mask, [touch]) is not None:
+                        return True
+        return False
+
+    def _any_table_build(self, ctx: SwaziContext, card: Card, rest: list[Card]) -> bool:
+        """A trail with one build from table cards (``table_builds`` 1): whether one of
+        :meth:`_trail_combos` ends the turn legally for ``card``."""
+        if self.rules.table_builds < 1:
+            return False
+        for value in self._candidate_values(ctx):
+            if not self._may_hold(ctx, card, rest, value):
+                continue
+            kept = ctx.side_builds.get(value, 0)
+            for union, flags in _lazy_unions(ctx, value):
+                if not self._new_groups_ok(ctx, union, flags, kept, 0, False):
+                    continue
+                touch = Touch(value, union | kept, False, 0, kept)
+                left = self._left(ctx, touch.mask, [touch])
+                if left is None:
+                    continue
+                if self._settle(ctx, card, rest, "trail", touch.mask, [touch], left) is not None:
+                    return True
+        return False
+
     def _all_moves(self, rnd: Round, ctx: SwaziContext) -> list[Move]:
         moves: list[Move] = []
         for card in dict.fromkeys(ctx.hand):
@@ -874,6 +992,37 @@ class Swazi(Casino):
         split = _split_cards(self.rules, ctx, atoms, touch.value, played)
         assert split is not None, "a checked build splits into groups"
         return Build([*groups, *split], touch.value, owner)
+
+
+def _lazy_unions(ctx: SwaziContext, value: int, empty: bool = False) -> Iterator[tuple[int, int]]:
+    """(union, flags) of :meth:`SwaziContext.unions`, lazily: each union once per way it
+    splits into groups, with that split's flags (``empty``: ``(0, 0)`` first).
+
+    Every check on flags asks for a flag one split gives, so a union passes with the
+    flags of some split exactly when it passes with all of them together.
+    """
+    if empty:
+        yield 0, 0
+    found = ctx._unions.get(value)
+    if found is not None:
+        yield from found.items()
+        return
+    groups = ctx.groups(value)
+    pile = ctx.pile_mask
+    stack = [(0, 0, 0, False)]  # (first group to try, union so far, groups in it, base)
+    while stack:
+        start, mask, count, base = stack.pop()
+        for index in range(start, len(groups)):
+            group = groups[index]
+            if group & mask:
+                continue
+            grown = mask | group
+            free = base or not group & pile
+            flags = SINGLE if count == 0 else MULTI | (MULTI_BASE if free else 0)
+            if free:
+                flags |= BASE
+            yield grown, flags
+            stack.append((index + 1, grown, count + 1, free))
 
 
 def _own_values(

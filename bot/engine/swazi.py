@@ -275,10 +275,26 @@ class Swazi(Casino):
             return self._any_build(ctx, card, rest)
         return self._any_table_build(ctx, card, rest)
 
-    def _may_hold(self, ctx: SwaziContext, card: Card, rest: list[Card], value: int) -> bool:
-        """Whether a build of ``value`` may end the turn: without a partner every touched
-        build is the mover's, who must keep a card of its value (a quick filter)."""
-        return ctx.partner is not None or self._holding(ctx, card, rest, frozenset((value,)))
+    def _may_end(
+        self, ctx: SwaziContext, card: Card, rest: list[Card], value: int, kind: str
+    ) -> bool:
+        """Whether a build of ``value`` made by a ``kind`` turn (a build, or a trail with a
+        table build) may end the turn legally: a quick filter, never too strict.
+
+        An opponent's build of ``value`` would stay beside it. Without a partner every
+        touched build is the mover's, and their builds of other values stay (a build move
+        or a table build takes in only builds of its value, or an opponent's): the rest
+        of the hand must hold all those values, and the two-player limits of the first
+        twelve cards count them.
+        """
+        if value in ctx.opp_builds:
+            return False  # it stays (only builds of other values change), one value twice
+        if ctx.partner is not None:
+            return True
+        others = {v for _, v, owner in ctx.build_list if owner == ctx.seat and v != value}
+        if not _limits_ok(ctx, kind, len(others) + 1):
+            return False
+        return self._holding(ctx, card, rest, frozenset((value, *others)))
 
     def _lazy_captures(self, ctx: SwaziContext, card: Card) -> Iterator[int]:
         """The masks of :meth:`_captures_of` without demands, lazily (some more than once)."""
@@ -303,7 +319,7 @@ class Swazi(Casino):
         if not own:
             return False
         for value in self._candidate_values(ctx):
-            if not self._may_hold(ctx, card, rest, value):
+            if not self._may_end(ctx, card, rest, value, "build"):
                 continue
             kept = ctx.side_builds.get(value, 0)
             shapes: list[tuple[int, int]] = []
@@ -333,7 +349,7 @@ class Swazi(Casino):
         if self.rules.table_builds < 1:
             return False
         for value in self._candidate_values(ctx):
-            if not self._may_hold(ctx, card, rest, value):
+            if not self._may_end(ctx, card, rest, value, "trail"):
                 continue
             kept = ctx.side_builds.get(value, 0)
             for union, flags in _lazy_unions(ctx, value):

@@ -1,7 +1,9 @@
 """Engine speed: run as a script, ``python tests/benchmarks/engine.py``; prints medians.
 
 ``python tests/benchmarks/engine.py building`` runs only the building games' part,
-``nordic`` only the Nordic part (the default runs both).
+``nordic`` only the Nordic part (the default runs both); ``menus`` only the hand view's
+menus on 16-item building tables, ``rounds`` only random rounds per second of every
+variant, beside issue 23's figures and targets.
 
 Searches are timed cold (the engine's caches of positions are cleared before each timed
 call), so the figures are what a new position costs. Times are this process's CPU time
@@ -321,6 +323,103 @@ def building_legal_moves(rng: random.Random, count: int = 300) -> None:
         print(f"    worst: {worst[0]:.1f} ms, {worst[1]}")
 
 
+# The issue's figures (issue 23, before the lazy view), printed beside today's.
+OLD_ROUNDS = {
+    "swedish": 1050,
+    "casino": 820,
+    "royal": 615,
+    "mulle-glimne": 280,
+    "south-african": 245,
+    "swazi": 56,
+    "sotho": 72,
+}
+ROUND_TARGETS = {
+    "swedish": 1500,
+    "casino": 1200,
+    "royal": 800,
+    "mulle-glimne": 800,
+    "south-african": 800,
+    "swazi": 300,
+    "sotho": 300,
+}
+MENU_TARGET = 50.0  # ms: the hand view's first menu on any 16-item table
+
+
+def first_menu(rnd: Round) -> list:
+    """What ``cogs.views.hand_view`` computes for the player to move in a game with builds:
+    one option per hand card (``_building_card_option`` on the engine's lazy view; the
+    discord ``View`` around the options is not built)."""
+    from cogs.views import _building_card_option
+
+    by_card = rnd.moves.by_card()
+    hand = rnd.hands[rnd.to_move]
+    return [_building_card_option(rnd, card, i, by_card[card]) for i, card in enumerate(hand)]
+
+
+def old_first_menu(rnd: Round) -> list:
+    """The same options as :func:`first_menu` made the old way: every move listed and
+    ranked (``bot.turns.moves_by_card``)."""
+    from bot.turns import moves_by_card
+    from cogs.views import _building_card_option
+
+    by_card = moves_by_card(rnd)
+    hand = rnd.hands[rnd.to_move]
+    return [
+        _building_card_option(rnd, card, i, by_card.get(card, [])) for i, card in enumerate(hand)
+    ]
+
+
+def menu_positions(name: str, rng: random.Random, count: int) -> list[Round]:
+    """Random 16-item tables of a variant (the benchmark's), the busiest known ones first."""
+    from tests.engine.busy import busy_positions
+
+    known = [r for label, r in busy_positions().items() if label.split(":")[0] == name]
+    return known + [building_position(name, rng, 16) for _ in range(count)]
+
+
+def hand_menus(count: int = 60, runs: int = 3) -> None:
+    """The hand view's menus on 16-item tables of every building variant (cold caches,
+    CPU ms): the first menu (every card's option: can it take, build, trail?), and each
+    card's take menu (``ranked_moves``, the best 25 moves; and with its labels,
+    ``_move_options``, which plays each move on a copy to word it). Each position is
+    timed ``runs`` times; its median counts."""
+    from cogs.views import _move_options, ranked_moves
+
+    print(
+        f"hand view menus on random 16-item tables ({count} each + the busy ones; "
+        f"cold; median of {runs} runs per position; first menu without the discord View):"
+    )
+    rng = random.Random(2028)
+    first_menu(building_position("casino", rng, 4))  # imports the bot's views untimed
+    for name in BUILDING:
+        firsts, olds, takes, labelled = [], [], [], []
+        worst: tuple[float, str] = (0.0, "")
+        for rnd in menu_positions(name, rng, count if rules_for(name).builds != "swazi" else 20):
+            ms = statistics.median(timed(lambda r=rnd: first_menu(r.copy())) for _ in range(runs))
+            firsts.append(ms)
+            if ms > worst[0]:
+                worst = (ms, f"hand {' '.join(map(str, rnd.hands[0]))}")
+            olds.append(timed(lambda r=rnd: old_first_menu(r.copy())))
+            for card in dict.fromkeys(rnd.hands[rnd.to_move]):
+                takes.append(timed(lambda r=rnd, c=card: ranked_moves(r.copy(), c)))
+                labelled.append(
+                    timed(lambda r=rnd, c=card: _move_options(r, ranked_moves(r.copy(), c)))
+                )
+        met = "met" if max(firsts) < MENU_TARGET else "NOT met"
+        report(f"{name}: first menu (target < {MENU_TARGET:.0f} ms: {met})", firsts)
+        print(f"    worst first menu: {worst[0]:.1f} ms, {worst[1]}")
+        report(f"{name}: first menu the old way (moves_by_card)", olds)
+        report(f"{name}: take menu, ranked_moves (per card)", takes)
+        report(f"{name}: take menu with labels (_move_options)", labelled)
+
+
+def random_rounds_all() -> None:
+    """Random rounds per second of every variant, beside the issue's figures."""
+    for name in ("swedish", "casino", "royal", "mulle-glimne", "south-african", "swazi", "sotho"):
+        random_rounds(name, batches=5 if name in ("swedish", "casino", "royal") else 3)
+        print(f"  (issue 23: ~{OLD_ROUNDS[name]}/s; target >= {ROUND_TARGETS[name]}/s)")
+
+
 def main() -> None:
     parts = set(sys.argv[1:]) or {"nordic", "building"}
     rng = random.Random(2026)
@@ -336,10 +435,15 @@ def main() -> None:
         worst_players()
     if "building" in parts:
         building_legal_moves(random.Random(2027))
+        hand_menus()
         random_rounds("casino")
         random_rounds("royal")
         for name in ("mulle-glimne", "south-african", "swazi", "sotho"):
             random_rounds(name, seconds=1.0, batches=3)
+    if "menus" in parts:
+        hand_menus()
+    if "rounds" in parts:
+        random_rounds_all()
 
 
 if __name__ == "__main__":

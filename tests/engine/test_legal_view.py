@@ -73,10 +73,10 @@ def test_swazi_family_view_equals_listing(case, seed):
     same_as_listing(random_swazi_position(random.Random(seed), name, options))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     case=st.sampled_from(CASINO_FAMILY + SWAZI_FAMILY),
-    players=st.sampled_from((2, 3, 4)),
+    players=st.sampled_from((2, 2, 3, 4)),
     steps=st.integers(0, 30),
     seed=st.integers(0, 10**9),
 )

@@ -924,15 +924,20 @@ class Casino:
         return moves
 
     @gc_paused
-    def card_moves(self, rnd: Round, card: Card) -> list[Move]:
-        """Every legal move of ``card`` (in the hand to move), in the order of
-        :meth:`legal_moves`: one card's listing (the lazy view's, :mod:`.legal`)."""
+    def card_moves(self, rnd: Round, card: Card, kind: str | None = None) -> list[Move]:
+        """The legal moves of ``card`` (in the hand to move) of ``kind`` (``None``: all; see
+        :data:`.legal.KINDS`), in the order of :meth:`legal_moves`: one card's listing
+        (the lazy view's, :mod:`.legal`)."""
         ctx = rnd._context
         if ctx is None or ctx.seat != rnd.to_move:
             ctx = rnd._context = self._plain(rnd) or Context(self, rnd, rnd.to_move)
-        if ctx.__class__ is Listing:
-            return ctx.card_moves(card)
-        return self.moves_for(rnd, ctx, card)
+        listing = ctx.__class__ is Listing
+        found = ctx.card_moves(card) if listing else self.moves_for(rnd, ctx, card)
+        if kind is None:
+            return found
+        from .legal import of_kind
+
+        return [move for move in found if of_kind(move, kind)]
 
     def has_moves(self, rnd: Round, card: Card, kind: str | None) -> bool:
         """Whether ``card`` (in the hand to move) has a legal move of ``kind`` (see

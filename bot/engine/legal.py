@@ -176,8 +176,7 @@ class LegalMoves:
         rnd = self._round
         family = rnd._family
         if family is not None:
-            moves = family.card_moves(rnd, card)
-            return iter(moves) if kind is None else (m for m in moves if of_kind(m, kind))
+            return iter(family.card_moves(rnd, card, kind))
         return self._nordic_iter(card, kind)
 
     def _card_has(self, card: Card, kind: str | None) -> bool:

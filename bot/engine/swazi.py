@@ -135,6 +135,7 @@ class SwaziContext(Picker):
         self._unions: dict[int, dict[int, int]] = {}
         self.moves: dict[Card, list[Move]] = {}
         self.plans: dict[Move, tuple] = {}
+        self.by_kind: dict[tuple[Card, str], list[Move]] = {}  # one card's moves of a kind
 
     # -- groups ----------------------------------------------------------------------------
 
@@ -230,15 +231,26 @@ class Swazi(Casino):
         return moves
 
     @gc_paused
-    def card_moves(self, rnd: Round, card: Card) -> list[Move]:  # type: ignore[override]
-        """Every legal move of ``card`` (in the hand to move), in the order of
-        :meth:`legal_moves` (under demands every card is listed: whether they are waived
-        depends on all of them)."""
+    def card_moves(self, rnd: Round, card: Card, kind: str | None = None) -> list[Move]:
+        """The legal moves of ``card`` (in the hand to move) of ``kind`` (``None``: all; see
+        :data:`.legal.KINDS`), in the order of :meth:`legal_moves`; a capture, build or
+        trail kind lists only its own moves (under demands every card is listed: whether
+        they are waived depends on all of them)."""
         ctx = self.context(rnd)
         if ctx.demands:
             self.legal_moves(rnd)
-            return ctx.moves.get(card, [])
-        return self.moves_for(rnd, ctx, card)
+            found = ctx.moves.get(card, [])
+        elif kind in ("capture", "build", "trail") and card not in ctx.moves:
+            return self.kind_moves(ctx, card, kind)
+        elif kind in ("plain", "table-build") and card not in ctx.moves:
+            found = self.kind_moves(ctx, card, "trail")
+        else:
+            found = self.moves_for(rnd, ctx, card)
+        if kind is None:
+            return found
+        from .legal import of_kind
+
+        return [move for move in found if of_kind(move, kind)]
 
     def has_moves(self, rnd: Round, card: Card, kind: str | None) -> bool:  # type: ignore[override]
         """Whether ``card`` has a legal move of ``kind`` (see :data:`.legal.KINDS`), found
@@ -314,7 +326,7 @@ class Swazi(Casino):
                         yield mask
 
     def _any_build(self, ctx: SwaziContext, card: Card, rest: list[Card]) -> bool:
-        """:meth:`_hand_actions`' builds: whether one ends the turn legally."""
+        """:meth:`_build_actions`: whether one ends the turn legally."""
         own = self.rules.table_values[card.rank]
         if not own:
             return False
@@ -372,33 +384,55 @@ class Swazi(Casino):
     def _waive(self, ctx: SwaziContext) -> None:
         ctx.demands = False
         ctx.moves.clear()
+        ctx.by_kind.clear()
         ctx.plans.clear()
 
     def moves_for(self, rnd: Round, ctx: SwaziContext, card: Card) -> list[Move]:
         found = ctx.moves.get(card)
         if found is not None:
             return found
+        found = ctx.moves[card] = [
+            move
+            for kind in ("trail", "capture", "build")
+            for move in self.kind_moves(ctx, card, kind)
+        ]
+        return found
+
+    def kind_moves(self, ctx: SwaziContext, card: Card, kind: str) -> list[Move]:
+        """The legal moves of ``card`` of one kind (``"trail"``, ``"capture"``, ``"build"``),
+        each once, in :meth:`moves_for`'s order: its trails (with the table builds each
+        may make), captures, builds. Under demands only the whole listing says which
+        moves meet them (:meth:`card_moves` lists then)."""
+        key = (card, kind)
+        found = ctx.by_kind.get(key)
+        if found is not None:
+            return found
         rest = list(ctx.hand)
         rest.remove(card)
-        found = []
-        kept: dict[tuple[int, int | None], None] = {}  # (mask, build value), in order
-        for kind, mask, value, touch in self._hand_actions(ctx, card):
-            if kind == "trail":
-                found.extend(self._trails(ctx, card, rest))
-                continue
-            key = (mask, value if kind == "build" else None)
-            touches = [touch] if touch is not None else []
-            if key not in kept and self._finish(ctx, card, rest, kind, mask, mask, touches):
-                kept[key] = None
-        # Captures and builds add no table builds (those come with a trail only).
-        parts = ctx.takes([mask for mask, _ in kept])
         make = Move._made
-        for (_, value), items in zip(kept, parts, strict=True):
-            if value is None:
-                found.append(make(card, items, None, (), ()))
-            else:
-                found.append(make(card, (), value, items, ()))
-        ctx.moves[card] = found
+        if kind == "trail":
+            found = self._trails(ctx, card, rest)
+        elif kind == "capture":
+            # Captures add no table builds (those come with a trail only).
+            taken: dict[int, None] = {}
+            for mask, _ in self._captures_of(ctx, card):
+                if mask not in taken and self._finish(ctx, card, rest, kind, mask, mask, []):
+                    taken[mask] = None
+            found = [make(card, items, None, (), ()) for items in ctx.takes(list(taken))]
+        else:
+            built: dict[tuple[int, int], None] = {}  # (mask, build value), in order
+            for mask, value, touch in self._build_actions(ctx, card):
+                key_built = (mask, value)
+                if key_built not in built and self._finish(
+                    ctx, card, rest, kind, mask, mask, [touch]
+                ):
+                    built[key_built] = None
+            parts = ctx.takes([mask for mask, _ in built])
+            found = [
+                make(card, (), value, items, ())
+                for (_, value), items in zip(built, parts, strict=True)
+            ]
+        ctx.by_kind[key] = found
         return found
 
     def _trails(self, ctx: SwaziContext, card: Card, rest: list[Card]) -> list[Move]:
@@ -497,12 +531,9 @@ class Swazi(Casino):
             return True
         return shape_base or bool(flags & BASE)
 
-    def _hand_actions(self, ctx: SwaziContext, card: Card) -> Iterator[tuple]:
-        """(kind, mask, value, touch): the hand card's trail, captures and builds."""
+    def _build_actions(self, ctx: SwaziContext, card: Card) -> Iterator[tuple]:
+        """(mask, value, touch): the hand card's builds, before the end of turn checks."""
         rules = self.rules
-        yield ("trail", 0, None, None)
-        for mask, value in self._captures_of(ctx, card):
-            yield ("capture", mask, value, None)
         own = rules.table_values[card.rank]
         if not own:
             return
@@ -528,7 +559,7 @@ class Swazi(Casino):
                     ):
                         continue
                     done.add(mask)
-                    yield ("build", mask, value, Touch(value, mask, True, changed, kept))
+                    yield (mask, value, Touch(value, mask, True, changed, kept))
 
     def _captures_of(self, ctx: SwaziContext, card: Card) -> list[tuple[int, int | None]]:
         """(mask, value) of every capture of ``card``, each mask once; with ``demands``
@@ -864,18 +895,32 @@ class Swazi(Casino):
         own = self.rules.table_values[card.rank]
         if not own:
             return None
-        for shape in _submasks(atoms):
-            if shape & ctx.pile_mask and (shape & ctx.pile_mask) & ((shape & ctx.pile_mask) - 1):
-                continue
+        for shape in self._hand_groups(ctx, own, value, atoms):
             left = atoms & ~shape
-            if not any(_adds_up(ctx, shape, value - mine) for mine in own if mine <= value):
-                continue
             flags = _local_flags(ctx, left, value) if left else 0
             if flags is None:
                 continue
             if self._new_groups_ok(ctx, left, flags, kept, shape, True):
                 return Touch(value, mask, True, 0, kept)
         return None
+
+    def _hand_groups(
+        self, ctx: SwaziContext, own: tuple[int, ...], value: int, atoms: int
+    ) -> Iterable[int]:
+        """Masks of the cards of ``atoms`` that add up to ``value`` with a hand card worth
+        ``own`` (one pile card at most), each once: from the subsets of a few atoms, or
+        from the table's single groups (a big build has thousands of subsets)."""
+        if atoms.bit_count() <= 8:  # lazily: the first shape that fits often ends it
+            pile = ctx.pile_mask
+            return (
+                shape
+                for shape in _submasks(atoms)
+                if not (shape & pile) & ((shape & pile) - 1)
+                and any(_adds_up(ctx, shape, value - mine) for mine in own if mine <= value)
+            )
+        shapes = [0] if value in own else []
+        shapes += [g for mine in own if mine < value for g in ctx.groups(value - mine)]
+        return [shape for shape in dict.fromkeys(shapes) if not shape & ~atoms]
 
     def explain(self, rnd: Round, ctx: SwaziContext, move: Move) -> Reason:  # type: ignore[override]
         rules = self.rules
@@ -1136,20 +1181,36 @@ def _pile_position(ctx: SwaziContext, card: Card) -> bool:
 
 
 def _split_entries(entries, value):
-    if not entries:
-        return []
-    first, rest = entries[0], entries[1:]
-    for size in range(len(rest) + 1):
-        for chosen in combinations(range(len(rest)), size):
-            group = [first, *(rest[i] for i in chosen)]
-            if sum(e[2] for e in group) > 1:
-                continue
-            totals = {0}
-            for values, _, _ in group:
-                totals = {t + v for t in totals for v in values}
-            if value not in totals:
-                continue
-            tail = _split_entries([e for i, e in enumerate(rest) if i not in chosen], value)
-            if tail is not None:
-                return [tuple(e[1] for e in group), *tail]
-    return None
+    """Groups of ``value`` from ``entries`` ((values, card, from a pile)), one pile card at
+    most per group: the first entry's group is chosen first, smallest groups first, then
+    in order (so the same cards always split the same way); remaining sets found not to
+    split are remembered."""
+    failed: set[tuple[int, ...]] = set()
+
+    def split(ids: tuple[int, ...]) -> list[tuple[Card, ...]] | None:
+        if not ids:
+            return []
+        if ids in failed:
+            return None
+        first, rest = ids[0], ids[1:]
+        lows = sorted(min(entries[i][0], default=99) for i in rest)
+        room = value - min(entries[first][0], default=99)
+        for size in range(len(rest) + 1):
+            if sum(lows[:size]) > room:
+                break  # every group this large or larger adds up to more than the value
+            for chosen in combinations(range(len(rest)), size):
+                group = [first, *(rest[i] for i in chosen)]
+                if sum(entries[i][2] for i in group) > 1:
+                    continue
+                totals = {0}
+                for i in group:
+                    totals = {t + v for t in totals for v in entries[i][0] if t + v <= value}
+                if value not in totals:
+                    continue
+                tail = split(tuple(e for i, e in enumerate(rest) if i not in chosen))
+                if tail is not None:
+                    return [tuple(entries[i][1] for i in group), *tail]
+        failed.add(ids)
+        return None
+
+    return split(tuple(range(len(entries))))

@@ -25,6 +25,7 @@ from itertools import islice
 from math import comb, prod
 from typing import TYPE_CHECKING
 
+from .captures import _SMALL_TABLE, TableIndex, _by_rank, _count, _expand, _legal_vectors, _vector
 from .cards import Card
 from .moves import Move
 
@@ -98,6 +99,8 @@ class LegalMoves:
         self._round = rnd
         self._stamp: tuple | None = None
         self._nordic: _NordicCaptures | None = None
+        self._counts: list[tuple[Card, int]] | None = None  # per card, for count and pick
+        self._listed: list[Move] | None = None  # a building game's moves, once counted
 
     # -- keeping up with the round -----------------------------------------------------
 
@@ -107,7 +110,7 @@ class LegalMoves:
         stamp = (len(rnd.plays), rnd.to_move, rnd.is_over, len(rnd.hands[rnd.to_move]))
         if stamp != self._stamp:
             self._stamp = stamp
-            self._nordic = None
+            self._nordic = self._counts = self._listed = None
         return rnd
 
     def cards(self) -> list[Card]:
@@ -123,9 +126,30 @@ class LegalMoves:
         for card in self.cards():
             yield from self._card_iter(card, None)
 
+    def _counted(self) -> list[tuple[Card, int]]:
+        """(card, how many moves it has) for each distinct card of a Nordic hand, in hand
+        order (captures counted without making them). A building game lists its moves
+        instead (kept for :meth:`pick`; their number never explodes) and has no counts."""
+        rnd = self._fresh()
+        found = self._counts
+        if found is None:
+            if rnd.is_over:
+                found = []
+            elif rnd._family is not None:
+                self._listed = rnd._family.legal_moves(rnd)
+                found = []  # counted and picked from the list
+            else:
+                captures = self._captures()
+                hand = dict.fromkeys(rnd.hands[rnd.to_move])
+                found = [(card, 1 + captures.count(card)) for card in hand]
+            self._counts = found
+        return found
+
     def count(self) -> int:
         """``len(rnd.legal_moves())``, without the list where it can be avoided."""
-        return sum(self._card_count(card) for card in self.cards())
+        counts = self._counted()
+        listed = self._listed
+        return len(listed) if listed is not None else sum(n for _, n in counts)
 
     def __len__(self) -> int:
         return self.count()
@@ -151,13 +175,18 @@ class LegalMoves:
 
     def pick(self, index: int) -> Move:
         """The ``index``-th move of ``legal_moves()`` (``IndexError`` past the end), made
-        without making the others where the view can skip them."""
+        without making the others where the view can skip them (a Nordic capture is
+        found from the counts of its card's rank vectors)."""
         if index < 0:
             raise IndexError("a move's index is not negative")
-        for card in self.cards():
-            count = self._card_count(card)
+        counts = self._counted()
+        if self._listed is not None:
+            return self._listed[index]
+        for card, count in counts:
             if index < count:
-                return self._card_pick(card, index)
+                if index == 0:
+                    return Move.trail(card)
+                return Move._ordered(card, self._captures().pick(card, index - 1))
             index -= count
         raise IndexError("no such legal move")
 
@@ -201,15 +230,6 @@ class LegalMoves:
             return len(family.card_moves(rnd, card))
         return 1 + self._captures().count(card)
 
-    def _card_pick(self, card: Card, index: int) -> Move:
-        rnd = self._round
-        family = rnd._family
-        if family is not None:
-            return family.card_moves(rnd, card)[index]
-        if index == 0:
-            return Move.trail(card)
-        return Move._ordered(card, self._captures().pick(card, index - 1))
-
     # -- Nordic ------------------------------------------------------------------------
 
     def _captures(self) -> _NordicCaptures:
@@ -233,8 +253,6 @@ class _NordicCaptures:
     index, big ones (where the count explodes) as rank vectors, expanded one by one."""
 
     def __init__(self, rules, table: list[Card]) -> None:
-        from .captures import _SMALL_TABLE, TableIndex
-
         self.rules = rules
         self.table = list(table)
         self.index = TableIndex(rules, self.table)
@@ -248,8 +266,6 @@ class _NordicCaptures:
 
     def _counted(self, card: Card) -> list[tuple[int, int]]:
         """(vector, how many captures it expands to) of a big table, in the index's order."""
-        from .captures import _by_rank, _legal_vectors, _vector
-
         targets = self._targets(card)
         found = self._vectors.get(targets)
         if found is None:
@@ -273,8 +289,6 @@ class _NordicCaptures:
         if not self.big:
             yield from self.index.captures(card)
             return
-        from .captures import _expand
-
         counted = self._counted(card)  # reads the table's ranks too
         ranks = self._ranks or {}
         for vector, _ in counted:
@@ -283,8 +297,6 @@ class _NordicCaptures:
     def pick(self, card: Card, index: int) -> tuple[Card, ...]:
         if not self.big:
             return self.index.captures(card)[index]
-        from .captures import _expand
-
         counted = self._counted(card)
         ranks = self._ranks or {}
         for vector, many in counted:
@@ -297,8 +309,6 @@ class _NordicCaptures:
 def _expansions(vector: int, ranks: dict[int, list[Card]]) -> int:
     """How many distinct captures a rank vector expands to (identical cards, as in
     Mulle's two decks, make one choice)."""
-    from .captures import _count
-
     counts = []
     for rank, cards in ranks.items():
         need = _count(vector, rank)

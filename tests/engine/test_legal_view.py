@@ -187,3 +187,25 @@ def test_take_menus_equal_the_full_ranking(case, seed):
     else:
         rnd = random_position(rng, name, options, max_items=8)
     check_menus(rnd)
+
+
+@pytest.mark.parametrize(
+    "variant", ["swedish", "mulle", "casino", "royal", "mulle-glimne", "south-african", "swazi"]
+)
+def test_a_uniform_pick_by_number_plays_what_choice_plays(variant):
+    """``pick(randrange(count()))`` is ``choice(legal_moves())``: the same number drawn,
+    the same order, so a seeded random round plays the same moves either way."""
+    import random as random_module
+
+    rules = rules_for(variant)
+    for seed in range(3):
+        listed, lazy = Round.deal(rules, 2, seed=seed), Round.deal(rules, 2, seed=seed)
+        rng_listed, rng_lazy = random_module.Random(seed), random_module.Random(seed)
+        while not listed.is_over:
+            move = rng_listed.choice(listed.legal_moves())
+            view = lazy.moves
+            picked = view.pick(rng_lazy.randrange(view.count()))
+            assert picked == move
+            listed.play(move)
+            lazy.play(picked)
+        assert lazy.score() == listed.score()

@@ -428,6 +428,21 @@ def hand_menus(count: int = 60, runs: int = 3) -> None:
         report(f"{name}: first menu the old way (moves_by_card)", olds)
         report(f"{name}: take menu, ranked_moves (per card)", takes)
         report(f"{name}: take menu with labels (_move_options)", labelled)
+    print("  the busy tables (tests/engine/busy.py), first menu / old first menu / take menus:")
+    from tests.engine.busy import busy_positions
+
+    for label, rnd in busy_positions().items():
+        first = statistics.median(timed(lambda r=rnd: first_menu(r.copy())) for _ in range(runs))
+        old = statistics.median(timed(lambda r=rnd: old_first_menu(r.copy())) for _ in range(runs))
+        take = [
+            timed(lambda r=rnd, c=card: ranked_moves(r.copy(), c))
+            for card in dict.fromkeys(rnd.hands[rnd.to_move])
+        ]
+        print(
+            f"    {label:<18} {rnd.moves.count():>6} moves: first menu {first:6.2f} ms "
+            f"(old {old:7.1f} ms); take menus {statistics.median(take):6.1f} ms median, "
+            f"{max(take):6.1f} max"
+        )
 
 
 def random_rounds_all() -> None:

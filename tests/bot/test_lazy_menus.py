@@ -1,6 +1,7 @@
 """The hand view's menus in the games with builds, made from the engine's lazy view
 (``Round.moves``), say what the old full ranking said: each card's option in the first
-menu (can it be played, can it trail, which kinds it can do) and each take menu (the best 23 moves)."""
+menu (can it be played, can it trail, which kinds it can do) and each take menu (the
+best 23 moves)."""
 
 from __future__ import annotations
 

@@ -52,10 +52,12 @@ from bot.models import VARIANT_NAMES
 from bot.moves import auto_move, rank_choices
 from bot.turns import building, moves_of
 from cogs.views import ranked_moves
-from tests.bot.kasino_harness import own_ids
+from tests.bot.kasino_harness import own_ids, settle_defaults
 
 RECEIVED: dict[int, float] = {}
 LATENCIES: list[float] = []
+LATENCY_OF: dict[int, float] = {}  # interaction id -> its latency, until sorted by kind
+BY_KIND: dict[str, list[float]] = {}  # the same latencies, by what the interaction does
 REST: list[str] = []  # every REST call the bot made, as "METHOD route"
 CREATES: dict[str, list[float]] = {}  # channel id -> virtual times of new messages
 STEP = 0.2  # virtual seconds between waves: players clicking as fast as the bot answers
@@ -69,9 +71,8 @@ def quick_settle() -> None:
     Otherwise the wall clock mostly measures SimCord's idle sleeps between waves (the
     same tweak as the tests' ``quick_settle`` fixture). Latencies are unaffected.
     """
-    defaults = getattr(simcord.Env._settle_internal, "__kwdefaults__", None)
-    if defaults and "idle" in defaults:
-        defaults["idle"] = 0.001
+    for function, (defaults, keywords) in settle_defaults(0.001):
+        function.__defaults__, function.__kwdefaults__ = defaults, keywords
 
 
 def instrument() -> None:
@@ -114,9 +115,18 @@ def instrument() -> None:
             start = RECEIVED.pop(self._parent.id, None)
             if start is not None:
                 LATENCIES.append(time.perf_counter() - start)
+                LATENCY_OF[self._parent.id] = LATENCIES[-1]
             return result
 
         setattr(InteractionResponse, name, timed)
+
+
+def forget_logs(env: simcord.Env) -> None:
+    """Drop SimCord's logs of every HTTP request and event, which the benchmark never
+    reads: kept, their deep copies would grow the heap that each of CPython's full garbage
+    collections walks, a pause the bot would not have against the real Discord."""
+    env.backend.http_requests.clear()
+    env.backend.transcript.clear()
 
 
 class Driver:
@@ -129,13 +139,15 @@ class Driver:
         self.message: Any = None
         self.record: Any = None
         self.move: Any = None
+        self.payload: Any = None
 
     @property
     def done(self) -> bool:
         return self.game is not None and not self.game.status.active
 
     def next_interaction(self) -> Any:
-        """Dispatch this game's next interaction (without settling)."""
+        """Make this game's next interaction, to be sent with :meth:`emit` (the player's
+        choice is worked out first, so it is not timed as the bot's)."""
         game = self.game
         rnd = game.match.round
         member = next(m for m in self.members if m.id == game.seats[rnd.to_move].user_id)
@@ -163,8 +175,12 @@ class Driver:
         payload["message"] = dict(serializers.message_payload(self.env.backend, message))
         record.source_message_id = message.id
         self.record = record
-        self.env.backend.emit("INTERACTION_CREATE", payload)
+        self.payload = payload
         return record
+
+    def emit(self) -> None:
+        """Send the interaction made by :meth:`next_interaction` (without settling)."""
+        self.env.backend.emit("INTERACTION_CREATE", self.payload)
 
     def advance(self) -> None:
         """After settling: remember the response message, move to the next step."""
@@ -172,9 +188,14 @@ class Driver:
         assert result.acknowledged, "an interaction was not answered"
         response = result.response
         self.message = self.env.backend.get_message(self.channel.id, response.id)
-        if self.step == "card" and not any(
+        at_once = self.step == "card" and not any(
             cid.startswith("k:take:") for cid in custom_ids(self.message)
-        ):
+        )
+        kind = "trail" if at_once else self.step
+        latency = LATENCY_OF.pop(int(self.payload["id"]), None)
+        if latency is not None:
+            BY_KIND.setdefault(kind, []).append(latency)
+        if at_once:
             self.step = "hand"  # the card was played at once (a one-selection trail)
             return
         self.step = {"hand": "card", "card": "take", "take": "hand"}[self.step]
@@ -240,6 +261,7 @@ async def run(
             shard_ids=(shard,) if shards else None,
         )
         bot = make_bot(config, seed=1 + shard)
+        bot.freeze_on_start = True  # as in production (python -m bot)
         # shard processes share the application's commands, registered by whichever synced
         # first; each simulated Discord here is separate, so SimCord registers them itself
         async with simcord.run(bot, settle_timeout=SETTLE, strict_sync=not shards) as env:
@@ -259,6 +281,7 @@ async def run(
                 await a.click(lobby, label="Start")
                 driver.game = await cog.games.active(driver.channel.id)
             LATENCIES.clear()
+            BY_KIND.clear()
             REST.clear()
             CREATES.clear()
             handled = 0
@@ -273,10 +296,13 @@ async def run(
                     batch = live[first : first + wave]
                     for driver in batch:
                         driver.next_interaction()
+                    for driver in batch:
+                        driver.emit()
                     await env.settle()
                     for driver in batch:
                         driver.advance()
                     handled += len(batch)
+                    forget_logs(env)
                 await env.advance_time(STEP)
             await env.advance_time(10)  # the last tables go out
             elapsed = time.perf_counter() - started
@@ -307,7 +333,13 @@ def one_process(args: argparse.Namespace) -> None:
             go,
         )
     )
-    result = {"figures": figures, "latencies": LATENCIES, "rest": REST, "creates": CREATES}
+    result = {
+        "figures": figures,
+        "latencies": LATENCIES,
+        "by_kind": BY_KIND,
+        "rest": REST,
+        "creates": CREATES,
+    }
     (folder / f"result-{args.shard}.json").write_text(json.dumps(result))
 
 
@@ -344,6 +376,8 @@ def run_processes(
         results = [json.loads((folder / f"result-{i}.json").read_text()) for i in range(processes)]
     for result in results:
         LATENCIES.extend(result["latencies"])
+        for kind, latencies in result["by_kind"].items():
+            BY_KIND.setdefault(kind, []).extend(latencies)
         REST.extend(result["rest"])
         for channel, times in result["creates"].items():
             CREATES.setdefault(f"{len(CREATES)}:{channel}", []).extend(times)
@@ -384,6 +418,7 @@ async def run_computers(target: int, pause: float) -> None:
             storage = cog.games.storage
             driver.game = await cog.games.active(channel.id)
             LATENCIES.clear()
+            BY_KIND.clear()
             REST.clear()
             CREATES.clear()
             handled = 0
@@ -394,6 +429,7 @@ async def run_computers(target: int, pause: float) -> None:
                 mine = game.seats[rnd.to_move].user_id == person.id
                 if mine and not game.extra.get("paused"):
                     driver.next_interaction()
+                    driver.emit()
                     await env.settle()
                     driver.advance()
                     handled += 1
@@ -417,13 +453,12 @@ def report(
 
 
 def report_lines(handled: int, elapsed: float, moves: int) -> None:
-    lat = sorted(LATENCIES)
-    p50 = statistics.median(lat) * 1000
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
     print(f"  moves committed:        {moves}")
     print(f"  interactions handled:   {handled} in {elapsed:.1f} s = {handled / elapsed:.0f}/s")
-    worst = lat[-1] * 1000
-    print(f"  dispatch -> response:   p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {worst:.2f} ms")
+    print(f"  dispatch -> response:   {percentiles(LATENCIES)}")
+    for kind, what in KIND_WORDS.items():
+        if BY_KIND.get(kind):
+            print(f"    {what:<22}{percentiles(BY_KIND[kind])}")
     calls = len(REST)
     responses = sum(r.startswith("POST /interactions/") for r in REST)
     print(
@@ -437,6 +472,22 @@ def report_lines(handled: int, elapsed: float, moves: int) -> None:
         print(f"      {count / moves:5.2f}/move  {route}")
     print(f"  worst burst:            {worst_burst()} new messages in one channel in 5 s (limit 5)")
     print("  (SimCord's simulated Discord runs in the same process and is included)")
+
+
+KIND_WORDS = {
+    "hand": "open the hand:",
+    "card": "choose a card:",
+    "take": "take (commits a move):",
+    "trail": "card trailed at once:",
+}
+
+
+def percentiles(latencies: list[float]) -> str:
+    """``p50 …, p99 …, max …`` of ``latencies`` (seconds) in ms."""
+    lat = sorted(latencies)
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+    p50, worst = statistics.median(lat), lat[-1]
+    return f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, max {worst * 1000:.2f} ms"
 
 
 def worst_burst(window: float = 5.0) -> int:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import json
 import statistics
 import subprocess
@@ -33,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 # This file is called bot.py: put the project first so ``import bot`` finds the package.
@@ -42,8 +44,10 @@ import discord
 import simcord
 from discord.interactions import InteractionResponse
 from discord.state import ConnectionState
+from simcord import components, gateway, results
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
+from simcord.http import router
 
 from bot.client import KasinoBot, make_bot
 from bot.config import Config
@@ -73,6 +77,33 @@ def quick_settle() -> None:
     """
     for function, (defaults, keywords) in settle_defaults(0.001):
         function.__defaults__, function.__kwdefaults__ = defaults, keywords
+
+
+SCALARS = (str, int, float, bool, type(None))
+
+
+def json_copy(value: Any, memo: Any = None) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars) several times faster than
+    :func:`copy.deepcopy`, which it falls back to for anything else."""
+    kind = type(value)
+    if kind is dict:
+        return {key: json_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [json_copy(item) for item in value]
+    if kind in SCALARS:
+        return value
+    return copy.deepcopy(value, memo)
+
+
+def quick_copies() -> None:
+    """Let SimCord copy its payloads with :func:`json_copy`: its deep copies of every
+    request and event were about a sixth of the process's time, all of it on the event
+    loop the bot is timed on, and none of it the bot's."""
+    fast = SimpleNamespace(deepcopy=json_copy)
+    for module in (router, gateway):
+        module.copy = fast  # they call copy.deepcopy
+    for module in (serializers, results, components):
+        module.deepcopy = json_copy
 
 
 def instrument() -> None:
@@ -252,6 +283,7 @@ async def run(
     process runs shard ``shard`` of them and waits for ``start`` before the clock starts."""
     instrument()
     quick_settle()
+    quick_copies()
     with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
         config = Config(
             token=None,
@@ -394,6 +426,7 @@ async def run_computers(target: int, pause: float) -> None:
     time). What matters here is the channel: new messages in any 5 s, REST per move."""
     instrument()
     quick_settle()
+    quick_copies()
     with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
         config = Config(
             token=None,

@@ -9,12 +9,19 @@ Run as a script (it is not a test)::
 Every game is played by its two simulated members with the same three interactions a
 person uses per move ("Your hand", the card select, the take select). In each wave the
 next interaction of ``--wave`` games is dispatched at the same instant, so the bot
-handles them concurrently. It prints interactions handled per second and the p50/p99
-time from the bot receiving an interaction to its response being sent, which includes
-the engine and the SQLite commit of the move. With ``--computers`` it plays one person
-against three computer players instead, whose moves come faster than a channel may take
-new messages. Both print REST calls per move and the most new messages any channel got
-in any 5 s (Discord allows about 5). Speed is measured here, never asserted.
+handles them concurrently (the players' choices are worked out before the wave is sent,
+so they are not timed as the bot's). It prints interactions handled per second and the
+p50/p99 time from the bot receiving an interaction to its response being sent, which
+includes the engine and the SQLite commit of the move, in all and for each kind of click
+(opening the hand, choosing a card, the take that commits the move, a card trailed at
+once). The simulated Discord runs on the bot's event loop: its work on every request
+counts in these times, made cheaper by copying its JSON payloads without
+``copy.deepcopy`` and forgetting its logs (see :func:`quick_copies`).
+
+With ``--computers`` it plays one person against three computer players instead, whose
+moves come faster than a channel may take new messages. Both print REST calls per move
+and the most new messages any channel got in any 5 s (Discord allows about 5). Speed is
+measured here, never asserted.
 
 With ``--db postgresql://…`` (an empty database) the games are shared among
 ``--processes`` bot processes, each running its own shard of two (its own guild in its
@@ -438,6 +445,7 @@ async def run_computers(target: int, pause: float) -> None:
             hard_budget_ms=20,
         )
         bot = KasinoBot(config, seed=1)
+        bot.freeze_on_start = True  # as in production (python -m bot)
         async with simcord.run(bot, settle_timeout=SETTLE) as env:
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("table")

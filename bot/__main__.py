@@ -214,6 +214,7 @@ async def run_bot(config: Config) -> None:
 
     assert config.token is not None
     bot = make_bot(config)
+    bot.freeze_on_start = True
     try:
         async with bot:  # leaving it calls bot.close(), which closes the database
             await bot.start(config.token)

@@ -15,7 +15,9 @@ application's emojis and the one found there is used, so one process's upload se
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Iterable
 
@@ -30,9 +32,19 @@ Faces = dict[Card, discord.PartialEmoji]
 INVALID_FORM = 50035  # Discord's code for a refused field, among them a name already taken
 
 
+@functools.cache
 def wanted_names() -> dict[str, tuple[str, Card]]:
-    """The emoji name each face of each deck should have: name → (deck style, card)."""
+    """The emoji name each face of each deck should have: name → (deck style, card)
+    (drawn once per process; do not change the mapping)."""
     return {emoji_name(card, style): (style, card) for style in STYLES for card in deck()}
+
+
+async def _drawn_names() -> dict[str, tuple[str, Card]]:
+    """:func:`wanted_names`, drawn in a worker thread the first time: 104 faces take
+    seconds, which would stop every game of the process on the event loop."""
+    if wanted_names.cache_info().currsize:
+        return wanted_names()
+    return await asyncio.to_thread(wanted_names)
 
 
 async def sync_card_emojis(client: discord.Client) -> dict[str, Faces]:
@@ -42,7 +54,7 @@ async def sync_card_emojis(client: discord.Client) -> dict[str, Faces]:
     Raises :class:`discord.HTTPException` (or another error) when Discord refuses; what was
     uploaded stays, so the next start uploads only the rest.
     """
-    wanted = wanted_names()
+    wanted = await _drawn_names()
     found: dict[str, discord.PartialEmoji] = {}
     stale: list[discord.Emoji] = []
     for emoji in await client.fetch_application_emojis():

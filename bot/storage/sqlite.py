@@ -6,7 +6,6 @@ transaction, committed before the method returns.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,7 +30,6 @@ class SQLiteStorage(Storage):
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
-        self._lock = asyncio.Lock()
 
     async def player_streaks(
         self, guild_id: int, user_id: int, variant: str | None = None
@@ -87,10 +85,12 @@ class SQLiteStorage(Storage):
 
         The whole transaction runs in one trip to aiosqlite's worker thread, so a move's
         commit does not wait for the event loop between statements (this matters when
-        many games move at once).
+        many games move at once). The thread runs its trips in order, one at a time, so
+        transactions need no lock here: one would make each commit wait for the loop to
+        come round again for every commit queued before it (measured at 30 busy tables:
+        16 ms median and 100 ms p99 to await a transaction that ran in 0.05 ms).
         """
-        async with self._lock:
-            return await self._db._execute(_run_transaction, self._db._connection, steps)
+        return await self._db._execute(_run_transaction, self._db._connection, steps)
 
 
 async def _exec(db: aiosqlite.Connection, sql: str) -> None:

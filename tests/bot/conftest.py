@@ -7,11 +7,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import simcord
 
 from bot.client import KasinoBot
 from bot.config import Config
-from tests.bot.kasino_harness import Harness
+from tests.bot.kasino_harness import Harness, settle_defaults
 
 
 @pytest.fixture
@@ -61,6 +60,6 @@ def quick_settle(monkeypatch: pytest.MonkeyPatch) -> None:
     left, which happens on most clicks; the default 50 ms would make a whole match take
     many seconds. Only the polling interval changes, not what is awaited.
     """
-    defaults = getattr(simcord.Env._settle_internal, "__kwdefaults__", None)
-    if defaults and "idle" in defaults:
-        monkeypatch.setitem(defaults, "idle", 0.001)
+    for method, defaults in settle_defaults(0.001):
+        monkeypatch.setattr(method, "__defaults__", defaults[0])
+        monkeypatch.setattr(method, "__kwdefaults__", defaults[1])

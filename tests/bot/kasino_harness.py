@@ -35,6 +35,29 @@ def own_ids(env: simcord.Env, process: int) -> None:
     clock._epoch += datetime.timedelta(days=366 * process)  # no public way to set the date
 
 
+Defaults = tuple[tuple[Any, ...] | None, dict[str, Any] | None]
+
+
+def settle_defaults(idle: float) -> list[tuple[Any, Defaults]]:
+    """SimCord's settling functions with their ``idle`` default (seconds between polls
+    when only bookkeeping is left) set to ``idle``: ``(function, (__defaults__,
+    __kwdefaults__))`` to assign. ``Env.settle`` passes its own positional default on, so
+    both must change."""
+    found = []
+    for function in (simcord.Env.settle, simcord.Env._settle_internal):
+        code = function.__code__
+        positional = list(code.co_varnames[: code.co_argcount])
+        defaults = list(function.__defaults__ or ())
+        named = positional[len(positional) - len(defaults) :]
+        if "idle" in named:
+            defaults[named.index("idle")] = idle
+        keywords = dict(function.__kwdefaults__ or {})
+        if "idle" in keywords:
+            keywords["idle"] = idle
+        found.append((function, (tuple(defaults) or None, keywords or None)))
+    return found
+
+
 def components(message: Any) -> list[dict[str, Any]]:
     """Every component dict on a message (flattened)."""
     rows = message.components if isinstance(message, simcord.ResponseMessage) else None

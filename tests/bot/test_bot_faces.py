@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import io
 import re
+import threading
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,7 +17,7 @@ from PIL import Image
 from simcord.backend.errors import invalid_form_body
 from simcord.http.client import FakeHTTPClient
 
-from bot import faces
+from bot import card_emojis, faces
 from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
@@ -85,6 +86,28 @@ def test_the_ink_writes_faces_or_text() -> None:
     assert line.count("<:kc_") == 3 and "Anna played" in line and "#10♦" in line
     ink.use({ace: discord.PartialEmoji(name="kc_AS", id=1)})  # not all 52: text for all
     assert ink.card(ace) == "A♠\ufe0e"
+
+
+async def test_the_faces_are_drawn_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawing 104 faces takes seconds: never on the loop, where every game would wait."""
+    threads = []
+
+    def name(card: Card, style: str) -> str:
+        threads.append(threading.current_thread())
+        return real_name(card, style)
+
+    real_name = card_emojis.emoji_name
+    monkeypatch.setattr(card_emojis, "emoji_name", name)
+    wanted_names.cache_clear()
+    try:
+        assert await card_emojis._drawn_names() == {real_name(c, s): (s, c) for s, c in FACES}
+    finally:
+        wanted_names.cache_clear()
+    assert threads and threading.main_thread() not in threads
+    assert await card_emojis._drawn_names() is wanted_names()  # drawn once
+
+
+FACES = [(style, card) for style in faces.STYLES for card in faces.deck()]
 
 
 async def wait_faces(harness: Harness) -> KasinoBot:
@@ -234,6 +257,7 @@ class TestTwoProcessesStartingTogether:
         backend = first.http.backend
         refused = name_taken(backend, monkeypatch)
         second = another_process(bot_config, first)
+        wanted_names()  # drawn now: both processes then list the emojis at the same moment
         await asyncio.gather(first.load_faces(), second.load_faces())
         assert refused  # they did race: the slower one's upload was refused
         assert len(backend.application_emojis) == 104  # one of each, both decks

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 
+from bot.client import freeze_heap
 from bot.config import DEFAULT_DB_PATH, ConfigError, load_config
 from bot.engine import (
     Card,
@@ -296,3 +298,14 @@ def test_the_lobby_shows_the_turn_limit_in_whole_units(seconds: int, words: dict
         line = rules_line(GameOptions(turn_seconds=seconds), lang(code))
         assert line.endswith(", " + expected), line
         assert "." not in line.rsplit(",", 1)[1], line  # never "0.166667 min"
+
+
+def test_the_start_up_heap_is_left_out_of_full_collections() -> None:
+    """``python -m bot`` freezes what start-up made, so CPython's full collections, which
+    pause every game of the process, do not walk it again."""
+    before = gc.get_freeze_count()
+    try:
+        freeze_heap()
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()  # the test process starts many bots: let them all be collected

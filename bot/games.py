@@ -13,7 +13,7 @@ import json
 import logging
 import random
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,6 +90,10 @@ PostsHandler = Callable[[list[Outgoing]], None]
 # Queues (on ``game.outbox``) what the channel must be shown of a change, just before the
 # change is committed, so both are written in one transaction.
 Announce = Callable[[], None]
+
+
+# The columns a new table or lobby message changes: saved alone, without the match.
+MESSAGE_COLUMNS = ("message_id", "ping_id")
 
 
 class GameService:
@@ -191,13 +195,18 @@ class GameService:
             return game if game is not None and game.status.active else None
 
     async def save(
-        self, game: Game, move: MoveRecord | None = None, results: list[ResultRecord] | None = None
+        self,
+        game: Game,
+        move: MoveRecord | None = None,
+        results: list[ResultRecord] | None = None,
+        *,
+        columns: Sequence[str] | None = None,
     ) -> None:
         """Commit a game (inside its session) with what it queued for its channel, then
-        post that; a finished game leaves the cache."""
+        post that; a finished game leaves the cache. ``columns``: only these changed."""
         posts = game.outbox
         try:
-            await self.storage.save_game(game, now(), move, results or ())
+            await self.storage.save_game(game, now(), move, results or (), columns)
         except BaseException:
             self._games.pop(game.id, None)
             raise

@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.acks import unless_answered_elsewhere
 from bot.engine import Card, rules_for
 from bot.faces import FOUR_COLOUR, TWO_COLOUR
-from bot.games import GameError, GameService
+from bot.games import MESSAGE_COLUMNS, GameError, GameService
 from bot.i18n import N_, Lang, languages, native_name
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
 from bot.profile import ratings_embed
@@ -210,7 +210,7 @@ class Kasino(
         async with self.games.session(game.id) as game:
             if game is not None:
                 game.message_id = message.id
-                await self.games.save(game)
+                await self.games.save(game, columns=MESSAGE_COLUMNS)
 
     @app_commands.command(name="hand", description="See your cards (only you can see them)")
     async def hand(self, interaction: discord.Interaction) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 
-from bot.games import GameService, MoveOutcome
+from bot.games import MESSAGE_COLUMNS, GameService, MoveOutcome
 from bot.i18n import Lang
 from bot.models import Game, Status
 from bot.render import final_line, hand_content, lobby_embed, round_summary, seat_name, table_embed
@@ -170,5 +170,5 @@ class TableFlow:
             stale = [m for m in (game.message_id, game.ping_id) if m and m != message_id]
             game.ping_id = game.message_id if game.message_id != message_id else game.ping_id
             game.message_id = message_id
-            await self.games.save(game)
+            await self.games.save(game, columns=MESSAGE_COLUMNS)
         return stale

@@ -198,13 +198,15 @@ class Storage(OutboxQueries, PrivacyQueries):
         now: float,
         move: MoveRecord | None = None,
         results: Iterable[ResultRecord] = (),
+        columns: Sequence[str] | None = None,
     ) -> None:
         """Write a game's row, and in the same transaction its move and final results.
 
         The row is written only if the database still holds the version this copy was
-        loaded at (:class:`StaleGame` otherwise, nothing written).
+        loaded at (:class:`StaleGame` otherwise, nothing written). ``columns``: only those
+        changed (a new message's id), so the saved match is not encoded again.
         """
-        values = game_values(game)
+        values = game_values(game, columns)
         assignments = ", ".join(f"{key} = ?" for key in values)
         steps = [
             Statement(

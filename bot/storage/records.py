@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -272,30 +272,39 @@ def _json_object(text: str) -> dict[str, Any]:
     return value
 
 
-def game_values(game: Game) -> dict[str, Any]:
-    """A game's columns as they are written (all but ``id``, ``created_at`` and
-    ``updated_at``); saved state, seats, options and extras are JSON text."""
+def _options_json(game: Game) -> str:
     opts = game.options
-    return {
-        "guild_id": game.guild_id,
-        "channel_id": game.channel_id,
-        "host_id": game.host_id,
-        "status": str(game.status),
-        "options": json.dumps(
-            {
-                "variant": opts.variant,
-                "target": opts.target,
-                "teams": opts.teams,
-                "turn_seconds": opts.turn_seconds,
-            }
-        ),
-        "seats": json.dumps(game.seats_json()),
-        "state": json.dumps(game.match.to_dict()) if game.match is not None else None,
-        "version": game.version,
-        "message_id": game.message_id,
-        "ping_id": game.ping_id,
-        "deadline": game.deadline,
-        "timer": str(game.timer) if game.timer else None,
-        "last_move": game.last_move,
-        "extra": json.dumps(game.extra),
-    }
+    return json.dumps(
+        {
+            "variant": opts.variant,
+            "target": opts.target,
+            "teams": opts.teams,
+            "turn_seconds": opts.turn_seconds,
+        }
+    )
+
+
+# How each written column of ``games`` is made from a game (all but ``id``,
+# ``created_at`` and ``updated_at``): saved state, seats, options and extras are JSON text.
+COLUMN_VALUES: dict[str, Callable[[Game], Any]] = {
+    "guild_id": lambda game: game.guild_id,
+    "channel_id": lambda game: game.channel_id,
+    "host_id": lambda game: game.host_id,
+    "status": lambda game: str(game.status),
+    "options": _options_json,
+    "seats": lambda game: json.dumps(game.seats_json()),
+    "state": lambda game: json.dumps(game.match.to_dict()) if game.match is not None else None,
+    "version": lambda game: game.version,
+    "message_id": lambda game: game.message_id,
+    "ping_id": lambda game: game.ping_id,
+    "deadline": lambda game: game.deadline,
+    "timer": lambda game: str(game.timer) if game.timer else None,
+    "last_move": lambda game: game.last_move,
+    "extra": lambda game: json.dumps(game.extra),
+}
+
+
+def game_values(game: Game, columns: Sequence[str] | None = None) -> dict[str, Any]:
+    """A game's columns as they are written (``columns``: only those; default all of
+    :data:`COLUMN_VALUES`)."""
+    return {column: COLUMN_VALUES[column](game) for column in columns or COLUMN_VALUES}

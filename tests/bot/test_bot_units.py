@@ -23,6 +23,7 @@ from bot.engine import (
     parse_cards,
     rules_for,
 )
+from bot.games import MESSAGE_COLUMNS
 from bot.models import Game, GameOptions, Seat, Status
 from bot.moves import auto_move, rank_choices
 from bot.render import card, choice_label, describe_move, plain, table_embed
@@ -142,6 +143,28 @@ async def test_a_copy_loaded_before_another_save_is_never_saved(db_path: Path | 
         assert stored is not None and stored.version == first.version == 2
         assert stored.match.to_dict() == first.match.to_dict() and stored.deadline is None
         assert await storage.move_count(game.id) == 1
+    finally:
+        await storage.close()
+
+
+async def test_a_new_messages_id_is_saved_alone(db_path: Path | str) -> None:
+    """A table or lobby message's id is saved without encoding the match again, still
+    compare-and-set on the version."""
+    storage = await Storage.open(db_path)
+    try:
+        game = await storage.create_game(new_game(), now=1.0)
+        game.match = Match.start(rules_for("swedish"), 2, seed=5)
+        game.status, game.version = Status.PLAYING, 1
+        await storage.save_game(game, 2.0)
+        game.message_id, game.ping_id, game.last_move = 7, 6, "not saved"
+        await storage.save_game(game, 3.0, columns=MESSAGE_COLUMNS)
+        stored = await storage.get_game(game.id)
+        assert stored is not None and (stored.message_id, stored.ping_id) == (7, 6)
+        assert stored.last_move == "" and stored.version == 1
+        assert stored.match.to_dict() == game.match.to_dict()
+        game.stored_version, game.message_id = 0, 8
+        with pytest.raises(StaleGame):
+            await storage.save_game(game, 4.0, columns=MESSAGE_COLUMNS)
     finally:
         await storage.close()
 

@@ -37,15 +37,6 @@ def moves_of(round_: Round, card: Card) -> list[Move]:
     return _ranked(round_, list(round_.moves.of(card)))
 
 
-def moves_by_card(round_: Round) -> dict[Card, list[Move]]:
-    """Every legal move of the player to move, by card, best first (every move listed:
-    a menu asks :meth:`Round.moves` only what it shows instead)."""
-    by_card: dict[Card, list[Move]] = {}
-    for move in round_.legal_moves():
-        by_card.setdefault(move.card, []).append(move)
-    return {card: _ranked(round_, moves) for card, moves in by_card.items()}
-
-
 def best_moves(round_: Round, card: Card, count: int, *, plain: bool = True) -> list[Move]:
     """``moves_of(round_, card)[:count]`` (without the plain trail unless ``plain``),
     ranking only what can reach the first ``count``: :func:`_rank` puts every capture

@@ -10,7 +10,6 @@ import discord
 
 from bot.ai import LEVELS
 from bot.engine import Card, CardMoves, Move, Round, capture_options, capture_values
-from bot.engine.legal import of_kind
 from bot.engine.moves import Item
 from bot.i18n import EN, N_, Lang
 from bot.models import MAX_SEATS, VARIANT_NAMES, Game, Status
@@ -180,7 +179,7 @@ def _card_option(
     index: int,
     seat: int,
     ink: CardInk,
-    by_card: Mapping[Card, CardMoves | list[Move]],
+    by_card: Mapping[Card, CardMoves],
     t: Lang = EN,
 ) -> discord.SelectOption:
     """A card of the hand: its face as the option's emoji when the faces are uploaded, and
@@ -192,7 +191,7 @@ def _card_option(
     rules = game.match.rules
     played = rnd.hands[seat][index]
     if building(rnd):
-        option = _building_card_option(rnd, played, index, by_card.get(played, []), t)
+        option = _building_card_option(rnd, played, index, by_card[played], t)
         option.emoji = ink.emoji(played)
         return option
     label = plain(played)
@@ -211,14 +210,14 @@ def _card_option(
 
 
 def _building_card_option(
-    rnd: Round, played: Card, index: int, moves: CardMoves | list[Move], t: Lang = EN
+    rnd: Round, played: Card, index: int, moves: CardMoves, t: Lang = EN
 ) -> discord.SelectOption:
     """A card of the hand in a game with builds: what it can do (``moves``: its legal
-    moves, as the engine's lazy view, asked only which kinds exist, or a list), in a few
-    words: the kinds in menu order (takes, builds, trails making builds, the trail)."""
+    moves, as the engine's lazy view, asked only which kinds exist), in a few words: the
+    kinds in menu order (takes, builds, trails making builds, the trail)."""
     label = plain(played)
-    kinds = [kind for kind in ("capture", "build", "table-build") if _can(moves, kind)]
-    trail = _can(moves, "plain")
+    kinds = [kind for kind in ("capture", "build", "table-build") if moves.has(kind)]
+    trail = moves.has("plain")
     if not kinds and not trail:
         label = t("{card}: cannot be played now", card=label)
         description = why_not(rnd, played, t, plain)
@@ -234,13 +233,6 @@ def _building_card_option(
 
 
 KIND_OF = {"capture": "capture", "build": "build", "table-build": "trail"}  # lazy kinds' words
-
-
-def _can(moves: CardMoves | list[Move], kind: str) -> bool:
-    """Whether ``moves`` hold a move of ``kind`` (see :data:`bot.engine.legal.KINDS`)."""
-    if isinstance(moves, CardMoves):
-        return moves.has(kind)
-    return any(of_kind(move, kind) for move in moves)
 
 
 @_static

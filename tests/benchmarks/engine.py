@@ -375,15 +375,13 @@ def first_menu(rnd: Round) -> list:
 
 def old_first_menu(rnd: Round) -> list:
     """The same options as :func:`first_menu` made the old way: every move listed and
-    ranked (``bot.turns.moves_by_card``)."""
-    from bot.turns import moves_by_card
-    from cogs.views import _building_card_option
+    ranked (``tests.engine.busy.moves_by_card``)."""
+    from tests.bot.test_lazy_menus import old_card_option
+    from tests.engine.busy import moves_by_card
 
     by_card = moves_by_card(rnd)
     hand = rnd.hands[rnd.to_move]
-    return [
-        _building_card_option(rnd, card, i, by_card.get(card, [])) for i, card in enumerate(hand)
-    ]
+    return [old_card_option(rnd, card, i, by_card.get(card, [])) for i, card in enumerate(hand)]
 
 
 def menu_positions(name: str, rng: random.Random, count: int) -> list[Round]:

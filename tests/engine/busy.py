@@ -1,9 +1,11 @@
 """Busy building positions (16-item tables) for the lazy view's tests and benchmarks: the
-worst random tables the engine benchmark finds for each variant, and issue 23's example."""
+worst random tables the engine benchmark finds for each variant, and issue 23's example;
+and the full listing the view is compared with."""
 
 from __future__ import annotations
 
-from bot.engine import Build, Round, parse_cards, rules_for
+from bot.engine import Build, Card, Move, Round, parse_cards, rules_for
+from bot.turns import _ranked
 
 # variant: (hand of seat 0, table, piles), found by tests/benchmarks/engine.py's search.
 WORST = {
@@ -50,3 +52,13 @@ def busy_positions() -> dict[str, Round]:
     found = {name: worst(name) for name in WORST}
     found["swazi: issue 23"] = issue_example()
     return found
+
+
+def moves_by_card(round_: Round) -> dict[Card, list[Move]]:
+    """The reference the lazy view is held to: every legal move listed whole
+    (``legal_moves()``), by card, each card's ranked best first, as the menus were made
+    before the view."""
+    by_card: dict[Card, list[Move]] = {}
+    for move in round_.legal_moves():
+        by_card.setdefault(move.card, []).append(move)
+    return {card: _ranked(round_, moves) for card, moves in by_card.items()}

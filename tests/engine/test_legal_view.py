@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from bot.engine import Card, Move, Round, rules_for
 from bot.engine.cards import full_deck
 from bot.engine.legal import KINDS, LegalMoves, of_kind
-from bot.turns import best_moves, matching, moves_by_card, moves_of
-from tests.engine.busy import busy_positions
+from bot.turns import best_moves, matching, moves_of
+from tests.engine.busy import busy_positions, moves_by_card
 from tests.engine.positions import (
     CASINO_FAMILY,
     SWAZI_FAMILY,

@@ -21,7 +21,7 @@ from typing import Any
 from bot.ai import LEVELS, choose_move, hint
 from bot.config import Config
 from bot.deals import new_seed
-from bot.engine import Card, IllegalMove, Match, Move, Reason
+from bot.engine import Card, IllegalMove, Match, Move, Play, Reason, Round
 from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
 from bot.moves import auto_move
@@ -29,7 +29,7 @@ from bot.ratings import lineup_of
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
-from bot.turns import after
+from bot.turns import after, building
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +90,15 @@ PostsHandler = Callable[[list[Outgoing]], None]
 # Queues (on ``game.outbox``) what the channel must be shown of a change, just before the
 # change is committed, so both are written in one transaction.
 Announce = Callable[[], None]
+
+
+def _play_on(match: Match, move: Move) -> tuple[Play, Round, Round | None]:
+    """Play ``move`` on ``match``: the play, the round it was played on (finished, if it
+    was the round's last move) and, for a build, that round after it on a copy (how the
+    builds' groups were made, for the words)."""
+    played_on = match.round
+    later = after(played_on, move) if move.kind == "build" or move.table_builds else None
+    return match.play(move), played_on, later
 
 
 # The columns a new table or lobby message changes: saved alone, without the match.
@@ -423,12 +432,16 @@ class GameService:
     async def play(self, game: Game, seat: int, move: Move, *, auto: bool = False) -> MoveOutcome:
         """Apply a move for ``seat`` and commit it; :class:`GameError` if it is illegal."""
         match = game.match
-        before = match.round
         rounds_before = match.rounds_played
         try:
-            # how builds are grouped, for the words (played on a copy of the round before)
-            later = after(before, move) if move.kind == "build" or move.table_builds else None
-            play = match.play(move)
+            if building(match.round):
+                # checking a move can list a card's moves (a busy Swazi table: ~0.1 s), so
+                # it is played on a copy in a worker thread; the copy becomes the game's
+                twin = match.copy()
+                play, before, later = await asyncio.to_thread(_play_on, twin, move)
+                game.match = match = twin
+            else:
+                play, before, later = _play_on(match, move)
         except IllegalMove as error:
             raise GameError.refused(error) from None
         player = game.seats[seat]

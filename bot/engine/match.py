@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Sequence
 
@@ -65,6 +66,15 @@ class Match:
             )
         first = Round.deal(rules, players, dealer, seed=_round_seed(seed, 0), scores=banked)
         return cls(rules, players, seed, first, banked)
+
+    def copy(self) -> Match:
+        """An independent copy: the round copied, the lists of scores copied (scores
+        themselves are immutable)."""
+        twin = copy.copy(self)
+        twin.round = self.round.copy()
+        twin.banked = list(self.banked)
+        twin.round_scores = [list(scores) for scores in self.round_scores]
+        return twin
 
     @property
     def is_over(self) -> bool:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from typing import Any
 
 import pytest
 
+from bot import games
 from bot.client import KasinoBot
 from bot.engine import Build, Card, Move, Round, parse_cards
 from bot.models import Game
@@ -271,3 +273,28 @@ async def test_time_running_out_while_owning_a_build(harness: Harness) -> None:
     await harness.env.advance_time(600)  # a reminder, then the automatic move
     assert game.version == before + 1
     assert "automatic move" in game.last_move and "trailed" not in game.last_move
+
+
+async def test_a_move_on_a_busy_table_is_checked_off_the_event_loop(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checking a move can list a card's moves (on issue 23's Swazi table, 24,224 moves):
+    the move is played on a copy in a worker thread, and the copy becomes the game."""
+    threads: list[threading.Thread] = []
+
+    def spy(match: Any, move: Move) -> Any:
+        threads.append(threading.current_thread())
+        return play_on(match, move)
+
+    play_on = games._play_on
+    monkeypatch.setattr(games, "_play_on", spy)
+    game = await harness.start_game(2, variant="swazi")
+    eight = Build([parse_cards("AH 7S"), parse_cards("2H 6S")], 8, 1)
+    table = [eight, *parse_cards("JH 9C 10D 7D 10S QD 4C AD AC AS 2C 2S 2D 3S 3D")]
+    hands = [parse_cards("QC QH QS 6H"), parse_cards("8C 5H 4H KD")]
+    game.match.round = Round.from_position(game.match.rules, hands, table, to_move=0)
+    before = game.match
+    move = ranked_moves(game.match.round, Card.parse("QC"))[0]
+    await play_by_menus(harness, game, move)
+    assert threads and threading.main_thread() not in threads
+    assert game.match is not before and game.match.round.plays[-1].move == move

@@ -357,3 +357,16 @@ def test_match_round_trips_and_plays_on_identically(name, players, options):
     assert max(match.scores) >= match.rules.target
     with pytest.raises(IllegalMove, match="the match is over"):
         Match.from_dict(match.to_dict()).play(Move(card("KC")))
+
+
+def test_a_copy_plays_on_without_changing_the_match():
+    """``Match.copy`` (a move checked off the event loop is played on one): the copy plays
+    a whole match on while the original stays as it was, and equals it until then."""
+    match = Match.start(rules_for("casino"), 2, seed=11)
+    twin = match.copy()
+    assert twin.to_dict() == match.to_dict()
+    saved = json.dumps(match.to_dict())
+    while not twin.is_over:
+        twin.play(twin.round.legal_moves()[0])
+    assert json.dumps(match.to_dict()) == saved
+    assert twin.rounds_played > 0 and match.rounds_played == 0

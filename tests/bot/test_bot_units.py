@@ -117,15 +117,21 @@ async def test_storage_migrates_and_round_trips_a_game(db_path: Path | str) -> N
     await reopened.close()
 
 
+async def playing_game(storage: Storage) -> Game:
+    """A new two-player Swedish game, dealt and saved at version 1."""
+    game = await storage.create_game(new_game(), now=1.0)
+    game.match = Match.start(rules_for("swedish"), 2, seed=5)
+    game.status, game.version = Status.PLAYING, 1
+    await storage.save_game(game, 2.0)
+    return game
+
+
 async def test_a_copy_loaded_before_another_save_is_never_saved(db_path: Path | str) -> None:
     """Saves are compare-and-set on the version (beneath PostgreSQL's lock per game): a copy
     loaded before another copy's save is refused whole, its move and its row."""
     storage = await Storage.open(db_path)
     try:
-        game = await storage.create_game(new_game(), now=1.0)
-        game.match = Match.start(rules_for("swedish"), 2, seed=5)
-        game.status, game.version = Status.PLAYING, 1
-        await storage.save_game(game, 2.0)
+        game = await playing_game(storage)
         first, second = await storage.get_game(game.id), await storage.get_game(game.id)
         assert first is not None and second is not None
         move = first.match.round.legal_moves()[0]
@@ -152,10 +158,7 @@ async def test_a_new_messages_id_is_saved_alone(db_path: Path | str) -> None:
     compare-and-set on the version."""
     storage = await Storage.open(db_path)
     try:
-        game = await storage.create_game(new_game(), now=1.0)
-        game.match = Match.start(rules_for("swedish"), 2, seed=5)
-        game.status, game.version = Status.PLAYING, 1
-        await storage.save_game(game, 2.0)
+        game = await playing_game(storage)
         game.message_id, game.ping_id, game.last_move = 7, 6, "not saved"
         await storage.save_game(game, 3.0, columns=MESSAGE_COLUMNS)
         stored = await storage.get_game(game.id)

@@ -16,10 +16,12 @@ cards. That keeps the work near the answer instead of walking every subset.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations, islice, product
+from operator import itemgetter
 
 from .cards import Card, card_order
 from .rules import Rules
@@ -583,7 +585,7 @@ _SUMS_MASK = (1 << 17) - 1  # values never exceed 16
 class TableIndex:
     """One table, read once to serve every card of a hand (``Round.legal_moves``)."""
 
-    __slots__ = ("_found", "_options", "_sorted", "rules", "sums", "table")
+    __slots__ = ("_found", "_options", "_sorted", "_twins", "rules", "sums", "table")
 
     def __init__(self, rules: Rules, table: Sequence[Card]) -> None:
         self.rules = rules
@@ -596,7 +598,8 @@ class TableIndex:
         self.sums = reach
         self._found: dict[tuple[int, ...], list[tuple[Card, ...]]] = {}
         self._sorted: list[Card] = []
-        self._options: list[tuple[int, ...]] = []
+        self._options: tuple[tuple[int, ...], ...] = ()
+        self._twins = False
 
     def captures(self, played: Card) -> list[tuple[Card, ...]]:
         """Every legal capture of ``played``, maximal or not, most cards first.
@@ -604,9 +607,14 @@ class TableIndex:
         Each capture lists its cards in card order (as :class:`Move` keeps them).
         """
         sums = self.sums
-        targets = tuple(t for t in self.rules.hand_values[played] if sums >> t & 1)
-        if not targets:
-            return []
+        targets = self.rules.hand_values[played]
+        if len(targets) == 1:
+            if not sums >> targets[0] & 1:
+                return []
+        else:
+            targets = tuple(t for t in targets if sums >> t & 1)
+            if not targets:
+                return []
         found = self._found.get(targets)
         if found is None:
             found = self._found[targets] = self._search(targets)
@@ -622,12 +630,37 @@ class TableIndex:
             # Low cards first: the group search stops at the first card worth too much,
             # and captures come out in card order.
             self._sorted = table = sorted(self.table, key=_ORDER)
-            self._options = [self.rules.table_values[card.rank] for card in table]
+            values = self.rules.table_values
+            self._options = tuple([values[card.rank] for card in table])
+            self._twins = len(set(table)) < len(table)
         table = self._sorted
-        captures = [_pick(table, m) for m in _masks(tuple(self._options), targets)]
-        if len(set(table)) < len(table):  # identical cards: captures are multisets
+        options = self._options
+        # Cards worth more than every target take no part: searching (and remembering)
+        # only the cards below makes the same masks and finds them remembered far more often.
+        cut = bisect_left(options, (max(targets) + 1,))
+        pickers = _PICKERS
+        captures = [pickers[m](table) for m in _masks(options[:cut], targets)]
+        if self._twins:  # identical cards: captures are multisets
             captures = _distinct(captures)
         return captures
+
+
+class _Pickers(dict):
+    """Per position mask, a function taking those positions' cards out of a list, in order
+    (made once per mask: a capture's cards are picked without a loop)."""
+
+    def __missing__(self, mask: int) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
+        positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
+        if len(positions) == 1:
+            (only,) = positions
+            picker = lambda cards: (cards[only],)  # noqa: E731 (itemgetter gives no tuple)
+        else:
+            picker = itemgetter(*positions)
+        self[mask] = picker
+        return picker
+
+
+_PICKERS = _Pickers()
 
 
 def capture_masks(rules: Rules, played: Card, table: Sequence[Card]) -> tuple[int, ...]:
@@ -657,24 +690,51 @@ def _masks_in_order(
 def _masks(options: tuple[tuple[int, ...], ...], targets: tuple[int, ...]) -> tuple[int, ...]:
     """Masks of the unions of disjoint groups adding up to one of ``targets``.
 
-    ``options`` (each card's values) must be sorted, lowest first.
+    ``options`` (each card's values) must be sorted, lowest first. Most cards first, then
+    by mask.
     """
     unions: set[int] = set()
     for target in targets:
-        groups: set[int] = set()
-        _group_masks(options, 0, target, 0, groups)
-        union_masks(groups, unions)
-    return tuple(sorted(unions, key=lambda m: (-m.bit_count(), m)))
+        groups = _target_groups(options, target)
+        if len(groups) == 1:
+            unions.update(groups)
+        elif groups:
+            union_masks(groups, unions)
+    found = sorted(unions)
+    found.sort(key=int.bit_count, reverse=True)  # stable: equal counts stay by mask
+    return tuple(found)
 
 
-def _pick(cards: Sequence[Card], mask: int) -> tuple[Card, ...]:
-    """The cards at the positions of the set bits of ``mask``, in order."""
-    picked = []
-    while mask:
-        lowest = mask & -mask
-        picked.append(cards[lowest.bit_length() - 1])
-        mask ^= lowest
-    return tuple(picked)
+def _target_groups(options: Sequence[tuple[int, ...]], target: int) -> list[int]:
+    """Masks of the positions whose cards can add up to ``target`` (``options`` sorted,
+    lowest first), grown card by card from the partial groups still short of it."""
+    groups: list[int] = []
+    partial = [(target, 0)]  # what is left to make, and the positions taken so far
+    bit = 1
+    for values in options:
+        if not values:  # a card with no number never joins a group
+            bit <<= 1
+            continue
+        low = values[0]
+        if low > target:
+            break  # sorted: no card from here on fits in any group
+        grown = []
+        if len(values) == 1:
+            for left, mask in partial:
+                if low < left:
+                    grown.append((left - low, mask | bit))
+                elif low == left:
+                    groups.append(mask | bit)
+        else:
+            for left, mask in partial:
+                for value in values:
+                    if value < left:
+                        grown.append((left - value, mask | bit))
+                    elif value == left:
+                        groups.append(mask | bit)
+        partial += grown
+        bit <<= 1
+    return groups
 
 
 def _distinct(captures: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:

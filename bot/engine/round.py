@@ -458,20 +458,22 @@ class Round:
                 check_limit(limit)
             return family.legal_moves(self)
         moves = []
-        capture = Move._ordered
+        each = Move._each
         hand = dict.fromkeys(self.hands[self.to_move])
         if limit is not None:
             check_limit(limit)
             for card in hand:
                 moves.append(Move.trail(card))
                 if self.table:
-                    found = capture_options(self.rules, card, self.table, limit=limit)
-                    moves.extend([capture(card, taken) for taken in found])
+                    moves += each(card, None, capture_options(self.rules, card, self.table, limit))
             return moves
         index = TableIndex(self.rules, self.table)
+        trail = Move.trail
         for card in hand:
-            moves.append(Move.trail(card))
-            moves.extend([capture(card, taken) for taken in index.captures(card)])
+            moves.append(trail(card))
+            found = index.captures(card)
+            if found:
+                moves += each(card, None, found)
         return moves
 
     def is_legal(self, move: Move) -> bool:
@@ -489,58 +491,89 @@ class Round:
         if family is not None:
             family.check(self, move)
             return
+        self._check_nordic(move)
+
+    def _check_nordic(self, move: Move) -> None:
+        """Refuse (:class:`IllegalMove`) a move a Nordic game does not allow now."""
         if not isinstance(move, Move) or not isinstance(move.card, Card):
             raise IllegalMove(reason("that is not a move"))
         if move.card not in self.hands[self.to_move]:
             raise IllegalMove(reason("{card} is not in your hand", card=move.card))
         if move.value is not None or move.table_builds:
             raise IllegalMove(reason("{game} has no building", game=self.rules.name))
-        missing = move.taken and Counter(move.taken) - Counter(self.table)
-        if missing:
+        taken = move.taken
+        if not taken:
+            return
+        if not _on_table(taken, self.table):
+            missing = Counter(taken) - Counter(self.table)
             gone = Joined(missing.elements(), " ")
             raise IllegalMove(reason("{item} is not on the table", item=gone))
-        if move.taken and not checked_targets(self.rules, move.card, move.taken):
-            values = Joined(capture_values(self.rules, move.card, True), " or ")
-            taken = Joined(move.taken, " + ")
+        rules = self.rules
+        # Most captures are one group: cards adding up to a value of the played card
+        # (each counted at its lowest value) need no search.
+        shifts = rules.table_shifts
+        lowest = [shifts[card.rank][0] for card in taken]
+        if 0 not in lowest and sum(lowest) in rules.hand_values[move.card]:
+            return
+        if not checked_targets(rules, move.card, taken):
+            values = Joined(capture_values(rules, move.card, True), " or ")
+            taken = Joined(taken, " + ")
             raise IllegalMove(reason("{taken} do not make {values}", taken=taken, values=values))
 
     def play(self, move: Move) -> Play:
         """Play ``move`` for the player to move, or raise :class:`IllegalMove` changing nothing."""
+        family = self._family
+        if family is None:
+            return self._play_nordic(move)
         self._check(move)
         seat = self.to_move
-        family = self._family
-        if family is not None:
-            play = Play(seat, move, *family.apply(self, move))
-            self._context = None
-            if self.rules.crazy and self.deck:
-                self.hands[seat].extend(self._draw(1))
-        else:
-            self.hands[seat].remove(move.card)
-            if move.is_trail:
-                self.table.append(move.card)
-                play = Play(seat, move)
-            else:
-                play = self._capture(seat, move)
+        play = Play(seat, move, *family.apply(self, move))
+        self._context = None
+        if self.rules.crazy and self.deck:
+            self.hands[seat].extend(self._draw(1))
         self.plays.append(play)
-        self.to_move = (seat + 1 if family is None else seat + self.rules.direction) % self.players
+        self.to_move = (seat + self.rules.direction) % self.players
+        self._settle()
+        return play
+
+    def _play_nordic(self, move: Move) -> Play:
+        """:meth:`play` in a Nordic game (the hot path of every simulation)."""
+        if self.is_over:
+            raise IllegalMove(reason("the round is over"))
+        self._check_nordic(move)
+        seat = self.to_move
+        self.hands[seat].remove(move.card)
+        if move.taken:
+            play = self._capture(seat, move)
+        else:
+            self.table.append(move.card)
+            play = _new_play(Play, (seat, move, False, False, False))
+        self.plays.append(play)
+        self.to_move = (seat + 1) % self.players
         self._settle()
         return play
 
     def _capture(self, seat: int, move: Move) -> Play:
-        sweep = len(move.taken) == len(self.table)
+        taken = move.taken
+        table = self.table
+        sweep = len(taken) == len(table)
         scores = sweep and not self._sweep_void()  # judged on the points held before
-        for card in move.taken:
-            self.table.remove(card)
-        self.piles[seat].extend((move.card, *move.taken))
+        if sweep:
+            table.clear()
+        else:
+            for card in taken:
+                table.remove(card)
+        self.piles[seat].extend((move.card, *taken))
         self.last_capturer = seat
-        mulle = is_mulle(self.rules, move.card, move.taken)
+        rules = self.rules
+        mulle = is_mulle(rules, move.card, taken)
         if sweep:
             self.sweeps[seat] += 1
             self.void_sweeps[seat] += not scores
         if mulle:
             self.mulles[seat] += 1
-            self.mulle_points[seat] += self.rules.mulle_points
-        return Play(seat, move, sweep=sweep, sweep_scores=scores, mulle=mulle)
+            self.mulle_points[seat] += rules.mulle_points
+        return _new_play(Play, (seat, move, sweep, scores, mulle))
 
     def pile_of(self, seat: int) -> int:
         """The index in ``piles`` of the pile a seat's captures go to (Swazi partners share)."""
@@ -746,6 +779,22 @@ def _play(data: object) -> Play:
     field = fields_of(data, "play")
     flags = [as_flag(field(name), name) for name in ("sweep", "sweep_scores", "mulle")]
     return Play(field("seat"), Move.from_dict(data), *flags)
+
+
+_new_play = tuple.__new__  # a Play without NamedTuple's keyword handling (made every move)
+
+
+def _on_table(taken: Sequence[Item], table: list[Item]) -> bool:
+    """Whether every item of ``taken`` is on ``table``, as often as it is taken."""
+    if len(taken) == 1:
+        return taken[0] in table
+    rest = list(table)
+    try:
+        for item in taken:
+            rest.remove(item)
+    except ValueError:
+        return False
+    return True
 
 
 def _spoils_layout(layout: Sequence[Card]) -> bool:

@@ -21,13 +21,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations, islice, product
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from .cards import Card, card_order
 from .rules import Rules
 
 _ORDER = card_order()
 _SMALL_TABLE = 12  # up to this many cards, captures are found card by card
+SMALL_TABLE = _SMALL_TABLE
 _BITS = 5
 _FIELD = (1 << _BITS) - 1
 _GUARD = sum(1 << (_BITS * i + _BITS - 1) for i in range(13))
@@ -582,10 +583,123 @@ def all_captures(rules: Rules, played: Card, table: Sequence[Card]) -> list[tupl
 _SUMS_MASK = (1 << 17) - 1  # values never exceed 16
 
 
+class _Reading:
+    """What the small-table search needs of a variant's table values, read once: each
+    rank's field of a rank-count vector, and per target the fields of the ranks that can
+    join a group for it (lowest value at most the target)."""
+
+    __slots__ = ("below", "masks", "rising", "units", "values")
+
+    def __init__(self, values: tuple[tuple[int, ...], ...]) -> None:
+        self.values = values  # kept so that its id is not reused while this is kept
+        self.units = [0, *(_unit(rank) for rank in range(1, 14))]
+        lowest = [min(values[rank], default=0) for rank in range(1, 14)]
+        # Values rising with rank (the Nordic games): the cards that can join a group for
+        # a target come first in card order, and the rest can be left out of the search.
+        self.rising = 0 not in lowest and lowest == sorted(set(lowest))
+        self.below = [
+            sum(
+                _FIELD << _BITS * (rank - 1)
+                for rank in range(1, 14)
+                if lowest[rank - 1] <= t or not self.rising
+            )
+            for t in range(_TOP_VALUE + 1)
+        ]
+        # Per key (the ranks below the targets as a vector, then a bit per target), the
+        # position masks of every capture over the table in card order (:func:`_masks`).
+        self.masks: dict[int, tuple[int, ...]] = {}
+
+
+_TOP_VALUE = 16
+_READINGS: dict[int, _Reading] = {}
+
+
+def _reading(values: tuple[tuple[int, ...], ...]) -> _Reading:
+    reading = _READINGS.get(id(values))
+    if reading is None or reading.values is not values:
+        reading = _READINGS[id(values)] = _Reading(values)
+    return reading
+
+
+_RANK = attrgetter("rank")
+
+
+def hand_captures(
+    rules: Rules, table: Sequence[Card], cards: Iterable[Card]
+) -> list[Sequence[tuple[Card, ...]]]:
+    """Per card of ``cards``, every legal capture from ``table`` (at most 12 cards), as
+    :meth:`TableIndex.captures` lists them: maximal or not, most cards first, each in card
+    order; identical cards (a double deck) give each multiset once.
+
+    The masks of a card's captures over the table in card order depend only on how many
+    table cards of each rank that can join a group for one of its values there are, so
+    they are remembered by that rank-count vector: most positions of a round find them.
+    """
+    reading = _reading(rules.table_values)
+    units = reading.units
+    shifts = rules.table_shifts
+    reach = 1  # bit n set: some table cards add up to n (no other target can be met)
+    vector = 0
+    for card in table:
+        rank = card.rank
+        low, high = shifts[rank]
+        reach = (reach | reach << low | reach << high) & _SUMS_MASK
+        vector += units[rank]
+    below = reading.below
+    remembered = reading.masks
+    hand_values = rules.hand_values
+    values = rules.table_values
+    ordered: list[Card] = []
+    options: tuple[tuple[int, ...], ...] = ()
+    twins = False
+    found: list[Sequence[tuple[Card, ...]]] = []
+    for played in cards:
+        targets = hand_values[played]
+        if len(targets) == 1:
+            top = targets[0]
+            if not reach >> top & 1:
+                found.append(())
+                continue
+            key = (vector & below[top]) << _TARGET_BITS | 1 << top
+        else:
+            targets = tuple(t for t in targets if reach >> t & 1)
+            if not targets:
+                found.append(())
+                continue
+            top = max(targets)
+            key = (vector & below[top]) << _TARGET_BITS | sum(1 << t for t in targets)
+        masks = remembered.get(key)
+        if masks is None:
+            if not ordered:
+                ordered = sorted(table, key=_ORDER)
+                twins = len(set(ordered)) < len(ordered)
+            if not options:
+                options = tuple(map(values.__getitem__, map(_RANK, ordered)))
+            searched = options
+            if reading.rising:  # the cards that can join a group come first
+                searched = options[: bisect_left(options, (top + 1,))]
+            masks = _search_masks(searched, targets)
+            if len(remembered) >= _REMEMBERED:
+                remembered.clear()
+            remembered[key] = masks
+        if not masks:
+            found.append(())
+            continue
+        if not ordered:
+            ordered = sorted(table, key=_ORDER)
+            twins = len(set(ordered)) < len(ordered)
+        captures = [_PICKERS[m](ordered) for m in masks]
+        found.append(_distinct(captures) if twins else captures)
+    return found
+
+
+_TARGET_BITS = 17  # a key's low bits: one per target value, 1 to 16
+
+
 class TableIndex:
     """One table, read once to serve every card of a hand (``Round.legal_moves``)."""
 
-    __slots__ = ("_found", "_options", "_sorted", "_twins", "rules", "sums", "table")
+    __slots__ = ("_found", "rules", "sums", "table")
 
     def __init__(self, rules: Rules, table: Sequence[Card]) -> None:
         self.rules = rules
@@ -597,52 +711,32 @@ class TableIndex:
             reach = (reach | reach << low | reach << high) & _SUMS_MASK
         self.sums = reach
         self._found: dict[tuple[int, ...], list[tuple[Card, ...]]] = {}
-        self._sorted: list[Card] = []
-        self._options: tuple[tuple[int, ...], ...] = ()
-        self._twins = False
 
     def captures(self, played: Card) -> list[tuple[Card, ...]]:
         """Every legal capture of ``played``, maximal or not, most cards first.
 
         Each capture lists its cards in card order (as :class:`Move` keeps them).
         """
+        if len(self.table) <= _SMALL_TABLE:
+            return list(hand_captures(self.rules, self.table, (played,))[0])
         sums = self.sums
-        targets = self.rules.hand_values[played]
-        if len(targets) == 1:
-            if not sums >> targets[0] & 1:
-                return []
-        else:
-            targets = tuple(t for t in targets if sums >> t & 1)
-            if not targets:
-                return []
+        targets = tuple(t for t in self.rules.hand_values[played] if sums >> t & 1)
+        if not targets:
+            return []
         found = self._found.get(targets)
         if found is None:
             found = self._found[targets] = self._search(targets)
         return found
 
     def _search(self, targets: tuple[int, ...]) -> list[tuple[Card, ...]]:
-        if len(self.table) > _SMALL_TABLE:
-            table = self.table
-            vectors = _legal_vectors(self.rules.table_values, _vector(table), targets)
-            ranks = _by_rank(table)
-            return [capture for vector in vectors for capture in _expand(vector, ranks)]
-        if not self._sorted:
-            # Low cards first: the group search stops at the first card worth too much,
-            # and captures come out in card order.
-            self._sorted = table = sorted(self.table, key=_ORDER)
-            values = self.rules.table_values
-            self._options = tuple([values[card.rank] for card in table])
-            self._twins = len(set(table)) < len(table)
-        table = self._sorted
-        options = self._options
-        # Cards worth more than every target take no part: searching (and remembering)
-        # only the cards below makes the same masks and finds them remembered far more often.
-        cut = bisect_left(options, (max(targets) + 1,))
-        pickers = _PICKERS
-        captures = [pickers[m](table) for m in _masks(options[:cut], targets)]
-        if self._twins:  # identical cards: captures are multisets
-            captures = _distinct(captures)
-        return captures
+        """A big table's captures, from rank-count vectors."""
+        table = self.table
+        vectors = _legal_vectors(self.rules.table_values, _vector(table), targets)
+        ranks = _by_rank(table)
+        return [capture for vector in vectors for capture in _expand(vector, ranks)]
+
+
+_REMEMBERED = 1 << 16  # masks remembered per variant's values before starting afresh
 
 
 class _Pickers(dict):
@@ -686,38 +780,52 @@ def _masks_in_order(
     return tuple(sum(1 << order[i] for i in range(len(order)) if m >> i & 1) for m in found)
 
 
-@lru_cache(maxsize=1 << 16)
-def _masks(options: tuple[tuple[int, ...], ...], targets: tuple[int, ...]) -> tuple[int, ...]:
-    """Masks of the unions of disjoint groups adding up to one of ``targets``.
-
-    ``options`` (each card's values) must be sorted, lowest first. Most cards first, then
-    by mask.
-    """
-    unions: set[int] = set()
-    for target in targets:
-        groups = _target_groups(options, target)
-        if len(groups) == 1:
-            unions.update(groups)
-        elif groups:
-            union_masks(groups, unions)
+def _search_masks(options: Sequence[tuple[int, ...]], targets: tuple[int, ...]) -> tuple[int, ...]:
+    """Masks of the unions of disjoint groups adding up to one of ``targets``, over the
+    positions of ``options`` (each card's values): most cards first, then by mask."""
+    if len(targets) == 1:
+        groups = _target_groups(options, targets[0])
+        if len(groups) < 2:
+            return tuple(groups)
+        unions = _unions(groups, set())
+    else:
+        unions = set()
+        for target in targets:
+            _unions(_target_groups(options, target), unions)
     found = sorted(unions)
     found.sort(key=int.bit_count, reverse=True)  # stable: equal counts stay by mask
     return tuple(found)
 
 
+def _unions(groups: list[int], out: set[int]) -> set[int]:
+    """:func:`union_masks` of ``groups`` into ``out``, without its set-up for one or two."""
+    if len(groups) == 1:
+        out.add(groups[0])
+    elif len(groups) == 2:
+        first, second = groups
+        out.add(first)
+        out.add(second)
+        if not first & second:
+            out.add(first | second)
+    elif groups:
+        union_masks(groups, out)
+    return out
+
+
+_masks = lru_cache(maxsize=1 << 16)(_search_masks)  # remembered by the options themselves
+
+
 def _target_groups(options: Sequence[tuple[int, ...]], target: int) -> list[int]:
-    """Masks of the positions whose cards can add up to ``target`` (``options`` sorted,
-    lowest first), grown card by card from the partial groups still short of it."""
+    """Masks of the positions whose cards can add up to ``target``, grown card by card
+    from the partial groups still short of it."""
     groups: list[int] = []
     partial = [(target, 0)]  # what is left to make, and the positions taken so far
     bit = 1
     for values in options:
-        if not values:  # a card with no number never joins a group
+        low = values[0] if values else target + 1  # a card with no number joins no group
+        if low > target:
             bit <<= 1
             continue
-        low = values[0]
-        if low > target:
-            break  # sorted: no card from here on fits in any group
         grown = []
         if len(values) == 1:
             for left, mask in partial:
@@ -828,3 +936,5 @@ def clear_caches() -> None:
     _limited_options.cache_clear()
     _masks.cache_clear()
     _masks_in_order.cache_clear()
+    for reading in _READINGS.values():
+        reading.masks.clear()

@@ -14,7 +14,14 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from .builds import Build, Item, item_cards, item_from_data, item_to_data
-from .captures import TableIndex, capture_options, check_limit, checked_targets
+from .captures import (
+    SMALL_TABLE,
+    TableIndex,
+    capture_options,
+    check_limit,
+    checked_targets,
+    hand_captures,
+)
 from .cards import Card, shuffled_deck
 from .checks import as_count, as_flag, as_list, as_seat, brief, fields_of, per_seat, saved_version
 from .moves import IllegalMove, Move
@@ -467,8 +474,15 @@ class Round:
                 if self.table:
                     moves += each(card, None, capture_options(self.rules, card, self.table, limit))
             return moves
-        index = TableIndex(self.rules, self.table)
+        table = self.table
         trail = Move.trail
+        if len(table) <= SMALL_TABLE:
+            for card, found in zip(hand, hand_captures(self.rules, table, hand), strict=True):
+                moves.append(trail(card))
+                if found:
+                    moves += each(card, None, found)
+            return moves
+        index = TableIndex(self.rules, table)
         for card in hand:
             moves.append(trail(card))
             found = index.captures(card)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import Move, Round, parse_cards, rules_for
-from bot.engine.captures import TableIndex, _masks, clear_caches
+from bot.engine.captures import TableIndex, _masks, clear_caches, hand_captures
 from bot.engine.cards import card_order, full_deck
 
 VARIANTS = ["swedish", "overspader", "finnish", "mulle"]
@@ -62,6 +62,23 @@ def test_table_index_lists_every_capture_in_order(name, seed, size, low):
     if rng.random() < 0.5:
         clear_caches()
     assert TableIndex(rules, table).captures(played) == reference_captures(rules, played, table)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(0, 10**9), st.integers(0, 8))
+def test_a_whole_hand_is_served_by_one_reading_of_the_table(name, seed, size):
+    """Cards of one hand share the sorted table and its values: each still gets its own."""
+    rules = rules_for(name)
+    rng = random.Random(seed)
+    deck = [c for c in full_deck(rules.decks) if c.rank <= 7 or rng.random() < 0.3]
+    cards = rng.sample(deck, size + 5)
+    hand, table = cards[:5], cards[5:]
+    expected = [reference_captures(rules, played, table) for played in hand]
+    for first in range(len(hand)):
+        clear_caches()
+        # One card's captures remembered, the others searched: each on its own.
+        hand_captures(rules, table, hand[first : first + 1])
+        assert [list(found) for found in hand_captures(rules, table, hand)] == expected
 
 
 def test_captures_match_the_search_over_the_whole_table():

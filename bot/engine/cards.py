@@ -59,21 +59,6 @@ class Card:
     def __deepcopy__(self, memo: dict) -> Card:
         return self
 
-    # Equality is identity, as object's is; spelled out because defining ``__lt__`` makes
-    # every ``==`` (``in``, ``remove`` and ``count`` on lists of cards) look up and call
-    # object's ``__eq__`` both ways, three times slower than answering here.
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        return False if other.__class__ is Card else NotImplemented
-
-    def __ne__(self, other: object) -> bool:
-        if self is other:
-            return False
-        return True if other.__class__ is Card else NotImplemented
-
-    __hash__ = object.__hash__
-
     def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented

@@ -2,7 +2,6 @@
 
 import copy
 from collections import Counter
-from unittest.mock import ANY
 
 import pytest
 
@@ -110,19 +109,3 @@ def test_parse_cards_rejects_a_bad_card():
     with pytest.raises(ValueError):
         parse_cards("AS 1D KH")
 
-
-def test_cards_are_equal_only_to_themselves_and_defer_to_other_types():
-    ace, same, two = Card(1, "S"), Card.parse("AS"), Card(2, "S")
-    assert ace == same
-    assert (ace != same) is False
-    assert ace != two
-    assert (ace == two) is False
-    assert ace != 1
-    assert (ace == "AS") is False
-    assert ace == ANY
-    assert ANY == ace  # noqa: SIM300 (the other side answers)
-    assert [ace, two] == [ANY, two]
-    assert {ace: 1}[Card(1, "S")] == 1
-    assert hash(ace) == object.__hash__(ace)
-    assert [two, ace, two].count(two) == 2
-    assert [two, ace].index(ace) == 1

@@ -108,4 +108,3 @@ def test_parse_cards_returns_a_list_in_order():
 def test_parse_cards_rejects_a_bad_card():
     with pytest.raises(ValueError):
         parse_cards("AS 1D KH")
-

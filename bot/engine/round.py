@@ -619,6 +619,8 @@ class Round:
 
     def _settle(self) -> None:
         """Deal when hands are empty, end the round when the deck is too, find who moves."""
+        if self.hands[self.to_move]:
+            return  # the seat whose turn it is holds cards: nothing to deal, no one to skip
         if not any(self.hands):
             if self.deck:
                 self._deal_hands(first=False)

@@ -588,12 +588,15 @@ class _Reading:
     rank's field of a rank-count vector, and per target the fields of the ranks that can
     join a group for it (lowest value at most the target)."""
 
-    __slots__ = ("below", "masks", "rising", "units", "values")
+    __slots__ = ("below", "masks", "ranks", "rising", "values")
 
     def __init__(self, values: tuple[tuple[int, ...], ...]) -> None:
         self.values = values  # kept so that its id is not reused while this is kept
-        self.units = [0, *(_unit(rank) for rank in range(1, 14))]
         lowest = [min(values[rank], default=0) for rank in range(1, 14)]
+        # Per rank: a card's lowest and highest value, and its field of a vector.
+        self.ranks = [(0, 0, 0)] + [
+            (lowest[rank - 1], max(values[rank], default=0), _unit(rank)) for rank in range(1, 14)
+        ]
         # Values rising with rank (the Nordic games): the cards that can join a group for
         # a target come first in card order, and the rest can be left out of the search.
         self.rising = 0 not in lowest and lowest == sorted(set(lowest))
@@ -635,20 +638,20 @@ def hand_captures(
     table cards of each rank that can join a group for one of its values there are, so
     they are remembered by that rank-count vector: most positions of a round find them.
     """
-    reading = _reading(rules.table_values)
-    units = reading.units
-    shifts = rules.table_shifts
+    values = rules.table_values
+    reading = _READINGS.get(id(values))
+    if reading is None or reading.values is not values:
+        reading = _reading(values)
+    ranks = reading.ranks
     reach = 1  # bit n set: some table cards add up to n (no other target can be met)
     vector = 0
     for card in table:
-        rank = card.rank
-        low, high = shifts[rank]
-        reach = (reach | reach << low | reach << high) & _SUMS_MASK
-        vector += units[rank]
+        low, high, unit = ranks[card.rank]
+        reach |= reach << low | reach << high
+        vector += unit
     below = reading.below
     remembered = reading.masks
     hand_values = rules.hand_values
-    values = rules.table_values
     ordered: list[Card] = []
     options: tuple[tuple[int, ...], ...] = ()
     twins = False

@@ -525,10 +525,13 @@ class Round:
         rules = self.rules
         # Most captures are one group: cards adding up to a value of the played card
         # (each counted at its lowest value) need no search.
-        shifts = rules.table_shifts
-        lowest = [shifts[card.rank][0] for card in taken]
-        if 0 not in lowest and sum(lowest) in rules.hand_values[move.card]:
-            return
+        if rules.face_numbers:  # every card has a value
+            shifts = rules.table_shifts
+            total = 0
+            for card in taken:
+                total += shifts[card.rank][0]
+            if total in rules.hand_values[move.card]:
+                return
         if not checked_targets(rules, move.card, taken):
             values = Joined(capture_values(rules, move.card, True), " or ")
             taken = Joined(taken, " + ")
@@ -575,8 +578,7 @@ class Round:
         if sweep:
             table.clear()
         else:
-            for card in taken:
-                table.remove(card)
+            _remove(table, taken)
         self.piles[seat].extend((move.card, *taken))
         self.last_capturer = seat
         rules = self.rules
@@ -801,16 +803,27 @@ _new_play = tuple.__new__  # a Play without NamedTuple's keyword handling (made 
 
 
 def _on_table(taken: Sequence[Item], table: list[Item]) -> bool:
-    """Whether every item of ``taken`` is on ``table``, as often as it is taken."""
-    if len(taken) == 1:
-        return taken[0] in table
-    rest = list(table)
+    """Whether every item of ``taken`` is on ``table``, as often as it is taken.
+
+    Table items are compared by identity, as cards (one object each) compare equal: the
+    ids are plain numbers, which lists compare far faster than cards (whose ordering
+    methods send every ``==`` through Python's slow path).
+    """
+    rest = list(map(id, table))
     try:
         for item in taken:
-            rest.remove(item)
+            rest.remove(id(item))
     except ValueError:
         return False
     return True
+
+
+def _remove(table: list[Item], taken: Sequence[Item]) -> None:
+    """Take the items of ``taken`` (all on ``table``, see :func:`_on_table`) off ``table``."""
+    ids = list(map(id, table))
+    for item in taken:
+        index = ids.index(id(item))
+        del ids[index], table[index]
 
 
 def _spoils_layout(layout: Sequence[Card]) -> bool:

@@ -477,8 +477,9 @@ class Round:
         table = self.table
         trail = Move.trail
         if len(table) <= SMALL_TABLE:
+            trails = _TRAILS
             for card, found in zip(hand, hand_captures(self.rules, table, hand), strict=True):
-                moves.append(trail(card))
+                moves.append(trails.get(card) or trails.setdefault(card, trail(card)))
                 if found:
                     moves += each(card, None, found)
             return moves
@@ -799,6 +800,7 @@ def _play(data: object) -> Play:
     return Play(field("seat"), Move.from_dict(data), *flags)
 
 
+_TRAILS: dict[Card, Move] = {}  # Move.trail's shared moves, looked up without a call
 _new_play = tuple.__new__  # a Play without NamedTuple's keyword handling (made every move)
 
 

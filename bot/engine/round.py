@@ -508,17 +508,20 @@ class Round:
             return
         self._check_nordic(move)
 
-    def _check_nordic(self, move: Move) -> None:
-        """Refuse (:class:`IllegalMove`) a move a Nordic game does not allow now."""
+    def _check_nordic(self, move: Move) -> int:
+        """Refuse (:class:`IllegalMove`) a move a Nordic game does not allow now; else
+        the played card's place in the hand."""
         if not isinstance(move, Move) or not isinstance(move.card, Card):
             raise IllegalMove(reason("that is not a move"))
-        if move.card not in self.hands[self.to_move]:
-            raise IllegalMove(reason("{card} is not in your hand", card=move.card))
+        try:
+            index = self.hands[self.to_move].index(move.card)
+        except ValueError:
+            raise IllegalMove(reason("{card} is not in your hand", card=move.card)) from None
         if move.value is not None or move.table_builds:
             raise IllegalMove(reason("{game} has no building", game=self.rules.name))
         taken = move.taken
         if not taken:
-            return
+            return index
         if not _on_table(taken, self.table):
             missing = Counter(taken) - Counter(self.table)
             gone = Joined(missing.elements(), " ")
@@ -532,11 +535,12 @@ class Round:
             for card in taken:
                 total += shifts[card.rank][0]
             if total in rules.hand_values[move.card]:
-                return
+                return index
         if not checked_targets(rules, move.card, taken):
             values = Joined(capture_values(rules, move.card, True), " or ")
             taken = Joined(taken, " + ")
             raise IllegalMove(reason("{taken} do not make {values}", taken=taken, values=values))
+        return index
 
     def play(self, move: Move) -> Play:
         """Play ``move`` for the player to move, or raise :class:`IllegalMove` changing nothing."""
@@ -558,9 +562,9 @@ class Round:
         """:meth:`play` in a Nordic game (the hot path of every simulation)."""
         if self.is_over:
             raise IllegalMove(reason("the round is over"))
-        self._check_nordic(move)
+        index = self._check_nordic(move)
         seat = self.to_move
-        self.hands[seat].remove(move.card)
+        del self.hands[seat][index]
         if move.taken:
             play = self._capture(seat, move)
         else:

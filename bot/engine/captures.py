@@ -588,10 +588,9 @@ class _Reading:
     rank's field of a rank-count vector, and per target the fields of the ranks that can
     join a group for it (lowest value at most the target)."""
 
-    __slots__ = ("below", "masks", "ranks", "rising", "values")
+    __slots__ = ("below", "masks", "ranks", "rising")
 
     def __init__(self, values: tuple[tuple[int, ...], ...]) -> None:
-        self.values = values  # kept so that its id is not reused while this is kept
         lowest = [min(values[rank], default=0) for rank in range(1, 14)]
         # Per rank: a card's lowest and highest value, and its field of a vector.
         self.ranks = [(0, 0, 0)] + [
@@ -614,13 +613,21 @@ class _Reading:
 
 
 _TOP_VALUE = 16
-_READINGS: dict[int, _Reading] = {}
+# One reading per variant's values, found by the values' id (each Rules object has its
+# own tuple; hashing one costs more than the search it saves) and shared by equal values.
+_READINGS: dict[int, tuple[tuple[tuple[int, ...], ...], _Reading]] = {}
+_SHARED: dict[tuple[tuple[int, ...], ...], _Reading] = {}
+_READINGS_KEPT = 256  # ids remembered (rules are made per game), then forgotten
 
 
 def _reading(values: tuple[tuple[int, ...], ...]) -> _Reading:
-    reading = _READINGS.get(id(values))
-    if reading is None or reading.values is not values:
-        reading = _READINGS[id(values)] = _Reading(values)
+    """The reading of ``values``: call when ``_READINGS`` has none for this very tuple."""
+    reading = _SHARED.get(values)
+    if reading is None:
+        reading = _SHARED[values] = _Reading(values)
+    if len(_READINGS) >= _READINGS_KEPT:
+        _READINGS.clear()
+    _READINGS[id(values)] = (values, reading)  # the tuple kept: its id is not reused
     return reading
 
 
@@ -639,9 +646,8 @@ def hand_captures(
     they are remembered by that rank-count vector: most positions of a round find them.
     """
     values = rules.table_values
-    reading = _READINGS.get(id(values))
-    if reading is None or reading.values is not values:
-        reading = _reading(values)
+    seen = _READINGS.get(id(values))
+    reading = seen[1] if seen is not None and seen[0] is values else _reading(values)
     ranks = reading.ranks
     reach = 1  # bit n set: some table cards add up to n (no other target can be met)
     vector = 0
@@ -939,5 +945,5 @@ def clear_caches() -> None:
     _limited_options.cache_clear()
     _masks.cache_clear()
     _masks_in_order.cache_clear()
-    for reading in _READINGS.values():
+    for reading in _SHARED.values():
         reading.masks.clear()

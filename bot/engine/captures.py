@@ -16,16 +16,19 @@ cards. That keeps the work near the answer instead of walking every subset.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations, islice, product
+from operator import attrgetter, itemgetter
 
 from .cards import Card, card_order
 from .rules import Rules
 
 _ORDER = card_order()
 _SMALL_TABLE = 12  # up to this many cards, captures are found card by card
+SMALL_TABLE = _SMALL_TABLE
 _BITS = 5
 _FIELD = (1 << _BITS) - 1
 _GUARD = sum(1 << (_BITS * i + _BITS - 1) for i in range(13))
@@ -580,10 +583,132 @@ def all_captures(rules: Rules, played: Card, table: Sequence[Card]) -> list[tupl
 _SUMS_MASK = (1 << 17) - 1  # values never exceed 16
 
 
+class _Reading:
+    """What the small-table search needs of a variant's table values, read once: each
+    rank's field of a rank-count vector, and per target the fields of the ranks that can
+    join a group for it (lowest value at most the target)."""
+
+    __slots__ = ("below", "masks", "ranks", "rising")
+
+    def __init__(self, values: tuple[tuple[int, ...], ...]) -> None:
+        lowest = [min(values[rank], default=0) for rank in range(1, 14)]
+        # Per rank: a card's lowest and highest value, and its field of a vector.
+        self.ranks = [(0, 0, 0)] + [
+            (lowest[rank - 1], max(values[rank], default=0), _unit(rank)) for rank in range(1, 14)
+        ]
+        # Values rising with rank (the Nordic games): the cards that can join a group for
+        # a target come first in card order, and the rest can be left out of the search.
+        self.rising = 0 not in lowest and lowest == sorted(set(lowest))
+        self.below = [
+            sum(
+                _FIELD << _BITS * (rank - 1)
+                for rank in range(1, 14)
+                if lowest[rank - 1] <= t or not self.rising
+            )
+            for t in range(_TOP_VALUE + 1)
+        ]
+        # Per key (the ranks below the targets as a vector, then a bit per target), the
+        # position masks of every capture over the table in card order (:func:`_masks`).
+        self.masks: dict[int, tuple[int, ...]] = {}
+
+
+_TOP_VALUE = 16
+# One reading per variant's values, found by the values' id (each Rules object has its
+# own tuple; hashing one costs more than the search it saves) and shared by equal values.
+_READINGS: dict[int, tuple[tuple[tuple[int, ...], ...], _Reading]] = {}
+_SHARED: dict[tuple[tuple[int, ...], ...], _Reading] = {}
+_READINGS_KEPT = 256  # ids remembered (rules are made per game), then forgotten
+
+
+def _reading(values: tuple[tuple[int, ...], ...]) -> _Reading:
+    """The reading of ``values``: call when ``_READINGS`` has none for this very tuple."""
+    reading = _SHARED.get(values)
+    if reading is None:
+        reading = _SHARED[values] = _Reading(values)
+    if len(_READINGS) >= _READINGS_KEPT:
+        _READINGS.clear()
+    _READINGS[id(values)] = (values, reading)  # the tuple kept: its id is not reused
+    return reading
+
+
+_RANK = attrgetter("rank")
+
+
+def hand_captures(
+    rules: Rules, table: Sequence[Card], cards: Iterable[Card]
+) -> list[Sequence[tuple[Card, ...]]]:
+    """Per card of ``cards``, every legal capture from ``table`` (at most 12 cards), as
+    :meth:`TableIndex.captures` lists them: maximal or not, most cards first, each in card
+    order; identical cards (a double deck) give each multiset once.
+
+    The masks of a card's captures over the table in card order depend only on how many
+    table cards of each rank that can join a group for one of its values there are, so
+    they are remembered by that rank-count vector: most positions of a round find them.
+    """
+    values = rules.table_values
+    seen = _READINGS.get(id(values))
+    reading = seen[1] if seen is not None and seen[0] is values else _reading(values)
+    ranks = reading.ranks
+    reach = 1  # bit n set: some table cards add up to n (no other target can be met)
+    vector = 0
+    for card in table:
+        low, high, unit = ranks[card.rank]
+        reach |= reach << low | reach << high
+        vector += unit
+    below = reading.below
+    remembered = reading.masks
+    hand_values = rules.hand_values
+    ordered: list[Card] = []
+    options: tuple[tuple[int, ...], ...] = ()
+    twins = False
+    found: list[Sequence[tuple[Card, ...]]] = []
+    for played in cards:
+        targets = hand_values[played]
+        if len(targets) == 1:
+            top = targets[0]
+            if not reach >> top & 1:
+                found.append(())
+                continue
+            key = (vector & below[top]) << _TARGET_BITS | 1 << top
+        else:
+            targets = tuple(t for t in targets if reach >> t & 1)
+            if not targets:
+                found.append(())
+                continue
+            top = max(targets)
+            key = (vector & below[top]) << _TARGET_BITS | sum(1 << t for t in targets)
+        masks = remembered.get(key)
+        if masks is None:
+            if not ordered:
+                ordered = sorted(table, key=_ORDER)
+                twins = len(set(ordered)) < len(ordered)
+            if not options:
+                options = tuple(map(values.__getitem__, map(_RANK, ordered)))
+            searched = options
+            if reading.rising:  # the cards that can join a group come first
+                searched = options[: bisect_left(options, (top + 1,))]
+            masks = _search_masks(searched, targets)
+            if len(remembered) >= _REMEMBERED:
+                remembered.clear()
+            remembered[key] = masks
+        if not masks:
+            found.append(())
+            continue
+        if not ordered:
+            ordered = sorted(table, key=_ORDER)
+            twins = len(set(ordered)) < len(ordered)
+        captures = [_PICKERS[m](ordered) for m in masks]
+        found.append(_distinct(captures) if twins else captures)
+    return found
+
+
+_TARGET_BITS = 17  # a key's low bits: one per target value, 1 to 16
+
+
 class TableIndex:
     """One table, read once to serve every card of a hand (``Round.legal_moves``)."""
 
-    __slots__ = ("_found", "_options", "_sorted", "rules", "sums", "table")
+    __slots__ = ("_found", "rules", "sums", "table")
 
     def __init__(self, rules: Rules, table: Sequence[Card]) -> None:
         self.rules = rules
@@ -595,14 +720,14 @@ class TableIndex:
             reach = (reach | reach << low | reach << high) & _SUMS_MASK
         self.sums = reach
         self._found: dict[tuple[int, ...], list[tuple[Card, ...]]] = {}
-        self._sorted: list[Card] = []
-        self._options: list[tuple[int, ...]] = []
 
     def captures(self, played: Card) -> list[tuple[Card, ...]]:
         """Every legal capture of ``played``, maximal or not, most cards first.
 
         Each capture lists its cards in card order (as :class:`Move` keeps them).
         """
+        if len(self.table) <= _SMALL_TABLE:
+            return list(hand_captures(self.rules, self.table, (played,))[0])
         sums = self.sums
         targets = tuple(t for t in self.rules.hand_values[played] if sums >> t & 1)
         if not targets:
@@ -613,21 +738,32 @@ class TableIndex:
         return found
 
     def _search(self, targets: tuple[int, ...]) -> list[tuple[Card, ...]]:
-        if len(self.table) > _SMALL_TABLE:
-            table = self.table
-            vectors = _legal_vectors(self.rules.table_values, _vector(table), targets)
-            ranks = _by_rank(table)
-            return [capture for vector in vectors for capture in _expand(vector, ranks)]
-        if not self._sorted:
-            # Low cards first: the group search stops at the first card worth too much,
-            # and captures come out in card order.
-            self._sorted = table = sorted(self.table, key=_ORDER)
-            self._options = [self.rules.table_values[card.rank] for card in table]
-        table = self._sorted
-        captures = [_pick(table, m) for m in _masks(tuple(self._options), targets)]
-        if len(set(table)) < len(table):  # identical cards: captures are multisets
-            captures = _distinct(captures)
-        return captures
+        """A big table's captures, from rank-count vectors."""
+        table = self.table
+        vectors = _legal_vectors(self.rules.table_values, _vector(table), targets)
+        ranks = _by_rank(table)
+        return [capture for vector in vectors for capture in _expand(vector, ranks)]
+
+
+_REMEMBERED = 1 << 16  # masks remembered per variant's values before starting afresh
+
+
+class _Pickers(dict):
+    """Per position mask, a function taking those positions' cards out of a list, in order
+    (made once per mask: a capture's cards are picked without a loop)."""
+
+    def __missing__(self, mask: int) -> Callable[[Sequence[Card]], tuple[Card, ...]]:
+        positions = [i for i in range(mask.bit_length()) if mask >> i & 1]
+        if len(positions) == 1:
+            (only,) = positions
+            picker = lambda cards: (cards[only],)  # noqa: E731 (itemgetter gives no tuple)
+        else:
+            picker = itemgetter(*positions)
+        self[mask] = picker
+        return picker
+
+
+_PICKERS = _Pickers()
 
 
 def capture_masks(rules: Rules, played: Card, table: Sequence[Card]) -> tuple[int, ...]:
@@ -653,28 +789,69 @@ def _masks_in_order(
     return tuple(sum(1 << order[i] for i in range(len(order)) if m >> i & 1) for m in found)
 
 
-@lru_cache(maxsize=1 << 16)
-def _masks(options: tuple[tuple[int, ...], ...], targets: tuple[int, ...]) -> tuple[int, ...]:
-    """Masks of the unions of disjoint groups adding up to one of ``targets``.
+def _search_masks(options: Sequence[tuple[int, ...]], targets: tuple[int, ...]) -> tuple[int, ...]:
+    """Masks of the unions of disjoint groups adding up to one of ``targets``, over the
+    positions of ``options`` (each card's values): most cards first, then by mask."""
+    if len(targets) == 1:
+        groups = _target_groups(options, targets[0])
+        if len(groups) < 2:
+            return tuple(groups)
+        unions = _unions(groups, set())
+    else:
+        unions = set()
+        for target in targets:
+            _unions(_target_groups(options, target), unions)
+    found = sorted(unions)
+    found.sort(key=int.bit_count, reverse=True)  # stable: equal counts stay by mask
+    return tuple(found)
 
-    ``options`` (each card's values) must be sorted, lowest first.
-    """
-    unions: set[int] = set()
-    for target in targets:
-        groups: set[int] = set()
-        _group_masks(options, 0, target, 0, groups)
-        union_masks(groups, unions)
-    return tuple(sorted(unions, key=lambda m: (-m.bit_count(), m)))
+
+def _unions(groups: list[int], out: set[int]) -> set[int]:
+    """:func:`union_masks` of ``groups`` into ``out``, without its set-up for one or two."""
+    if len(groups) == 1:
+        out.add(groups[0])
+    elif len(groups) == 2:
+        first, second = groups
+        out.add(first)
+        out.add(second)
+        if not first & second:
+            out.add(first | second)
+    elif groups:
+        union_masks(groups, out)
+    return out
 
 
-def _pick(cards: Sequence[Card], mask: int) -> tuple[Card, ...]:
-    """The cards at the positions of the set bits of ``mask``, in order."""
-    picked = []
-    while mask:
-        lowest = mask & -mask
-        picked.append(cards[lowest.bit_length() - 1])
-        mask ^= lowest
-    return tuple(picked)
+_masks = lru_cache(maxsize=1 << 16)(_search_masks)  # remembered by the options themselves
+
+
+def _target_groups(options: Sequence[tuple[int, ...]], target: int) -> list[int]:
+    """Masks of the positions whose cards can add up to ``target``, grown card by card
+    from the partial groups still short of it."""
+    groups: list[int] = []
+    partial = [(target, 0)]  # what is left to make, and the positions taken so far
+    bit = 1
+    for values in options:
+        low = values[0] if values else target + 1  # a card with no number joins no group
+        if low > target:
+            bit <<= 1
+            continue
+        grown = []
+        if len(values) == 1:
+            for left, mask in partial:
+                if low < left:
+                    grown.append((left - low, mask | bit))
+                elif low == left:
+                    groups.append(mask | bit)
+        else:
+            for left, mask in partial:
+                for value in values:
+                    if value < left:
+                        grown.append((left - value, mask | bit))
+                    elif value == left:
+                        groups.append(mask | bit)
+        partial += grown
+        bit <<= 1
+    return groups
 
 
 def _distinct(captures: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
@@ -768,3 +945,5 @@ def clear_caches() -> None:
     _limited_options.cache_clear()
     _masks.cache_clear()
     _masks_in_order.cache_clear()
+    for reading in _SHARED.values():
+        reading.masks.clear()

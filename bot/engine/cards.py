@@ -138,8 +138,18 @@ def parse_cards(text: str) -> list[Card]:
 
 def full_deck(decks: int = 1, pictures: bool = True) -> list[Card]:
     """``decks`` ordered 52-card decks, one after the other (40 cards without pictures)."""
-    top = 14 if pictures else 11
-    return [Card(rank, suit) for _ in range(decks) for suit in SUITS for rank in range(1, top)]
+    key = (decks, pictures)
+    deck = _DECKS.get(key)
+    if deck is None:  # made once: every deal starts from one
+        top = 14 if pictures else 11
+        deck = tuple(
+            Card(rank, suit) for _ in range(decks) for suit in SUITS for rank in range(1, top)
+        )
+        _DECKS[key] = deck
+    return list(deck)
+
+
+_DECKS: dict[tuple[int, bool], tuple[Card, ...]] = {}
 
 
 def shuffled_deck(decks: int, seed: object = None, pictures: bool = True) -> list[Card]:

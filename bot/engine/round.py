@@ -14,7 +14,14 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from .builds import Build, Item, item_cards, item_from_data, item_to_data
-from .captures import TableIndex, capture_options, check_limit, checked_targets
+from .captures import (
+    SMALL_TABLE,
+    TableIndex,
+    capture_options,
+    check_limit,
+    checked_targets,
+    hand_captures,
+)
 from .cards import Card, shuffled_deck
 from .checks import as_count, as_flag, as_list, as_seat, brief, fields_of, per_seat, saved_version
 from .legal import LegalMoves
@@ -459,20 +466,30 @@ class Round:
                 check_limit(limit)
             return family.legal_moves(self)
         moves = []
-        capture = Move._ordered
+        each = Move._each
         hand = dict.fromkeys(self.hands[self.to_move])
         if limit is not None:
             check_limit(limit)
             for card in hand:
                 moves.append(Move.trail(card))
                 if self.table:
-                    found = capture_options(self.rules, card, self.table, limit=limit)
-                    moves.extend([capture(card, taken) for taken in found])
+                    moves += each(card, None, capture_options(self.rules, card, self.table, limit))
             return moves
-        index = TableIndex(self.rules, self.table)
+        table = self.table
+        trail = Move.trail
+        if len(table) <= SMALL_TABLE:
+            trails = _TRAILS
+            for card, found in zip(hand, hand_captures(self.rules, table, hand), strict=True):
+                moves.append(trails.get(card) or trails.setdefault(card, trail(card)))
+                if found:
+                    moves += each(card, None, found)
+            return moves
+        index = TableIndex(self.rules, table)
         for card in hand:
-            moves.append(Move.trail(card))
-            moves.extend([capture(card, taken) for taken in index.captures(card)])
+            moves.append(trail(card))
+            found = index.captures(card)
+            if found:
+                moves += each(card, None, found)
         return moves
 
     @property
@@ -496,58 +513,95 @@ class Round:
         if family is not None:
             family.check(self, move)
             return
+        self._check_nordic(move)
+
+    def _check_nordic(self, move: Move) -> int:
+        """Refuse (:class:`IllegalMove`) a move a Nordic game does not allow now; else
+        the played card's place in the hand."""
         if not isinstance(move, Move) or not isinstance(move.card, Card):
             raise IllegalMove(reason("that is not a move"))
-        if move.card not in self.hands[self.to_move]:
-            raise IllegalMove(reason("{card} is not in your hand", card=move.card))
+        try:
+            index = self.hands[self.to_move].index(move.card)
+        except ValueError:
+            raise IllegalMove(reason("{card} is not in your hand", card=move.card)) from None
         if move.value is not None or move.table_builds:
             raise IllegalMove(reason("{game} has no building", game=self.rules.name))
-        missing = move.taken and Counter(move.taken) - Counter(self.table)
-        if missing:
+        taken = move.taken
+        if not taken:
+            return index
+        if not _on_table(taken, self.table):
+            missing = Counter(taken) - Counter(self.table)
             gone = Joined(missing.elements(), " ")
             raise IllegalMove(reason("{item} is not on the table", item=gone))
-        if move.taken and not checked_targets(self.rules, move.card, move.taken):
-            values = Joined(capture_values(self.rules, move.card, True), " or ")
-            taken = Joined(move.taken, " + ")
+        rules = self.rules
+        # Most captures are one group: cards adding up to a value of the played card
+        # (each counted at its lowest value) need no search.
+        if rules.face_numbers:  # every card has a value
+            shifts = rules.table_shifts
+            total = 0
+            for card in taken:
+                total += shifts[card.rank][0]
+            if total in rules.hand_values[move.card]:
+                return index
+        if not checked_targets(rules, move.card, taken):
+            values = Joined(capture_values(rules, move.card, True), " or ")
+            taken = Joined(taken, " + ")
             raise IllegalMove(reason("{taken} do not make {values}", taken=taken, values=values))
+        return index
 
     def play(self, move: Move) -> Play:
         """Play ``move`` for the player to move, or raise :class:`IllegalMove` changing nothing."""
+        family = self._family
+        if family is None:
+            return self._play_nordic(move)
         self._check(move)
         seat = self.to_move
-        family = self._family
-        if family is not None:
-            play = Play(seat, move, *family.apply(self, move))
-            self._context = None
-            if self.rules.crazy and self.deck:
-                self.hands[seat].extend(self._draw(1))
-        else:
-            self.hands[seat].remove(move.card)
-            if move.is_trail:
-                self.table.append(move.card)
-                play = Play(seat, move)
-            else:
-                play = self._capture(seat, move)
+        play = Play(seat, move, *family.apply(self, move))
+        self._context = None
+        if self.rules.crazy and self.deck:
+            self.hands[seat].extend(self._draw(1))
         self.plays.append(play)
-        self.to_move = (seat + 1 if family is None else seat + self.rules.direction) % self.players
+        self.to_move = (seat + self.rules.direction) % self.players
+        self._settle()
+        return play
+
+    def _play_nordic(self, move: Move) -> Play:
+        """:meth:`play` in a Nordic game (the hot path of every simulation)."""
+        if self.is_over:
+            raise IllegalMove(reason("the round is over"))
+        index = self._check_nordic(move)
+        seat = self.to_move
+        del self.hands[seat][index]
+        if move.taken:
+            play = self._capture(seat, move)
+        else:
+            self.table.append(move.card)
+            play = _new_play(Play, (seat, move, False, False, False))
+        self.plays.append(play)
+        self.to_move = (seat + 1) % self.players
         self._settle()
         return play
 
     def _capture(self, seat: int, move: Move) -> Play:
-        sweep = len(move.taken) == len(self.table)
+        taken = move.taken
+        table = self.table
+        sweep = len(taken) == len(table)
         scores = sweep and not self._sweep_void()  # judged on the points held before
-        for card in move.taken:
-            self.table.remove(card)
-        self.piles[seat].extend((move.card, *move.taken))
+        if sweep:
+            table.clear()
+        else:
+            _remove(table, taken)
+        self.piles[seat].extend((move.card, *taken))
         self.last_capturer = seat
-        mulle = is_mulle(self.rules, move.card, move.taken)
+        rules = self.rules
+        mulle = is_mulle(rules, move.card, taken)
         if sweep:
             self.sweeps[seat] += 1
             self.void_sweeps[seat] += not scores
         if mulle:
             self.mulles[seat] += 1
-            self.mulle_points[seat] += self.rules.mulle_points
-        return Play(seat, move, sweep=sweep, sweep_scores=scores, mulle=mulle)
+            self.mulle_points[seat] += rules.mulle_points
+        return _new_play(Play, (seat, move, sweep, scores, mulle))
 
     def pile_of(self, seat: int) -> int:
         """The index in ``piles`` of the pile a seat's captures go to (Swazi partners share)."""
@@ -579,6 +633,8 @@ class Round:
 
     def _settle(self) -> None:
         """Deal when hands are empty, end the round when the deck is too, find who moves."""
+        if self.hands[self.to_move]:
+            return  # the seat whose turn it is holds cards: nothing to deal, no one to skip
         if not any(self.hands):
             if self.deck:
                 self._deal_hands(first=False)
@@ -753,6 +809,34 @@ def _play(data: object) -> Play:
     field = fields_of(data, "play")
     flags = [as_flag(field(name), name) for name in ("sweep", "sweep_scores", "mulle")]
     return Play(field("seat"), Move.from_dict(data), *flags)
+
+
+_TRAILS: dict[Card, Move] = {}  # Move.trail's shared moves, looked up without a call
+_new_play = tuple.__new__  # a Play without NamedTuple's keyword handling (made every move)
+
+
+def _on_table(taken: Sequence[Item], table: list[Item]) -> bool:
+    """Whether every item of ``taken`` is on ``table``, as often as it is taken.
+
+    Table items are compared by identity, as cards (one object each) compare equal: the
+    ids are plain numbers, which lists compare far faster than cards (whose ordering
+    methods send every ``==`` through Python's slow path).
+    """
+    rest = list(map(id, table))
+    try:
+        for item in taken:
+            rest.remove(id(item))
+    except ValueError:
+        return False
+    return True
+
+
+def _remove(table: list[Item], taken: Sequence[Item]) -> None:
+    """Take the items of ``taken`` (all on ``table``, see :func:`_on_table`) off ``table``."""
+    ids = list(map(id, table))
+    for item in taken:
+        index = ids.index(id(item))
+        del ids[index], table[index]
 
 
 def _spoils_layout(layout: Sequence[Card]) -> bool:

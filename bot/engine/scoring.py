@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .cards import LILLAN, STORAN, Card
+from .cards import LILLAN, STORAN, SUITS, Card
 from .rules import Rules
 
 LIVE_ITEMS = ("aces", "storan", "lillan", "tabbe", "mulle")
@@ -35,6 +35,19 @@ def is_mulle(rules: Rules, played: Card, taken: Sequence[object]) -> bool:
     return bool(rules.mulle_points) and len(taken) == 1 and taken[0] == played
 
 
+# Cards are one object each, so set look-ups count them without comparing cards (a list's
+# count compares each card through Python's slow path for classes that define ordering).
+_ACES = frozenset(Card(1, suit) for suit in SUITS)
+_SPADES = frozenset(Card(rank, "S") for rank in range(1, 14))
+_STORAN = frozenset((STORAN,))
+_LILLAN = frozenset((LILLAN,))
+
+
+def _count_in(cards: frozenset[Card], pile: Iterable[Card]) -> int:
+    """How many cards of ``pile`` are among ``cards``."""
+    return sum(map(cards.__contains__, pile))
+
+
 def card_points(card: Card) -> int:
     """What a captured card scores by itself in the Nordic games: ace 1, storan 2, lillan 1."""
     if card.rank == 1:
@@ -54,9 +67,9 @@ def live_items(
     low = min(sweeps) if rules.sweep_limits else 0
     items = [
         {
-            "aces": rules.ace_points * sum(c.rank == 1 for c in pile),
-            "storan": rules.storan_points * pile.count(STORAN),
-            "lillan": rules.lillan_points * pile.count(LILLAN),
+            "aces": rules.ace_points * _count_in(_ACES, pile),
+            "storan": rules.storan_points * _count_in(_STORAN, pile),
+            "lillan": rules.lillan_points * _count_in(_LILLAN, pile),
             "tabbe": swept - low if rules.sweeps else 0,
             "mulle": made,
         }
@@ -95,7 +108,7 @@ def end_items(
     rules: Rules, piles: Sequence[Sequence[Card]], sistan: int | None
 ) -> list[dict[str, int]]:
     """Per side, the items added at the end of the round, in RULES.md order."""
-    spades = [sum(c.suit == "S" for c in pile) for pile in piles]
+    spades = [_count_in(_SPADES, pile) for pile in piles]
     cards = [len(pile) for pile in piles]
     if rules.spades == "each-other":
         spade_points = [rules.spades_points * _other_spades(pile) for pile in piles]

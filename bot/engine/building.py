@@ -271,6 +271,10 @@ def holds(rules: Rules, values: Iterable[int], cards: Sequence[Card]) -> bool:
     wanted = sorted(set(values))
     if not wanted:
         return True
+    if len(wanted) == 1:  # the common case: one build owned, any card of its value
+        value = wanted[0]
+        hand_values = rules.hand_values
+        return any(value in hand_values[card] for card in cards)
     if len(wanted) > len(cards):
         return False
     options = [

@@ -48,6 +48,7 @@ from functools import lru_cache, wraps
 from itertools import combinations
 from operator import itemgetter
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from weakref import ref
 
 from .builds import Build, Item, item_cards, item_key
 from .captures import union_masks
@@ -270,6 +271,10 @@ def holds(rules: Rules, values: Iterable[int], cards: Sequence[Card]) -> bool:
     wanted = sorted(set(values))
     if not wanted:
         return True
+    if len(wanted) == 1:  # the common case: one build owned, any card of its value
+        value = wanted[0]
+        hand_values = rules.hand_values
+        return any(value in hand_values[card] for card in cards)
     if len(wanted) > len(cards):
         return False
     options = [
@@ -408,9 +413,18 @@ class Pile(NamedTuple):
     card: Card
 
 
+class _Ones(dict):
+    """One card of its rank, in counts per rank (4 bits a rank), by the card."""
+
+    def __missing__(self, card: Card) -> int:
+        found = self[card] = 1 << 4 * card.rank
+        return found
+
+
 _NEVER = (99,)  # the value options of an item no group may hold: it sorts last
 _ALONE = [0]  # the subsets of no builds
 _RANK_ONE = [1 << 4 * rank for rank in range(14)]  # one card of a rank, in counts per rank
+_CARD_ONE = _Ones()  # a card's rank in counts per rank, by the card
 _RANKS_UP_TO = [(1 << 4 * min(value + 1, 14)) - 1 for value in range(_TOP + 1)]
 _TOKENS: dict[tuple[tuple[int, ...], ...], int] = {}
 # Plain positions' searches, by the card values' token and the loose cards' counts packed
@@ -549,6 +563,9 @@ def _card_table(
 
 
 Listed = tuple[list[int], list[tuple[Item, ...]]]  # masks, and the items of each
+# A card's moves made into no move: whether it trails, then (value, masks) for its
+# captures (value ``None``) and for its builds of each value, in the order of the listing.
+Parts = tuple[bool, list[tuple[int | None, Sequence[int]]]]
 
 
 class Owners(Picker):
@@ -563,6 +580,7 @@ class Owners(Picker):
     trail_ok: bool
     _rests: dict[Card, list[Card]]
     _keeps: dict[tuple[Card, int, int | None], bool]
+    picked: Move | None = None  # the last move the lazy view picked here (legal by making)
 
     def rest(self, card: Card) -> list[Card]:
         found = self._rests.get(card)
@@ -594,6 +612,53 @@ class Owners(Picker):
         """Values of the seat's builds still on the table once the items ``gone`` leave."""
         return {v for v, mask in self.owned.items() if mask & ~gone}
 
+    # The lazy view's count and pick (see :mod:`.legal`): from a card's moves as masks.
+    moves: dict[Card, list[Move]]
+
+    def card_parts(self, card: Card) -> Parts | None:
+        """The moves of ``card`` as masks (see :data:`Parts`), or ``None`` where the
+        moves are listed instead."""
+        raise NotImplementedError
+
+    def card_moves(self, card: Card) -> list[Move]:
+        """The moves of ``card`` (in the hand), listed."""
+        raise NotImplementedError
+
+    def count(self, card: Card) -> int:
+        """``len(self.card_moves(card))``, without making the moves where it can."""
+        listed = self.moves.get(card)
+        if listed is None:
+            parts = self.card_parts(card)
+            if parts is not None:
+                return parts[0] + sum([len(masks) for _, masks in parts[1]])
+            listed = self.card_moves(card)
+        return len(listed)
+
+    def pick(self, card: Card, index: int) -> Move:
+        """``self.card_moves(card)[index]``, making that move alone; the move is kept as
+        :attr:`picked`, which :meth:`Casino.check` accepts without a search."""
+        listed = self.moves.get(card)
+        parts = self.card_parts(card) if listed is None else None
+        if parts is None:
+            move = (self.card_moves(card) if listed is None else listed)[index]
+        else:
+            trail, found = parts
+            move = None
+            if trail:
+                if index == 0:
+                    move = Move.trail(card)
+                index -= 1
+            if move is None:
+                for value, masks in found:
+                    if 0 <= index < len(masks):
+                        move = Move._each(card, value, self.takes([masks[index]]))[0]
+                        break
+                    index -= len(masks)
+                else:
+                    raise IndexError("no such legal move")
+        self.picked = move
+        return move
+
 
 class Context(Owners):
     """One position of a building game, read once to serve every card of the hand.
@@ -604,6 +669,8 @@ class Context(Owners):
 
     def __init__(self, family: Casino, rnd: Round, seat: int) -> None:
         rules = family.rules
+        self.family = family
+        self._round = ref(rnd)  # weakly: the round keeps its context
         self.rules = rules
         self.seat = seat
         self.hand = rnd.hands[seat]
@@ -682,6 +749,22 @@ class Context(Owners):
         self._rests: dict[Card, list[Card]] = {}
         self._keeps: dict[tuple[Card, int, int | None], bool] = {}
         self.moves: dict[Card, list[Move]] = {}
+        self._parts: dict[Card, Parts] = {}
+
+    def card_moves(self, card: Card) -> list[Move]:
+        """The moves of ``card`` (in the hand), listed on the first question."""
+        return self.family.moves_for(self._round(), self, card)
+
+    def card_parts(self, card: Card) -> Parts | None:
+        """:meth:`Casino.context_parts` of ``card`` (remembered); ``None`` where the moves
+        are listed instead: identical cards (each move once), or permissive rules (their
+        table builds)."""
+        if self.repeats or self.rules.permissive:
+            return None
+        found = self._parts.get(card)
+        if found is None:
+            found = self._parts[card] = self.family.context_parts(self, card)
+        return found
 
     def unions(self, value: int) -> tuple[int, ...]:
         """Masks of unions of disjoint groups of groupable items adding up to ``value``."""
@@ -723,15 +806,18 @@ class Context(Owners):
         value for the whole capture); cards of the same values share them."""
         found = self._taken.get(values)
         if found is None:
-            sums, whole = self.sums, self.whole
-            if not any(sums >> v & 1 or v in whole for v in values):
-                masks = []  # nothing on the table makes these values
-            elif len(values) == 1:
-                masks = self.capture_masks(values[0])
-            else:
-                masks = list(dict.fromkeys(m for v in values for m in self.capture_masks(v)))
-            found = self._taken[values] = self._listed(masks)
+            found = self._taken[values] = self._listed(self.captures_of(values))
         return found
+
+    def captures_of(self, values: tuple[int, ...]) -> list[int]:
+        """Masks of every capture by a card worth ``values`` (an ace takes one value for
+        the whole capture)."""
+        sums, whole = self.sums, self.whole
+        if not any(sums >> v & 1 or v in whole for v in values):
+            return []  # nothing on the table makes these values
+        if len(values) == 1:
+            return self.capture_masks(values[0])
+        return list(dict.fromkeys(m for v in values for m in self.capture_masks(v)))
 
     def builds(self, own: tuple[int, ...], value: int, strict: bool) -> Listed:
         """Masks and items of :meth:`build_masks` (cards of the same values share them)."""
@@ -833,12 +919,28 @@ class Listing(Owners):
             self._rests = {}
             self._keeps = {}
         self.moves: dict[Card, list[Move]] = {}
+        self._parts: dict[Card, Parts] = {}
 
     def card_moves(self, card: Card) -> list[Move]:
         """The moves of ``card`` (in the hand), listed on the first question."""
         found = self.moves.get(card)
         if found is None:
-            found = self.moves[card] = self.family._plain_moves(self, card, self.plain)
+            trail, parts = self.card_parts(card) or self.family._plain_parts(self, card, self.plain)
+            found = [Move.trail(card)] if trail else []
+            repeats = self.plain[5]
+            for value, masks in parts:
+                found += self.moves_of(card, value, masks, repeats)
+            self.moves[card] = found
+        return found
+
+    def card_parts(self, card: Card) -> Parts | None:
+        """:meth:`Casino._plain_parts` of ``card`` (remembered); ``None`` with identical
+        cards on the table (each move is listed once: they are listed)."""
+        found = self._parts.get(card)
+        if found is None:
+            if self.plain[5]:
+                return None
+            found = self._parts[card] = self.family._plain_parts(self, card, self.plain)
         return found
 
     def takes(self, masks: Sequence[int]) -> list[tuple[Item, ...]]:
@@ -938,6 +1040,36 @@ class Casino:
         from .legal import of_kind
 
         return [move for move in found if of_kind(move, kind)]
+
+    def counts(self, rnd: Round) -> list[tuple[Card, int]] | None:
+        """(card, how many legal moves it has) for each distinct card of the hand, in hand
+        order, counted from the moves' masks without making them (:meth:`Owners.count`:
+        where a position's moves are listed instead, they are listed)."""
+        ctx = rnd._context
+        if ctx is None or ctx.seat != rnd.to_move:
+            ctx = rnd._context = self._plain(rnd) or Context(self, rnd, rnd.to_move)
+        if ctx.__class__ is not Listing or ctx.plain[5]:
+            return [(card, ctx.count(card)) for card in dict.fromkeys(ctx.hand)]
+        # A plain position (most of them): Listing.count inlined, one call per card fewer.
+        plain, listed, remembered = ctx.plain, ctx.moves, ctx._parts
+        found = []
+        for card in dict.fromkeys(ctx.hand):
+            moves = listed.get(card)
+            if moves is not None:
+                found.append((card, len(moves)))
+                continue
+            parts = remembered.get(card)
+            if parts is None:
+                parts = remembered[card] = self._plain_parts(ctx, card, plain)
+            count = parts[0]
+            for _, masks in parts[1]:
+                count += len(masks)
+            found.append((card, count))
+        return found
+
+    def pick(self, rnd: Round, card: Card, index: int) -> Move:
+        """The ``index``-th legal move of ``card`` after :meth:`counts` counted it."""
+        return rnd._context.pick(card, index)
 
     def has_moves(self, rnd: Round, card: Card, kind: str | None) -> bool:
         """Whether ``card`` (in the hand to move) has a legal move of ``kind`` (see
@@ -1048,7 +1180,7 @@ class Casino:
             return None
         table = rnd.table
         cards = sorted([item for item in table if item.__class__ is Card], key=_ORDER)
-        counts = sum([_RANK_ONE[card.rank] for card in cards])  # 4 bits per rank
+        counts = sum(map(_CARD_ONE.__getitem__, cards))  # 4 bits per rank
         items: list[Item] = cards
         wholes: dict[int, list[int]] = {}  # value -> subsets of the builds of that value
         owned: dict[int, int] = {}  # value -> mask of the mover's builds of that value
@@ -1078,18 +1210,21 @@ class Casino:
         listing.family = self
         return listing
 
-    def _plain_moves(self, listing: Listing, card: Card, plain: tuple) -> list[Move]:
-        """The moves of ``card`` in a plain position (``plain``: its reading by
-        :meth:`_plain`): the trail, captures and builds.
+    def _plain_parts(
+        self, listing: Listing, card: Card, plain: tuple
+    ) -> tuple[bool, list[tuple[int | None, Sequence[int]]]]:
+        """The moves of ``card`` in a plain position as masks, made into no move: whether
+        it may trail, and (value, masks) for its captures (value ``None``) and then for
+        the builds of each value, in the order of :meth:`legal_moves` (none empty).
 
         ``sums`` (bit n: some loose cards add up to n) skips the searches that cannot
         find anything, most of them: a search not made is not remembered either.
         """
-        counts, sums, wholes, shape, held, repeats = plain
+        counts, sums, wholes, shape, held, _repeats = plain
         rules = self.rules
         owned = listing.owned
         trail = not owned or (listing.trail_ok and listing.keeps(card, 0))
-        found = [Move.trail(card)] if trail else []
+        parts: list[tuple[int | None, Sequence[int]]] = []
         values = rules.hand_values[card]
         masks: Sequence[int] = []
         for value in values:
@@ -1108,10 +1243,10 @@ class Casino:
         if owned:  # the mover keeps a card for each of its builds left
             masks = listing.kept(card, masks)
         if masks:
-            found += listing.moves_of(card, None, masks, repeats)
+            parts.append((None, masks))
         own = rules.table_values[card.rank]
         if not own or not items:
-            return found
+            return trail, parts
         if shape or len(own) > 1:
             targets = _build_targets(sums, own, shape)
         else:  # the common case, as _build_targets finds it
@@ -1128,8 +1263,8 @@ class Casino:
                         if self.build_allowed(listing, mask, value)
                     ]
                 if masks:
-                    found += listing.moves_of(card, value, masks, repeats)
-        return found
+                    parts.append((value, masks))
+        return trail, parts
 
     def options_of(self, counts: int) -> tuple[tuple[int, ...], ...]:
         """The value options of loose cards, in rank order, from their counts per rank
@@ -1223,6 +1358,47 @@ class Casino:
         ctx.moves[card] = found
         return found
 
+    def context_parts(self, ctx: Context, card: Card) -> Parts:
+        """The moves of ``card`` as masks (:data:`Parts`), found as :meth:`moves_for`
+        finds them (strict rules, no identical cards: no table builds, no repeats)."""
+        rules = self.rules
+        owned = ctx.owned
+        rest = ctx.rest(card) if owned else ctx.hand
+        trail = ctx.trail_ok and (not owned or holds(rules, owned, rest))
+        parts: list[tuple[int | None, Sequence[int]]] = []
+        if not ctx.all_items:
+            return trail, parts
+        values = rules.hand_values[card]
+        if not values:  # a picture without a number pairs one loose card of its rank
+            if not owned or holds(rules, owned, rest):
+                masks: Sequence[int] = ctx.pairs.get(card.rank, [])
+                if masks:
+                    parts.append((None, masks))
+        else:
+            masks = ctx.captures_of(values)
+            if owned:
+                masks = [mask for mask in masks if ctx.keeps(card, mask)]
+            if masks:
+                parts.append((None, masks))
+        own = rules.table_values[card.rank]
+        if not own or not (ctx.sums != 1 or ctx.whole or ctx.simple):
+            return trail, parts
+        allowed = self.build_allowed
+        targets = ctx.targets(own, True)
+        for value in ctx.held(card):
+            if not targets >> value & 1:
+                continue
+            masks = ctx.build_masks(own, value, True)
+            if ctx.pile_mask or owned:
+                masks = [
+                    mask
+                    for mask in masks
+                    if allowed(ctx, mask, value) and (not owned or ctx.keeps(card, mask, value))
+                ]
+            if masks:
+                parts.append((value, masks))
+        return trail, parts
+
     def _captures(self, ctx: Context, card: Card, rest: list[Card], out: list[Move]) -> None:
         rules = self.rules
         owned = ctx.owned
@@ -1294,6 +1470,8 @@ class Casino:
             raise IllegalMove(reason("that is not a move"))
         known = rnd._context  # legal_moves() may have listed this card's moves
         if known is not None and known.seat == rnd.to_move:
+            if move is known.picked:  # made by the lazy view from this position's listing
+                return
             listed = known.moves.get(move.card)
             if listed is None and known.__class__ is Listing and move.card in known.hand:
                 listed = known.card_moves(move.card)  # a plain position: list the card

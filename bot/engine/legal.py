@@ -136,8 +136,10 @@ class LegalMoves:
             if rnd.is_over:
                 found = []
             elif rnd._family is not None:
-                self._listed = rnd._family.legal_moves(rnd)
-                found = []  # counted and picked from the list
+                found = rnd._family.counts(rnd)  # a plain position's, without moves
+                if found is None:
+                    self._listed = rnd._family.legal_moves(rnd)
+                    found = []  # counted and picked from the list
             else:
                 captures = self._captures()
                 hand = dict.fromkeys(rnd.hands[rnd.to_move])
@@ -182,8 +184,11 @@ class LegalMoves:
         counts = self._counted()
         if self._listed is not None:
             return self._listed[index]
+        family = self._round._family
         for card, count in counts:
             if index < count:
+                if family is not None:
+                    return family.pick(self._round, card, index)
                 if index == 0:
                     return Move.trail(card)
                 return Move._ordered(card, self._captures().pick(card, index - 1))

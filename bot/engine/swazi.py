@@ -230,6 +230,10 @@ class Swazi(Casino):
             moves = self._all_moves(rnd, ctx)
         return moves
 
+    def counts(self, rnd: Round) -> None:
+        """No counts without the moves: the lazy view lists them (demands may waive)."""
+        return None
+
     @gc_paused
     def card_moves(self, rnd: Round, card: Card, kind: str | None = None) -> list[Move]:
         """The legal moves of ``card`` (in the hand to move) of ``kind`` (``None``: all; see

@@ -1,9 +1,9 @@
 """Engine speed: run as a script, ``python tests/benchmarks/engine.py``; prints medians.
 
-``python tests/benchmarks/engine.py building`` runs only the building games' part,
-``nordic`` only the Nordic part (the default runs both); ``menus`` only the hand view's
+``python tests/benchmarks/engine.py building`` runs only the building games' part (with
+the hand view's menus), ``nordic`` only the Nordic part, ``menus`` only the hand view's
 menus on 16-item building tables, ``rounds`` only random rounds per second of every
-variant, beside issue 23's figures and targets.
+variant, beside issue 23's figures and targets (the default runs all).
 
 Searches are timed cold (the engine's caches of positions are cleared before each timed
 call), so the figures are what a new position costs. Times are this process's CPU time
@@ -461,7 +461,7 @@ def random_rounds_all() -> None:
 
 
 def main() -> None:
-    parts = set(sys.argv[1:]) or {"nordic", "building"}
+    parts = set(sys.argv[1:]) or {"nordic", "building", "rounds"}
     rng = random.Random(2026)
     assert Move  # the public API is what is timed
     if "nordic" in parts:
@@ -470,17 +470,11 @@ def main() -> None:
         the_a_to_ten_table()
         limited_nasty(rng)
         legal_moves_12(rng)
-        random_rounds("swedish")
         worst_tables()
         worst_players()
     if "building" in parts:
         building_legal_moves(random.Random(2027))
-        hand_menus()
-        random_rounds("casino")
-        random_rounds("royal")
-        for name in ("mulle-glimne", "south-african", "swazi", "sotho"):
-            random_rounds(name, seconds=1.0, batches=3)
-    if "menus" in parts:
+    if "building" in parts or "menus" in parts:
         hand_menus()
     if "rounds" in parts:
         random_rounds_all()

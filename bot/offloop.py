@@ -41,7 +41,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_KEPT = 512  # built menus kept (the least recently used go first)
-MAX_SNAPSHOTS = 64  # game versions whose snapshot is kept
+# Snapshots kept: one per game (its latest version), a few games. Each holds its round's
+# listing (tens of thousands of moves on a busy table), and every object kept alive makes
+# the garbage collector's full passes, which run on whichever thread allocates, longer.
+MAX_SNAPSHOTS = 8
 _SAMPLE = Card.parse("AS")  # a card whose face tells the inks' faces apart
 
 
@@ -137,6 +140,8 @@ class Menus:
         at = (game.id, game.version)
         twin = self._snapshots.get(at)
         if twin is None:
+            for older in [key for key in self._snapshots if key[0] == game.id]:
+                del self._snapshots[older]
             twin = self._snapshots[at] = snapshot(game)
             while len(self._snapshots) > MAX_SNAPSHOTS:
                 self._snapshots.popitem(last=False)

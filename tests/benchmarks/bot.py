@@ -586,7 +586,7 @@ def figures(values: list[float]) -> str:
 def whose(what: str) -> str:
     """Whose callback a slow one is: the bot's (a task in its code or discord.py's), the
     benchmark's, or SimCord's (the simulated Discord), by the code it was running."""
-    if "(cogs)" in what or "(bot)" in what or "(discord)" in what:
+    if any(f"({package}" in what for package in ("cogs", "bot", "discord")):
         return "bot"
     if "(benchmarks)" in what:
         return "benchmark"

@@ -561,20 +561,22 @@ class GameService:
     async def play_for(self, game: Game) -> MoveOutcome:
         """Play the ``normal`` computer's move for the player whose time ran out."""
         rnd = game.match.round
-        move = await asyncio.to_thread(auto_move, rnd, self.move_seed(game))
+        # a copy: a worker thread never reads the live round (see bot.offloop)
+        move = await asyncio.to_thread(auto_move, rnd.copy(), self.move_seed(game))
         return await self.play(game, rnd.to_move, move, auto=True)
 
     async def play_computer(self, game: Game) -> MoveOutcome:
         """A computer player's turn: think in a worker thread, then play like a person.
 
-        Called under the game's lock, so the round cannot change while it thinks.
+        Called under the game's lock, so the round cannot change while it thinks; it
+        thinks about a copy all the same, so a worker thread never reads the live round
+        (were this task cancelled, the lock would be released while the thread runs).
         """
         seat = game.match.round.to_move
         level = game.seats[seat].level or "normal"
         budget = self.config.hard_budget_ms if level == "hard" else None
-        move = await asyncio.to_thread(
-            choose_move, game.match.round, seat, level, self.move_seed(game), budget
-        )
+        rnd = game.match.round.copy()
+        move = await asyncio.to_thread(choose_move, rnd, seat, level, self.move_seed(game), budget)
         return await self.play(game, seat, move)
 
     def hint_job(self, game: Game, seat: int, t: Lang = EN) -> Callable[[], tuple[Move, str]]:

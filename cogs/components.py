@@ -175,6 +175,45 @@ def offered(message: discord.Message | None, cid: str, values: Any) -> bool:
     return isinstance(values, list) and all(isinstance(v, str) and v in options for v in values)
 
 
+def reissue(view: discord.ui.View) -> discord.ui.View:
+    """A copy of a built view to send now: every select with a new render tag (as if built
+    again, see :class:`KasinoSelect`), stopped like every view of the bot.
+
+    Menus built once and kept (:mod:`bot.offloop`) go out through this, on the loop: a view
+    built in a worker thread has no loop to mark it stopped, and discord.py would keep
+    it."""
+    copied = discord.ui.View(timeout=None)
+    for child in view.children:
+        item = child.item if isinstance(child, discord.ui.DynamicItem) else child
+        if isinstance(item, discord.ui.Select):
+            prefix = (item.custom_id or "").rpartition(":")[0]
+            select: discord.ui.Select[Any] = discord.ui.Select(
+                custom_id=f"{prefix}:{render_tag()}",
+                options=list(item.options),
+                placeholder=item.placeholder,
+                min_values=item.min_values,
+                max_values=item.max_values,
+                disabled=item.disabled,
+                row=item.row,
+            )
+            copied.add_item(_rebuild(KasinoSelect, select))
+        elif isinstance(item, discord.ui.Button):
+            button: discord.ui.Button[Any] = discord.ui.Button(
+                label=item.label,
+                style=item.style,
+                emoji=item.emoji,
+                custom_id=item.custom_id,
+                url=item.url,
+                disabled=item.disabled,
+                row=item.row,
+            )
+            copied.add_item(_rebuild(KasinoButton, button) if item.custom_id else button)
+        else:  # pragma: no cover - the bot's views hold only selects and buttons
+            raise TypeError(f"cannot reissue {item!r}")
+    copied.stop()
+    return copied
+
+
 _Item = TypeVar("_Item", "KasinoButton", "KasinoSelect")
 
 

@@ -3,20 +3,31 @@
 A normal move is at most two selections from an open hand: the card, then what it takes
 (a card that can take nothing is played as a trail at once). A hand reaches Discord only
 through :meth:`HandFlow.answer_privately`, as an ephemeral message.
+
+In the games with builds the menus of the seat to move, and every decision that lists its
+moves, are worked out off the event loop (:mod:`bot.offloop`) on a snapshot of the game at
+its version, and kept for the next click at that version. A click whose menu is not ready
+within :data:`GRACE` is deferred first, so Discord's 3-second answer window is kept; one
+ready in time is answered exactly as before.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import TypeVar
 
 import discord
 
 from bot.engine import Card, Move, capture_options, capture_values, is_capture
 from bot.engine.moves import Item
 from bot.games import GameError, GameService
-from bot.i18n import N_
+from bot.i18n import N_, Lang
 from bot.models import Game, Status
 from bot.moves import rank_choices
+from bot.offloop import heavy, ready, view_key
 from bot.render import CardInk, hand_content, plain, value_note
 from bot.turns import building, items_text, matching, moves_of, why_not, why_unusable
 from cogs.common import (
@@ -29,9 +40,10 @@ from cogs.common import (
     refuse,
     refuse_error,
 )
+from cogs.components import reissue
 from cogs.custom_ids import Click
 from cogs.live import LiveHands
-from cogs.table import TableFlow
+from cogs.table import TableFlow, built_hand_view
 from cogs.views import (
     CAPTURE_CHOICES,
     hand_view,
@@ -43,6 +55,78 @@ from cogs.views import (
 )
 
 GONE_ITEMS = N_("Those items are not on the table any more, so nothing was played.")
+# Seconds a menu built off the loop may take before its click is deferred: Discord waits
+# 3 s for the first answer; the rest is margin for the game's lock, the network and a
+# busy machine.
+GRACE = 1.0
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class CardStep:
+    """What choosing a card leads to in a game with builds: refused with the reason
+    (``why``), played at once (``move``, a trail is all it can do), or its menu."""
+
+    why: str | None = None
+    move: Move | None = None
+    view: discord.ui.View | None = None
+
+
+def card_step(game: Game, *, seat: int, index: int, ink: CardInk, t: Lang) -> CardStep:
+    """Choosing the seat's card at ``index`` (in the menus' worker, on a snapshot)."""
+    rnd = game.match.round
+    played = rnd.hands[seat][index]
+    moves = moves_of(rnd, played)
+    if not moves:
+        return CardStep(why=why_not(rnd, played, t, plain))
+    if moves == [Move(played)]:
+        return CardStep(move=moves[0])
+    return CardStep(view=take_view(game, seat, index, ink, t))
+
+
+@dataclass(frozen=True, slots=True)
+class ItemsStep:
+    """What picking table items leads to: ``None`` items (gone from the table), the
+    card's moves using exactly them, and when there are several their menu, when there
+    are none why not."""
+
+    items: list[Item] | None
+    moves: list[Move]
+    view: discord.ui.View | None = None
+    why: str = ""
+
+
+def items_step(
+    game: Game, *, index: int, positions: tuple[int, ...], ink: CardInk, t: Lang
+) -> ItemsStep:
+    """The card at ``index`` with the picked items at ``positions`` (in the menus'
+    worker, on a snapshot)."""
+    items = HandFlow.items_at(game, positions)
+    if items is None:
+        return ItemsStep(None, [])
+    rnd = game.match.round
+    played = rnd.hands[rnd.to_move][index]
+    moves = matching(rnd, played, items)
+    if len(moves) == 1:
+        return ItemsStep(items, moves)
+    if moves:
+        return ItemsStep(items, moves, which_view(game, index, positions, moves, t))
+    why = why_unusable(rnd, played, items, t, plain)
+    return ItemsStep(items, moves, pick_view(game, index, ink, t), why)
+
+
+def moves_using(game: Game, *, index: int, positions: tuple[int, ...]) -> list[Move]:
+    """The moves of the card at ``index`` using exactly the picked items (in the menus'
+    worker, on a snapshot)."""
+    items = HandFlow.items_at(game, positions)
+    rnd = game.match.round
+    return matching(rnd, rnd.hands[rnd.to_move][index], items) if items is not None else []
+
+
+def ranked_of(game: Game, *, card: Card) -> list[Move]:
+    """The moves a take menu offers by number (in the menus' worker, on a snapshot)."""
+    return ranked_moves(game.match.round, card)
 
 
 class HandFlow:
@@ -57,6 +141,46 @@ class HandFlow:
         """How cards are written for the clicker: the deck they chose (else the server's),
         as faces once uploaded, else as text."""
         return self.table.inks.private(interaction.user.id, game.guild_id)
+
+    async def off_loop(
+        self,
+        interaction: discord.Interaction,
+        game: Game,
+        key: tuple[Hashable, ...],
+        build: Callable[[Game], T],
+    ) -> T:
+        """``build`` of a snapshot of the game at its version, in the menus' worker (the
+        result kept under ``key`` is shared: a view in it is reissued before use). The
+        click is deferred if the result is not ready within :data:`GRACE`."""
+        future = self.hands.menus.start(game, key, build)
+        return await ready(future, GRACE, lambda: self.defer(interaction))
+
+    @staticmethod
+    async def defer(interaction: discord.Interaction) -> None:
+        """Answer "working on it" now: the hand view itself keeps showing until it is
+        edited (a click on it), or Discord shows the bot thinking, privately (a click on
+        the table)."""
+        if interaction.response.is_done():
+            return
+        if own_view(interaction):
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+    async def hand_menus(
+        self,
+        interaction: discord.Interaction,
+        game: Game,
+        seat: int,
+        ink: CardInk,
+        t: Lang,
+    ) -> discord.ui.View:
+        """The seat's hand view: built off the loop when its menus may be slow."""
+        if not heavy(game, seat):
+            return hand_view(game, seat, ink, t)
+        build = functools.partial(built_hand_view, seat=seat, ink=ink, t=t)
+        key = view_key("hand", seat, t, ink)
+        return reissue(await self.off_loop(interaction, game, key, build))
 
     async def show_hand(self, interaction: discord.Interaction, game: Game) -> None:
         """Your hand (fresh), ephemeral; refused for spectators and lobbies."""
@@ -76,8 +200,9 @@ class HandFlow:
         """The seat's hand view with its move menus, in the clicker's language (``note``
         is already in it)."""
         t = private(interaction)
-        content = hand_content(game, seat, note, ink=self.ink(interaction, game), t=t)
-        view = hand_view(game, seat, self.ink(interaction, game), t)
+        ink = self.ink(interaction, game)
+        content = hand_content(game, seat, note, ink=ink, t=t)
+        view = await self.hand_menus(interaction, game, seat, ink, t)
         await self.answer_privately(interaction, game, content, view)
 
     async def answer_privately(
@@ -88,10 +213,13 @@ class HandFlow:
         view: discord.ui.View | None,
     ) -> None:
         """Show a hand view: in place when it came from the clicker's own ephemeral message,
-        else as a new ephemeral one. The only way a hand reaches Discord, so it is never made
-        public nor written into someone else's message. The view is remembered so it can
-        follow the game while its interaction token is valid."""
-        if own_view(interaction):
+        else as a new ephemeral one (a deferred click's answer is edited in). The only way
+        a hand reaches Discord, so it is never made public nor written into someone else's
+        message. The view is remembered so it can follow the game while its interaction
+        token is valid."""
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content, view=view, embed=None)
+        elif own_view(interaction):
             await interaction.response.edit_message(content=content, view=view, embed=None)
         else:
             await interaction.response.send_message(content, view=view, ephemeral=True)
@@ -135,26 +263,31 @@ class HandFlow:
             return
         rnd = game.match.round
         t = private(interaction)
+        ink = self.ink(interaction, game)
         if building(rnd):
-            moves = moves_of(rnd, played)
-            if not moves:
-                why = why_not(rnd, played, t, plain)
+            build = functools.partial(card_step, seat=seat, index=index, ink=ink, t=t)
+            key = view_key("card", seat, t, ink, index)
+            step = await self.off_loop(interaction, game, key, build)
+            if step.why is not None:
                 await refuse(
-                    interaction, "{card} cannot be played now: {why}.", card=plain(played), why=why
+                    interaction,
+                    "{card} cannot be played now: {why}.",
+                    card=plain(played),
+                    why=step.why,
                 )
                 return
-            if moves == [Move(played)]:  # a trail is all it can do
-                await self.play(interaction, game, seat, Move(played))
+            if step.move is not None:  # a trail is all it can do
+                await self.play(interaction, game, seat, step.move)
                 return
+            note = t("You play **{card}**. What does it do?", card=plain(played))
+            view = reissue(step.view)
         elif not rnd.table or not capture_options(game.match.rules, played, list(rnd.table), 1):
             await self.play(interaction, game, seat, Move(played))
             return
-        if building(rnd):
-            note = t("You play **{card}**. What does it do?", card=plain(played))
         else:
             note = t("You play **{card}**. What does it take?", card=plain(played))
-        content = hand_content(game, seat, note, step="take", ink=self.ink(interaction, game), t=t)
-        view = take_view(game, seat, index, self.ink(interaction, game), t)
+            view = take_view(game, seat, index, ink, t)
+        content = hand_content(game, seat, note, step="take", ink=ink, t=t)
         await self.answer_privately(interaction, game, content, view)
 
     @staticmethod
@@ -188,7 +321,8 @@ class HandFlow:
         if click.choice == "trail":
             move = Move(played)
         elif building(rnd):
-            ranked = ranked_moves(rnd, played)
+            build = functools.partial(ranked_of, card=played)
+            ranked = await self.off_loop(interaction, game, ("ranked", played), build)
             if click.numbers[0] >= len(ranked):
                 await refuse(interaction, NOT_MINE)
                 return
@@ -240,33 +374,33 @@ class HandFlow:
         played = await self._held(interaction, game, seat, click.card)
         if played is None:
             return
-        items = self._items_at(game, click.numbers)
-        if items is None:
+        t = private(interaction)
+        ink = self.ink(interaction, game)
+        index = click.card or 0
+        build = functools.partial(items_step, index=index, positions=click.numbers, ink=ink, t=t)
+        key = view_key("items", seat, t, ink, index, click.numbers)
+        step = await self.off_loop(interaction, game, key, build)
+        if step.items is None:
             await refuse(interaction, GONE_ITEMS)
             return
-        rnd = game.match.round
-        moves = matching(rnd, played, items)
-        if len(moves) == 1:
-            await self.play(interaction, game, seat, moves[0])
+        if len(step.moves) == 1:
+            await self.play(interaction, game, seat, step.moves[0])
             return
-        t = private(interaction)
-        shown = items_text(items, plain)
-        if moves:
+        shown = items_text(step.items, plain)
+        if step.moves:
             note = t(
                 "You play **{card}** with {items}. Which move?", card=plain(played), items=shown
             )
-            view = which_view(game, click.card or 0, click.numbers, moves, t)
         else:
             note = t(
                 "⚠️ {card} can do nothing with exactly {items}: {why}. Nothing was played;"
                 " choose again:",
                 card=plain(played),
                 items=shown,
-                why=why_unusable(rnd, played, items, t, plain),
+                why=step.why,
             )
-            view = pick_view(game, click.card or 0, self.ink(interaction, game), t)
-        content = hand_content(game, seat, note, step="pick", ink=self.ink(interaction, game), t=t)
-        await self.answer_privately(interaction, game, content, view)
+        content = hand_content(game, seat, note, step="pick", ink=ink, t=t)
+        await self.answer_privately(interaction, game, content, reissue(step.view))
 
     async def on_which(
         self, interaction: discord.Interaction, game: Game, seat: int, click: Click
@@ -275,15 +409,16 @@ class HandFlow:
         played = await self._held(interaction, game, seat, click.card)
         if played is None:
             return
-        items = self._items_at(game, click.picked)
-        moves = matching(game.match.round, played, items) if items is not None else []
+        build = functools.partial(moves_using, index=click.card or 0, positions=click.picked)
+        key = ("using", click.card or 0, click.picked)
+        moves = await self.off_loop(interaction, game, key, build)
         if click.numbers[0] >= len(moves):
             await refuse(interaction, NOT_MINE)
             return
         await self.play(interaction, game, seat, moves[click.numbers[0]])
 
     @staticmethod
-    def _items_at(game: Game, positions: tuple[int, ...]) -> list[Item] | None:
+    def items_at(game: Game, positions: tuple[int, ...]) -> list[Item] | None:
         """The items "choose it myself" offered at these positions (``None``: gone)."""
         offered = pick_items(game.match.round)
         if not positions or positions[-1] >= len(offered):
@@ -331,7 +466,6 @@ class HandFlow:
             note = t("💡 Hint: {why}", why=why)
             ink = self.ink(interaction, game)
             content = hand_content(game, seat, note, ink=ink, t=t)
-            await interaction.edit_original_response(
-                content=content, view=hand_view(game, seat, ink, t)
-            )
+            view = await self.hand_menus(interaction, game, seat, ink, t)
+            await interaction.edit_original_response(content=content, view=view)
             self.hands.remember(game.id, interaction.user.id, interaction)

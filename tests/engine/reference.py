@@ -561,9 +561,9 @@ def _kryp_groups(values, mask, target):
     sub = rest
     while True:  # every group holding the lowest card: it plus any subset of the rest
         group = sub | low
-        if sum(values[i] for i in range(len(values)) if group >> i & 1) == target:
-            if _kryp_groups(values, mask ^ group, target):
-                return True
+        total = sum(values[i] for i in range(len(values)) if group >> i & 1)
+        if total == target and _kryp_groups(values, mask ^ group, target):
+            return True
         if not sub:
             return False
         sub = (sub - 1) & rest

@@ -533,7 +533,7 @@ class Round:
     def forced_captures(self, card: Card, limit: int | None = None) -> Sequence[tuple[Card, ...]]:
         """In a game of forced captures (Krypkasino), the captures ``card`` may make from
         the table, in the order of :meth:`legal_moves`: with ``take_all`` only the whole
-        (maximal) ones, else every capture. None: the card takes nothing, so it krypar.
+        (maximal) ones, else every capture. Empty: the card takes nothing, so it krypar.
 
         With ``limit=k`` at most ``k`` maximal ones, the largest among them (as
         :meth:`legal_moves` with a limit).

@@ -447,8 +447,9 @@ def test_other_variants_still_trail_any_card():
 # -- saved games ------------------------------------------------------------------------
 
 
-def test_saved_round_keeps_rewards_and_plays_on():
-    rnd = Round.deal(KRYP, 3, seed=8)
+@pytest.mark.parametrize(("options", "players"), [({}, 3), ({}, 5), ({"teams": True}, 6)])
+def test_saved_round_keeps_rewards_and_plays_on(options, players):
+    rnd = Round.deal(rules_for("krypkasino", **options), players, seed=8)
     rng = random.Random(8)
     while not rnd.is_over:
         data = json.loads(json.dumps(rnd.to_dict()))

@@ -312,10 +312,10 @@ class Round:
             for pile, swept, mulles in zip(self.piles, self.sweeps, self.mulles, strict=True):
                 if 2 * max(swept, mulles) > len(pile):
                     raise ValueError("more sweeps or mulles than captures")
-        if self.rules.reward_points and sum(self.rewards) != sum(self.sweeps):
-            raise ValueError("every tabbe rewards the seat before its capturer, once")
         elif self.last_capturer is None and any(self.piles):
             raise ValueError("captured cards and the last capturer do not agree")
+        if self.rules.reward_points and sum(self.rewards) != sum(self.sweeps):
+            raise ValueError("every tabbe rewards the seat before its capturer, once")
         if self.leftovers:
             last = self.last_capturer
             pile = [] if last is None else self.piles[self.pile_of(last)]

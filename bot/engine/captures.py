@@ -299,6 +299,31 @@ def capture_options(
     return list(_limited_options(rules.table_values, targets, key, limit, effort))
 
 
+def whole_captures(
+    rules: Rules, played: Card, table: Sequence[Card]
+) -> tuple[tuple[Card, ...], ...]:
+    """The maximal captures of ``played`` (as :func:`capture_options` without a limit),
+    remembered by the table's cards: Krypkasino's ``take_all`` allows only these, and
+    its tables (where a card that can capture must) stay small.
+
+    For callers that made sure of their cards (a Round does); each multiset once.
+    """
+    key = tuple(sorted(table, key=_ORDER))
+    return _whole(rules.table_values, rules.hand_values[played], key)
+
+
+@lru_cache(maxsize=1 << 14)
+def _whole(
+    values: tuple[tuple[int, ...], ...], targets: tuple[int, ...], table: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    found: list[tuple[Card, ...]] = []
+    ranks: dict[int, list[Card]] = {}
+    for vector in _maximal_vectors(values, targets, table):
+        ranks = ranks or _by_rank(table)
+        found.extend(_expand(vector, ranks))
+    return tuple(found)
+
+
 def check_limit(limit: int) -> None:
     """Refuse a ``limit`` that is not a whole number from 1 up."""
     if not isinstance(limit, int) or isinstance(limit, bool):
@@ -943,6 +968,7 @@ def clear_caches() -> None:
     _partitioner.cache_clear()
     _legal_vectors.cache_clear()
     _limited_options.cache_clear()
+    _whole.cache_clear()
     _masks.cache_clear()
     _masks_in_order.cache_clear()
     for reading in _SHARED.values():

@@ -69,3 +69,13 @@ def saved_version(value: object, readable: Sequence[int], what: str) -> int:
     if type(value) is not int or value not in readable:
         raise ValueError(f"unknown saved {what} version {brief(value)}")
     return value
+
+
+def as_score(value: object, name: str, negative: bool) -> int:
+    """``value`` if it is a whole number, from 0 up unless ``negative`` scores are allowed
+    (a game of penalties, whose rewards take totals below zero)."""
+    if not negative:
+        return as_count(value, name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name}: a whole number, not {brief(value)}")
+    return value

@@ -20,7 +20,7 @@ table's captures from their rank vectors, one capture at a time.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import islice
 from math import comb, prod
 from typing import TYPE_CHECKING
@@ -101,6 +101,7 @@ class LegalMoves:
         self._nordic: _NordicCaptures | None = None
         self._counts: list[tuple[Card, int]] | None = None  # per card, for count and pick
         self._listed: list[Move] | None = None  # a building game's moves, once counted
+        self._forced: dict[Card, Sequence[tuple[Card, ...]]] = {}  # Krypkasino's, per card
 
     # -- keeping up with the round -----------------------------------------------------
 
@@ -111,6 +112,7 @@ class LegalMoves:
         if stamp != self._stamp:
             self._stamp = stamp
             self._nordic = self._counts = self._listed = None
+            self._forced = {}
         return rnd
 
     def cards(self) -> list[Card]:
@@ -140,6 +142,9 @@ class LegalMoves:
                 if found is None:
                     self._listed = rnd._family.legal_moves(rnd)
                     found = []  # counted and picked from the list
+            elif rnd.rules.forced_capture:
+                hand = dict.fromkeys(rnd.hands[rnd.to_move])
+                found = [(card, len(self._forced_of(card)) or 1) for card in hand]
             else:
                 captures = self._captures()
                 hand = dict.fromkeys(rnd.hands[rnd.to_move])
@@ -189,6 +194,9 @@ class LegalMoves:
             if index < count:
                 if family is not None:
                     return family.pick(self._round, card, index)
+                if self._round.rules.forced_capture:
+                    forced = self._forced_of(card)
+                    return Move._ordered(card, forced[index]) if forced else Move.trail(card)
                 if index == 0:
                     return Move.trail(card)
                 return Move._ordered(card, self._captures().pick(card, index - 1))
@@ -220,6 +228,12 @@ class LegalMoves:
         family = rnd._family
         if family is not None:
             return family.has_moves(rnd, card, kind)
+        if rnd.rules.forced_capture:
+            if kind is None:
+                return True  # a card captures if it can, else krypar
+            if kind in ("trail", "plain", "capture"):
+                return bool(self._forced_of(card)) == (kind == "capture")
+            return False
         if kind in (None, "trail", "plain"):
             return True  # a Nordic card may always trail
         if kind == "capture":
@@ -233,6 +247,8 @@ class LegalMoves:
         family = rnd._family
         if family is not None:
             return len(family.card_moves(rnd, card))
+        if rnd.rules.forced_capture:
+            return len(self._forced_of(card)) or 1
         return 1 + self._captures().count(card)
 
     # -- Nordic ------------------------------------------------------------------------
@@ -244,7 +260,23 @@ class LegalMoves:
             found = self._nordic = _NordicCaptures(rnd.rules, rnd.table)
         return found
 
+    def _forced_of(self, card: Card) -> Sequence[tuple[Card, ...]]:
+        """Krypkasino: the card's captures (none: it krypar), asked of the round once."""
+        found = self._forced.get(card)
+        if found is None:
+            found = self._forced[card] = self._round.forced_captures(card)
+        return found
+
     def _nordic_iter(self, card: Card, kind: str | None) -> Iterator[Move]:
+        if self._round.rules.forced_capture:
+            forced = self._forced_of(card)
+            if not forced and kind in (None, "trail", "plain"):
+                yield Move.trail(card)
+            if forced and kind in (None, "capture"):
+                capture = Move._ordered
+                for taken in forced:
+                    yield capture(card, taken)
+            return
         if kind in (None, "trail", "plain"):
             yield Move.trail(card)
         if kind in (None, "capture"):

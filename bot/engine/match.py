@@ -7,12 +7,12 @@ import secrets
 from collections.abc import Sequence
 
 from .cards import LILLAN, STORAN, Card
-from .checks import as_count, as_list, as_seat, brief, fields_of, per_seat, saved_version
+from .checks import as_count, as_list, as_score, as_seat, brief, fields_of, per_seat, saved_version
 from .moves import IllegalMove, Move
 from .reasons import reason
 from .round import FORMAT_VERSION, READABLE_VERSIONS, Play, Round
 from .rules import Rules, rules_from_dict, rules_to_dict
-from .scoring import END_ITEMS, LIVE_ITEMS, Score, drop_zeros
+from .scoring import END_ITEMS, LIVE_ITEMS, NEGATIVE_ITEMS, Score, drop_zeros
 
 _ITEMS = frozenset((*LIVE_ITEMS, *END_ITEMS))
 
@@ -43,8 +43,9 @@ class Match:
     ) -> Match:
         """Deal the first round. ``seed`` makes every round's shuffle reproducible.
 
-        ``scores`` (match points per side to start from) are whole numbers from 0 up, and
-        must not already decide the match (a tie at the top plays on, as after a round).
+        ``scores`` (match points per side to start from) are whole numbers from 0 up (any
+        whole numbers where the lowest wins), and must not already decide the match (a tie
+        at the top plays on, as after a round).
         A seed other than a number or text is kept as its text, which deals the same.
         """
         rules.check_players(players)
@@ -57,8 +58,8 @@ class Match:
         if len(banked) != sides:
             raise ValueError(f"scores needs one entry per side ({sides})")
         for score in banked:
-            as_count(score, "scores")
-        winner = _leader(banked, rules.target)
+            as_score(score, "scores", rules.lowest_wins)
+        winner = _winner(rules, banked)
         if winner is not None:
             raise ValueError(
                 f"side {winner} already has {banked[winner]} points and the target is "
@@ -102,7 +103,7 @@ class Match:
 
     def _live_winner(self, leftovers: bool) -> None:
         totals = self.round.live_totals(leftovers)
-        self.winner = _leader(totals, self.rules.target)
+        self.winner = _winner(self.rules, totals)
         if self.winner is not None:
             self.banked = totals
             items = self.round.live_items(leftovers)
@@ -132,7 +133,7 @@ class Match:
             self.winner = _leader(self.banked, self.rules.target)
         else:
             self.banked = [b + s.total for b, s in zip(self.banked, scores, strict=True)]
-            self.winner = _leader(self.banked, self.rules.target)
+            self.winner = _winner(self.rules, self.banked)
         if self.winner is None and self.rules.tiebreak == "spades":
             self.winner = _leader(self.banked, self.rules.target, finished.spades_taken())
         if self.winner is None:
@@ -177,7 +178,7 @@ class Match:
             step = self.rules.direction
             starter = (finished.dealer + step) % players
             order = [(starter + step * i) % players for i in range(players)]
-            loser = next(seat for seat in order if totals[self.rules.side_of(seat)] == low)
+            loser = next(seat for seat in order if totals[self.rules.side_of(seat, players)] == low)
             return (loser - step) % players
         return (finished.dealer + 1) % players
 
@@ -234,7 +235,7 @@ class Match:
         _round_seed(seed, 0)  # a number too long to write out raises ValueError
         sides = rules.sides(players)
         banked = [
-            as_count(s, "banked")
+            as_score(s, "banked", rules.lowest_wins)
             for s in per_seat(as_list(field("banked"), "banked"), sides, "banked")
         ]
         match = cls(rules, players, seed, round_, banked)
@@ -257,13 +258,17 @@ class Match:
         if self.winner is None:
             if self.round.is_over:
                 raise ValueError("a finished round without a winner is followed by the next deal")
-            if _leader(self.banked, self.rules.target) is not None:
+            if _winner(self.rules, self.banked) is not None:
                 raise ValueError("the scores have a winner but the match has none")
             if self.round.scores != self.banked:
                 raise ValueError("the round does not start from the match's scores")
         else:
             best = self.banked[self.winner]
-            if best < self.rules.target or best != max(self.banked):
+            if self.rules.lowest_wins:
+                won = max(self.banked) >= self.rules.target and best == min(self.banked)
+            else:
+                won = best >= self.rules.target and best == max(self.banked)
+            if not won:
                 raise ValueError(f"side {self.winner} has not won with {brief(best)} points")
             if not extra and not self.round.is_over:
                 raise ValueError("a match won at the end of a round has that round over")
@@ -276,8 +281,17 @@ def _round_score(data: object, sides: int) -> list[Score]:
     for items in scores:
         if not isinstance(items, dict) or not set(items) <= _ITEMS:
             raise ValueError(f"a round's score maps items ({', '.join(sorted(_ITEMS))}) to points")
-        result.append(Score({key: as_count(value, key) for key, value in items.items()}))
+        result.append(Score({key: _points(key, value) for key, value in items.items()}))
     return result
+
+
+def _points(key: str, value: object) -> int:
+    """A saved item's points: a reward is below zero, every other item above."""
+    if key in NEGATIVE_ITEMS:
+        if as_score(value, key, True) >= 0:
+            raise ValueError(f"{key} is below zero, not {brief(value)}")
+        return value
+    return as_count(value, key)
 
 
 def _ace(suit: str) -> Card:
@@ -286,6 +300,19 @@ def _ace(suit: str) -> Card:
 
 def _round_seed(seed: object, number: int) -> str:
     return f"{seed}/{number}"
+
+
+def _winner(rules: Rules, totals: Sequence[int]) -> int | None:
+    """The side that has won with these totals: the highest once a side reached the target,
+    or where points are penalties (Krypkasino) the single lowest once a side reached the
+    limit; ``None`` when no side has, or the best total is shared."""
+    if not rules.lowest_wins:
+        return _leader(totals, rules.target)
+    if max(totals) < rules.target:
+        return None
+    low = min(totals)
+    lowest = [side for side, total in enumerate(totals) if total == low]
+    return lowest[0] if len(lowest) == 1 else None
 
 
 def _leader(totals: Sequence[int], target: int, spades: Sequence[int] | None = None) -> int | None:

@@ -21,9 +21,20 @@ from .captures import (
     check_limit,
     checked_targets,
     hand_captures,
+    whole_captures,
 )
 from .cards import Card, shuffled_deck
-from .checks import as_count, as_flag, as_list, as_seat, brief, fields_of, per_seat, saved_version
+from .checks import (
+    as_count,
+    as_flag,
+    as_list,
+    as_score,
+    as_seat,
+    brief,
+    fields_of,
+    per_seat,
+    saved_version,
+)
 from .legal import LegalMoves
 from .moves import IllegalMove, Move
 from .reasons import Joined, reason
@@ -63,6 +74,7 @@ class Round:
         self.void_sweeps = [0] * players
         self.mulles = [0] * players
         self.mulle_points = [0] * players
+        self.rewards = [0] * players  # Krypkasino: tabbar made by the next seat
         self.last_capturer: int | None = None
         self.to_move = (dealer + rules.direction) % players
         self._family = rules.family  # the building family's rules, None for Nordic games
@@ -117,12 +129,14 @@ class Round:
         scores: Sequence[int] | None = None,
         last_deal: bool | None = None,
         known: Sequence[Iterable[int]] | None = None,
+        rewards: Sequence[int] | None = None,
     ) -> Round:
         """Any position: hands per seat, the table, the undealt deck (top card first).
 
         In the building games the table may hold :class:`Build` items and ``piles`` are
         capture piles with the top card last; ``known`` gives, per seat, build values a
-        Swazi partner is known to hold.
+        Swazi partner is known to hold; ``rewards`` (Krypkasino) per seat, the tabbar it
+        was rewarded for (made by the seat after it).
 
         Raises ``ValueError`` for a position no game can have: a seat out of range, a
         per-seat list of the wrong length, a negative count, a card more often than the
@@ -140,6 +154,8 @@ class Round:
             self.piles = [list(p) for p in per_seat(piles, self.players, "piles")]
         if sweeps is not None:
             self.sweeps = list(per_seat(sweeps, self.players, "sweeps"))
+        if rewards is not None:
+            self.rewards = list(per_seat(rewards, self.players, "rewards"))
         self.last_capturer = last_capturer
         if known is not None:
             self.known = [sorted(set(k)) for k in per_seat(known, self.players, "known")]
@@ -159,7 +175,7 @@ class Round:
         if scores is not None:
             self.scores = list(per_seat(scores, self.rules.sides(self.players), "scores"))
             for score in self.scores:
-                as_count(score, "a score")
+                as_score(score, "a score", self.rules.lowest_wins)
 
     def _check_position(self) -> None:
         """Refuse (``ValueError``) what no position has: bad seats, counts, cards."""
@@ -167,12 +183,16 @@ class Round:
         as_seat(self.to_move, players, "to_move")
         if self.last_capturer is not None:
             as_seat(self.last_capturer, players, "last_capturer")
-        for name in ("hands", "piles", "sweeps", "void_sweeps", "mulles"):
+        for name in ("hands", "piles", "sweeps", "void_sweeps", "mulles", "rewards"):
             per_seat(getattr(self, name), players, name)
         per_seat(self.scores, self.rules.sides(players), "scores")
-        for name in ("sweeps", "void_sweeps", "mulles", "scores"):
+        for name in ("sweeps", "void_sweeps", "mulles", "rewards"):
             for value in getattr(self, name):
                 as_count(value, name)
+        for value in self.scores:
+            as_score(value, "scores", self.rules.lowest_wins)
+        if any(self.rewards) and not self.rules.reward_points:
+            raise ValueError(f"{self.rules.name} has no rewards for the seat before a tabbe")
         for swept, void in zip(self.sweeps, self.void_sweeps, strict=True):
             if void > swept:
                 raise ValueError("a seat has more sweeps that scored nothing than sweeps")
@@ -294,6 +314,8 @@ class Round:
                     raise ValueError("more sweeps or mulles than captures")
         elif self.last_capturer is None and any(self.piles):
             raise ValueError("captured cards and the last capturer do not agree")
+        if self.rules.reward_points and sum(self.rewards) != sum(self.sweeps):
+            raise ValueError("every tabbe rewards the seat before its capturer, once")
         if self.leftovers:
             last = self.last_capturer
             pile = [] if last is None else self.piles[self.pile_of(last)]
@@ -376,6 +398,7 @@ class Round:
             "void_sweeps",
             "mulles",
             "mulle_points",
+            "rewards",
             "scores",
             "plays",
             "leftovers",
@@ -447,7 +470,7 @@ class Round:
 
     def side_of(self, seat: int) -> int:
         """The side (team or player) a seat scores for."""
-        return self.rules.side_of(seat)
+        return self.rules.side_of(seat, self.players)
 
     def legal_moves(self, limit: int | None = None) -> list[Move]:
         """Every legal move of the player to move: each card's trail and each capture.
@@ -465,6 +488,10 @@ class Round:
             if limit is not None:
                 check_limit(limit)
             return family.legal_moves(self)
+        if self.rules.forced_capture:
+            if limit is not None:
+                check_limit(limit)
+            return self._forced_moves(limit)
         moves = []
         each = Move._each
         hand = dict.fromkeys(self.hands[self.to_move])
@@ -491,6 +518,36 @@ class Round:
             if found:
                 moves += each(card, None, found)
         return moves
+
+    def _forced_moves(self, limit: int | None) -> list[Move]:
+        """Krypkasino's moves: each card's captures if it has any, else its krypa."""
+        moves: list[Move] = []
+        for card in dict.fromkeys(self.hands[self.to_move]):
+            found = self.forced_captures(card, limit)
+            if found:
+                moves += Move._each(card, None, found)
+            else:
+                moves.append(Move.trail(card))
+        return moves
+
+    def forced_captures(self, card: Card, limit: int | None = None) -> Sequence[tuple[Card, ...]]:
+        """In a game of forced captures (Krypkasino), the captures ``card`` may make from
+        the table, in the order of :meth:`legal_moves`: with ``take_all`` only the whole
+        (maximal) ones, else every capture. Empty: the card takes nothing, so it krypar.
+
+        With ``limit=k`` at most ``k`` maximal ones, the largest among them (as
+        :meth:`legal_moves` with a limit).
+        """
+        table = self.table
+        if not table:
+            return ()
+        rules = self.rules
+        if rules.take_all:
+            found = whole_captures(rules, card, table)
+            return found if limit is None else found[:limit]
+        if limit is not None:
+            return capture_options(rules, card, table, limit)
+        return TableIndex(rules, table).captures(card)
 
     @property
     def moves(self) -> LegalMoves:
@@ -528,6 +585,8 @@ class Round:
             raise IllegalMove(reason("{game} has no building", game=self.rules.name))
         taken = move.taken
         if not taken:
+            if self.rules.forced_capture:
+                self._check_krypa(move.card)
             return index
         if not _on_table(taken, self.table):
             missing = Counter(taken) - Counter(self.table)
@@ -542,12 +601,42 @@ class Round:
             for card in taken:
                 total += shifts[card.rank][0]
             if total in rules.hand_values[move.card]:
+                if rules.take_all:
+                    self._check_whole(move)
                 return index
         if not checked_targets(rules, move.card, taken):
             values = Joined(capture_values(rules, move.card, True), " or ")
             taken = Joined(taken, " + ")
             raise IllegalMove(reason("{taken} do not make {values}", taken=taken, values=values))
+        if rules.take_all:
+            self._check_whole(move)
         return index
+
+    def _check_krypa(self, card: Card) -> None:
+        """Krypkasino: only a card that takes nothing may krypa (be put on the table)."""
+        found = capture_options(self.rules, card, self.table, 3) if self.table else []
+        if found:
+            options = Joined((Joined(c, " + ") for c in found), " or ")
+            raise IllegalMove(
+                reason(
+                    "{card} can take {taken}, so it must capture: only a card that takes"
+                    " nothing may krypa",
+                    card=card,
+                    taken=options,
+                )
+            )
+
+    def _check_whole(self, move: Move) -> None:
+        """``take_all``: a capture must take every group it can (be a maximal capture)."""
+        whole = whole_captures(self.rules, move.card, self.table)
+        taken = sorted(move.taken)
+        if any(sorted(c) == taken for c in whole):
+            return
+        bigger = [c for c in whole if not Counter(move.taken) - Counter(c)]
+        options = Joined((Joined(c, " + ") for c in bigger[:3]), " or ")
+        raise IllegalMove(
+            reason("{card} must take every group it can: {taken}", card=move.card, taken=options)
+        )
 
     def play(self, move: Move) -> Play:
         """Play ``move`` for the player to move, or raise :class:`IllegalMove` changing nothing."""
@@ -601,6 +690,9 @@ class Round:
         if mulle:
             self.mulles[seat] += 1
             self.mulle_points[seat] += rules.mulle_points
+        if sweep and rules.reward_points:
+            # The seat just before the capturer, even if it has not played yet this round.
+            self.rewards[(seat - 1) % self.players] += 1
         return _new_play(Play, (seat, move, sweep, scores, mulle))
 
     def pile_of(self, seat: int) -> int:
@@ -686,6 +778,7 @@ class Round:
             self.side_piles(leftovers),
             self._per_side(scoring),
             self._per_side(self.mulle_points),
+            self._per_side(self.rewards),
         )
 
     def live_totals(self, leftovers: bool = True) -> list[int]:
@@ -727,6 +820,7 @@ class Round:
             "void_sweeps": list(self.void_sweeps),
             "mulles": list(self.mulles),
             "mulle_points": list(self.mulle_points),
+            "rewards": list(self.rewards),
             "known": [list(k) for k in self.known],
             "last_capturer": self.last_capturer,
             "to_move": self.to_move,
@@ -790,6 +884,9 @@ class Round:
                 sorted(set(as_list(k, "known values")))
                 for k in per_seat(as_list(field("known"), "known"), self.players, "known")
             ]
+        if "rewards" in data:  # saved before Krypkasino: no rewards
+            rewards = per_seat(as_list(field("rewards"), "rewards"), self.players, "rewards")
+            self.rewards = [as_count(r, "rewards") for r in rewards]
         self.last_capturer = field("last_capturer")
         self.to_move = field("to_move")
         self.is_last_deal = as_flag(field("is_last_deal"), "is_last_deal")

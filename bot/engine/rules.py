@@ -16,7 +16,7 @@ from .cards import LILLAN, STORAN, Card, full_deck
 from .checks import brief
 
 TIEBREAKS = ("spades", "extra-round")
-SPADES_MODES = ("most", "over-six", "most-split", "each-other", "over-five")
+SPADES_MODES = ("most", "over-six", "most-split", "each-other", "over-five", "each-but-lillan")
 DEALS = ("pairs", "singles")
 FAMILIES = ("", "casino", "swazi", "south-african")
 PILE_ORDERS = ("card-first", "card-on-top", "built", "lowest-on-top")
@@ -44,6 +44,10 @@ class Rules:
     crazy: bool = False
     table_builds: int = 1  # Swazi, Sotho: builds a turn may make without the hand card
     demands: bool = False  # Swazi, Sotho: the opponents' demands always made
+    # Options of Krypkasino.
+    team_size: int = 2  # with 6 players and teams: 3 is two teams of three, alternate seats
+    take_all: bool = False  # a capture must take every group it can (maximal captures only)
+    majorities: bool = False  # most cards and most spades score (as penalties)
     # The variant's fixed shape.
     decks: int = 1
     deal: str = "pairs"
@@ -75,6 +79,14 @@ class Rules:
     player_counts: tuple[int, ...] = (2, 3, 4)
     four_in_teams: bool = False  # four players always play as two partnerships
     net_at_eleven: bool = False  # target 11, 2 players: a round's winner scores the difference
+    # Krypkasino's shape: the negative game.
+    team_counts: tuple[int, ...] = (4,)  # player counts that may play in teams
+    hand_ace_only: bool = False  # an ace is 14 from the hand and 1 on the table, no choice
+    forced_capture: bool = False  # a card that can capture must; only others may trail
+    tabbe_points: int = 1  # what each sweep (tabbe) scores
+    reward_points: int = 0  # taken off the side of the seat before each sweep's capturer
+    most_spades_points: int = 0  # a majority of spades besides per-spade points
+    lowest_wins: bool = False  # points are penalties: the lowest total wins
 
     def __post_init__(self) -> None:
         if not isinstance(self.target, int) or isinstance(self.target, bool):
@@ -89,12 +101,16 @@ class Rules:
             choices = ", ".join(TIEBREAKS)
             raise ValueError(f"tiebreak is one of {choices}, not {brief(self.tiebreak)}")
         flags = (self.teams, self.live, self.sweeps, self.permissive, self.last_capture_point)
-        more = (self.redeal, self.crazy, self.demands)
+        more = (self.redeal, self.crazy, self.demands, self.take_all, self.majorities)
         if not all(isinstance(flag, bool) for flag in (*flags, *more)):
             raise ValueError(
-                "teams, live, sweeps, permissive, last_capture_point, redeal, crazy and "
-                "demands are true or false"
+                "teams, live, sweeps, permissive, last_capture_point, redeal, crazy, "
+                "demands, take_all and majorities are true or false"
             )
+        if self.team_size not in (2, 3) or isinstance(self.team_size, bool):
+            raise ValueError(f"team_size is 2 or 3, not {brief(self.team_size)}")
+        if self.team_size == 3 and not self.teams:
+            raise ValueError("team_size 3 is for teams (6 players in two teams of three)")
         if self.spades not in SPADES_MODES or self.deal not in DEALS:
             raise ValueError(f"unknown spades rule {brief(self.spades)} or deal {brief(self.deal)}")
         if (
@@ -112,8 +128,9 @@ class Rules:
             raise ValueError(f"table_builds is 0, 1, 2 or 3, not {brief(self.table_builds)}")
         if isinstance(self.sizes, list):  # from a saved game's JSON
             object.__setattr__(self, "sizes", tuple(tuple(s) for s in self.sizes))
-        if isinstance(self.player_counts, list):
-            object.__setattr__(self, "player_counts", tuple(self.player_counts))
+        for name in ("player_counts", "team_counts"):
+            if isinstance(getattr(self, name), list):
+                object.__setattr__(self, name, tuple(getattr(self, name)))
         self._check_shape()
 
     def _check_shape(self) -> None:
@@ -139,14 +156,24 @@ class Rules:
             "ace_points",
             "storan_points",
             "lillan_points",
+            "tabbe_points",
+            "reward_points",
+            "most_spades_points",
         ):
             points = getattr(self, field)
             if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 10:
                 raise ValueError(f"{field} is a whole number from 0 to 10, not {brief(points)}")
-        if not isinstance(self.finnish_values, bool) or not isinstance(self.sweep_limits, bool):
-            raise ValueError("finnish_values and sweep_limits are true or false")
+        shape = (self.finnish_values, self.sweep_limits, self.hand_ace_only)
+        if not all(isinstance(flag, bool) for flag in (*shape, self.forced_capture)):
+            raise ValueError("finnish_values, sweep_limits and the like are true or false")
+        if not isinstance(self.lowest_wins, bool):
+            raise ValueError("lowest_wins is true or false")
         if self.direction not in (1, -1) or not self.player_counts:
-            raise ValueError("play goes clockwise (1) or anticlockwise (-1) among 2-4 players")
+            raise ValueError("play goes clockwise (1) or anticlockwise (-1) among 2-6 players")
+        if not set(self.player_counts) <= set(range(2, 7)) or not set(self.team_counts) <= {4, 6}:
+            raise ValueError("a game is for 2 to 6 players, in teams with 4 or 6")
+        if self.sizes and len(self.sizes) < max(self.player_counts) - 1:
+            raise ValueError("sizes gives (hand, table) for every player count from 2")
 
     @cached_property
     def table_values(self) -> tuple[tuple[int, ...], ...]:
@@ -188,20 +215,37 @@ class Rules:
         if players not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts[:-1])) + f" or {self.player_counts[-1]}"
             raise ValueError(f"{self.name} is for {counts} players, not {brief(players)}")
-        if self.teams and players != 4:
-            raise ValueError("partnerships need exactly 4 players")
+        if self.teams and players not in self.team_counts:
+            if self.team_counts == (4,):
+                raise ValueError("partnerships need exactly 4 players")
+            raise ValueError(f"teams in {self.name} need 4 or 6 players, not {players}")
+        if self.team_size == 3 and players != 6:
+            raise ValueError(f"teams of three need 6 players, not {players}")
         if self.four_in_teams and players == 4 and not self.teams:
             raise ValueError(f"{self.name} with 4 players is played in partnerships (teams)")
         if self.crazy and players != 2:
             raise ValueError("crazy casino is for 2 players")
 
     def sides(self, players: int) -> int:
-        """How many sides score: 2 in a partnership game, else one per player."""
-        return 2 if self.teams else players
+        """How many sides score: one per team (2 with 4 players, 3 or 2 with 6), else one
+        per player."""
+        return players // self.team_size if self.teams else players
 
-    def side_of(self, seat: int) -> int:
-        """The side a seat plays for: its team (seats 0+2 and 1+3) or itself."""
-        return seat % 2 if self.teams else seat
+    def side_of(self, seat: int, players: int | None = None) -> int:
+        """The side a seat plays for: its team or itself.
+
+        Teams sit alternately, so a seat's team is its seat modulo the number of teams:
+        seats 0+2 and 1+3 with four players; 0+3, 1+4, 2+5 with six in teams of two;
+        0+2+4 and 1+3+5 in teams of three. ``players`` may be left out only where teams
+        are always two (every variant but Krypkasino, whose teams of two at six are three).
+        """
+        if not self.teams:
+            return seat
+        if players is None:
+            if 6 in self.team_counts and self.team_size == 2:
+                raise ValueError(f"the side of a seat in {self.name} teams depends on the players")
+            return seat % 2
+        return seat % self.sides(players)
 
     def sizes_for(self, players: int) -> tuple[int, int]:
         """``(hand, table)``: the cards each player gets per deal and the table's first cards."""
@@ -298,6 +342,28 @@ VARIANTS: dict[str, Rules] = {
         pile_order="built",
         shared_piles=False,
     ),
+    "krypkasino": Rules(
+        name="krypkasino",
+        target=50,
+        tiebreak="extra-round",
+        take_all=True,
+        decks=2,
+        sizes=((4, 8), (4, 8), (4, 8), (4, 4), (4, 8)),
+        hand_ace_only=True,
+        forced_capture=True,
+        spades="each-but-lillan",
+        spades_points=1,
+        cards_points=0,
+        sistan_points=0,
+        ace_points=1,
+        storan_points=3,
+        lillan_points=2,
+        tabbe_points=5,
+        reward_points=5,
+        lowest_wins=True,
+        player_counts=(2, 3, 4, 5, 6),
+        team_counts=(4, 6),
+    ),
     "south-african": Rules(
         name="south-african",
         target=21,
@@ -324,6 +390,7 @@ ALIASES = {
     "royal-casino": "royal",
     "glimne": "mulle-glimne",
     "south_african": "south-african",
+    "kryp": "krypkasino",
 }
 OPTIONS = ("target", "teams", "tiebreak", "live")
 BUILDING_OPTIONS = (
@@ -335,6 +402,7 @@ BUILDING_OPTIONS = (
     "table_builds",
     "demands",
 )
+KRYP_OPTIONS = ("team_size", "take_all", "majorities")
 _OPTION_VARIANTS = {
     "sweeps": ("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african"),
     "permissive": ("casino", "royal", "mulle-glimne"),
@@ -343,7 +411,11 @@ _OPTION_VARIANTS = {
     "crazy": ("swazi", "sotho"),
     "table_builds": ("swazi", "sotho"),
     "demands": ("swazi", "sotho"),
+    "team_size": ("krypkasino",),
+    "take_all": ("krypkasino",),
+    "majorities": ("krypkasino",),
 }
+_VARIANT_OPTIONS = (*BUILDING_OPTIONS, *KRYP_OPTIONS)
 
 
 def rules_for(name: str = "swedish", **overrides: object) -> Rules:
@@ -359,21 +431,30 @@ def rules_for(name: str = "swedish", **overrides: object) -> Rules:
     ``table_builds`` (0 to 3, default 1: how many builds a trailing turn may make without
     the hand card) and ``demands`` (the opponents always demand that a capture takes all
     its card can take and that cards fitting your side's builds are added to them).
+    Krypkasino adds ``team_size`` (2 or 3: with 6 players and ``teams``, two teams of
+    three), ``take_all`` (on by default: a capture takes every group it can) and
+    ``majorities`` (most cards 1 and most spades 2, as penalties).
     """
     key = ALIASES.get(str(name).lower(), str(name).lower())
     if key not in VARIANTS:
         raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANTS)}")
-    unknown = sorted(set(overrides) - set(OPTIONS) - set(BUILDING_OPTIONS))
+    unknown = sorted(set(overrides) - set(OPTIONS) - set(_VARIANT_OPTIONS))
     if unknown:
-        known = ", ".join((*OPTIONS, *BUILDING_OPTIONS))
+        known = ", ".join((*OPTIONS, *_VARIANT_OPTIONS))
         raise ValueError(f"unknown rule option(s) {', '.join(unknown)}; the options are {known}")
-    for option in sorted(set(overrides) & set(BUILDING_OPTIONS)):
+    for option in sorted(set(overrides) & set(_VARIANT_OPTIONS)):
         if key not in _OPTION_VARIANTS[option]:
             where = ", ".join(_OPTION_VARIANTS[option])
             raise ValueError(f"the option {option} is for {where}, not {key}")
-    rules = replace(VARIANTS[key], **overrides)
+    return _derived(replace(VARIANTS[key], **overrides))
+
+
+def _derived(rules: Rules) -> Rules:
+    """The fields an option changes besides itself (the points its items score)."""
     if rules.last_capture_point:
         rules = replace(rules, cards_points=2, sistan_points=1)
+    if rules.majorities:
+        rules = replace(rules, cards_points=1, most_spades_points=2)
     return rules
 
 
@@ -393,10 +474,9 @@ def rules_from_dict(data: dict[str, object]) -> Rules:
     name = data.get("name", "swedish")
     if not isinstance(name, str) or name not in VARIANTS:
         raise ValueError(f"unknown variant {brief(name)}; the variants are {', '.join(VARIANTS)}")
-    options = [k for k in BUILDING_OPTIONS if name in _OPTION_VARIANTS[k]]
+    options = [k for k in _VARIANT_OPTIONS if name in _OPTION_VARIANTS[k]]
     rules = replace(VARIANTS[name], **{k: data[k] for k in (*OPTIONS, *options) if k in data})
-    if rules.last_capture_point:
-        rules = replace(rules, cards_points=2, sistan_points=1)
+    rules = _derived(rules)
     for field in fields(Rules):
         if field.name in data:
             value, expected = data[field.name], _plain(getattr(rules, field.name))
@@ -423,6 +503,8 @@ def capture_values(rules: Rules, card: Card, from_hand: bool) -> tuple[int, ...]
     """
     if card.rank > 10 and not rules.face_numbers:
         return ()
+    if rules.hand_ace_only and card.rank == 1:
+        return (14,) if from_hand else (1,)
     if rules.finnish_values:
         if not from_hand:
             return (card.rank,)

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from .cards import LILLAN, STORAN, SUITS, Card
 from .rules import Rules
 
-LIVE_ITEMS = ("aces", "storan", "lillan", "tabbe", "mulle")
-END_ITEMS = ("spades", "cards", "sistan")
+LIVE_ITEMS = ("aces", "storan", "lillan", "tabbe", "mulle", "reward")
+END_ITEMS = ("spades", "cards", "sistan", "most_spades")
+NEGATIVE_ITEMS = frozenset(("reward",))  # items that score below zero (Krypkasino's reward)
 
 
 @dataclass(frozen=True)
@@ -56,24 +57,32 @@ def card_points(card: Card) -> int:
 
 
 def live_items(
-    rules: Rules, piles: Sequence[Sequence[Card]], sweeps: Sequence[int], mulles: Sequence[int]
+    rules: Rules,
+    piles: Sequence[Sequence[Card]],
+    sweeps: Sequence[int],
+    mulles: Sequence[int],
+    rewards: Sequence[int] | None = None,
 ) -> list[dict[str, int]]:
     """Per side, the items that count the moment they are taken.
 
-    ``mulles`` are mulle points per side. In the building games with ``live`` on, an end
-    item also counts here once no other side can beat it (7.1's "spades at 7, cards at
-    27"; each spade of Glimne's Mulle as it is taken).
+    ``mulles`` are mulle points per side; ``rewards`` how many tabbar the side's players
+    were rewarded for (Krypkasino: the seat before a tabbe's capturer), each taking off
+    ``reward_points``. In the building games with ``live`` on, an end item also counts
+    here once no other side can beat it (7.1's "spades at 7, cards at 27"; each spade of
+    Glimne's Mulle as it is taken).
     """
     low = min(sweeps) if rules.sweep_limits else 0
+    rewards = rewards or [0] * len(piles)
     items = [
         {
             "aces": rules.ace_points * _count_in(_ACES, pile),
             "storan": rules.storan_points * _count_in(_STORAN, pile),
             "lillan": rules.lillan_points * _count_in(_LILLAN, pile),
-            "tabbe": swept - low if rules.sweeps else 0,
+            "tabbe": rules.tabbe_points * (swept - low) if rules.sweeps else 0,
             "mulle": made,
+            "reward": -rules.reward_points * rewarded,
         }
-        for pile, swept, made in zip(piles, sweeps, mulles, strict=True)
+        for pile, swept, made, rewarded in zip(piles, sweeps, mulles, rewards, strict=True)
     ]
     if rules.builds and rules.live:
         for side, earned in enumerate(_settled_end_items(rules, piles)):
@@ -104,6 +113,11 @@ def _other_spades(pile: Sequence[Card]) -> int:
     return sum(c.suit == "S" and c.rank != 1 and c != LILLAN for c in pile)
 
 
+def _spades_but_lillan(pile: Sequence[Card]) -> int:
+    """Krypkasino: every spade but the 2♠ (which scores as lillan); the A♠ too."""
+    return _count_in(_SPADES, pile) - _count_in(_LILLAN, pile)
+
+
 def end_items(
     rules: Rules, piles: Sequence[Sequence[Card]], sistan: int | None
 ) -> list[dict[str, int]]:
@@ -112,14 +126,18 @@ def end_items(
     cards = [len(pile) for pile in piles]
     if rules.spades == "each-other":
         spade_points = [rules.spades_points * _other_spades(pile) for pile in piles]
+    elif rules.spades == "each-but-lillan":
+        spade_points = [rules.spades_points * _spades_but_lillan(pile) for pile in piles]
     else:
         spade_points = _spade_points(rules, spades)
     card_points = _most(cards, rules.cards_points, rules.split_ties)
+    most_spades = _most(spades, rules.most_spades_points)
     return [
         {
             "spades": spade_points[side],
             "cards": card_points[side],
             "sistan": rules.sistan_points if side == sistan else 0,
+            "most_spades": most_spades[side],
         }
         for side in range(len(piles))
     ]

@@ -1,9 +1,11 @@
 """Engine speed: run as a script, ``python tests/benchmarks/engine.py``; prints medians.
 
 ``python tests/benchmarks/engine.py building`` runs only the building games' part (with
-the hand view's menus), ``nordic`` only the Nordic part, ``menus`` only the hand view's
-menus on 16-item building tables, ``rounds`` only random rounds per second of every
-variant, beside issue 23's figures and targets (the default runs all).
+the hand view's menus), ``nordic`` only the Nordic part, ``krypkasino`` only Krypkasino's
+(random 6-player rounds and ``legal_moves`` on the busiest tables crawling players reach),
+``menus`` only the hand view's menus on 16-item building tables, ``rounds`` only random
+rounds per second of every variant, beside issue 23's figures and targets (the default
+runs all).
 
 Searches are timed cold (the engine's caches of positions are cleared before each timed
 call), so the figures are what a new position costs. Times are this process's CPU time
@@ -460,8 +462,55 @@ def random_rounds_all() -> None:
         )
 
 
+def crawling_rounds(options: dict, players: int, seed: int) -> list[Round]:
+    """Every position of a Krypkasino round whose players krypa whenever they can (and
+    else take the fewest cards): the tables stay as full as play lets them."""
+    rules = rules_for("krypkasino", **options)
+    rng = random.Random(seed)
+    rnd = Round.deal(rules, players, seed=seed)
+    seen = []
+    while not rnd.is_over:
+        seen.append(rnd.copy())
+        moves = rnd.legal_moves()
+        krypa = [m for m in moves if m.is_trail]
+        fewest = min(len(m.taken) for m in moves)
+        rnd.play(rng.choice(krypa or [m for m in moves if len(m.taken) == fewest]))
+    return seen
+
+
+def busiest_krypkasino(count: int = 24) -> dict[str, list[Round]]:
+    """The busiest tables reached (most cards, then most legal moves), per rule set."""
+    found = {}
+    for label, options in (("take_all", {}), ("take_all off", {"take_all": False})):
+        positions = [
+            rnd for seed in range(120) for rnd in crawling_rounds(options, 2 + seed % 5, seed)
+        ]
+        positions.sort(key=lambda r: (len(r.table), len(r.legal_moves())), reverse=True)
+        found[label] = positions[:count]
+    return found
+
+
+def krypkasino() -> None:
+    """Random 6-player Krypkasino rounds per second, and ``legal_moves`` (and the lazy
+    view's count) on the busiest tables crawling players reach, cold."""
+    for lazy in (False, True):
+        random_rounds("krypkasino", players=6, lazy=lazy, batches=3)
+    print("krypkasino legal_moves() on the busiest reachable tables (cold, 24 per rule set):")
+    for label, positions in busiest_krypkasino().items():
+        listed, counted = [], []
+        for rnd in positions:
+            clear_caches()
+            listed.append(timed(rnd.copy().legal_moves))
+            clear_caches()
+            counted.append(timed(rnd.copy().moves.count))
+        sizes = f"{len(positions[-1].table)}-{len(positions[0].table)} cards"
+        most = max(len(r.legal_moves()) for r in positions)
+        report(f"{label}, tables of {sizes}: legal_moves", listed)
+        report(f"{label}, up to {most} moves: moves.count", counted)
+
+
 def main() -> None:
-    parts = set(sys.argv[1:]) or {"nordic", "building", "rounds"}
+    parts = set(sys.argv[1:]) or {"nordic", "building", "krypkasino", "rounds"}
     rng = random.Random(2026)
     assert Move  # the public API is what is timed
     if "nordic" in parts:
@@ -474,6 +523,8 @@ def main() -> None:
         worst_players()
     if "building" in parts:
         building_legal_moves(random.Random(2027))
+    if "krypkasino" in parts:
+        krypkasino()
     if "building" in parts or "menus" in parts:
         hand_menus()
     if "rounds" in parts:

@@ -550,3 +550,49 @@ def _mine_count(rnd, seat, partner, rest, left, touched, table, rules, card):
             if best is None or count > best:
                 best = count
     return best or 0
+
+
+def _kryp_groups(values, mask, target):
+    """Whether the cards of ``mask`` (bits over ``values``) split into groups of ``target``."""
+    if not mask:
+        return True
+    low = mask & -mask
+    rest = mask ^ low
+    sub = rest
+    while True:  # every group holding the lowest card: it plus any subset of the rest
+        group = sub | low
+        total = sum(values[i] for i in range(len(values)) if group >> i & 1)
+        if total == target and _kryp_groups(values, mask ^ group, target):
+            return True
+        if not sub:
+            return False
+        sub = (sub - 1) & rest
+
+
+def krypkasino_reference(rnd: Round) -> set[Move]:
+    """Krypkasino's legal moves from docs/rules.md section 10.4, by brute force: every
+    subset of the table tried as a capture (an ace 14 from the hand, 1 on the table); a
+    card with a capture must capture (with ``take_all`` only captures that no bigger one
+    contains), a card with none krypar; identical cards give each multiset once."""
+    rules, table = rnd.rules, list(rnd.table)
+    values = [card.rank for card in table]
+    moves: set[Move] = set()
+    for card in set(rnd.hands[rnd.to_move]):
+        target = 14 if card.rank == 1 else card.rank
+        found = set()
+        for mask in range(1, 1 << len(table)):
+            if _kryp_groups(values, mask, target):
+                found.add(tuple(sorted(table[i] for i in range(len(table)) if mask >> i & 1)))
+        if rules.take_all:
+            found = {c for c in found if not any(_contains(d, c) for d in found if d != c)}
+        moves |= {Move(card, c) for c in found} if found else {Move(card)}
+    return moves
+
+
+def _contains(bigger, smaller):
+    rest = list(bigger)
+    for card in smaller:
+        if card not in rest:
+            return False
+        rest.remove(card)
+    return True

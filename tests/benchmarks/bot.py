@@ -19,6 +19,11 @@ once). The simulated Discord runs on the bot's event loop: its work on every req
 counts in these times, made cheaper by copying its JSON payloads without
 ``copy.deepcopy`` and forgetting its logs (see :func:`quick_copies`).
 
+Over SQLite it also splits a committing click's first answer into its parts (waiting for
+the loop before the move is played; saving it, which is mostly the database commit; the
+rest) and each SQLite write into waiting for aiosqlite's one thread, running there, and
+waiting for the loop to take the result back.
+
 With ``--computers`` it plays one person against three computer players instead, whose
 moves come faster than a channel may take new messages. Both print REST calls per move
 and the most new messages any channel got in any 5 s (Discord allows about 5). Speed is
@@ -96,6 +101,12 @@ SLOW_LIMIT = 0.005  # seconds
 GC_PAUSES: list[tuple[float, int]] = []  # the loop thread's collections over SLOW_LIMIT
 REST: list[str] = []  # every REST call the bot made, as "METHOD route"
 CREATES: dict[str, list[float]] = {}  # channel id -> virtual times of new messages
+# A committing click's time in parts (seconds): waiting for the loop before the move is
+# played; saving it (encoding, the database commit); playing, composing and answering
+COMMIT_PARTS: dict[str, list[float]] = {}
+# Every SQLite write (seconds): waiting for aiosqlite's one thread, running there, and
+# waiting for the loop to take its result back
+WRITE_PARTS: dict[str, list[float]] = {}
 STEP = 0.2  # virtual seconds between waves: players clicking as fast as the bot answers
 # Real seconds SimCord waits for the bot to settle (default 5): the machine may be shared.
 SETTLE = 120.0
@@ -200,6 +211,86 @@ def instrument() -> None:
         return result
 
     discord.Interaction.edit_original_response = edited  # type: ignore[method-assign]
+
+
+def watch_commits() -> None:
+    """Split each committing click's time (:data:`COMMIT_PARTS`) and each SQLite write's
+    (:data:`WRITE_PARTS`), to see where a commit's tail comes from."""
+    import contextvars
+
+    from bot import games
+    from bot.storage import sqlite
+    from cogs.hands import HandFlow
+
+    # the click's own task and its saves' times (tasks it starts inherit the variable)
+    awaited: contextvars.ContextVar[tuple[Any, list[float]]] = contextvars.ContextVar("awaited")
+    play, save, run_transaction = HandFlow.play, games.GameService.save, sqlite._run_transaction
+
+    def parts(name: str, value: float) -> None:
+        COMMIT_PARTS.setdefault(name, []).append(value)
+
+    async def split_play(self: HandFlow, interaction: Any, *args: Any) -> None:
+        begun, saves = time.perf_counter(), awaited.set((asyncio.current_task(), []))
+        await play(self, interaction, *args)
+        received, committed = STARTED.get(interaction.id), awaited.get()[1]
+        awaited.reset(saves)
+        if received is None or not committed or interaction.id not in FIRST:
+            return  # a refused move
+        parts("before the move is played (waiting for the loop)", begun - received)
+        parts("saving (encoding the game, its database commit)", sum(committed))
+        parts("playing, composing and answering", FIRST[interaction.id] - (begun - received)
+              - sum(committed))  # fmt: skip
+
+    async def timed_save(self: Any, *args: Any, **kw: Any) -> None:
+        begun = time.perf_counter()
+        try:
+            await save(self, *args, **kw)
+        finally:
+            task, saves = awaited.get((None, []))
+            if task is asyncio.current_task():
+                saves.append(time.perf_counter() - begun)
+
+    def timed_transaction(conn: Any, steps: Any) -> Any:
+        begun = time.perf_counter()
+        result = run_transaction(conn, steps)
+        return result, begun, time.perf_counter()
+
+    async def timed_write(self: Any, steps: Any) -> Any:
+        sent, db = time.perf_counter(), self._db
+        result, begun, ended = await db._execute(timed_transaction, db._connection, steps)
+        back = time.perf_counter()
+        for name, value in (
+            ("waiting for the thread", begun - sent),
+            ("running there", ended - begun),
+            ("back on the loop", back - ended),
+        ):
+            WRITE_PARTS.setdefault(name, []).append(value)
+        return result
+
+    HandFlow.play = split_play  # type: ignore[method-assign]
+    games.GameService.save = timed_save  # type: ignore[method-assign]
+    sqlite.SQLiteStorage.write = timed_write  # type: ignore[method-assign]
+
+
+def report_commits(moves: int) -> None:
+    """The parts of a committing click's first answer, and of the SQLite writes."""
+    if not COMMIT_PARTS:
+        return
+    print("  a committing click's first answer, in parts (p50 / p99 / max):")
+    for name, values in COMMIT_PARTS.items():
+        print(f"      {name:<52} {parts_of(values)}")
+    writes = len(WRITE_PARTS.get("running there", []))
+    print(f"  SQLite writes: {writes} = {writes / max(moves, 1):.2f} per move (a move, its table's"
+          " message id, its posts leaving the outbox), each (p50 / p99 / max):")  # fmt: skip
+    for name, values in WRITE_PARTS.items():
+        print(f"      {name:<52} {parts_of(values)}")
+
+
+def parts_of(values: list[float]) -> str:
+    """p50 / p99 / max of seconds, in ms."""
+    values = sorted(values)
+    p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
+    return f"{statistics.median(values) * 1000:6.1f} {p99 * 1000:6.1f} {values[-1] * 1000:7.1f} ms"
 
 
 def watch_callbacks() -> None:
@@ -509,6 +600,8 @@ async def run(
     ``busy`` more tables are held on busy positions meanwhile (``fresh``: nothing built
     for them is reused)."""
     instrument()
+    if db is None:
+        watch_commits()
     quick_settle()
     quick_copies()
     if asyncio.get_running_loop().get_debug():
@@ -557,7 +650,7 @@ async def run(
             LATENCIES.clear()
             REST.clear()
             CREATES.clear()
-            for kept in (STARTED, FIRST, FINAL, SPLIT):
+            for kept in (STARTED, FIRST, FINAL, SPLIT, COMMIT_PARTS, WRITE_PARTS):
                 kept.clear()
             DEFERRED.clear()
             for slow in (SLOW, SLOW_WALL, SLOW_CPU, GC_PAUSES):
@@ -801,6 +894,7 @@ def report(
 ) -> None:
     print(f"{games} concurrent 2-player {variant} games to {target}, {wave} interactions a wave")
     report_lines(handled, elapsed, moves)
+    report_commits(moves)
 
 
 def report_lines(handled: int, elapsed: float, moves: int) -> None:

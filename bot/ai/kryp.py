@@ -39,6 +39,9 @@ SHED = 0.3  # a krypa's worth per penalty point of its card: it cannot be forced
 NEXT_SHARE = 1.0  # how much of the next player's expected forced cost is credited
 LAST_SAFE = 0.5  # chance per later card in the last deal that somebody else captures after
 LEAF_SHARE = 0.6  # how much of the next capture the side to move is charged at a leaf
+OPTION_WORK, MOVE_WORK = 6.0, 2.0  # the search's work for one card's captures, one move
+THREAT_TABLE = 3  # the search's policy asks what the next player is forced to do on tables
+# of up to this many cards (where a tabbe can be forced)
 
 Action = tuple[Card, tuple[Card, ...]]
 
@@ -61,15 +64,36 @@ def options(rules: Rules, card: Card, table: Sequence[Card]) -> list[tuple[Card,
 
 
 def actions(rules: Rules, hand: Sequence[Card], table: Sequence[Card]) -> list[Action]:
-    """Every legal move of ``hand`` on ``table``, as (card, cards taken); () is a krypa."""
+    """Every legal move of ``hand`` on ``table``, as (card, cards taken); () is a krypa.
+
+    For the search: captures come from :func:`fast_options` (on a large table only the
+    biggest whole ones)."""
     found: list[Action] = []
     for card in dict.fromkeys(hand):
-        taken = options(rules, card, table)
+        taken = fast_options(rules, card, table)
         if taken:
-            found.extend((card, t) for t in dict.fromkeys(tuple(sorted(t)) for t in taken))
+            found.extend((card, t) for t in dict.fromkeys(taken))
         else:
             found.append((card, ()))
     return found
+
+
+def fast_options(rules: Rules, card: Card, table: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """:func:`options` for the search, from the captures :mod:`.fastcap` remembers by the
+    table's ranks: with ``take_all`` those no other capture contains (the biggest come
+    first, so a capture's bigger ones are always among those listed)."""
+    if not table:
+        return []
+    masks = fastcap.masks(rules, card, table)
+    if not masks:
+        return []
+    if rules.take_all:
+        whole: list[int] = []
+        for mask in masks:
+            if not any(bigger & mask == mask for bigger in whole):
+                whole.append(mask)
+        masks = whole
+    return [tuple(c for i, c in enumerate(table) if mask >> i & 1) for mask in masks]
 
 
 class Costs:
@@ -92,10 +116,11 @@ class Costs:
         cost = self.taken(card, taken)
         return cost + self.tabbe if taken and len(taken) == table_size else cost
 
-    def cheapest(self, card: Card, table: Sequence[Card]) -> tuple[float, bool]:
+    def cheapest(self, card: Card, table: Sequence[Card], fast: bool = False) -> tuple[float, bool]:
         """The cost of ``card``'s cheapest legal play on ``table`` (0 for a krypa) and
-        whether that play is a tabbe."""
-        found = options(self.rules, card, table)
+        whether that play is a tabbe (``fast``: the search's captures, see
+        :func:`fast_options`)."""
+        found = (fast_options if fast else options)(self.rules, card, table)
         if not found:
             return 0.0, False
         size = len(table)
@@ -267,15 +292,17 @@ class KrypRollout:
         seat, table, costs = sim.to_move, sim.table, self.costs
         threat = _next_hand(sim, seat)
         best: tuple[float, Card, tuple[Card, ...]] | None = None
-        self.work += PLY_WORK + CARD_WORK * len(sim.hands[seat])
-        for card, taken in actions(self.rules, sim.hands[seat], table):
+        hand = sim.hands[seat]
+        self.work += PLY_WORK + (CARD_WORK + OPTION_WORK) * len(hand)
+        for card, taken in actions(self.rules, hand, table):
+            self.work += MOVE_WORK
             if taken:
                 gain = -costs.capture(card, taken, len(table))
                 left = _without(table, taken)
             else:
                 gain = SHED * costs.worth[card]
                 left = sorted([*table, card])
-            if threat and left and len(left) <= 4:
+            if threat and left and len(left) <= THREAT_TABLE:
                 gain += self._forced(left, threat)
             if best is None or gain > best[0]:
                 best = (gain, card, taken)
@@ -288,8 +315,9 @@ class KrypRollout:
         cost shared among the opponents, and the reward if it is a forced tabbe."""
         from .hard import THREAT_WORK
 
-        self.work += THREAT_WORK * len(hand)
-        best = min((self.costs.cheapest(c, table) for c in dict.fromkeys(hand)), default=(0, 0))
+        self.work += (THREAT_WORK + OPTION_WORK) * len(hand)
+        cheapest = self.costs.cheapest
+        best = min((cheapest(c, table, True) for c in dict.fromkeys(hand)), default=(0, 0))
         cost, tabbe = best
         return cost / self.costs.others + tabbe * self.rules.reward_points
 

@@ -116,6 +116,12 @@ class Costs:
         cost = self.taken(card, taken)
         return cost + self.tabbe if taken and len(taken) == table_size else cost
 
+    def shared(self, cost: float, tabbe: float) -> float:
+        """What an opponent's ``cost`` (with a tabbe as likely as ``tabbe``) is worth to
+        the other sides' each: their penalty points shared among them (the reward that
+        the tabbe gives the seat before is counted apart, by whoever gets it)."""
+        return (cost - tabbe * self.rules.reward_points / self.others) / self.others
+
     def cheapest(self, card: Card, table: Sequence[Card], fast: bool = False) -> tuple[float, bool]:
         """The cost of ``card``'s cheapest legal play on ``table`` (0 for a krypa) and
         whether that play is a tabbe (``fast``: the search's captures, see
@@ -165,7 +171,7 @@ class KrypJudge:
         nxt = self._next_opponent(mine_left)
         if nxt is not None and table:
             cost, tabbe = self.next_cost(tuple(sorted(table)), nxt)
-            parts["next"] = NEXT_SHARE * cost / costs.others
+            parts["next"] = NEXT_SHARE * costs.shared(cost, tabbe)
             parts["reward"] = NEXT_SHARE * tabbe * self.rules.reward_points
         if view.is_last_deal:
             chance = LAST_SAFE ** (others_left + mine_left)
@@ -319,7 +325,7 @@ class KrypRollout:
         cheapest = self.costs.cheapest
         best = min((cheapest(c, table, True) for c in dict.fromkeys(hand)), default=(0, 0))
         cost, tabbe = best
-        return cost / self.costs.others + tabbe * self.rules.reward_points
+        return self.costs.shared(cost, tabbe) + tabbe * self.rules.reward_points
 
     def leaf(self, sim: Sim) -> float:
         """The position's value for the searching side: points so far, the side to move

@@ -72,6 +72,9 @@ def _capture(view: SeatView, move: Move, judge: KrypJudge, moves: list[Move], t:
     elif all(m.taken for m in moves):
         reasons.append(t("every card in your hand can capture, so one must"))
     size = len(view.table)
+    tabbar = [m for m in moves if len(m.taken) == size and m.card != move.card]
+    if len(move.taken) < size and tabbar:
+        reasons.append(t("{card} would take the whole table: a tabbe", card=tabbar[0].card.symbol))
     points = costs.taken(move.card, move.taken)
     cheapest = min(costs.taken(m.card, m.taken) for m in moves if m.taken)
     if len(move.taken) == size:

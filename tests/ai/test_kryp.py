@@ -288,3 +288,11 @@ def test_hints_keep_the_swedish_words_in_every_language(code):
     assert "krypa" in krypa and "7♣" in krypa
     assert "tabbe" in tabbe and "−5" in tabbe
     assert krypa != hint(position("10D 7C", "10S 3H"), 0, seed=1, budget_ms=TINY)[1]
+
+
+def test_the_hint_tells_the_tabbe_a_capture_avoids():
+    _, text = hint(position("8D 5C", "5H 3C"), 0, seed=1, budget_ms=TINY)
+    assert text == (
+        "take 5♥ with 5♣: every card in your hand can capture, so one must, "
+        "and 8♦ would take the whole table: a tabbe"
+    )

@@ -17,7 +17,8 @@ penalties, so two things are measured, both for the first-named level:
 
 Also the milliseconds per decision of each level (median and worst; decisions with one
 legal move are left out). Matches run on ``--workers`` processes; ``--out`` keeps a JSON
-line per match (``--summary FILE`` prints the table from one).
+line per match (``--summary FILE`` prints the table from one; ``--from-pair`` adds deal
+pairs to a file's).
 """
 
 from __future__ import annotations
@@ -157,6 +158,7 @@ def main() -> None:
     parser.add_argument("pairings", nargs="*", help=f"some of: {' '.join(PAIRINGS)}")
     parser.add_argument("--matches", type=int, default=60, help="matches per pairing (even)")
     parser.add_argument("--players", type=int, default=2, choices=(2, 4, 6))
+    parser.add_argument("--from-pair", type=int, default=0, help="first deal pair (to add more)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--budget", type=float, default=None, help="hard's budget_ms")
     parser.add_argument("--out", type=Path, default=None, help="append results here (JSONL)")
@@ -173,7 +175,7 @@ def main() -> None:
     tasks = [
         (name, args.players, pair, half, args.budget)
         for name in args.pairings or PAIRINGS
-        for pair in range(args.matches // 2)
+        for pair in range(args.from_pair, args.from_pair + args.matches // 2)
         for half in (0, 1)
     ]
     started = time.perf_counter()

@@ -3,7 +3,9 @@
 ``choose_move(round, seat, level)`` is all a game needs, in every variant, the building
 games included. The players see a round only through :class:`SeatView` (their own hand
 and what is public: the table with its builds and owners, the capture piles), so they
-never cheat. The
+never cheat. In
+Krypkasino, where every point is a penalty, they play to avoid points and tabbar
+(:mod:`.kryp`), and the hints say why a move avoids them (:mod:`.explainkryp`). The
 functions are pure apart from the time they take, so they may run in a worker thread.
 """
 

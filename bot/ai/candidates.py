@@ -20,6 +20,9 @@ def moves_of(view: SeatView) -> list[Move]:
     in the building games also builds (see :mod:`.buildmoves`)."""
     if view.rules.builds:
         return building_moves(view.position())
+    if view.rules.forced_capture:  # Krypkasino: the engine's forced choices (hand and table)
+        limit = MAX_PER_CARD // 2 if len(view.table) > BIG_TABLE else None
+        return view.position().legal_moves(limit)
     rules, table = view.rules, view.table
     moves: list[Move] = []
     for card in dict.fromkeys(view.hand):

@@ -12,6 +12,7 @@ import random
 
 from bot.engine import Move, Rules
 
+from . import kryp
 from .candidates import moves_of
 from .values import card_worth
 from .view import SeatView, cards_of
@@ -29,7 +30,10 @@ def naive_worth(rules: Rules, move: Move, table_size: int) -> float:
 
 
 def choose(view: SeatView, rng: random.Random) -> Move:
-    """The ``easy`` player's move."""
+    """The ``easy`` player's move (in Krypkasino, where points are bad, it krypar with a
+    random card when it can and else takes what looks cheapest)."""
+    if kryp.is_kryp(view.rules):
+        return kryp.easy_choice(view, rng, CARELESS)
     moves = moves_of(view)
     takes = [m for m in moves if m.taken]
     if not takes:

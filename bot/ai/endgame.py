@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from bot.engine import Card
 
-from . import fastcap
+from . import fastcap, kryp
 from .sim import Sim
 
 NODE_LIMIT = 4000  # positions one solve may visit (about 0.25 s); then it gives up
@@ -46,6 +46,10 @@ class Solver:
     def actions(self, sim: Sim) -> list[Action]:
         """Every move of the seat to move, the biggest captures first (they cut most)."""
         table = sim.table
+        if sim.rules.forced_capture:  # Krypkasino: a card that can capture must
+            found = kryp.actions(sim.rules, sim.hands[sim.to_move], table)
+            found.sort(key=lambda action: -len(action[1]))
+            return found
         found: list[Action] = []
         for card in dict.fromkeys(sim.hands[sim.to_move]):
             for mask in fastcap.masks(sim.rules, card, table) if table else ():

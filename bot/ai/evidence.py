@@ -35,7 +35,9 @@ class Evidence:
     @classmethod
     def of(cls, view: SeatView) -> Evidence:
         """The evidence in the public plays of the view's current deal."""
-        if view.rules.builds:
+        if view.rules.builds or view.rules.forced_capture:
+            # Krypkasino: a krypa is made with a card that cannot capture and is the
+            # usual choice, so it says nothing about the cards still held.
             return cls(view.rules, ())
         table = list(view.table_cards)
         trails = []

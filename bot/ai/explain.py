@@ -13,6 +13,7 @@ from .explainbuilds import (
     table_builds_text,
     taken_text,
 )
+from .explainkryp import kryp_action, kryp_reasons
 from .outcome import outcome
 from .values import mulle_worth
 from .view import SeatView, cards_of
@@ -27,6 +28,8 @@ def action_text(view: SeatView, move: Move, t: Lang = EN) -> str:
     """``"take 4♣ 9♦ with A♠"``, ``"trail 7♣"``, ``"build 9 with 3♣ + 6♥"``."""
     if move.value is not None:
         return build_text(view, move, t)
+    if view.rules.forced_capture:
+        return kryp_action(move, taken_text(move.taken, t), t)
     if move.table_builds:
         builds = table_builds_text(move, t)
         return t("{builds} and trail {card}", builds=builds, card=move.card.symbol)
@@ -41,6 +44,8 @@ def explain_move(round: Round, seat: int, move: Move, t: Lang = EN) -> str:
     view = SeatView.of(round, seat)
     if move.value is not None or move.table_builds:
         reasons = build_reasons(view, move, t)
+    elif view.rules.forced_capture:  # Krypkasino: why the move avoids points
+        reasons = kryp_reasons(view, move, t)
     elif move.taken:
         reasons = capture_build_reasons(view, move, t) + _capture_reasons(view, move, t)
     else:

@@ -34,6 +34,7 @@ from bot.engine import Card, Move, Round, capture_masks
 from . import endgame, fastcap, normal, odds
 from .buildrollout import BuildRollout
 from .evidence import Evidence
+from .kryp import KrypRollout, is_kryp
 from .sim import Sim
 from .values import Marginals, majority_points, objective
 from .view import SeatView
@@ -90,10 +91,17 @@ def horizon(players: int, builds: bool = False) -> int:
     return (BUILD_TURNS if builds else TURNS) * players
 
 
-def _rollout(view: SeatView) -> Rollout | BuildRollout:
+def _rollout(view: SeatView) -> Rollout | BuildRollout | KrypRollout:
     """The policy and leaf values for the view's game: lean Nordic, or the engine's."""
     if view.rules.builds:
         return BuildRollout(view, normal.Judge(view).marginals)
+    return _nordic_rollout(view)
+
+
+def _nordic_rollout(view: SeatView) -> Rollout | KrypRollout:
+    """The lean rollout: Krypkasino's (penalties avoided) or the other Nordic games'."""
+    if is_kryp(view.rules):
+        return KrypRollout(view)
     return Rollout(view)
 
 
@@ -182,7 +190,7 @@ def _exact(
     With more, each sampled world is solved, while few enough cards are left; None when
     the position is too big to solve.
     """
-    judge = Rollout(view)
+    judge = _nordic_rollout(view)
     hidden = view.hidden()
     moves = [move for _, move in scored]
     totals = [0.0] * len(moves)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from bot.engine import Build, Card, Move, is_mulle
 from bot.engine.cards import LILLAN, STORAN
 
-from . import fastcap
+from . import fastcap, kryp
 from .candidates import moves_of
 from .outcome import Item, outcome, split
 from .values import Marginals, card_worth, majority_points, mulle_worth, objective
@@ -347,7 +347,10 @@ def _none_drawn(pool: int, good: int, held: int) -> float:
 
 
 def ranked(view: SeatView, moves: Sequence[Move] | None = None) -> list[tuple[float, Move]]:
-    """Moves with their scores, best first (ties in a fixed order)."""
+    """Moves with their scores, best first (ties in a fixed order); Krypkasino's
+    reversed objective has its own evaluation (:mod:`.kryp`)."""
+    if kryp.is_kryp(view.rules):
+        return kryp.ranked(view, moves)
     judge = Judge(view)
     moves = moves_of(view) if moves is None else moves
     if view.rules.builds:

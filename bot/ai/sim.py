@@ -5,14 +5,22 @@ The table is kept in card order (the order of cards on the table means nothing).
 :class:`Sim` keeps per side only what scoring needs (card, spade and point counts,
 sweeps) and plays moves the search already knows to be legal. Its results match the
 engine's (``tests/ai/test_sim.py`` plays both side by side).
+
+In Krypkasino (``rules.reward_points``) every penalty counts the moment it is taken, so
+the search sees it at once: each card's points (spades too, which the engine adds up at
+the end), a tabbe's penalty and the reward of the seat before its capturer all go to
+``points``; ``sweeps`` stays at zero.
 """
 
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Callable
+from functools import lru_cache
 
 from bot.engine import Card, Move, Round, Rules, card_points, is_mulle
-from bot.engine.scoring import end_items
+from bot.engine.cards import LILLAN, STORAN, full_deck
+from bot.engine.scoring import _most, end_items
 
 
 class Sim:
@@ -36,6 +44,7 @@ class Sim:
         "table",
         "to_move",
         "winner",
+        "worth",
     )
 
     rules: Rules
@@ -49,6 +58,7 @@ class Sim:
     points: list[int]
     sweeps: list[int]
     scores: list[int]
+    worth: Callable[[Card], int]
 
     @classmethod
     def from_round(cls, round_: Round) -> Sim:
@@ -56,7 +66,8 @@ class Sim:
         self = cls.__new__(cls)
         rules = self.rules = round_.rules
         self.players = round_.players
-        self.sides = [rules.side_of(seat) for seat in range(round_.players)]
+        self.sides = [rules.side_of(seat, round_.players) for seat in range(round_.players)]
+        self.worth = worth = card_worth_of(rules)
         self.hands = [list(h) for h in round_.hands]
         self.table = sorted(round_.table)  # kept in card order: fewer distinct tables
         self.deck = list(round_.deck)
@@ -71,9 +82,13 @@ class Sim:
             side = self.sides[seat]
             self.cards[side] += len(pile)
             self.spades[side] += sum(c.suit == "S" for c in pile)
-            self.points[side] += sum(card_points(c) for c in pile)
+            self.points[side] += sum(worth(c) for c in pile)
             self.points[side] += rules.mulle_points * round_.mulles[seat]
-            self.sweeps[side] += round_.sweeps[seat] - round_.void_sweeps[seat]
+            if rules.reward_points:  # Krypkasino: tabbar and rewards are points at once
+                self.points[side] += rules.tabbe_points * round_.sweeps[seat]
+                self.points[side] -= rules.reward_points * round_.rewards[seat]
+            else:
+                self.sweeps[side] += round_.sweeps[seat] - round_.void_sweeps[seat]
         self.scores = list(round_.scores)
         self.dealer = round_.dealer
         self.to_move = round_.to_move
@@ -87,6 +102,7 @@ class Sim:
         """An independent copy."""
         twin = Sim.__new__(Sim)
         twin.rules, twin.players, twin.sides = self.rules, self.players, self.sides
+        twin.worth = self.worth
         twin.hands = [list(h) for h in self.hands]
         twin.table, twin.deck = list(self.table), list(self.deck)
         twin.cards, twin.spades = list(self.cards), list(self.spades)
@@ -110,9 +126,19 @@ class Sim:
 
     def round_points(self) -> list[int]:
         """Per side, the round's points once it is over (live items plus end items)."""
+        if self.rules.reward_points:
+            return self._kryp_points()
         sistan = None if self.last_capturer is None else self.sides[self.last_capturer]
         ends = end_items(self.rules, _fake_piles(self), sistan)
         return [live + sum(items.values()) for live, items in zip(self.live(), ends, strict=True)]
+
+    def _kryp_points(self) -> list[int]:
+        """Krypkasino's round points: everything is counted as taken, but the option
+        ``majorities`` (most cards, most spades) at the end."""
+        rules = self.rules
+        cards = _most(self.cards, rules.cards_points)
+        spades = _most(self.spades, rules.most_spades_points)
+        return [p + c + s for p, c, s in zip(self.points, cards, spades, strict=True)]
 
     # -- play -------------------------------------------------------------------------
 
@@ -140,12 +166,16 @@ class Sim:
         else:
             for c in taken:
                 table.remove(c)
-        gained = card_points(card) + sum(card_points(c) for c in taken)
+        worth = self.worth
+        gained = worth(card) + sum(worth(c) for c in taken)
         self.cards[side] += 1 + len(taken)
         self.spades[side] += (card.suit == "S") + sum(c.suit == "S" for c in taken)
         if is_mulle(rules, card, taken):
             gained += rules.mulle_points
-        if sweep and not (
+        if sweep and rules.reward_points:  # Krypkasino: the tabbe, and the seat before's reward
+            gained += rules.tabbe_points
+            self.points[self.sides[(seat - 1) % self.players]] -= rules.reward_points
+        elif sweep and not (
             rules.sweep_limits and (self.is_last_deal or max(self.live_totals()) >= 10)
         ):
             self.sweeps[side] += 1
@@ -195,12 +225,36 @@ class Sim:
             side = self.sides[self.last_capturer]
             self.cards[side] += len(self.table)
             self.spades[side] += sum(c.suit == "S" for c in self.table)
-            self.points[side] += sum(card_points(c) for c in self.table)
+            self.points[side] += sum(self.worth(c) for c in self.table)
             self.table = []
 
     def cards_in_hands(self) -> int:
         """Cards still held by all players."""
         return sum(len(h) for h in self.hands)
+
+
+def card_worth_of(rules: Rules) -> Callable[[Card], int]:
+    """What a captured card scores by itself in the search: the Nordic points, or in
+    Krypkasino its penalty points (spades included, see the module docstring)."""
+    if not rules.reward_points:
+        return card_points
+    return kryp_points(rules).__getitem__
+
+
+@lru_cache(maxsize=16)
+def kryp_points(rules: Rules) -> dict[Card, int]:
+    """Krypkasino's penalty points per card: storan, lillan, aces, the other spades."""
+    points = {}
+    for card in full_deck():
+        worth = rules.ace_points * (card.rank == 1)
+        if card is STORAN:
+            worth += rules.storan_points
+        elif card is LILLAN:
+            worth += rules.lillan_points
+        if card.suit == "S" and card is not LILLAN:
+            worth += rules.spades_points
+        points[card] = worth
+    return points
 
 
 _SPADE, _OTHER = Card(1, "S"), Card(1, "H")

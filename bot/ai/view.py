@@ -40,6 +40,7 @@ class SeatView:
     to_move: int
     is_last_deal: bool
     deal_plays: tuple[tuple[int, Card, tuple[Card, ...]], ...] = ()
+    rewards: tuple[int, ...] = ()  # Krypkasino: per seat, tabbar made by the seat after it
 
     @classmethod
     def of(cls, round_: Round, seat: int) -> SeatView:
@@ -66,12 +67,13 @@ class SeatView:
             to_move=round_.to_move,
             is_last_deal=round_.is_last_deal,
             deal_plays=_deal_plays(round_),
+            rewards=tuple(round_.rewards),
         )
 
     @property
     def side(self) -> int:
         """The side (team or player) this seat scores for."""
-        return self.rules.side_of(self.seat)
+        return self.rules.side_of(self.seat, self.players)
 
     @property
     def sides(self) -> int:
@@ -79,8 +81,8 @@ class SeatView:
         return self.rules.sides(self.players)
 
     def side_of(self, seat: int) -> int:
-        """The side ``seat`` scores for."""
-        return self.rules.side_of(seat)
+        """The side ``seat`` scores for (Krypkasino's teams depend on the players)."""
+        return self.rules.side_of(seat, self.players)
 
     @property
     def table_cards(self) -> list[Card]:
@@ -148,6 +150,7 @@ class SeatView:
             scores=self.scores,
             last_deal=self.is_last_deal,
             known=self.known or None,
+            rewards=self.rewards or None,
         )
         world.void_sweeps = list(self.void_sweeps)
         world.mulles = list(self.mulles)

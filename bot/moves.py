@@ -18,6 +18,7 @@ from bot.engine import (
     card_points,
     is_mulle,
 )
+from bot.engine.cards import LILLAN, STORAN
 
 MAX_MENU_OPTIONS = 25  # Discord's limit for one select menu
 
@@ -47,6 +48,44 @@ def rank_choices(rules: Rules, played: Card, table: Sequence[Card], limit: int) 
         choices.append((choice, spades))
     choices.sort(key=lambda pair: (-pair[0].points, -pair[0].cards, -pair[1]))
     return [_with_values(rules, played, choice) for choice, _ in choices[:limit]]
+
+
+def round_choices(round_: Round, played: Card, limit: int) -> list[Choice]:
+    """The captures the hand view offers for ``played`` on this round's table: as
+    :func:`rank_choices`, but in a game of forced captures (Krypkasino) only the legal
+    ones (with ``take_all`` the whole captures), fewest penalty points first (a tabbe
+    counting its penalty), then fewest cards."""
+    rules = round_.rules
+    table = round_.table
+    if not table:
+        return []
+    if not rules.forced_capture:
+        return rank_choices(rules, played, table, limit)
+    choices = []
+    for taken in round_.forced_captures(played):
+        sweep = len(taken) == len(table)
+        points = penalty_points(rules, (played, *taken)) + (rules.tabbe_points if sweep else 0)
+        values = capture_targets(rules, played, taken)
+        choices.append(Choice(tuple(taken), points, len(taken) + 1, sweep, False, values))
+    choices.sort(key=lambda c: (c.points, c.sweep, c.cards))
+    return choices[:limit]
+
+
+def penalty_points(rules: Rules, cards: Sequence[Card]) -> int:
+    """What these cards score in Krypkasino: each 10♦ (storan), each 2♠ (lillan), each
+    ace and each other spade (an A♠ as an ace and a spade)."""
+    points = 0
+    for c in cards:
+        if c == STORAN:
+            points += rules.storan_points
+        elif c == LILLAN:
+            points += rules.lillan_points
+            continue
+        if c.rank == 1:
+            points += rules.ace_points
+        if c.suit == "S":
+            points += rules.spades_points
+    return points
 
 
 def _with_values(rules: Rules, played: Card, choice: Choice) -> Choice:

@@ -24,7 +24,7 @@ from bot.deals import new_seed
 from bot.engine import Card, IllegalMove, Match, Move, Play, Reason, Round
 from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_problem
-from bot.moves import auto_move
+from bot.moves import auto_move, legal_or_safe
 from bot.ratings import lineup_of
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
@@ -587,7 +587,7 @@ class GameService:
         budget = self.config.hard_budget_ms if level == "hard" else None
         rnd = game.match.round.copy()
         move = await asyncio.to_thread(choose_move, rnd, seat, level, self.move_seed(game), budget)
-        return await self.play(game, seat, move)
+        return await self.play(game, seat, legal_or_safe(game.match.round, move))
 
     def hint_job(self, game: Game, seat: int, t: Lang = EN) -> Callable[[], tuple[Move, str]]:
         """What ``hard`` would play for ``seat`` and why: a job to run in a worker thread.

@@ -4,6 +4,7 @@ player's), and the deal counter."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,8 @@ from bot.engine import (
     is_mulle,
 )
 from bot.engine.cards import LILLAN, STORAN
+
+log = logging.getLogger(__name__)
 
 MAX_MENU_OPTIONS = 25  # Discord's limit for one select menu
 
@@ -101,7 +104,36 @@ def auto_move(round_: Round, seed: object = None) -> Move:
     millisecond, up to a few hundred on the huge tables left when everyone trails; async
     callers run it in a worker thread.
     """
-    return choose_move(round_, round_.to_move, "normal", seed=seed)
+    return legal_or_safe(round_, choose_move(round_, round_.to_move, "normal", seed=seed))
+
+
+def legal_or_safe(round_: Round, move: Move) -> Move:
+    """``move`` if it is legal now, else (logged as the computer player's error) the safest
+    legal move, so a computer's mistake never stalls a game: a player's time running out
+    or a computer's turn always ends in a move."""
+    if round_.rules.builds or round_.is_legal(move):  # the building games' are checked
+        return move
+    log.error("a computer player chose an illegal move %s in %s; playing a safe one", move,
+              round_.rules.name)  # fmt: skip
+    return safe_move(round_)
+
+
+def safe_move(round_: Round) -> Move:
+    """A legal move that gives away least: in a game of forced captures (Krypkasino) a
+    krypa or the capture with the fewest penalty points (a tabbe counting its penalty);
+    elsewhere the first trail, else the first legal move."""
+    moves = round_.legal_moves(limit=8)
+    rules = round_.rules
+    if rules.forced_capture:
+        table = len(round_.table)
+
+        def cost(move: Move) -> tuple[int, int]:
+            sweep = bool(move.taken) and len(move.taken) == table
+            taken = penalty_points(rules, (move.card, *move.taken)) if move.taken else 0
+            return (taken + (rules.tabbe_points if sweep else 0), len(move.taken))
+
+        return min(moves, key=cost)
+    return next((move for move in moves if move.is_trail), moves[0])
 
 
 def deal_progress(round_: Round) -> tuple[int, int]:

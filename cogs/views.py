@@ -296,9 +296,10 @@ def take_view(
         for n, choice in enumerate(choices)
     ]
     if not (rules.forced_capture and choices):  # Krypkasino: a card that can capture must
+        krypa = t("Krypa: take nothing") if rules.forced_capture else ""
         options.append(
             discord.SelectOption(
-                label=t("Trail: take nothing"),
+                label=krypa or t("Trail: take nothing"),
                 value="trail",
                 description=t("Put {card} on the table", card=plain(played)),
                 emoji=ink.emoji(played),

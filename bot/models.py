@@ -194,10 +194,11 @@ def options_problem(options: GameOptions, t: Lang = EN) -> str:
             name for name, default in KRYP_DEFAULTS.items() if getattr(options, name) != default
         ]
         if given:
+            kryp = VARIANT_NAMES["krypkasino"]
             return t(
                 "{switch} is an option of {games} only.",
                 switch=t(SWITCH_NAMES[given[0]]),
-                games=t(VARIANT_NAMES["krypkasino"]),
+                games=t(kryp),
             )
     elif options.team_size == 3 and not options.teams:
         return t("Teams of three are teams: turn teams on too (6 players, two teams of three).")

@@ -76,6 +76,7 @@ SWITCH_WORDS = {
 }
 HAND_TITLE = N_("Your hand")
 HINTED_MARK = "💡"
+TEAM_LETTERS = "ABC"  # up to three teams (Krypkasino's six players in teams of two)
 
 
 def card(c: Card) -> str:
@@ -394,7 +395,9 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
     for index, seat in enumerate(game.seats):
         host = t(" (host)") if seat.user_id == game.host_id else ""
         team = (
-            t(" · team {letter}", letter="ABC"[game.side_of(index)]) if game.options.teams else ""
+            t(" · team {letter}", letter=TEAM_LETTERS[game.side_of(index)])
+            if game.options.teams
+            else ""
         )
         lines.append(f"{index + 1}. **{seat_name(seat, t)}**{host}{team}")
     seats = t(

@@ -143,8 +143,8 @@ class Kasino(
     @app_commands.command(name="new", description="Open a Kasino lobby in this channel")
     @app_commands.describe(
         variant="Which game (default Swedish Kasino)",
-        target="Points to win (default 16; Överspader, building games 21; Mulles 50; Krypkasino:"
-        " the limit, 50, lowest wins)",
+        target="Points to win (16; Överspader, building games 21; Mulles 50); Krypkasino:"
+        " the limit",
         teams="Partnerships: 4 players, seats 1+3 against 2+4 (Krypkasino: 4 or 6, partners"
         " opposite)",
         turn_minutes="Minutes a player has for a move (default 5)",

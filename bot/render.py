@@ -17,7 +17,7 @@ from bot.engine import Build, Card, Move, Round, Rules, capture_targets
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status, seat_limit
 from bot.models import lowest_wins as lowest_wins_variant
-from bot.moves import Choice, deal_progress
+from bot.moves import Choice, deal_progress, penalty_points
 from bot.turns import item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
@@ -52,12 +52,12 @@ BUILDING_ITEM_NAMES = {
 # Kasino's), a tabbe's reward, and the majorities of its option. The Swedish words stay in
 # every language.
 KRYP_ITEM_NAMES = {
-    "storan": N_("Storan, 10♦ (3 each)"),
-    "lillan": N_("Lillan, 2♠\ufe0e (2 each)"),
-    "aces": N_("Aces (1 each)"),
-    "spades": N_("Spades (1 each)"),
-    "tabbe": N_("Tabbar (+5 each)"),
-    "reward": N_("Rewards (−5 each)"),
+    "storan": N_("Storan 10♦"),
+    "lillan": N_("Lillan 2♠\ufe0e"),
+    "aces": N_("Aces"),
+    "spades": N_("Spades"),
+    "tabbe": N_("Tabbe"),
+    "reward": N_("Reward"),
     "cards": N_("Most cards"),
     "most_spades": N_("Most spades"),
 }
@@ -492,6 +492,8 @@ def _side_field(game: Game, side: int, t: Lang) -> tuple[str, str]:
             score=match.scores[side],
             target=match.rules.target,
         )
+        # nothing counts before the round ends: what the side has taken so far, at a glance
+        value += "\n" + t("This round so far: {points}", points=signed(taken_so_far(rnd, side)))
     else:
         value = t(
             "Score **{score}** / {target}", score=match.scores[side], target=match.rules.target
@@ -501,6 +503,19 @@ def _side_field(game: Game, side: int, t: Lang) -> tuple[str, str]:
         sweeps = sum(rnd.sweeps[i] for i in seats)
         value += f" · {sweep_word(match.rules, t)} {sweeps}"
     return side_name(game, side, t), value
+
+
+def taken_so_far(rnd: Round, side: int) -> int:
+    """Krypkasino: the penalty points a side has taken this round (its cards, tabbar and
+    rewards; the leftovers and any majorities come at the end)."""
+    items = rnd.live_items()[side]
+    cards = penalty_points(rnd.rules, rnd.side_piles()[side])
+    return cards + items["tabbe"] + items["reward"]
+
+
+def signed(points: int) -> str:
+    """Penalty points as they add up: ``+3``, ``−5`` (a minus sign, not a hyphen)."""
+    return f"{points:+d}".replace("-", "−")
 
 
 def deal_line(game: Game, t: Lang = EN) -> str:
@@ -664,7 +679,9 @@ def round_summary(
         if scores is not None:
             items = scores[side].items
             lines += [
-                f"{ink.line(item_name(match.rules, k, t))}: {v}" for k, v in items.items() if v
+                f"{ink.line(item_name(match.rules, k, t))}: {signed(v) if low else v}"
+                for k, v in items.items()
+                if v
             ]
             lines.append(t("Round: **{total}**", total=scores[side].total))
         if low:

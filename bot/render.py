@@ -492,8 +492,9 @@ def _side_field(game: Game, side: int, t: Lang) -> tuple[str, str]:
             score=match.scores[side],
             target=match.rules.target,
         )
-        # nothing counts before the round ends: what the side has taken so far, at a glance
-        value += "\n" + t("This round so far: {points}", points=signed(taken_so_far(rnd, side)))
+        if game.status is Status.PLAYING:
+            # nothing counts before the round ends: what the side has taken so far
+            value += "\n" + t("This round: {points}", points=signed(taken_so_far(rnd, side)))
     else:
         value = t(
             "Score **{score}** / {target}", score=match.scores[side], target=match.rules.target

@@ -343,3 +343,69 @@ def test_an_illegal_computer_move_is_replaced_by_a_safe_one() -> None:
     assert safe == Move(Card.parse("9C"), parse_cards("5D 4H"))  # 0 points, not lillan's 2
     legal = Move(Card.parse("7H"), parse_cards("5D 2S"))
     assert legal_or_safe(rnd, legal) is legal
+
+
+@pytest.fixture
+def client_locale(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Every interaction sent as from a client in ``client_locale["locale"]`` (SimCord
+    sends en-US), with the server's language as ``guild_locale``, as Discord does."""
+    from simcord import interactions as sim_interactions
+
+    chosen = {"locale": "en-US"}
+    original = sim_interactions.base_payload
+
+    def with_locale(backend, **kwargs):  # type: ignore[no-untyped-def]
+        record, payload = original(backend, **kwargs)
+        payload["locale"] = chosen["locale"]
+        if kwargs.get("guild_id") is not None:
+            payload["guild_locale"] = backend.get_guild(kwargs["guild_id"]).preferred_locale
+        return record, payload
+
+    monkeypatch.setattr(sim_interactions, "base_payload", with_locale)
+    return chosen
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("en-US", ("lowest", "crawl", "+5 for the taker")),
+        ("sv-SE", ("lägst", "krypa", "+5 till den som")),
+        ("fi", ("pienin", "krypata", "+5 ottajalle")),
+    ],
+)
+async def test_the_rules_of_krypkasino_in_three_languages(
+    harness: Harness, client_locale: dict[str, str], locale: str, words: tuple[str, ...]
+) -> None:
+    client_locale["locale"] = locale
+    result = await harness.slash(harness.members[0], "kasino rules", variant="krypkasino")
+    assert result.ephemeral
+    embed = result.response.embeds[0]
+    within_limits(embed)
+    text = embed.description
+    assert text.startswith("**Krypkasino**"), text
+    # the Swedish words in every language, and the match's limit where the lowest wins
+    for word in ("krypa", "tabbe", "storan", "lillan", "10♦", "50", *words):
+        assert word in text, (word, text)
+
+
+async def test_a_six_seat_table_in_a_finnish_server(simcord_env) -> None:  # type: ignore[no-untyped-def]
+    harness = Harness(simcord_env, locale="fi")
+    try:
+        harness.add_members()
+        lobby = await harness.open_lobby(
+            harness.members[0], variant="krypkasino", teams=True, team_size=3
+        )
+        for member in harness.members[1:6]:
+            await harness.click(member, lobby, custom_id=button(lobby, "join"))
+        await harness.click(harness.members[0], lobby, custom_id=button(lobby, "start"))
+        game = await harness.game()
+        for _ in range(3):
+            await harness.play_move(game)
+        embed = harness.table_message(game).embeds[0]
+        within_limits(embed)
+        assert "raja 50 (pienin voittaa)" in embed.title
+        assert "kaksi kolmen joukkuetta" in embed.title
+        assert all("Tämä jako:" in field.value for field in embed.fields)
+        assert len(embed.fields) == 2
+    finally:
+        await simcord_env.bot.close_storage()

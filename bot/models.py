@@ -11,7 +11,6 @@ from bot.i18n import EN, N_, Lang
 
 HUMAN = "human"
 COMPUTER = "computer"
-MAX_SEATS = 6  # the most any variant seats (Krypkasino); each variant's own limit: seat_limit
 
 VARIANT_NAMES = {
     "swedish": N_("Swedish Kasino"),
@@ -31,8 +30,6 @@ LOWEST_WINS = frozenset(key for key in VARIANT_NAMES if rules_for(key).lowest_wi
 # The games with builds, and the rule options a lobby may switch on for them (engine names).
 BUILDING = frozenset(("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african"))
 SWITCHES = ("sweeps", "permissive", "last_capture_point")
-# Krypkasino's switches (engine names): the whole capture (on by default) and majorities.
-KRYP_SWITCHES = ("take_all", "majorities")
 
 
 def seat_limit(variant: str) -> int:

@@ -15,8 +15,7 @@ import discord
 from bot.deals import round_commitment, short
 from bot.engine import Build, Card, Move, Round, Rules, capture_targets
 from bot.i18n import EN, N_, Lang
-from bot.models import VARIANT_NAMES, Game, GameOptions, Status, seat_limit
-from bot.models import lowest_wins as lowest_wins_variant
+from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
 from bot.turns import item_text, move_sentence
 
@@ -343,7 +342,7 @@ def rules_line(options: GameOptions, t: Lang = EN) -> str:
     """``Swedish Kasino to 16, teams, 5 min turns``; ``Krypkasino, limit 50 (lowest
     wins), …``."""
     variant = variant_name(options.variant, t)
-    if lowest_wins(options):
+    if lowest_wins(options.variant):
         parts = [
             t("{variant}, limit {target} (lowest wins)", variant=variant, target=options.target)
         ]
@@ -355,11 +354,6 @@ def rules_line(options: GameOptions, t: Lang = EN) -> str:
     parts += [t(SWITCH_WORDS[name]) for name in options.switches]
     parts.append(turn_limit(options.turn_seconds, t))
     return ", ".join(parts)
-
-
-def lowest_wins(options: GameOptions) -> bool:
-    """Whether the game's points are penalties (Krypkasino): the lowest total wins."""
-    return options.variant == "krypkasino"
 
 
 def kryp_words(options: GameOptions, t: Lang = EN) -> list[str]:
@@ -809,7 +803,7 @@ def scores_embed(
     """One page of a leaderboard (rows are ``storage.BoardRow``): matches between people,
     or with ``computers`` the matches played against computer players."""
     board = variant_name(variant, t) if variant else t("All variants")
-    low = bool(variant) and lowest_wins_variant(variant or "")
+    low = bool(variant) and lowest_wins(variant or "")
     if low:
         board += t(", limit {target}", target=target) if target else t(", all limits")
         board += t(" (lowest wins)")

@@ -11,7 +11,7 @@ from bot.card_emojis import emoji_name
 from bot.engine import Card, Move, Round, parse_cards, rules_for
 from bot.models import Game, GameOptions, Seat, Status
 from bot.render import winner_text
-from tests.bot.kasino_harness import Harness, button, custom_ids, select_options
+from tests.bot.kasino_harness import Harness, button, components, custom_ids, select_options
 from tests.bot.test_bot_match import assert_hands_private
 
 # Discord's embed limits.
@@ -50,19 +50,13 @@ async def test_six_seats_and_no_seventh(harness: Harness) -> None:
     full = harness.current(lobby)
     adds = [c for c in custom_ids(full) if ":add-" in c]
     assert adds and all(
-        c.get("disabled") for c in _components(full) if ":add-" in c.get("custom_id", "")
+        c.get("disabled") for c in components(full) if ":add-" in c.get("custom_id", "")
     )
     started = await harness.click(harness.members[0], lobby, custom_id=button(lobby, "start"))
     assert started.acknowledged
     game = await harness.game()
     assert game is not None and game.match.players == 6 and game.sides == 6
     assert "lowest wins" in harness.table_message(game).embeds[0].title
-
-
-def _components(message):  # type: ignore[no-untyped-def]
-    from tests.bot.kasino_harness import components
-
-    return components(message)
 
 
 async def test_other_variants_still_seat_four(harness: Harness) -> None:
@@ -145,7 +139,7 @@ async def test_options_are_kept_and_shown(harness: Harness) -> None:
 
 
 def _disabled(message, action: str) -> bool:  # type: ignore[no-untyped-def]
-    found = [c for c in _components(message) if str(c.get("custom_id", "")).endswith(f":{action}")]
+    found = [c for c in components(message) if str(c.get("custom_id", "")).endswith(f":{action}")]
     return bool(found[0].get("disabled"))
 
 

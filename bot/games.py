@@ -18,13 +18,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai import LEVELS, choose_move, hint
+from bot.ai import LEVELS, hint
 from bot.config import Config
 from bot.deals import new_seed
 from bot.engine import Card, IllegalMove, Match, Move, Play, Reason, Round
 from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_problem
-from bot.moves import auto_move, legal_or_safe
+from bot.moves import auto_move, computer_move
 from bot.ratings import lineup_of
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
@@ -586,8 +586,10 @@ class GameService:
         level = game.seats[seat].level or "normal"
         budget = self.config.hard_budget_ms if level == "hard" else None
         rnd = game.match.round.copy()
-        move = await asyncio.to_thread(choose_move, rnd, seat, level, self.move_seed(game), budget)
-        return await self.play(game, seat, legal_or_safe(game.match.round, move))
+        move = await asyncio.to_thread(
+            computer_move, rnd, seat, level, self.move_seed(game), budget
+        )
+        return await self.play(game, seat, move)
 
     def hint_job(self, game: Game, seat: int, t: Lang = EN) -> Callable[[], tuple[Move, str]]:
         """What ``hard`` would play for ``seat`` and why: a job to run in a worker thread.

@@ -104,7 +104,23 @@ def auto_move(round_: Round, seed: object = None) -> Move:
     millisecond, up to a few hundred on the huge tables left when everyone trails; async
     callers run it in a worker thread.
     """
-    return legal_or_safe(round_, choose_move(round_, round_.to_move, "normal", seed=seed))
+    return computer_move(round_, round_.to_move, "normal", seed)
+
+
+def computer_move(
+    round_: Round, seat: int, level: str, seed: object = None, budget_ms: float | None = None
+) -> Move:
+    """What the computer player of ``level`` plays for ``seat``, always a legal move: a
+    computer that fails (``ValueError``) or chooses an illegal move is logged and the
+    safest legal move is played instead, so a computer never stalls a game. CPU-bound:
+    run it in a worker thread, on a copy of the round."""
+    try:
+        move = choose_move(round_, seat, level, seed=seed, budget_ms=budget_ms)
+    except ValueError:
+        log.exception("the %s computer player failed in %s; playing a safe move", level,
+                      round_.rules.name)  # fmt: skip
+        return safe_move(round_)
+    return legal_or_safe(round_, move)
 
 
 def legal_or_safe(round_: Round, move: Move) -> Move:

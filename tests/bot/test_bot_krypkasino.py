@@ -403,3 +403,21 @@ async def test_a_six_seat_table_in_a_finnish_server(simcord_env) -> None:  # typ
         assert len(embed.fields) == 2
     finally:
         await simcord_env.bot.close_storage()
+
+
+def test_a_failing_computer_plays_a_safe_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer that raises (as bot.ai's view does for six players in teams of two,
+    whose side needs the player count) still moves: the safest legal move."""
+    import bot.moves as moves
+    from bot.engine import Match
+
+    def broken(*args: object, **kwargs: object) -> Move:
+        raise ValueError("the side of a seat in krypkasino teams depends on the players")
+
+    monkeypatch.setattr(moves, "choose_move", broken)
+    match = Match.start(rules_for("krypkasino", teams=True), 6, seed=3)
+    for _ in range(12):
+        rnd = match.round
+        move = moves.computer_move(rnd.copy(), rnd.to_move, "normal", seed=1)
+        assert rnd.is_legal(move)
+        match.play(move)

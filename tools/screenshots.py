@@ -158,7 +158,7 @@ class Words:
         self.start = pub("Start")
         self.hints_off = pub("Hints: off")
         self.hint = me("Hint")
-        self.stopped = pub(ENDINGS[Status.STOPPED]).split(".")[0]
+        self.stopped = me(ENDINGS[Status.STOPPED]).split(".")[0]  # as the hand view says it
         self.your_hand_button = pub("Your hand")
         self.your_hand = me("Your hand")
         self.choose_a_card = me(STEP_PROMPTS["card"], due="").split(": ", 1)[1].rstrip(".")

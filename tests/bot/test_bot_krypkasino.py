@@ -399,7 +399,7 @@ async def test_a_six_seat_table_in_a_finnish_server(simcord_env) -> None:  # typ
         within_limits(embed)
         assert "raja 50 (pienin voittaa)" in embed.title
         assert "kaksi kolmen joukkuetta" in embed.title
-        assert all("Tämä jako:" in field.value for field in embed.fields)
+        assert all("Tämä kierros:" in field.value for field in embed.fields)
         assert len(embed.fields) == 2
     finally:
         await simcord_env.bot.close_storage()

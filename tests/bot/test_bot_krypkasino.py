@@ -421,3 +421,24 @@ def test_a_failing_computer_plays_a_safe_move(monkeypatch: pytest.MonkeyPatch) -
         move = moves.computer_move(rnd.copy(), rnd.to_move, "normal", seed=1)
         assert rnd.is_legal(move)
         match.play(move)
+
+
+def test_ratings_and_profiles_rank_the_lowest_first() -> None:
+    """A Krypkasino lineup ranks fewest points first after the winner, keeps saying so
+    through storage, and a profile's result shows the best (lowest) other total."""
+    from bot import ratings
+    from bot.i18n import EN
+    from bot.profile import result_line
+    from bot.storage.records import ResultLine
+
+    seats = [(0, "u1"), (1, "u2"), (2, "c:easy")]
+    lineup = ratings.lineup_of(seats, [12, 57, 40], winner=0, lowest_wins=True)
+    assert lineup.ranks() == [0, 2, 1]  # 12 wins; 40 is second, 57 last
+    again = ratings.Lineup.loads(lineup.dumps())
+    assert again == lineup and again.lowest_wins
+    assert ratings.lineup_of(seats, [12, 57, 40], winner=1).ranks() == [2, 0, 1]
+    before = {1: ratings.Rating(), 2: ratings.Rating()}
+    after = ratings.rate(lineup, before)
+    assert after[1].mu > before[1].mu > after[2].mu
+    lost = ResultLine(7, "krypkasino", False, 57, True, lineup.dumps(), 0.0)
+    assert "Lost 57–12" in result_line(lost, 2, {}, EN)

@@ -18,13 +18,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai import LEVELS, choose_move, hint
+from bot.ai import LEVELS, hint
 from bot.config import Config
 from bot.deals import new_seed
 from bot.engine import Card, IllegalMove, Match, Move, Play, Reason, Round
 from bot.i18n import EN, N_, Lang, lang, languages
-from bot.models import MAX_SEATS, Game, GameOptions, Seat, Status, Timer
-from bot.moves import auto_move
+from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_problem
+from bot.moves import auto_move, computer_move
 from bot.ratings import lineup_of
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
@@ -249,8 +249,7 @@ class GameService:
         self._require(game, Status.LOBBY, N_("The game has already started."))
         if seat.user_id is not None and game.seat_of(seat.user_id) is not None:
             raise GameError("You already have a seat in this game.")
-        if len(game.seats) >= MAX_SEATS:
-            raise GameError("The table is full (4 players).")
+        self._require_room(game)
         game.seats.append(seat)
         game.version += 1
         await self.save(game)
@@ -260,8 +259,7 @@ class GameService:
         self._require_host(game, user_id, N_("Only the host can add computer players."))
         if level not in LEVELS:
             raise GameError("There is no {level} computer player.", level=repr(level))
-        if len(game.seats) >= MAX_SEATS:
-            raise GameError("The table is full (4 players).")
+        self._require_room(game)
         same = sum(seat.level == level for seat in game.seats if seat.is_computer)
         game.seats.append(Seat.computer(level, same + 1))
         game.version += 1
@@ -283,6 +281,13 @@ class GameService:
         game.extra["hints"] = not game.hints
         game.version += 1
         await self.save(game)
+
+    @staticmethod
+    def _require_room(game: Game) -> None:
+        """Refuse a seat beyond the variant's limit (4; 6 in Krypkasino)."""
+        limit = seat_limit(game.options.variant)
+        if len(game.seats) >= limit:
+            raise GameError("The table is full ({count} players).", count=limit)
 
     def _require_host(self, game: Game, user_id: int, refusal: str) -> None:
         self._require(game, Status.LOBBY, N_("The game has already started."))
@@ -317,8 +322,9 @@ class GameService:
         self._require(game, Status.LOBBY, N_("The game has already started."))
         if user_id != game.host_id:
             raise GameError("Only the host can start the game.")
-        if game.options.teams and len(game.seats) != 4:
-            raise GameError("A team game needs exactly 4 players.")
+        problem = team_problem(game.options, len(game.seats))
+        if problem:
+            raise GameError(problem)
         if len(game.seats) < 2:
             raise GameError("At least 2 players are needed to start.")
         counts = game.options.rules().player_counts
@@ -448,8 +454,12 @@ class GameService:
         player.tabbar += int(play.sweep)
         player.idle = player.idle + 1 if auto else 0
         # said once in every language: the table and each player's hand show their own
+        # Krypkasino: a tabbe rewards the seat before the mover
+        rewarded = game.seats[(seat - 1) % len(game.seats)] if match.rules.reward_points else None
         texts = {
-            code: played_words(player, match.rules, play, later, auto=auto, t=lang(code))
+            code: played_words(
+                player, match.rules, play, later, auto=auto, rewarded=rewarded, t=lang(code)
+            )
             for code in languages()
         }
         text = texts[EN.code]
@@ -508,7 +518,7 @@ class GameService:
             (game.side_of(i), f"u{int(seat.user_id)}" if seat.is_human else f"c:{seat.level}")
             for i, seat in enumerate(game.seats)
         ]
-        lineup = lineup_of(keys, match.scores, match.winner).dumps()
+        lineup = lineup_of(keys, match.scores, match.winner, rules.lowest_wins).dumps()
         rounds = len(match.round_scores)
         lines = []
         for index, seat in enumerate(game.seats):
@@ -576,7 +586,9 @@ class GameService:
         level = game.seats[seat].level or "normal"
         budget = self.config.hard_budget_ms if level == "hard" else None
         rnd = game.match.round.copy()
-        move = await asyncio.to_thread(choose_move, rnd, seat, level, self.move_seed(game), budget)
+        move = await asyncio.to_thread(
+            computer_move, rnd, seat, level, self.move_seed(game), budget
+        )
         return await self.play(game, seat, move)
 
     def hint_job(self, game: Game, seat: int, t: Lang = EN) -> Callable[[], tuple[Move, str]]:

@@ -11,7 +11,6 @@ from bot.i18n import EN, N_, Lang
 
 HUMAN = "human"
 COMPUTER = "computer"
-MAX_SEATS = 4
 
 VARIANT_NAMES = {
     "swedish": N_("Swedish Kasino"),
@@ -24,10 +23,29 @@ VARIANT_NAMES = {
     "swazi": N_("Swazi Casino"),
     "sotho": N_("Sotho Casino"),
     "south-african": N_("South African Casino"),
+    "krypkasino": N_("Krypkasino"),
 }
+# The variants whose points are penalties: the lowest total wins.
+LOWEST_WINS = frozenset(key for key in VARIANT_NAMES if rules_for(key).lowest_wins)
 # The games with builds, and the rule options a lobby may switch on for them (engine names).
 BUILDING = frozenset(("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african"))
 SWITCHES = ("sweeps", "permissive", "last_capture_point")
+
+
+def seat_limit(variant: str) -> int:
+    """The most players a variant seats (the engine's ``player_counts``): 6 in Krypkasino."""
+    try:
+        return max(rules_for(variant).player_counts)
+    except ValueError:
+        return 4
+
+
+def lowest_wins(variant: str) -> bool:
+    """Whether a variant's points are penalties, so the lowest total wins (Krypkasino)."""
+    try:
+        return rules_for(variant).lowest_wins
+    except ValueError:
+        return False
 
 
 class Status(StrEnum):
@@ -114,6 +132,9 @@ class GameOptions:
     sweeps: bool = False  # the building games' switches (:data:`SWITCHES`)
     permissive: bool = False
     last_capture_point: bool = False
+    team_size: int = 2  # Krypkasino: 3 is six players in two teams of three
+    take_all: bool = True  # Krypkasino: a capture takes every group it can
+    majorities: bool = False  # Krypkasino: most cards and most spades as penalties
 
     @property
     def variant_name(self) -> str:
@@ -125,13 +146,26 @@ class GameOptions:
         """The building games' options that are on, by their engine names."""
         return {name: True for name in SWITCHES if getattr(self, name)}
 
+    @property
+    def kryp_options(self) -> dict[str, Any]:
+        """Krypkasino's own options as the engine takes them (none for other variants)."""
+        if self.variant != "krypkasino":
+            return {}
+        return {
+            "team_size": self.team_size,
+            "take_all": self.take_all,
+            "majorities": self.majorities,
+        }
+
     def rules(self, players: int | None = None) -> Rules:
         """The engine's rules for these options; ``ValueError`` for a combination the
         variant does not have. Four players of a game always played in partnerships
         (Casino, Swazi…) play as teams."""
         base = rules_for(self.variant)
         teams = self.teams or (players == 4 and base.four_in_teams)
-        return rules_for(self.variant, target=self.target, teams=teams, **self.switches)
+        return rules_for(
+            self.variant, target=self.target, teams=teams, **self.switches, **self.kryp_options
+        )
 
     def for_players(self, players: int) -> GameOptions:
         """These options as a match of ``players`` plays them (teams where required)."""
@@ -142,11 +176,29 @@ SWITCH_NAMES = {
     "sweeps": N_("Sweeps"),
     "permissive": N_("Permissive building"),
     "last_capture_point": N_("The last-capture point"),
+    "team_size": N_("Teams of three"),
+    "take_all": N_("The whole capture"),
+    "majorities": N_("Majorities"),
 }
+# Krypkasino's options at their defaults (any other value is refused for other variants).
+KRYP_DEFAULTS: dict[str, Any] = {"team_size": 2, "take_all": True, "majorities": False}
 
 
 def options_problem(options: GameOptions, t: Lang = EN) -> str:
     """Why a lobby cannot be opened with these options, in words (``""``: it can)."""
+    if options.variant != "krypkasino":
+        given = [
+            name for name, default in KRYP_DEFAULTS.items() if getattr(options, name) != default
+        ]
+        if given:
+            kryp = VARIANT_NAMES["krypkasino"]
+            return t(
+                "{switch} is an option of {games} only.",
+                switch=t(SWITCH_NAMES[given[0]]),
+                games=t(kryp),
+            )
+    elif options.team_size == 3 and not options.teams:
+        return t("Teams of three are teams: turn teams on too (6 players, two teams of three).")
     for switch in options.switches:
         keys = [key for key in VARIANT_NAMES if _has_switch(key, switch)]
         if options.variant not in keys:
@@ -162,6 +214,19 @@ def options_problem(options: GameOptions, t: Lang = EN) -> str:
         variant = t(VARIANT_NAMES.get(options.variant, options.variant))
         return t("{variant} cannot be played that way: {error}.", variant=variant, error=error)
     return ""
+
+
+def team_problem(options: GameOptions, players: int) -> str:
+    """Why ``players`` cannot start a game with these team options (a catalogue message;
+    ``""``: they can): four for partnerships, and in Krypkasino four or six for teams of
+    two and six for teams of three."""
+    if not options.teams:
+        return ""
+    if options.variant != "krypkasino":
+        return "" if players == 4 else N_("A team game needs exactly 4 players.")
+    if options.team_size == 3:
+        return "" if players == 6 else N_("Teams of three need exactly 6 players.")
+    return "" if players in (4, 6) else N_("Teams of two need 4 or 6 players.")
 
 
 def _has_switch(variant: str, switch: str) -> bool:
@@ -217,19 +282,23 @@ class Game:
         return bool(self.extra.get("hints"))
 
     def side_of(self, seat: int) -> int:
-        """The side (player or team) a seat plays for."""
-        return seat % 2 if self.options.teams else seat
+        """The side (player or team) a seat plays for: teams sit alternately, so a seat's
+        team is its seat modulo the number of teams (two, or three in Krypkasino's six
+        players in teams of two)."""
+        return seat % self.sides if self.options.teams else seat
 
     @property
     def sides(self) -> int:
         """How many sides score separately."""
-        return 2 if self.options.teams else len(self.seats)
+        if not self.options.teams:
+            return len(self.seats)
+        return max(2, len(self.seats) // self.options.team_size)
 
     def side_name(self, side: int) -> str:
-        """A readable name for a side: the player, or both partners."""
+        """A readable name for a side: the player, or the partners."""
         if not self.options.teams:
             return self.seats[side].name
-        return " & ".join(s.name for i, s in enumerate(self.seats) if i % 2 == side)
+        return " & ".join(s.name for i, s in enumerate(self.seats) if self.side_of(i) == side)
 
     def seats_json(self) -> list[dict[str, Any]]:
         """The seats as plain data for storage."""

@@ -4,6 +4,7 @@ player's), and the deal counter."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,6 +19,9 @@ from bot.engine import (
     card_points,
     is_mulle,
 )
+from bot.engine.cards import LILLAN, STORAN
+
+log = logging.getLogger(__name__)
 
 MAX_MENU_OPTIONS = 25  # Discord's limit for one select menu
 
@@ -49,6 +53,44 @@ def rank_choices(rules: Rules, played: Card, table: Sequence[Card], limit: int) 
     return [_with_values(rules, played, choice) for choice, _ in choices[:limit]]
 
 
+def round_choices(round_: Round, played: Card, limit: int) -> list[Choice]:
+    """The captures the hand view offers for ``played`` on this round's table: as
+    :func:`rank_choices`, but in a game of forced captures (Krypkasino) only the legal
+    ones (with ``take_all`` the whole captures), fewest penalty points first (a tabbe
+    counting its penalty), then fewest cards."""
+    rules = round_.rules
+    table = round_.table
+    if not table:
+        return []
+    if not rules.forced_capture:
+        return rank_choices(rules, played, table, limit)
+    choices = []
+    for taken in round_.forced_captures(played):
+        sweep = len(taken) == len(table)
+        points = penalty_points(rules, (played, *taken)) + (rules.tabbe_points if sweep else 0)
+        values = capture_targets(rules, played, taken)
+        choices.append(Choice(tuple(taken), points, len(taken) + 1, sweep, False, values))
+    choices.sort(key=lambda c: (c.points, c.sweep, c.cards))
+    return choices[:limit]
+
+
+def penalty_points(rules: Rules, cards: Sequence[Card]) -> int:
+    """What these cards score in Krypkasino: each 10♦ (storan), each 2♠ (lillan), each
+    ace and each other spade (an A♠ as an ace and a spade)."""
+    points = 0
+    for c in cards:
+        if c == STORAN:
+            points += rules.storan_points
+        elif c == LILLAN:
+            points += rules.lillan_points
+            continue
+        if c.rank == 1:
+            points += rules.ace_points
+        if c.suit == "S":
+            points += rules.spades_points
+    return points
+
+
 def _with_values(rules: Rules, played: Card, choice: Choice) -> Choice:
     values = capture_targets(rules, played, choice.taken)
     return Choice(choice.taken, choice.points, choice.cards, choice.sweep, choice.mulle, values)
@@ -62,7 +104,52 @@ def auto_move(round_: Round, seed: object = None) -> Move:
     millisecond, up to a few hundred on the huge tables left when everyone trails; async
     callers run it in a worker thread.
     """
-    return choose_move(round_, round_.to_move, "normal", seed=seed)
+    return computer_move(round_, round_.to_move, "normal", seed)
+
+
+def computer_move(
+    round_: Round, seat: int, level: str, seed: object = None, budget_ms: float | None = None
+) -> Move:
+    """What the computer player of ``level`` plays for ``seat``, always a legal move: a
+    computer that fails (``ValueError``) or chooses an illegal move is logged and the
+    safest legal move is played instead, so a computer never stalls a game. CPU-bound:
+    run it in a worker thread, on a copy of the round."""
+    try:
+        move = choose_move(round_, seat, level, seed=seed, budget_ms=budget_ms)
+    except ValueError:
+        log.exception("the %s computer player failed in %s; playing a safe move", level,
+                      round_.rules.name)  # fmt: skip
+        return safe_move(round_)
+    return legal_or_safe(round_, move)
+
+
+def legal_or_safe(round_: Round, move: Move) -> Move:
+    """``move`` if it is legal now, else (logged as the computer player's error) the safest
+    legal move, so a computer's mistake never stalls a game: a player's time running out
+    or a computer's turn always ends in a move."""
+    if round_.rules.builds or round_.is_legal(move):  # the building games' are checked
+        return move
+    log.error("a computer player chose an illegal move %s in %s; playing a safe one", move,
+              round_.rules.name)  # fmt: skip
+    return safe_move(round_)
+
+
+def safe_move(round_: Round) -> Move:
+    """A legal move that gives away least: in a game of forced captures (Krypkasino) a
+    krypa or the capture with the fewest penalty points (a tabbe counting its penalty);
+    elsewhere the first trail, else the first legal move."""
+    moves = round_.legal_moves(limit=8)
+    rules = round_.rules
+    if rules.forced_capture:
+        table = len(round_.table)
+
+        def cost(move: Move) -> tuple[int, int]:
+            sweep = bool(move.taken) and len(move.taken) == table
+            taken = penalty_points(rules, (move.card, *move.taken)) if move.taken else 0
+            return (taken + (rules.tabbe_points if sweep else 0), len(move.taken))
+
+        return min(moves, key=cost)
+    return next((move for move in moves if move.is_trail), moves[0])
 
 
 def deal_progress(round_: Round) -> tuple[int, int]:

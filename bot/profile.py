@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot import ratings
 from bot.i18n import EN, Lang
+from bot.models import lowest_wins
 from bot.render import HINTED_MARK, LEVEL_NAMES, TABLE_COLOUR, variant_name
 from bot.storage.records import RatingRow, ResultLine, Totals
 
@@ -106,7 +107,8 @@ def seat_label(seat: str, names: Mapping[int, str], t: Lang = EN) -> str:
     return names.get(user) or f"<@{user}>"
 
 
-def _totals_text(totals: Totals, t: Lang) -> str:
+def _totals_text(totals: Totals, t: Lang, low: bool = False) -> str:
+    """A person's totals in lines; ``low``: one game's where points are penalties."""
     if not totals.matches:
         return t("No matches yet.")
     rounds = max(totals.rounds, 1)
@@ -118,11 +120,7 @@ def _totals_text(totals: Totals, t: Lang) -> str:
                 matches=t.ngettext("{n} match", "{n} matches", totals.matches),
                 rate=f"{totals.wins / totals.matches:.0%}",
             ),
-            t(
-                "{points} points a match · {sweeps} tabbar a round",
-                points=f"{totals.points / totals.matches:.1f}",
-                sweeps=f"{totals.tabbar / rounds:.2f}",
-            ),
+            _points_text(totals, rounds, t, low),
             t(
                 "Storan in {storan} of rounds, lillan in {lillan}, {aces} aces a round",
                 storan=f"{totals.storan / rounds:.0%}",
@@ -131,6 +129,19 @@ def _totals_text(totals: Totals, t: Lang) -> str:
             ),
         )
     )
+
+
+def _points_text(totals: Totals, rounds: int, t: Lang, low: bool) -> str:
+    """Points a match and tabbar a round (penalty points where the lowest wins)."""
+    points = f"{totals.points / totals.matches:.1f}"
+    sweeps = f"{totals.tabbar / rounds:.2f}"
+    if low:
+        return t(
+            "{points} penalty points a match (lowest wins) · {sweeps} tabbar a round",
+            points=points,
+            sweeps=sweeps,
+        )
+    return t("{points} points a match · {sweeps} tabbar a round", points=points, sweeps=sweeps)
 
 
 def _rating_line(row: RatingRow | None, rank: int, rated: int, t: Lang) -> str:
@@ -151,7 +162,9 @@ def result_line(line: ResultLine, user_id: int, names: Mapping[int, str], t: Lan
     if lineup is not None:
         others = [seat_label(s, names, t) for s in lineup.opponents_of(user_id)]
         against = t(" against {names}", names=t.listing(others)) if others else ""
-        best = max((s.points for s in lineup.sides if f"u{user_id}" not in s.seats), default=0)
+        theirs = [s.points for s in lineup.sides if f"u{user_id}" not in s.seats]
+        # the best other side: the highest, or where the lowest wins (Krypkasino) the lowest
+        best = (min if lineup.lowest_wins else max)(theirs, default=0)
         score = f"{line.points}–{best}"
     else:
         score = str(line.points)
@@ -184,12 +197,13 @@ def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> d
             matches=t.ngettext("{n} match", "{n} matches", count),
         )
     scope = variant_name(profile.variant, t) if profile.chosen else t("all games")
+    low = profile.chosen and lowest_wins(profile.variant)
     embed.add_field(
         name=t("Against people ({scope})", scope=scope),
-        value=_totals_text(profile.people, t),
+        value=_totals_text(profile.people, t, low),
         inline=False,
     )
-    against = _totals_text(profile.computers, t)
+    against = _totals_text(profile.computers, t, low)
     if profile.computer_rating is not None:
         row = profile.computer_rating
         against += "\n" + t("Rating {rating}", rating=rating_text(row.mu, row.sigma))

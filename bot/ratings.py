@@ -6,7 +6,8 @@ side's final points, the winner), which is stored with every result line
 and ``python -m bot ratings --rebuild`` rates from the same stored text, so both do the
 same float operations in the same order and agree bit for bit.
 
-Ranks: the winner first, the other sides by their final points (equal points tie).
+Ranks: the winner first, the other sides by their final points (equal points tie); where
+points are penalties (Krypkasino) the fewest points rank first.
 Partnerships are openskill teams. Ratings are kept per server, per variant and per board:
 ``people`` (matches between people only) and ``computers`` (a computer at the table: the
 people's own rating there, against each computer level's fixed rating, which is never
@@ -51,14 +52,18 @@ class Side:
 
 @dataclass(frozen=True, slots=True)
 class Lineup:
-    """Who played a finished match and how it ended, side by side."""
+    """Who played a finished match and how it ended, side by side. ``lowest_wins``: the
+    points were penalties (Krypkasino), so fewer is better."""
 
     sides: tuple[Side, ...]
+    lowest_wins: bool = False
 
     def dumps(self) -> str:
-        """As stored in ``results.lineup``."""
+        """As stored in ``results.lineup`` (where the lowest wins each side says so, as
+        ``"low":true``; the text of every other match is as before)."""
+        low = {"low": True} if self.lowest_wins else {}
         return json.dumps(
-            [{"seats": list(s.seats), "points": s.points, "won": s.won} for s in self.sides],
+            [{"seats": list(s.seats), "points": s.points, "won": s.won, **low} for s in self.sides],
             separators=(",", ":"),
         )
 
@@ -69,7 +74,10 @@ class Lineup:
             return None
         data = json.loads(text)
         return cls(
-            tuple(Side(tuple(map(str, s["seats"])), int(s["points"]), bool(s["won"])) for s in data)
+            tuple(
+                Side(tuple(map(str, s["seats"])), int(s["points"]), bool(s["won"])) for s in data
+            ),
+            any(bool(s.get("low")) for s in data),
         )
 
     @property
@@ -93,9 +101,11 @@ class Lineup:
         return len(self.sides) >= 2 and bool(self.people)
 
     def ranks(self) -> list[int]:
-        """Each side's place (0 best): the winner first, then by points; equal points tie
-        (competition ranking: 0, 1, 1, 3)."""
-        keys = [(0 if side.won else 1, -side.points) for side in self.sides]
+        """Each side's place (0 best): the winner first, then by points (most first, or
+        where the lowest wins fewest first); equal points tie (competition ranking: 0, 1,
+        1, 3)."""
+        sign = 1 if self.lowest_wins else -1
+        keys = [(0 if side.won else 1, sign * side.points) for side in self.sides]
         return [sum(other < key for other in keys) for key in keys]
 
     def opponents_of(self, user_id: int) -> list[str]:
@@ -154,10 +164,15 @@ def shown(rating: Rating) -> str:
     return f"{value:.1f}" if math.isfinite(value) else "?"
 
 
-def lineup_of(seat_sides: Sequence[tuple[int, str]], points: Sequence[int], winner: int) -> Lineup:
+def lineup_of(
+    seat_sides: Sequence[tuple[int, str]],
+    points: Sequence[int],
+    winner: int,
+    lowest_wins: bool = False,
+) -> Lineup:
     """A lineup from the seats (``(side, key)`` in seat order) and each side's points."""
     sides = []
     for index, score in enumerate(points):
         seats = tuple(key for side, key in seat_sides if side == index)
         sides.append(Side(seats, int(score), index == winner))
-    return Lineup(tuple(sides))
+    return Lineup(tuple(sides), lowest_wins)

@@ -126,6 +126,7 @@ class GameRecord:
                 "teams": game.options.teams,
                 "turn_seconds": game.options.turn_seconds,
                 **game.options.switches,
+                **game.options.kryp_options,
             },
             rules=rules_to_dict(match.rules),
             players=match.players,
@@ -352,11 +353,13 @@ class GameRecord:
     def _words(self, match: Match, before: Any, play: Any, t: Lang, auto: bool = False) -> str:
         """A played move in words, as the table said it."""
         move = play.move
-        seat = self.game_at(match).seats[play.seat]
+        seats = self.game_at(match).seats
+        seat = seats[play.seat]
+        rewarded = seats[(play.seat - 1) % len(seats)] if match.rules.reward_points else None
         later = None
         if before is not None and (move.kind == "build" or move.table_builds):
             later = after(before, move)
-        return played_words(seat, match.rules, play, later, auto=auto, t=t)
+        return played_words(seat, match.rules, play, later, auto=auto, rewarded=rewarded, t=t)
 
     # -------------------------------------------------------------- checks
 

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from bot.i18n import EN
 from bot.record import GameRecord, RecordError, read
-from bot.render import side_name, variant_name
+from bot.render import side_name, signed, variant_name
 
 
 def _load(path: str, out: TextIO) -> tuple[GameRecord, list[Any]] | None:
@@ -73,7 +73,7 @@ def replay_file(path: str, out: TextIO | None = None) -> int:
         points = [s.total for s in match.round_scores[-1]] if match.round_scores else []
         totals = " · ".join(
             f"{side_name(game, side, EN)} {score}"
-            + (f" (+{points[side]})" if side < len(points) else "")
+            + (f" ({signed(points[side])})" if side < len(points) else "")
             for side, score in enumerate(match.scores)
         )
         print(f"Round {ended} is over: {totals}", file=out)

@@ -15,8 +15,8 @@ import discord
 from bot.deals import round_commitment, short
 from bot.engine import Build, Card, Move, Round, Rules, capture_targets
 from bot.i18n import EN, N_, Lang
-from bot.models import VARIANT_NAMES, Game, GameOptions, Status
-from bot.moves import Choice, deal_progress
+from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
+from bot.moves import Choice, deal_progress, penalty_points
 from bot.turns import item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
@@ -47,6 +47,19 @@ BUILDING_ITEM_NAMES = {
     "sistan": N_("Last capture"),
     "tabbe": N_("Sweeps"),
 }
+# Krypkasino's items: penalties (each card's points said, as they differ from Swedish
+# Kasino's), a tabbe's reward, and the majorities of its option. The Swedish words stay in
+# every language.
+KRYP_ITEM_NAMES = {
+    "storan": N_("Storan 10♦"),
+    "lillan": N_("Lillan 2♠\ufe0e"),
+    "aces": N_("Aces"),
+    "spades": N_("Spades"),
+    "tabbe": N_("Tabbe"),
+    "reward": N_("Reward"),
+    "cards": N_("Most cards"),
+    "most_spades": N_("Most spades"),
+}
 # Why a game ended without a winner, as the table says it.
 ENDINGS = {
     Status.STOPPED: N_("Game over (stopped). No result recorded."),
@@ -62,6 +75,7 @@ SWITCH_WORDS = {
 }
 HAND_TITLE = N_("Your hand")
 HINTED_MARK = "💡"
+TEAM_LETTERS = "ABC"  # up to three teams (Krypkasino's six players in teams of two)
 
 
 def card(c: Card) -> str:
@@ -179,12 +193,16 @@ def sweep_word(rules: Rules, t: Lang = EN) -> str:
         return t.pgettext("sweep", "sweep")
     if rules.name == "finnish":
         return t.pgettext("sweep", "mökki")
+    if rules.lowest_wins:
+        return "tabbe"  # Krypkasino's texts keep the Swedish word in every language
     return t.pgettext("sweep", "tabbe")
 
 
 def item_name(rules: Rules, key: str, t: Lang = EN) -> str:
     """A score item as players of this variant call it."""
     names = BUILDING_ITEM_NAMES if rules.builds else ITEM_NAMES
+    if rules.lowest_wins:
+        names = KRYP_ITEM_NAMES
     return t(names[key]) if key in names else key
 
 
@@ -201,11 +219,19 @@ def value_note(rules: Rules, played: Card, values: Sequence[int], t: Lang = EN) 
 
 
 def played_words(
-    seat: Any, rules: Rules, play: Any, later: Round | None, *, auto: bool = False, t: Lang = EN
+    seat: Any,
+    rules: Rules,
+    play: Any,
+    later: Round | None,
+    *,
+    auto: bool = False,
+    rewarded: Any = None,
+    t: Lang = EN,
 ) -> str:
     """A played move (the engine's ``Play``) in words as the table says it: the seat's name,
     what the card counted as in the Nordic games, a sweep or a mulle; ``later``, the round
-    after a build, says how builds were grouped."""
+    after a build, says how builds were grouped; ``rewarded``: in Krypkasino the seat
+    before the mover, named in a tabbe's reward."""
     move = play.move
     values = () if rules.builds else capture_targets(rules, move.card, move.taken)
     return describe_move(
@@ -217,6 +243,7 @@ def played_words(
         mulle=play.mulle,
         auto=auto,
         later=later,
+        rewarded=seat_name(rewarded, t) if rewarded is not None else "",
         t=t,
     )
 
@@ -231,11 +258,15 @@ def describe_move(
     mulle: bool = False,
     auto: bool = False,
     later: Round | None = None,
+    rewarded: str = "",
     t: Lang = EN,
 ) -> str:
     """The last move in words: ``Anna played A♥ as 14 and took 4♣ 9♦ A♠: tabbe!``,
-    ``Anna built 8: 3♣+5♥`` (``later``: the round after a build, for its groups)."""
-    if move.kind == "capture" and not rules.builds:
+    ``Anna built 8: 3♣+5♥`` (``later``: the round after a build, for its groups). In
+    Krypkasino a trail is a krypa and a tabbe says its penalty and who is ``rewarded``."""
+    if rules.forced_capture and move.is_trail:
+        text = t("{name} played {card} as a krypa", name=name, card=plain(move.card))
+    elif move.kind == "capture" and not rules.builds:
         taken = cards(move.taken, fmt=plain)
         if value_note(rules, move.card, values):
             text = t(
@@ -259,7 +290,16 @@ def describe_move(
         for word, flag in ((t.pgettext("sweep", "mulle"), mulle), (sweep_word(rules, t), sweep))
         if flag
     ]
-    if bonus:
+    if sweep and rules.reward_points:
+        text = t(
+            "{move}: tabbe! +{penalty} for {name}, −{reward} for {rewarded}.",
+            move=text,
+            penalty=rules.tabbe_points,
+            name=name,
+            reward=rules.reward_points,
+            rewarded=rewarded or t("the player before"),
+        )
+    elif bonus:
         text = t("{move}: {bonus}!", move=text, bonus=t.listing(bonus))
     else:
         text = t("{move}.", move=text)
@@ -289,7 +329,9 @@ def choice_description(rules: Rules, choice: Choice, t: Lang = EN) -> str:
         t.ngettext("{n} card", "{n} cards", choice.cards),
         t.ngettext("{n} point", "{n} points", choice.points),
     ]
-    if choice.sweep:
+    if choice.sweep and rules.reward_points:
+        parts.append(t("tabbe! +{points}", points=rules.tabbe_points))
+    elif choice.sweep:
         parts.append(sweep_word(rules, t) + "!")
     if choice.mulle:
         parts.append(t.pgettext("sweep", "mulle") + "!")
@@ -297,14 +339,35 @@ def choice_description(rules: Rules, choice: Choice, t: Lang = EN) -> str:
 
 
 def rules_line(options: GameOptions, t: Lang = EN) -> str:
-    """``Swedish Kasino to 16, teams, 5 min turns``."""
+    """``Swedish Kasino to 16, teams, 5 min turns``; ``Krypkasino, limit 50 (lowest
+    wins), …``."""
     variant = variant_name(options.variant, t)
-    parts = [t("{variant} to {target}", variant=variant, target=options.target)]
-    if options.teams:
-        parts.append(t("teams (seats 1+3 against 2+4)"))
+    if lowest_wins(options.variant):
+        parts = [
+            t("{variant}, limit {target} (lowest wins)", variant=variant, target=options.target)
+        ]
+        parts += kryp_words(options, t)
+    else:
+        parts = [t("{variant} to {target}", variant=variant, target=options.target)]
+        if options.teams:
+            parts.append(t("teams (seats 1+3 against 2+4)"))
     parts += [t(SWITCH_WORDS[name]) for name in options.switches]
     parts.append(turn_limit(options.turn_seconds, t))
     return ", ".join(parts)
+
+
+def kryp_words(options: GameOptions, t: Lang = EN) -> list[str]:
+    """Krypkasino's options as the rules line says them (the defaults unsaid)."""
+    words = []
+    if options.teams and options.team_size == 3:
+        words.append(t("two teams of three (seats 1+3+5 against 2+4+6)"))
+    elif options.teams:
+        words.append(t("teams of two, partners opposite"))
+    if not options.take_all:
+        words.append(t("any capture will do (not the whole)"))
+    if options.majorities:
+        words.append(t("majorities (most cards 1, most spades 2)"))
+    return words
 
 
 def turn_limit(seconds: int, t: Lang = EN) -> str:
@@ -325,9 +388,15 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
     lines = []
     for index, seat in enumerate(game.seats):
         host = t(" (host)") if seat.user_id == game.host_id else ""
-        team = t(" · team {letter}", letter="AB"[index % 2]) if game.options.teams else ""
+        team = (
+            t(" · team {letter}", letter=TEAM_LETTERS[game.side_of(index)])
+            if game.options.teams
+            else ""
+        )
         lines.append(f"{index + 1}. **{seat_name(seat, t)}**{host}{team}")
-    seats = t("Seats ({count}/4)", count=len(game.seats))
+    seats = t(
+        "Seats ({count}/{limit})", count=len(game.seats), limit=seat_limit(game.options.variant)
+    )
     embed.add_field(name=seats, value="\n".join(lines), inline=False)
     embed.add_field(name=t("Hints"), value=hints_line(game, t), inline=False)
     if game.status is Status.CANCELLED:
@@ -339,7 +408,7 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
     elif game.status is not Status.LOBBY:
         embed.description = t("The game has started: the table is posted below at every turn.")
     else:
-        need = t("4 players") if game.options.teams else players_needed(game.options.rules(), t)
+        need = team_need(game.options, t) or players_needed(game.options.rules(), t)
         embed.description = t(
             "Press **Join** to take a seat ({need}). The host may add computer players"
             " (🤖 easy, normal or hard) and presses **Start**.",
@@ -368,12 +437,26 @@ def side_name(game: Game, side: int, t: Lang = EN) -> str:
     """A readable name for a side: the player, or both partners."""
     if not game.options.teams:
         return seat_name(game.seats[side], t)
-    return " & ".join(seat_name(s, t) for i, s in enumerate(game.seats) if i % 2 == side)
+    return " & ".join(seat_name(s, t) for i, s in enumerate(game.seats) if game.side_of(i) == side)
+
+
+def team_need(options: GameOptions, t: Lang = EN) -> str:
+    """How many players a team game needs (``""``: not a team game)."""
+    if not options.teams:
+        return ""
+    if options.variant != "krypkasino":
+        return t("4 players")
+    if options.team_size == 3:
+        return t("6 players: two teams of three")
+    return t("4 or 6 players: teams of two")
 
 
 def players_needed(rules: Rules, t: Lang = EN) -> str:
-    """``2 to 4 players``; ``2 or 3 players, or 4 in partnerships``; ``2 or 4 players``."""
+    """``2 to 4 players``; ``2 or 3 players, or 4 in partnerships``; ``2 or 4 players``;
+    ``2 to 6 players``."""
     counts = rules.player_counts
+    if max(counts) == 6:
+        return t("2 to 6 players")
     if counts == (2, 4):
         if rules.four_in_teams:
             return t("2 players, or 4 in partnerships")
@@ -397,12 +480,37 @@ def _side_field(game: Game, side: int, t: Lang) -> tuple[str, str]:
     rnd = match.round
     seats = [i for i in range(len(game.seats)) if game.side_of(i) == side]
     captured = sum(len(rnd.piles[i]) for i in seats)
-    value = t("Score **{score}** / {target}", score=match.scores[side], target=match.rules.target)
+    if match.rules.lowest_wins:
+        value = t(
+            "Score **{score}** (limit {target})",
+            score=match.scores[side],
+            target=match.rules.target,
+        )
+        if game.status is Status.PLAYING:
+            # nothing counts before the round ends: what the side has taken so far
+            value += "\n" + t("This round: {points}", points=signed(taken_so_far(rnd, side)))
+    else:
+        value = t(
+            "Score **{score}** / {target}", score=match.scores[side], target=match.rules.target
+        )
     value += "\n" + t.ngettext("Captured {n} card", "Captured {n} cards", captured)
     if match.rules.sweeps:  # a count of sweeps that score nothing would only mislead
         sweeps = sum(rnd.sweeps[i] for i in seats)
         value += f" · {sweep_word(match.rules, t)} {sweeps}"
     return side_name(game, side, t), value
+
+
+def taken_so_far(rnd: Round, side: int) -> int:
+    """Krypkasino: the penalty points a side has taken this round (its cards, tabbar and
+    rewards; the leftovers and any majorities come at the end)."""
+    items = rnd.live_items()[side]
+    cards = penalty_points(rnd.rules, rnd.side_piles()[side])
+    return cards + items["tabbe"] + items["reward"]
+
+
+def signed(points: int) -> str:
+    """Penalty points as they add up: ``+3``, ``−5`` (a minus sign, not a hyphen)."""
+    return f"{points:+d}".replace("-", "−")
 
 
 def deal_line(game: Game, t: Lang = EN) -> str:
@@ -419,12 +527,25 @@ def deal_line(game: Game, t: Lang = EN) -> str:
 
 
 def score_line(game: Game, t: Lang = EN) -> str:
-    """``Anna **3** · Bjorn **5** (to 16)``."""
+    """``Anna **3** · Bjorn **5** (to 16)``; where the lowest wins, lowest first:
+    ``Bjorn **12** · Anna **30** (lowest wins, limit 50)``."""
     match = game.match
     scores = " · ".join(
-        f"{side_name(game, side, t)} **{match.scores[side]}**" for side in range(game.sides)
+        f"{side_name(game, side, t)} **{match.scores[side]}**" for side in side_order(game)
     )
+    if match.rules.lowest_wins:
+        return t("{scores} (lowest wins, limit {target})", scores=scores, target=match.rules.target)
     return t("{scores} (to {target})", scores=scores, target=match.rules.target)
+
+
+def side_order(game: Game) -> list[int]:
+    """The sides in the order scores are shown: seat order, or where the lowest total wins
+    (Krypkasino) lowest first."""
+    sides = list(range(game.sides))
+    if game.match is not None and game.match.rules.lowest_wins:
+        scores = game.match.scores
+        sides.sort(key=lambda side: (scores[side], side))
+    return sides
 
 
 def due(game: Game, t: Lang = EN) -> str:
@@ -477,7 +598,7 @@ def table_embed(
     if game.last_move:
         lines.append(t("**Last move:** {move}", move=ink.line(last_move(game, t))))
     embed.description = "\n".join(lines)
-    for side in range(game.sides):
+    for side in side_order(game):
         name, value = _side_field(game, side, t)
         embed.add_field(name=name, value=value, inline=True)
     footer = t("Game #{id}", id=game.id)
@@ -492,12 +613,20 @@ def table_embed(
 
 
 def winner_text(game: Game, t: Lang = EN) -> str:
-    """``Anna wins 17 to 12``."""
+    """``Anna wins 17 to 12``; where the lowest wins ``Anna wins with the lowest total, 12
+    against 48, 57``."""
     match = game.match
     winner = match.winner
     if winner is None:
         return t("No winner")
-    others = ", ".join(str(s) for i, s in enumerate(match.scores) if i != winner)
+    others = ", ".join(str(match.scores[i]) for i in side_order(game) if i != winner)
+    if match.rules.lowest_wins:
+        return t(
+            "{name} wins with the lowest total, {score} against {others}",
+            name=side_name(game, winner, t),
+            score=match.scores[winner],
+            others=others,
+        )
     return t(
         "{name} wins {score} to {others}",
         name=side_name(game, winner, t),
@@ -533,7 +662,8 @@ def round_summary(
     title = t("Round {round} is over", round=round_number)
     embed = discord.Embed(title=title, colour=TABLE_COLOUR)
     piles = finished.side_piles()
-    for side in range(game.sides):
+    low = match.rules.lowest_wins
+    for side in side_order(game):
         pile = piles[side]
         spades = sum(c.suit == "S" for c in pile)
         lines = [
@@ -544,14 +674,26 @@ def round_summary(
         if scores is not None:
             items = scores[side].items
             lines += [
-                f"{ink.line(item_name(match.rules, k, t))}: {v}" for k, v in items.items() if v
+                f"{ink.line(item_name(match.rules, k, t))}: {signed(v) if low else v}"
+                for k, v in items.items()
+                if v
             ]
             lines.append(t("Round: **{total}**", total=scores[side].total))
-        lines.append(
-            t("Match: **{score}** / {target}", score=match.scores[side], target=match.rules.target)
-        )
+        if low:
+            match_line = t(
+                "Match: **{score}** (limit {target})",
+                score=match.scores[side],
+                target=match.rules.target,
+            )
+        else:
+            match_line = t(
+                "Match: **{score}** / {target}", score=match.scores[side], target=match.rules.target
+            )
+        lines.append(match_line)
         embed.add_field(name=side_name(game, side, t), value="\n".join(lines), inline=True)
     last = t("**Last move:** {move}", move=ink.line(last_move)) + "\n" if last_move else ""
+    if low:
+        last += t("Points are penalties: the lowest total wins.") + "\n"
     if match.is_over:
         embed.description = f"{last}🏆 {winner_text(game, t)}!"
     elif game.extra.get("paused"):
@@ -626,8 +768,20 @@ def hand_content(
 
 
 def standings(game: Game, t: Lang = EN) -> str:
-    """A running match's scores, one side a line."""
+    """A running match's scores, one side a line (where the lowest wins, lowest first and
+    said so)."""
     match = game.match
+    if match.rules.lowest_wins:
+        lines = [
+            f"{side_name(game, side, t)}: **{match.scores[side]}**" for side in side_order(game)
+        ]
+        lines.append(
+            t(
+                "Lowest wins; the match ends when a side reaches {target}.",
+                target=match.rules.target,
+            )
+        )
+        return "\n".join(lines)
     return "\n".join(
         f"{side_name(game, side, t)}: **{match.scores[side]}** / {match.rules.target}"
         for side in range(game.sides)
@@ -649,7 +803,12 @@ def scores_embed(
     """One page of a leaderboard (rows are ``storage.BoardRow``): matches between people,
     or with ``computers`` the matches played against computer players."""
     board = variant_name(variant, t) if variant else t("All variants")
-    board += t(", to {target}", target=target) if target else t(", all targets")
+    low = bool(variant) and lowest_wins(variant or "")
+    if low:
+        board += t(", limit {target}", target=target) if target else t(", all limits")
+        board += t(" (lowest wins)")
+    else:
+        board += t(", to {target}", target=target) if target else t(", all targets")
     title = t("Kasino vs computers") if computers else t("Kasino leaderboard")
     embed = discord.Embed(title=f"{title}: {board}", colour=TABLE_COLOUR)
     names = names or {}
@@ -662,7 +821,9 @@ def scores_embed(
             wins=t.ngettext("{n} win", "{n} wins", row.wins),
             matches=t.ngettext("{n} match", "{n} matches", row.matches),
             rate=f"{row.win_rate:.0%}",
-            points=t.ngettext("{n} point", "{n} points", row.points),
+            points=t.ngettext("{n} penalty point", "{n} penalty points", row.points)
+            if low
+            else t.ngettext("{n} point", "{n} points", row.points),
             tabbar=t.ngettext("{n} tabbe", "{n} tabbar", row.tabbar),
         )
         for n, row in enumerate(rows)

@@ -19,6 +19,7 @@ from bot.render import (
     score_line,
     seat_name,
     side_name,
+    signed,
     sorted_cards,
     table_text,
     variant_name,
@@ -113,7 +114,8 @@ def replay_embed(step: Step, ink: CardInk = TEXT_INK, t: Lang = EN) -> discord.E
         lines.append(t("The first deal: nobody has played yet."))
     if step.ended_round is not None and step.round_totals is not None:
         totals = " · ".join(
-            f"{side_name(game, side, t)} +{points}" for side, points in enumerate(step.round_totals)
+            f"{side_name(game, side, t)} {signed(points)}"
+            for side, points in enumerate(step.round_totals)
         )
         lines.append(t("Round {round} is over: {totals}", round=step.ended_round, totals=totals))
     lines.append(

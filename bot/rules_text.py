@@ -76,13 +76,37 @@ RULES_TEXT = {
         " except in a two-player game's second deal. Round scoring: most cards 2, more than"
         " five spades 1, 2♠\ufe0e 1, 10♦ 2, each ace 1. {target}"
     ),
+    "krypkasino": N_(
+        "**Krypkasino** (2–6 players, two decks): the Swedish game where every point is a"
+        " penalty, so you try **not** to take cards and the **lowest** total wins. Captures"
+        " as in Swedish Kasino (J 11, Q 12, K 13), but an ace is 14 from the hand and 1 on"
+        " the table. A card that can capture **must** capture, taking every group it can;"
+        " only a card that takes nothing may **krypa** (crawl: be put on the table, taking"
+        " nothing). Four cards each a deal, four or eight on the table at the start."
+        " Emptying the table is a **tabbe**: +5 for the taker, −5 for the player before."
+        " After the last card the last capturer takes what is left.\n"
+        "Penalties: each **storan** (10♦) 3, each **lillan** (2♠\ufe0e) 2, each ace 1, every"
+        " other spade 1: 42 in a round. Options: teams of two (4 or 6 players, partners"
+        " opposite) or two teams of three (6 players, seats alternating); the whole capture"
+        " (on: no group that adds up may be left); majorities (most cards 1, most spades 2)."
+        " {target}"
+    ),
 }
 
 
 def default_target(variant: str, t: Lang = EN) -> str:
     """The sentence on a variant's usual match length, which ``/kasino new`` can change."""
-    target = rules_for(variant).target
-    return t("A match is to {target} points unless the lobby sets another target.", target=target)
+    rules = rules_for(variant)
+    if rules.lowest_wins:
+        return t(
+            "The match ends after the round in which a side reaches the limit, {target} points"
+            " unless the lobby sets another; the lowest total wins (a tie for lowest plays"
+            " another round).",
+            target=rules.target,
+        )
+    return t(
+        "A match is to {target} points unless the lobby sets another target.", target=rules.target
+    )
 
 
 def rules_embed(variant: str, t: Lang = EN, game: GameOptions | None = None) -> discord.Embed:

@@ -26,7 +26,7 @@ from bot.engine.moves import Item
 from bot.games import GameError, GameService
 from bot.i18n import N_, Lang
 from bot.models import Game, Status
-from bot.moves import rank_choices
+from bot.moves import round_choices
 from bot.offloop import heavy, ready, view_key
 from bot.render import CardInk, hand_content, plain, value_note
 from bot.turns import building, items_text, matching, moves_of, why_not, why_unusable
@@ -328,7 +328,7 @@ class HandFlow:
                 return
             move = ranked[click.numbers[0]]
         else:
-            choices = rank_choices(game.match.rules, played, rnd.table, CAPTURE_CHOICES)
+            choices = round_choices(rnd, played, CAPTURE_CHOICES)
             if click.numbers[0] >= len(choices):
                 await refuse(interaction, NOT_MINE)
                 return

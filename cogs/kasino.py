@@ -143,12 +143,17 @@ class Kasino(
     @app_commands.command(name="new", description="Open a Kasino lobby in this channel")
     @app_commands.describe(
         variant="Which game (default Swedish Kasino)",
-        target="Points to win (default: 16; Överspader and the building games 21; Mulles 50)",
-        teams="Partnerships: 4 players, seats 1+3 against 2+4",
+        target="Points to win (16; Överspader, building games 21; Mulles 50); Krypkasino:"
+        " the limit",
+        teams="Partnerships: 4 players, seats 1+3 against 2+4 (Krypkasino: 4 or 6, partners"
+        " opposite)",
         turn_minutes="Minutes a player has for a move (default 5)",
         sweeps="Building games: each sweep (clearing the table) scores 1",
         permissive="Casino family: permissive building (trail while owning a build…)",
         last_capture_point="Casino family: most cards 2 and the last capture 1, not most cards 3",
+        team_size="Krypkasino with teams: 3 is 6 players in two teams of three (default 2)",
+        take_all="Krypkasino: a capture must take every group it can (default on)",
+        majorities="Krypkasino: most cards 1 and most spades 2 as penalties (default off)",
     )
     @app_commands.choices(variant=VARIANTS)
     async def new(
@@ -161,6 +166,9 @@ class Kasino(
         sweeps: bool = False,
         permissive: bool = False,
         last_capture_point: bool = False,
+        team_size: app_commands.Range[int, 2, 3] | None = None,
+        take_all: bool | None = None,
+        majorities: bool = False,
     ) -> None:
         """Post a lobby; one game per channel."""
         name = variant.value if variant else "swedish"
@@ -172,6 +180,9 @@ class Kasino(
             sweeps=sweeps,
             permissive=permissive,
             last_capture_point=last_capture_point,
+            team_size=team_size or 2,
+            take_all=True if take_all is None else take_all,
+            majorities=majorities,
         )
         problem = options_problem(options, private(interaction))
         if problem:

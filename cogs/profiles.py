@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import discord
 
 from bot import ratings
 from bot.i18n import N_, Lang
-from bot.models import VARIANT_NAMES
+from bot.models import LOWEST_WINS, VARIANT_NAMES
 from bot.profile import (
     CHART_FILE,
     LAST_RESULTS,
@@ -49,6 +50,9 @@ class ProfileFlow:
         shown = variant or (favourite[0] if favourite else DEFAULT_VARIANT)
         people, computers = Totals(), Totals()
         for (key, vs), totals in per.items():
+            if variant is None and key in LOWEST_WINS:
+                # penalty points (Krypkasino) are not added to every game's points
+                totals = replace(totals, points=0)
             if variant is None or key == variant:
                 if vs:
                     computers += totals

@@ -12,8 +12,8 @@ from bot.ai import LEVELS
 from bot.engine import Card, CardMoves, Move, Round, capture_options, capture_values
 from bot.engine.moves import Item
 from bot.i18n import EN, N_, Lang
-from bot.models import MAX_SEATS, VARIANT_NAMES, Game, Status
-from bot.moves import MAX_MENU_OPTIONS, rank_choices
+from bot.models import VARIANT_NAMES, Game, Status, seat_limit, team_problem
+from bot.moves import MAX_MENU_OPTIONS, round_choices
 from bot.render import (
     LEVEL_NAMES,
     TEXT_INK,
@@ -75,7 +75,7 @@ def lobby_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
     if game.status is not Status.LOBBY:
         return None
     view = _view()
-    ready = len(game.seats) == 4 if game.options.teams else len(game.seats) >= 2
+    ready = len(game.seats) >= 2 and not team_problem(game.options, len(game.seats))
     view.add_item(
         KasinoButton("lobby", game.id, "join", label=t("Join"), style=discord.ButtonStyle.success)
     )
@@ -101,7 +101,7 @@ def lobby_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
 
 def _add_host_controls(view: discord.ui.View, game: Game, t: Lang) -> None:
     """The second row: add a computer of each level, remove one, hints on/off."""
-    full = len(game.seats) >= MAX_SEATS
+    full = len(game.seats) >= seat_limit(game.options.variant)
     for level in LEVELS:
         view.add_item(
             KasinoButton(
@@ -199,8 +199,13 @@ def _card_option(
     if values != (played.rank,):
         label = t("{card} (counts {values})", card=label, values=or_values(values, t))
     can_take = bool(rnd.table) and bool(capture_options(rules, played, list(rnd.table), limit=1))
-    if can_take:
+    if can_take and rules.forced_capture:
+        description = t("can capture, so it must: choose what it takes")
+    elif can_take:
         description = t("can capture: choose what next")
+    elif rules.forced_capture:
+        label = t("{card}: krypa", card=label)
+        description = t("takes nothing: a krypa, put on the table at once")
     else:
         label = t("{card}: trail", card=label)
         description = t("takes nothing: put on the table at once")
@@ -281,7 +286,7 @@ def take_view(
     played = rnd.hands[seat][index]
     if building(rnd):
         return _building_take_view(game, played, index, ink, t)
-    choices = rank_choices(rules, played, rnd.table, CAPTURE_CHOICES) if rnd.table else []
+    choices = round_choices(rnd, played, CAPTURE_CHOICES)
     options = [
         discord.SelectOption(
             label=choice_label(rules, played, choice, t),
@@ -290,14 +295,16 @@ def take_view(
         )
         for n, choice in enumerate(choices)
     ]
-    options.append(
-        discord.SelectOption(
-            label=t("Trail: take nothing"),
-            value="trail",
-            description=t("Put {card} on the table", card=plain(played)),
-            emoji=ink.emoji(played),
+    if not (rules.forced_capture and choices):  # Krypkasino: a card that can capture must
+        krypa = t("Krypa: take nothing") if rules.forced_capture else ""
+        options.append(
+            discord.SelectOption(
+                label=krypa or t("Trail: take nothing"),
+                value="trail",
+                description=t("Put {card} on the table", card=plain(played)),
+                emoji=ink.emoji(played),
+            )
         )
-    )
     if choices:
         options.append(
             discord.SelectOption(

@@ -3,7 +3,8 @@
 Starts ``python -m bot --preview --port <free port>``, drives the SimCord Preview page in
 headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, a
 capture menu open, the table, a round summary and the match end, each on the dark and the
-light theme. Anna plays a match to 5 against a normal computer player. With ``--variant``
+light theme. Anna plays a match to 5 against a normal computer player (Krypkasino: five,
+at a six-seat table, to the limit 5, lowest wins; ``--seats`` changes it). With ``--variant``
 (a game with builds, e.g. ``casino``) she builds whenever she can, the menu pictured is a
 build menu, and the table is pictured once a build lies on it. Not a test: run it by hand
 and look at the pictures.
@@ -12,6 +13,7 @@ and look at the pictures.
     apt-get install -y chromium               # Chromium (Debian) is driven instead
     .venv/bin/python tools/screenshots.py --out /tmp/screens
     .venv/bin/python tools/screenshots.py --out /tmp/casino-screens --variant casino
+    .venv/bin/python tools/screenshots.py --out /tmp/kryp-screens --variant krypkasino
     .venv/bin/python tools/screenshots.py --out /tmp/sv-fi --locale sv-SE --server-locale fi
     .venv/bin/python tools/screenshots.py --out /tmp/four --four-colour
 
@@ -43,7 +45,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
 
 from bot.i18n import Lang, lang_of
-from bot.models import BUILDING, VARIANT_NAMES, Status
+from bot.models import BUILDING, VARIANT_NAMES, Status, seat_limit
 from bot.render import ENDINGS, LEVEL_NAMES, STEP_PROMPTS
 from bot.turns import BUILD_LABELS
 
@@ -156,7 +158,7 @@ class Words:
         self.start = pub("Start")
         self.hints_off = pub("Hints: off")
         self.hint = me("Hint")
-        self.stopped = pub(ENDINGS[Status.STOPPED]).split(".")[0]
+        self.stopped = me(ENDINGS[Status.STOPPED]).split(".")[0]  # as the hand view says it
         self.your_hand_button = pub("Your hand")
         self.your_hand = me("Your hand")
         self.choose_a_card = me(STEP_PROMPTS["card"], due="").split(": ", 1)[1].rstrip(".")
@@ -173,6 +175,7 @@ class Words:
         )
         self.cannot = me("{card}: cannot be played now", card="").strip(": ")
         self.trail = me("{card}: trail", card="")
+        self.krypa = me("{card}: krypa", card="")  # Krypkasino's card that takes nothing
         self.can_capture = me("can capture: choose what next").split(":")[0]
         self.can = before(me("can {actions}: choose what next", actions="\x00"))
         self.build = me("build")
@@ -200,7 +203,12 @@ class Match:
     """Anna's side of the match, driven through the Preview page."""
 
     def __init__(
-        self, page: Page, out: Path, variant: str = "swedish", words: Words | None = None
+        self,
+        page: Page,
+        out: Path,
+        variant: str = "swedish",
+        words: Words | None = None,
+        seats: int = 2,
     ) -> None:
         self.page = page
         self.out = out
@@ -210,6 +218,7 @@ class Match:
         self.variant = variant
         self.builds = variant in BUILDING
         self.shot_menu = False
+        self.seats = seats  # Anna and seats − 1 normal computer players
 
     # ----------------------------------------------------------------- pictures
 
@@ -380,8 +389,10 @@ class Match:
         self.command("/kasino new", **options, target=str(TARGET))
         lobby = self.wait(lambda: self.messages().count() > 0, what="the lobby")
         words = self.words
-        self.button(self.messages().first, words.add_normal)
-        self.wait(lambda: words.normal_bot in self.messages().first.inner_text(), what="a computer")
+        for number in range(1, self.seats):
+            self.button(self.messages().first, words.add_normal)
+            wanted = words.normal_bot + (f" {number}" if number > 1 else "")
+            self.wait(lambda w=wanted: w in self.messages().first.inner_text(), what="a computer")
         self.button(self.messages().first, words.hints_off)
         time.sleep(1)
         self.shoot("1-lobby", self.messages().first)
@@ -432,7 +443,8 @@ class Match:
             chosen_at = time.monotonic()
             moves += 1
             print(f"move {moves}: {chosen}", flush=True)
-            if not chosen.splitlines()[0].endswith(words.trail):  # else played at once
+            first = chosen.splitlines()[0]
+            if not first.endswith((words.trail, words.krypa)):  # else played at once
                 try:
                     menu = self.wait(
                         lambda: (
@@ -581,6 +593,9 @@ def main() -> None:
     parser.add_argument(
         "--four-colour", action="store_true", help="the four-colour deck (♦ blue, ♣ green)"
     )
+    parser.add_argument(
+        "--seats", type=int, default=None, help="players with Anna (default 2; Krypkasino 6)"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     words = Words(lang_of(args.locale), lang_of(args.server_locale))
@@ -593,7 +608,8 @@ def main() -> None:
             page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
             page.goto(url)
             page.wait_for_selector("#channel-composer-input")
-            match = Match(page, args.out, args.variant, words)
+            seats = args.seats or (seat_limit(args.variant) if args.variant == "krypkasino" else 2)
+            match = Match(page, args.out, args.variant, words, seats)
             try:
                 match.play()
                 match.profile()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from bot import ratings
-from bot.models import Game, Status
+from bot.models import LOWEST_WINS, Game, Status, lowest_wins
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
 from bot.storage.privacy import PrivacyQueries
 from bot.storage.records import (
@@ -376,11 +376,19 @@ class Storage(OutboxQueries, PrivacyQueries):
             f"SELECT COUNT(DISTINCT user_id) FROM results WHERE {clause}", params
         )
         total = int(counted[0][0]) if counted else 0
+        # Where the lowest total wins (Krypkasino) fewer points rank higher; the board of
+        # every variant adds up only the points of the games where points are good.
+        points, order = "points", "DESC"
+        if variant and lowest_wins(variant):
+            order = "ASC"
+        elif not variant:
+            low = ", ".join(f"'{key}'" for key in LOWEST_WINS)
+            points = f"CASE WHEN variant IN ({low}) THEN 0 ELSE points END"
         rows = await self.fetch(
-            "SELECT user_id, SUM(won), COUNT(*), SUM(points), SUM(tabbar), SUM(hinted) FROM results"
-            f" WHERE {clause} GROUP BY user_id"
-            " ORDER BY SUM(won) DESC, CAST(SUM(won) AS REAL) / COUNT(*) DESC, SUM(points) DESC,"
-            " user_id LIMIT ? OFFSET ?",
+            f"SELECT user_id, SUM(won), COUNT(*), SUM({points}), SUM(tabbar), SUM(hinted)"
+            f" FROM results WHERE {clause} GROUP BY user_id"
+            " ORDER BY SUM(won) DESC, CAST(SUM(won) AS REAL) / COUNT(*) DESC,"
+            f" SUM({points}) {order}, user_id LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
         return [BoardRow(*map(int, r)) for r in rows], total

@@ -280,6 +280,8 @@ def _options_json(game: Game) -> str:
             "target": opts.target,
             "teams": opts.teams,
             "turn_seconds": opts.turn_seconds,
+            **opts.switches,
+            **opts.kryp_options,
         }
     )
 

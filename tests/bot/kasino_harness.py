@@ -16,10 +16,11 @@ from simcord.backend import serializers
 
 from bot.engine import Move
 from bot.models import Game
-from bot.moves import auto_move, rank_choices
+from bot.moves import auto_move, round_choices
 from tests.dbrows import query
 
 PLAYERS = ("anna", "bjorn", "cecilia", "david")
+MORE_PLAYERS = ("erik", "frida")  # Krypkasino seats six: :meth:`Harness.add_members`
 
 
 def own_ids(env: simcord.Env, process: int) -> None:
@@ -111,6 +112,12 @@ class Harness:
         self.channel = self.guild.create_text_channel("kasino")
         self.members = [self.guild.add_member(env.create_user(name)) for name in PLAYERS]
         self.interactions = 0
+
+    def add_members(self, names: tuple[str, ...] = MORE_PLAYERS) -> list[Any]:
+        """More members in the guild (Krypkasino seats six); they play like the others."""
+        added = [self.guild.add_member(self.env.create_user(name)) for name in names]
+        self.members.extend(added)
+        return added
 
     # ------------------------------------------------------------- state
 
@@ -272,7 +279,7 @@ class Harness:
         message = hand.response
         index = rnd.hands[seat].index(move.card)
         before = game.version
-        can_take = bool(rank_choices(game.match.rules, move.card, rnd.table, 1))
+        can_take = bool(round_choices(rnd, move.card, 1))
         step = await self.select(member, message, [str(index)], custom_id=cid(message, "k:card:"))
         if can_take:
             message = step.response
@@ -281,7 +288,7 @@ class Harness:
             elif via_pick:
                 value = "pick"
             else:
-                choices = rank_choices(game.match.rules, move.card, rnd.table, 23)
+                choices = round_choices(rnd, move.card, 23)
                 value = next(
                     (
                         f"c{n}"
@@ -311,7 +318,7 @@ class Harness:
             rnd = game.match.round
             hand = rnd.hands[rnd.to_move]
             for index, card in enumerate(hand):
-                if rank_choices(game.match.rules, card, rnd.table, 1):
+                if round_choices(rnd, card, 1):
                     return index
             await self.play_move(game, Move(hand[0]))
 

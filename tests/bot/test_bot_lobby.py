@@ -113,10 +113,15 @@ async def test_rules_and_empty_channel_answers(harness: Harness) -> None:
     for key in VARIANT_NAMES:
         embed = (await harness.slash(anna, "kasino rules", variant=key)).response.embeds[0]
         assert len(embed) <= 6000 and "First to" not in embed.description
-        found = re.search(r"A match is to (\d+) points unless the lobby sets", embed.description)
+        found = re.search(
+            r"A match is to (\d+) points unless the lobby sets|reaches the limit, (\d+) points",
+            embed.description,
+        )
         assert found is not None, embed.description
-        targets.append(int(found[1]))
-    assert sorted(targets) == [16] * 2 + [21] * 6 + [50] * 2
+        # Krypkasino's is a limit: the match ends when a side reaches it, lowest wins
+        assert (found[2] is not None) == (key == "krypkasino"), key
+        targets.append(int(found[1] or found[2]))
+    assert sorted(targets) == [16] * 2 + [21] * 6 + [50] * 3
     hand = await harness.slash(anna, "kasino hand")
     assert hand.ephemeral and "no Kasino game" in hand.response.content
     stop = await harness.slash(anna, "kasino stop")

@@ -56,7 +56,7 @@ SHOWN_IN = {"add_field": {"value"}}
 # Literals that look like words but are not text for a person.
 ALLOWED = {
     "Kasino",  # the cog's name (get_cog), and the game's name in titles it is part of
-    "AB",  # the team letters
+    "ABC",  # the team letters (three teams: Krypkasino's six players in teams of two)
     "SHDC",  # the suits' order
     "KasinoButton",  # type variable bounds
     "KasinoSelect",

@@ -35,7 +35,7 @@ from . import endgame, fastcap, normal, odds
 from .buildrollout import BuildRollout
 from .evidence import Evidence
 from .kryp import KrypRollout, is_kryp
-from .sim import Sim
+from .sim import Sim, SimRollout
 from .values import Marginals, majority_points, objective
 from .view import SeatView
 
@@ -231,7 +231,7 @@ def _pick(scored: Sequence[tuple[float, Move]], size: int) -> list[tuple[float, 
     return chosen
 
 
-class Rollout:
+class Rollout(SimRollout):
     """The quick greedy policy and the leaf values, for one decision's worlds."""
 
     def __init__(self, view: SeatView) -> None:
@@ -245,24 +245,6 @@ class Rollout:
         self.scale = odds.scale(view.rules) if self.two else 1.0
         self.win = 0.5 * self.scale if self.two else WIN
         self._chances: dict[tuple, float] = {}
-
-    def world(self, sample: Round) -> Sim:
-        """The search's lean copy of a sampled round."""
-        return Sim.from_round(sample)
-
-    def after(self, world: Sim, move: Move) -> Sim:
-        """A copy of ``world`` with ``move`` played."""
-        sim = world.clone()
-        sim.play_move(move)
-        return sim
-
-    def run(self, sim: Sim, plies: int) -> None:
-        """Play ``plies`` greedy moves (fewer if the round or the match ends)."""
-        for _ in range(plies):
-            if sim.over:
-                return
-            card, taken, _ = self.greedy(sim)
-            sim.play(card, taken)
 
     def greedy(self, sim: Sim) -> tuple[Card, tuple[Card, ...], float]:
         """The greedy move of the seat to move, and what it gains."""

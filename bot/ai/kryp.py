@@ -31,7 +31,7 @@ from bot.engine.captures import whole_captures
 from . import fastcap
 from .candidates import moves_of
 from .outcome import outcome
-from .sim import Sim, kryp_points
+from .sim import Sim, SimRollout, kryp_points
 from .values import objective
 from .view import SeatView
 
@@ -264,7 +264,7 @@ def easy_choice(view: SeatView, rng: random.Random, careless: float) -> Move:
     return rng.choice([m for m, c in zip(moves, looks, strict=True) if c == least])
 
 
-class KrypRollout:
+class KrypRollout(SimRollout):
     """The search's greedy policy and leaf values in Krypkasino, for one decision."""
 
     def __init__(self, view: SeatView) -> None:
@@ -272,24 +272,6 @@ class KrypRollout:
         self.me = view.side
         self.costs = Costs(view.rules, view.sides)
         self.work = 0.0  # the search's steps, weighed (see hard.WORK_PER_MS)
-
-    def world(self, sample) -> Sim:
-        """The search's lean copy of a sampled round."""
-        return Sim.from_round(sample)
-
-    def after(self, world: Sim, move: Move) -> Sim:
-        """A copy of ``world`` with ``move`` played."""
-        sim = world.clone()
-        sim.play_move(move)
-        return sim
-
-    def run(self, sim: Sim, plies: int) -> None:
-        """Play ``plies`` greedy moves (fewer if the round ends)."""
-        for _ in range(plies):
-            if sim.over:
-                return
-            card, taken, _ = self.greedy(sim)
-            sim.play(card, taken)
 
     def greedy(self, sim: Sim) -> tuple[Card, tuple[Card, ...], float]:
         """The greedy move of the seat to move, and what it costs its side (negated)."""

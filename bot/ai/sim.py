@@ -263,3 +263,30 @@ _SPADE, _OTHER = Card(1, "S"), Card(1, "H")
 def _fake_piles(sim: Sim) -> list[list[Card]]:
     """Piles with the same sizes and spades, all :func:`end_items` looks at."""
     return [[_SPADE] * s + [_OTHER] * (c - s) for c, s in zip(sim.cards, sim.spades, strict=True)]
+
+
+class SimRollout:
+    """What the searches' rollouts over :class:`Sim` share: the lean copy of a sampled
+    round, a move played on a copy, and greedy play-outs (a subclass gives ``greedy``)."""
+
+    def world(self, sample: Round) -> Sim:
+        """The search's lean copy of a sampled round."""
+        return Sim.from_round(sample)
+
+    def after(self, world: Sim, move: Move) -> Sim:
+        """A copy of ``world`` with ``move`` played."""
+        sim = world.clone()
+        sim.play_move(move)
+        return sim
+
+    def run(self, sim: Sim, plies: int) -> None:
+        """Play ``plies`` greedy moves (fewer if the round or the match ends)."""
+        for _ in range(plies):
+            if sim.over:
+                return
+            card, taken, _ = self.greedy(sim)
+            sim.play(card, taken)
+
+    def greedy(self, sim: Sim) -> tuple[Card, tuple[Card, ...], float]:
+        """The greedy move of the seat to move, and what it is worth to it."""
+        raise NotImplementedError

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.ai import choose_move
+from bot.ai.sim import kryp_points
 from bot.engine import (
     Card,
     Move,
@@ -19,7 +20,6 @@ from bot.engine import (
     card_points,
     is_mulle,
 )
-from bot.engine.cards import LILLAN, STORAN
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def round_choices(round_: Round, played: Card, limit: int) -> list[Choice]:
     choices = []
     for taken in round_.forced_captures(played):
         sweep = len(taken) == len(table)
-        points = penalty_points(rules, (played, *taken)) + (rules.tabbe_points if sweep else 0)
+        points = capture_cost(rules, played, taken, len(table))
         values = capture_targets(rules, played, taken)
         choices.append(Choice(tuple(taken), points, len(taken) + 1, sweep, False, values))
     choices.sort(key=lambda c: (c.points, c.sweep, c.cards))
@@ -77,18 +77,17 @@ def round_choices(round_: Round, played: Card, limit: int) -> list[Choice]:
 def penalty_points(rules: Rules, cards: Sequence[Card]) -> int:
     """What these cards score in Krypkasino: each 10♦ (storan), each 2♠ (lillan), each
     ace and each other spade (an A♠ as an ace and a spade)."""
-    points = 0
-    for c in cards:
-        if c == STORAN:
-            points += rules.storan_points
-        elif c == LILLAN:
-            points += rules.lillan_points
-            continue
-        if c.rank == 1:
-            points += rules.ace_points
-        if c.suit == "S":
-            points += rules.spades_points
-    return points
+    worth = kryp_points(rules)
+    return sum(worth[card] for card in cards)
+
+
+def capture_cost(rules: Rules, played: Card, taken: Sequence[Card], table: int) -> int:
+    """What a Krypkasino move costs its player at once: the penalty points of the cards it
+    takes (the played card's included), and a tabbe's if it takes all ``table`` cards."""
+    if not taken:
+        return 0
+    sweep = len(taken) == table
+    return penalty_points(rules, (played, *taken)) + (rules.tabbe_points if sweep else 0)
 
 
 def _with_values(rules: Rules, played: Card, choice: Choice) -> Choice:
@@ -144,9 +143,7 @@ def safe_move(round_: Round) -> Move:
         table = len(round_.table)
 
         def cost(move: Move) -> tuple[int, int]:
-            sweep = bool(move.taken) and len(move.taken) == table
-            taken = penalty_points(rules, (move.card, *move.taken)) if move.taken else 0
-            return (taken + (rules.tabbe_points if sweep else 0), len(move.taken))
+            return capture_cost(rules, move.card, move.taken, table), len(move.taken)
 
         return min(moves, key=cost)
     return next((move for move in moves if move.is_trail), moves[0])

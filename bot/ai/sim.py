@@ -242,8 +242,10 @@ def card_worth_of(rules: Rules) -> Callable[[Card], int]:
 
 
 @lru_cache(maxsize=16)
+@lru_cache(maxsize=16)
 def kryp_points(rules: Rules) -> dict[Card, int]:
-    """Krypkasino's penalty points per card: storan, lillan, aces, the other spades."""
+    """Krypkasino's penalty points per card: storan, lillan, aces, the other spades (one
+    table per rule set, shared: read it, never change it)."""
     points = {}
     for card in full_deck():
         worth = rules.ace_points * (card.rank == 1)

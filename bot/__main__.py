@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     args = parse_args(argv)
     if args.command in ("verify", "replay"):
-        from bot.record_cli import replay_file, verify_file
+        from bot.records.cli import replay_file, verify_file
 
         return (verify_file if args.command == "verify" else replay_file)(args.file)
     try:

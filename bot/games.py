@@ -20,12 +20,12 @@ from typing import Any
 
 from bot.ai import LEVELS, hint
 from bot.config import Config
-from bot.deals import new_seed
 from bot.engine import Card, IllegalMove, Match, Move, Play, Reason, Round
 from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_problem
 from bot.moves import auto_move, computer_move
-from bot.ratings import lineup_of
+from bot.records.deals import new_seed
+from bot.records.ratings import lineup_of
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
@@ -131,7 +131,7 @@ class GameService:
         self.storage = storage
         self.config = config
         self._rng = random.Random(seed)
-        # production (no fixed seed): every match is dealt from a secret seed (bot.deals)
+        # production (no fixed seed): every match is dealt from a secret seed (bot.records.deals)
         self._secret_seeds = seed is None
         self._games: dict[int, Game] = {}
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()

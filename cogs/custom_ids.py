@@ -60,7 +60,7 @@ MAX_ID = 2**63 - 1  # Discord snowflakes and SQLite integers are signed 64-bit
 MAX_VERSION = 2**31 - 1
 MAX_OPTIONS = 25  # Discord's limit of options in one select
 MAX_PAGE = 1000
-MAX_STEP = 20_000  # a replay's steps (bot.record.MAX_MOVES)
+MAX_STEP = 20_000  # a replay's steps (bot.records.record.MAX_MOVES)
 REPLAY_SLOTS = ("open", "first", "back", "next", "last")
 LOBBY_ACTIONS = frozenset(
     ("join", "leave", "start", "cancel", "remove-computer", "hints", *(f"add-{x}" for x in LEVELS))

@@ -20,7 +20,7 @@ from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import MESSAGE_COLUMNS, GameError, GameService
 from bot.i18n import N_, Lang, languages, native_name
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
-from bot.profile import ratings_embed
+from bot.records.profile import ratings_embed
 from bot.render import ended_text, lobby_embed, scores_embed, standings
 from bot.rules_text import rules_embed
 from bot.storage import ChannelBusy, CorruptGame, Outgoing

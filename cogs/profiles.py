@@ -8,10 +8,10 @@ from dataclasses import replace
 
 import discord
 
-from bot import ratings
 from bot.i18n import N_, Lang
 from bot.models import LOWEST_WINS, VARIANT_NAMES
-from bot.profile import (
+from bot.records import ratings
+from bot.records.profile import (
     CHART_FILE,
     LAST_RESULTS,
     Profile,

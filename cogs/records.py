@@ -1,6 +1,6 @@
 """History, replays and exports of finished matches (issue 22): ``/kasino history``, the
 private replay view, and ``/kasino export``. Only a *finished* match of the clicker's
-server has a record (:func:`bot.record.load_record`), so nothing here can show a card that
+server has a record (:func:`bot.records.record.load_record`), so nothing here can show a card that
 is still hidden. Stepping a replay costs more the later the step: it runs in a worker
 thread, on records kept in a small cache (a finished match never changes)."""
 
@@ -14,8 +14,8 @@ from collections import OrderedDict
 import discord
 
 from bot.i18n import N_, Lang
-from bot.record import GameRecord, NoRecord, RecordError, load_record
-from bot.replays import history_embed, history_option_label, replay_embed
+from bot.records.record import GameRecord, NoRecord, RecordError, load_record
+from bot.records.replays import history_embed, history_option_label, replay_embed
 from bot.storage import CorruptGame, Storage
 from cogs.common import NOT_MINE, private, refuse
 from cogs.components import kasino_ids

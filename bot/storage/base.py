@@ -15,8 +15,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bot import ratings
 from bot.models import LOWEST_WINS, Game, Status, lowest_wins
+from bot.records import ratings
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
 from bot.storage.privacy import PrivacyQueries
 from bot.storage.records import (
@@ -403,7 +403,7 @@ class Storage(OutboxQueries, PrivacyQueries):
         computers: bool = False,
     ) -> tuple[list[RatingRow], int, list[RatingRow]]:
         """One page of a server's rating board of one variant (highest rating first, of
-        the players with :data:`bot.ratings.PROVISIONAL` rated matches or more), how many
+        the players with :data:`bot.records.ratings.PROVISIONAL` rated matches or more), how many
         such players there are, and the provisional players (fewest matches yet; most
         matches first, then rating)."""
         board = ratings.COMPUTERS if computers else ratings.PEOPLE

@@ -84,7 +84,7 @@ class ResultRecord:
     ``vs_computer``: a computer player was at the table (a separate board); ``hinted``:
     hints were on. For the profile: ``rounds`` played, rounds in which the player's side
     took ``storan`` and ``lillan``, ``aces`` the side took, and ``lineup`` (the match's
-    sides as :class:`bot.ratings.Lineup` stores them; empty: not rated).
+    sides as :class:`bot.records.ratings.Lineup` stores them; empty: not rated).
     """
 
     user_id: int

@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import ratings
+from bot.records import ratings
 from bot.storage.base import Statement, Storage, changes
 
 

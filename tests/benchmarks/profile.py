@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bot import ratings
+from bot.records import ratings
 from bot.storage import Statement, Storage
 from bot.storage.copy import insert_statements
 from cogs.profiles import ProfileFlow

@@ -39,8 +39,8 @@ from bot.engine import Match
 from bot.i18n import EN
 from bot.models import Game, GameOptions, Seat, Status
 from bot.moves import auto_move
-from bot.record import load_record
-from bot.replays import history_embed, replay_embed
+from bot.records.record import load_record
+from bot.records.replays import history_embed, replay_embed
 from bot.storage import Storage
 from bot.storage.base import _finished_steps
 from bot.storage.records import game_values

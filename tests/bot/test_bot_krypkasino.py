@@ -426,9 +426,9 @@ def test_a_failing_computer_plays_a_safe_move(monkeypatch: pytest.MonkeyPatch) -
 def test_ratings_and_profiles_rank_the_lowest_first() -> None:
     """A Krypkasino lineup ranks fewest points first after the winner, keeps saying so
     through storage, and a profile's result shows the best (lowest) other total."""
-    from bot import ratings
     from bot.i18n import EN
-    from bot.profile import result_line
+    from bot.records import ratings
+    from bot.records.profile import result_line
     from bot.storage.records import ResultLine
 
     seats = [(0, "u1"), (1, "u2"), (2, "c:easy")]

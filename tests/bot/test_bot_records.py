@@ -9,11 +9,11 @@ import json
 import tempfile
 from typing import Any
 
-from bot.deals import round_commitment, short
 from bot.i18n import EN
 from bot.models import Status
-from bot.record import GameRecord, load_record
-from bot.record_cli import replay_file, verify_file
+from bot.records.cli import replay_file, verify_file
+from bot.records.deals import round_commitment, short
+from bot.records.record import GameRecord, load_record
 from cogs.common import NOT_MINE
 from cogs.records import NO_PAGE, NO_RECORD, NO_STEP
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from bot import ratings
 from bot.__main__ import main
 from bot.config import Config
 from bot.games import GameService
 from bot.models import GameOptions, Seat, Status
 from bot.moves import auto_move
+from bot.records import ratings
 from bot.storage import StaleGame, Statement, Storage
 from bot.storage.base import Computed
 from bot.storage.rerate import rebuild

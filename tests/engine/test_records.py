@@ -1,4 +1,4 @@
-"""Game records without Discord (bot/record.py, bot/deals.py, python -m bot verify/replay):
+"""Game records without Discord (bot/records/record.py, bot/records/deals.py, python -m bot verify/replay):
 every variant's finished match replays to its end and verifies; a changed seed, card or
 commitment fails; an unfinished game has no record, so nothing of its hidden cards can
 leave; the CLI answers with its exit code."""
@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.__main__ import main
-from bot.deals import commitment, new_seed, round_seed
 from bot.engine import Match, Move
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status
 from bot.moves import auto_move
-from bot.record import GameRecord, NoRecord, RecordError, read
-from bot.record_cli import verify_file
+from bot.records.cli import verify_file
+from bot.records.deals import commitment, new_seed, round_seed
+from bot.records.record import GameRecord, NoRecord, RecordError, read
 from bot.storage import StoredMove
 
 

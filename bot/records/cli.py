@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.i18n import EN
-from bot.record import GameRecord, RecordError, read
+from bot.records.record import GameRecord, RecordError, read
 from bot.render import side_name, signed, variant_name
 
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 import discord
 from PIL import Image, ImageDraw, ImageFont
 
-from bot import ratings
 from bot.i18n import EN, Lang
 from bot.models import lowest_wins
+from bot.records import ratings
 from bot.render import HINTED_MARK, LEVEL_NAMES, TABLE_COLOUR, variant_name
 from bot.storage.records import RatingRow, ResultLine, Totals
 
@@ -42,7 +42,7 @@ def ratings_embed(
     t: Lang = EN,
 ) -> discord.Embed:
     """One page of a rating board, and the provisional players (fewer than
-    :data:`bot.ratings.PROVISIONAL` rated matches) listed apart below it."""
+    :data:`bot.records.ratings.PROVISIONAL` rated matches) listed apart below it."""
     names = names or {}
     title = t("Kasino vs computers") if computers else t("Kasino leaderboard")
     board = t("{variant}, by rating", variant=variant_name(variant, t))

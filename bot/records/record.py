@@ -4,7 +4,7 @@ the engine, and verified. No Discord connection is needed (``python -m bot verif
 
 A record exists only for a *finished* match: :func:`load_record` refuses a game in play,
 so nothing here can show a card that is still hidden. The seeds it carries are then
-harmless, and they let anyone check each round's commitment (:mod:`bot.deals`) and deal.
+harmless, and they let anyone check each round's commitment (:mod:`bot.records.deals`) and deal.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.deals import commitment, round_seed
 from bot.engine import IllegalMove, Match, Move
 from bot.engine.rules import rules_from_dict, rules_to_dict
 from bot.i18n import EN, Lang
 from bot.models import Game, GameOptions, Seat, Status
+from bot.records.deals import commitment, round_seed
 from bot.render import played_words
 from bot.turns import after
 

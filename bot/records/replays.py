@@ -11,7 +11,7 @@ import discord
 
 from bot.i18n import EN, Lang
 from bot.models import Seat
-from bot.record import Step
+from bot.records.record import Step
 from bot.render import (
     TABLE_COLOUR,
     TEXT_INK,

@@ -93,15 +93,18 @@ def read(code: str) -> Catalog:
 
 def update() -> None:
     """Write the template and bring every language's catalogue up to date with it (new
-    messages untranslated, vanished ones dropped; translations kept)."""
+    messages untranslated, vanished ones dropped; translations kept). Locations name the
+    file without a line number, so an edit elsewhere in a file changes no catalogue."""
     template = extract()
     with TEMPLATE.open("wb") as out:
-        write_po(out, template, width=100, sort_output=False, omit_header=False)
+        write_po(
+            out, template, width=100, sort_output=False, omit_header=False, include_lineno=False
+        )
     for code in languages()[1:]:
         catalogue = read(code)
         catalogue.update(template, no_fuzzy_matching=True)
         with catalogue_path(code).open("wb") as out:
-            write_po(out, catalogue, width=100, ignore_obsolete=True)
+            write_po(out, catalogue, width=100, ignore_obsolete=True, include_lineno=False)
 
 
 def problems(code: str) -> list[str]:

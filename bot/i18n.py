@@ -6,6 +6,9 @@ language is a new file. English is the source language: its texts are the messag
 the code, so it has no catalogue of its own. A ``.po`` file is compiled in memory when first
 used (Babel's ``read_po`` and ``write_mo``), so a fresh clone needs no build step.
 
+Numbers and dates are written the language's way through Babel (:meth:`Lang.decimal`,
+:meth:`Lang.percent`, :meth:`Lang.date`), wherever Discord's ``<t:…>`` markup cannot go.
+
 Messages are ``str.format`` templates with named fields (``"{name} wins {score} to
 {others}"``). The code marks them for extraction with ``t("…")`` (translate now),
 ``t.ngettext("…", "…", n)`` (plurals: the count is the field ``{n}``), ``t.pgettext(ctx,
@@ -14,6 +17,7 @@ Messages are ``str.format`` templates with named fields (``"{name} wins {score} 
 
 from __future__ import annotations
 
+import datetime
 import functools
 import gettext
 import hashlib
@@ -23,14 +27,17 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
+from babel.dates import format_date, format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 
 from bot.engine import Build, Card, Joined, Reason
 
 LOCALES = Path(__file__).parent / "locales"
 DOMAIN = "kasino"
 DEFAULT = "en"
+MINUS = "\u2212"  # the minus sign of negative numbers the bot writes
 
 
 def N_(message: str) -> str:
@@ -112,6 +119,30 @@ class Lang:
     def pgettext(self, context: str, message: str, /, **fields: Any) -> str:
         """A message that needs a context to be translated (a lone word, a command name)."""
         return self._translations.pgettext(context, message).format(**fields)
+
+    def decimal(self, value: float, digits: int = 1) -> str:
+        """``value`` with ``digits`` decimals, as the language writes it (``5.0``, ``5,0``);
+        below zero with a true minus sign (``−5,0``), as the bot's signed items are."""
+        pattern = "#,##0" + ("." + "0" * digits if digits else "")
+        text = format_decimal(abs(value), format=pattern, locale=self.code)
+        return MINUS + text if round(value, digits) < 0 else text
+
+    def percent(self, fraction: float) -> str:
+        """A fraction as a whole percentage (``42%``, ``42 %``)."""
+        return format_percent(fraction, locale=self.code)
+
+    def signed(self, points: int) -> str:
+        """Points with their sign: ``+3``, ``−5`` (a minus sign, not a hyphen), ``0``."""
+        return f"+{points}" if points > 0 else f"{MINUS}{-points}" if points < 0 else "0"
+
+    def date(self, timestamp: float, *, time: bool = False) -> str:
+        """A moment (seconds since the epoch, UTC) as a date the language writes
+        (``Nov 26, 2026``, ``26 nov. 2026``, ``26.11.2026``), with the time if asked: for
+        a select option or a picture, where Discord's ``<t:…>`` markup is not shown."""
+        moment = datetime.datetime.fromtimestamp(timestamp, datetime.UTC)
+        if time:
+            return format_datetime(moment, "short", tzinfo=datetime.UTC, locale=self.code)
+        return format_date(moment, "medium", locale=self.code)
 
     def listing(self, items: Iterable[str], word: str = "and") -> str:
         """``A, B and C`` (``word``: ``"and"`` or ``"or"``)."""

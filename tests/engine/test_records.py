@@ -1,4 +1,5 @@
-"""Game records without Discord (bot/records/record.py, bot/records/deals.py, python -m bot verify/replay):
+"""Game records without Discord (bot/records/record.py, bot/records/deals.py,
+python -m bot verify/replay):
 every variant's finished match replays to its end and verifies; a changed seed, card or
 commitment fails; an unfinished game has no record, so nothing of its hidden cards can
 leave; the CLI answers with its exit code."""

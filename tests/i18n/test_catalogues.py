@@ -175,3 +175,24 @@ def test_building_refusals_translate() -> None:
 def test_each_language_is_named_in_itself() -> None:
     assert [native_name(code) for code in ("en", "sv", "fi")] == ["English", "Svenska", "Suomi"]
     assert native_name("no") == "Norsk"  # a new language needs no code for its name
+
+
+@pytest.mark.parametrize(
+    ("code", "decimal", "percent", "date"),
+    [
+        ("en", "−5.0", "42%", "Jan 15, 2027"),
+        ("sv", "−5,0", "42\xa0%", "15 jan. 2027"),
+        ("fi", "−5,0", "42\xa0%", "15.1.2027"),
+    ],
+)
+def test_numbers_and_dates_in_each_language(
+    code: str, decimal: str, percent: str, date: str
+) -> None:
+    """Decimals, percentages and dates as each language writes them (Babel), with a true
+    minus sign below zero."""
+    t = lang(code)
+    assert t.decimal(-5.04) == decimal
+    assert t.decimal(1.75, 2) == decimal.replace("−5", "1").replace("0", "75")
+    assert t.percent(0.425) == percent
+    assert t.date(1_800_000_000) == date
+    assert t.signed(-3) == "−3" and t.signed(4) == "+4" and t.signed(0) == "0"

@@ -79,6 +79,7 @@ def backup(source: Path, destination: Path) -> str:
     """Copy ``source`` into ``destination`` (a new file, or one replaced whole) with
     SQLite's backup API and check the copy; returns what it holds, in words. A failed copy
     leaves ``destination`` as it was."""
+    destination.parent.mkdir(parents=True, exist_ok=True)  # backups/… the first time
     partial = destination.with_name(f".{destination.name}.partial")
     partial.unlink(missing_ok=True)
     try:

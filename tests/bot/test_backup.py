@@ -93,8 +93,7 @@ async def test_a_backup_taken_while_writing_restores_the_same_profiles(
         writer.start()
         assert await asyncio.to_thread(writer.holding.wait, 10)
         # the backup runs while another connection's write transaction is open
-        copy = tmp_path / "backups" / "kasino-backup.db"
-        copy.parent.mkdir()
+        copy = tmp_path / "backups" / "kasino-backup.db"  # its folder is made
         assert await asyncio.to_thread(run, "backup", str(copy), "--db", str(db)) == 0
         writer.release()
         while writer.rows < 20:  # it keeps writing after the backup

@@ -60,6 +60,8 @@ def restore_command(config: Config, file: str, *, db: str | None) -> int:
         source = Path(file)
         if not source.is_file():
             raise Refused(f"there is no backup at {source}")
+        if source.resolve() == target.resolve():
+            raise Refused("the backup is the database itself: name the backup file")
         check(source)
     except Refused as error:
         return _error(str(error), 2)

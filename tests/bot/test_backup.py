@@ -176,11 +176,12 @@ def test_backup_and_restore_refuse_in_one_line(
     sqlite3.connect(other).close()
     assert run("restore", str(other), "--db", str(db)) == 2
     assert run("restore", str(tmp_path / "missing.db"), "--db", str(db)) == 2
+    assert run("restore", str(db), "--db", str(db)) == 2
     assert query(db, "SELECT value FROM meta WHERE key = 'after'") == [{"value": "the copy"}]
     assert list(tmp_path.glob("*.before-restore-*")) == []
     assert list(tmp_path.glob(".*partial")) == []
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 8 and all(line.startswith("error: ") for line in err), err
+    assert len(err) == 9 and all(line.startswith("error: ") for line in err), err
     assert "--force" in err[0] and "pg_dump -Fc" in err[3] and "pg_restore" in err[4]
     assert not any("secret" in line for line in err)
     assert "not a Kasino database" in err[5] and "no such table" in err[6]

@@ -98,6 +98,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     migrate.add_argument(
         "--replace", action="store_true", help="empty a target that holds data, then copy"
     )
+    backup = commands.add_parser(
+        "backup",
+        help="copy the SQLite database into a file (safe while the bot runs)",
+        description="Copy the SQLite database (KASINO_DB) into FILE with SQLite's online"
+        " backup, safe while the bot runs, and check the copy. For PostgreSQL use pg_dump.",
+    )
+    backup.add_argument("file", metavar="FILE", help="the backup to write")
+    backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    restore = commands.add_parser(
+        "restore",
+        help="put a backup in place of the SQLite database (stop the bot first)",
+        description="Check the backup FILE, keep the current database beside it"
+        " (KASINO_DB.before-restore-DATE), and write FILE into KASINO_DB. Stop the bot first.",
+    )
+    restore.add_argument("file", metavar="FILE", help="a file made by python -m bot backup")
+    for command in (backup, restore):
+        command.add_argument(
+            "--db", default=None, metavar="PATH", help="the database (default: KASINO_DB)"
+        )
     return parser.parse_args(argv)
 
 
@@ -257,6 +276,12 @@ def main(argv: list[str] | None = None) -> int:
         from bot.migrate import migrate_db
 
         return migrate_db(config, args.source, args.to, replace=args.replace)
+    if args.command in ("backup", "restore"):
+        from bot.backup import backup_command, restore_command
+
+        if args.command == "backup":
+            return backup_command(config, args.file, db=args.db, force=args.force)
+        return restore_command(config, args.file, db=args.db)
     if args.command == "ratings":
         return asyncio.run(_ratings(args.db or config.db_path, write=args.rebuild))
     discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)

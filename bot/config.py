@@ -12,7 +12,7 @@ from bot.storage.target import BadTarget, parse_target, redact
 
 # Every setting the bot reads, with its default as written in a .env file (``None``: none,
 # or required). The one source of truth: load_config reads no other name (``_raw``), and
-# tests/bot/test_settings.py holds .env.example and the README's table to these defaults.
+# tests/bot/test_settings.py holds .env.example and docs/admin.md's table to these defaults.
 SETTINGS: dict[str, str | None] = {
     "DISCORD_TOKEN": None,
     "KASINO_DB": "data/kasino.db",

@@ -40,19 +40,21 @@ class CatalogueTranslator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         """The string in ``locale``'s language, or ``None`` (Discord shows the English)."""
-        code = code_of(locale)
-        if code == DEFAULT:
-            return None
-        t = lang(code)
-        if context.location is Where.choice_name:
-            text = t(string.message)
-        else:
-            text = t.pgettext(COMMAND, string.message)
-        if text == string.message:
-            return None
-        if context.location in NAMES and not valid_name(text):
-            return None  # a name Discord would refuse: the English one stays
-        return text
+        return translated(string.message, code_of(locale), context.location)
+
+
+def translated(message: str, code: str, where: Where) -> str | None:
+    """A command tree string in language ``code`` as Discord is given it, or ``None``
+    where Discord shows the English (also what ``/kasino help`` names the commands by)."""
+    if code == DEFAULT:
+        return None
+    t = lang(code)
+    text = t(message) if where is Where.choice_name else t.pgettext(COMMAND, message)
+    if text == message:
+        return None
+    if where in NAMES and not valid_name(text):
+        return None  # a name Discord would refuse: the English one stays
+    return text
 
 
 def command_strings(

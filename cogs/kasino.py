@@ -18,6 +18,7 @@ from bot.acks import unless_answered_elsewhere
 from bot.engine import Card, rules_for
 from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import MESSAGE_COLUMNS, GameError, GameService
+from bot.help_text import help_embed
 from bot.i18n import N_, Lang, languages, native_name
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
 from bot.records.profile import ratings_embed
@@ -332,6 +333,13 @@ class Kasino(
         game's (with its options), else Swedish Kasino; a menu swaps in another's."""
         embed, view = await self.rules_message(interaction, variant.value if variant else None)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @app_commands.command(name="help", description="What each /kasino command does, and ratings")
+    async def help_command(self, interaction: discord.Interaction) -> None:
+        """Privately, in the reader's language: every command of the group in one line (made
+        from the group itself) and what the rating number means."""
+        embed = help_embed(self.__cog_app_commands_group__, private(interaction))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def rules_message(
         self, interaction: discord.Interaction, variant: str | None

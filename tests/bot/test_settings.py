@@ -1,6 +1,6 @@
 """One source of truth for the settings: every environment variable the code reads is in
 ``bot.config.SETTINGS`` (found in the code itself, so a new one cannot be forgotten), and
-``.env.example`` and the README's configuration table name each with the same default."""
+``.env.example`` and the settings table of docs/admin.md name each with the same default."""
 
 from __future__ import annotations
 
@@ -56,10 +56,10 @@ def env_example() -> dict[str, tuple[str, str]]:
     return out
 
 
-def readme_table() -> dict[str, str]:
-    """The README's configuration table: name -> its default cell."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### Configuration", 1)[1].split("\n### ", 1)[0]
+def settings_table() -> dict[str, str]:
+    """The settings table of docs/admin.md (the admin's guide): name -> its default cell."""
+    text = (ROOT / "docs" / "admin.md").read_text(encoding="utf-8")
+    section = text.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
     return {
         match[1]: match[2].strip()
         for match in re.finditer(r"^\| `([A-Z][A-Z0-9_]+)` \| ([^|]*) \|", section, re.M)
@@ -100,16 +100,16 @@ def test_env_example_names_every_setting_with_its_default() -> None:
             )
 
 
-def test_readme_table_names_every_setting_with_its_default() -> None:
-    table = readme_table()
+def test_the_admin_guides_table_names_every_setting_with_its_default() -> None:
+    table = settings_table()
     assert set(table) == set(SETTINGS)
     for name, default in SETTINGS.items():
         cell = table[name].replace("`", "")
         if default is None:
-            assert cell.startswith(NO_DEFAULT), f"README: {name}'s default is {cell!r}"
+            assert cell.startswith(NO_DEFAULT), f"docs/admin.md: {name}'s default is {cell!r}"
         else:
             assert cell == default or cell.endswith(f"({default})"), (
-                f"README: {name}'s default is {cell!r}, the code's is {default}"
+                f"docs/admin.md: {name}'s default is {cell!r}, the code's is {default}"
             )
 
 

@@ -1,4 +1,4 @@
-"""The README's engine examples run as written."""
+"""The engine examples of docs/development.md ("The engine") run as written."""
 
 import contextlib
 import io
@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).parents[2] / "README.md").read_text()
-ENGINE = README[README.index("## The engine") :]
+GUIDE = (Path(__file__).parents[2] / "docs" / "development.md").read_text(encoding="utf-8")
+ENGINE = GUIDE[GUIDE.index("\n## The engine\n") :]
 BLOCKS = re.findall(r"```python\n(.*?)```", ENGINE, re.S)
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
-def test_readme_engine_example_runs(index):
+def test_engine_example_runs(index):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(BLOCKS[index], f"README block {index}", "exec"), {})
+        exec(compile(BLOCKS[index], f"docs/development.md block {index}", "exec"), {})
     assert out.getvalue()
 
 
@@ -24,7 +24,7 @@ def test_the_build_example_prints_what_its_comments_say():
     block = next(b for b in BLOCKS if "Move.build" in b)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(block, "README build example", "exec"), {})
+        exec(compile(block, "docs/development.md build example", "exec"), {})
     printed = out.getvalue().splitlines()
     said = [line.split("# ", 1)[1] for line in block.splitlines() if "print(" in line]
     for line, comment in zip(printed, said, strict=True):

@@ -187,6 +187,13 @@ def _pile_name(game: Game, index: int) -> str:
     return side_name(game, index) if shared else seat_name(game.seats[index])
 
 
+def sweep_scores(rules: Rules) -> bool:
+    """Whether clearing the table scores in these rules: always in the Nordic games (a
+    tabbe, a mökki), in the games with builds only with the ``sweeps`` option. A sweep that
+    scores nothing goes unsaid, as a cry of "sweep!" would promise a point."""
+    return rules.sweeps
+
+
 def sweep_word(rules: Rules, t: Lang = EN) -> str:
     """What a sweep is called in this variant (and language)."""
     if rules.builds:
@@ -285,6 +292,7 @@ def describe_move(
             )
     else:
         text = move_sentence(name, move, plain, later, t)
+    sweep = sweep and sweep_scores(rules)
     bonus = [
         word
         for word, flag in ((t.pgettext("sweep", "mulle"), mulle), (sweep_word(rules, t), sweep))
@@ -324,14 +332,19 @@ def choice_label(rules: Rules, played: Card, choice: Choice, t: Lang = EN) -> st
 
 
 def choice_description(rules: Rules, choice: Choice, t: Lang = EN) -> str:
-    """Why an option ranks where it does: cards, points, sweep, mulle."""
-    parts = [
-        t.ngettext("{n} card", "{n} cards", choice.cards),
-        t.ngettext("{n} point", "{n} points", choice.points),
-    ]
-    if choice.sweep and rules.reward_points:
-        parts.append(t("tabbe! +{points}", points=rules.tabbe_points))
-    elif choice.sweep:
+    """Why an option ranks where it does: cards, points, sweep, mulle. In Krypkasino the
+    points are penalties and say so (a tabbe's included)."""
+    cards_taken = t.ngettext("{n} card", "{n} cards", choice.cards)
+    if rules.lowest_wins:
+        parts = [
+            cards_taken,
+            t.ngettext("{n} penalty point", "{n} penalty points", choice.points),
+        ]
+        if choice.sweep:
+            parts.append(t("{points} of them for the tabbe", points=rules.tabbe_points))
+        return " · ".join(parts)[:100]
+    parts = [cards_taken, t.ngettext("{n} point", "{n} points", choice.points)]
+    if choice.sweep and sweep_scores(rules):
         parts.append(sweep_word(rules, t) + "!")
     if choice.mulle:
         parts.append(t.pgettext("sweep", "mulle") + "!")

@@ -298,14 +298,23 @@ def describe_move(
         for word, flag in ((t.pgettext("sweep", "mulle"), mulle), (sweep_word(rules, t), sweep))
         if flag
     ]
-    if sweep and rules.reward_points:
+    if sweep and rules.reward_points and rewarded:
         text = t(
             "{move}: tabbe! +{penalty} for {name}, −{reward} for {rewarded}.",
             move=text,
             penalty=rules.tabbe_points,
             name=name,
             reward=rules.reward_points,
-            rewarded=rewarded or t("the player before"),
+            rewarded=rewarded,
+        )
+    elif sweep and rules.reward_points:  # no name at hand: say whose seat it is
+        text = t(
+            "{move}: tabbe! +{penalty} for {name}, −{reward} for the player who played"
+            " before them.",
+            move=text,
+            penalty=rules.tabbe_points,
+            name=name,
+            reward=rules.reward_points,
         )
     elif bonus:
         text = t("{move}: {bonus}!", move=text, bonus=t.listing(bonus))
@@ -377,7 +386,7 @@ def kryp_words(options: GameOptions, t: Lang = EN) -> list[str]:
     elif options.teams:
         words.append(t("teams of two, partners opposite"))
     if not options.take_all:
-        words.append(t("any capture will do (not the whole)"))
+        words.append(t("any capture will do (not only the whole ones)"))
     if options.majorities:
         words.append(t("majorities (most cards 1, most spades 2)"))
     return words

@@ -202,7 +202,7 @@ def _card_option(
     if can_take and rules.forced_capture:
         description = t("can capture, so it must: choose what it takes")
     elif can_take:
-        description = t("can capture: choose what next")
+        description = t("can capture: choose what it takes next")
     elif rules.forced_capture:
         label = t("{card}: krypa", card=label)
         description = t("takes nothing: a krypa, put on the table at once")
@@ -233,7 +233,7 @@ def _building_card_option(
         words = dict.fromkeys(t(KIND_WORDS[KIND_OF[kind]]) for kind in kinds)
         if trail:
             words[t("trail")] = None
-        description = t("can {actions}: choose what next", actions=", ".join(words))
+        description = t("can {actions}: choose the move next", actions=", ".join(words))
     return discord.SelectOption(label=label, value=str(index), description=description[:100])
 
 

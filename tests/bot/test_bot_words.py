@@ -127,3 +127,20 @@ def test_casino_s_default_takes_without_a_sweep_point() -> None:
     assert capture.endswith("2 cards · 0 points"), capture
     scoring = game_at("casino", "5C 9D", "5H", sweeps=True)
     assert take_options(scoring)["c0"].endswith("2 cards · 1 point · sweep!")
+
+
+@pytest.mark.parametrize(
+    ("code", "ending"),
+    [
+        ("en", "+5 for Bo, −5 for the player who played before them."),
+        ("sv", "+5 till Bo, −5 till den som spelade före."),
+        ("fi", "+5 pelaajalle Bo, −5 ennen häntä pelanneelle."),
+    ],
+)
+def test_a_tabbe_without_a_name_for_the_reward_says_whose_it_is(code: str, ending: str) -> None:
+    """The move line names who gets −5; when no name is at hand it still says the seat
+    (the Finnish once read "pelaajalle edelliselle pelaajalle")."""
+    rules = rules_for("krypkasino")
+    move = Move(Card.parse("QD"), parse_cards("9H 3C"))
+    line = describe_move("Bo", rules, move, sweep=True, t=lang(code))
+    assert line.endswith(": tabbe! " + ending), line

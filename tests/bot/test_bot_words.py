@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.ai.explain import explain_move
 from bot.engine import Card, Match, Move, Round, parse_cards, rules_for
 from bot.i18n import lang
 from bot.models import Game, GameOptions, Seat, Status
@@ -144,3 +145,32 @@ def test_a_tabbe_without_a_name_for_the_reward_says_whose_it_is(code: str, endin
     move = Move(Card.parse("QD"), parse_cards("9H 3C"))
     line = describe_move("Bo", rules, move, sweep=True, t=lang(code))
     assert line.endswith(": tabbe! " + ending), line
+
+
+# ------------------------------------------------------------------ hints
+
+
+def hint_for(variant: str, hand: str, table: str, code: str = "en", **options: bool) -> str:
+    """The hint for taking the table's 10♥ with the 10♦ of ``hand`` (Bo holds two kings)."""
+    rules = rules_for(variant, **options)
+    bo = parse_cards("KC KD") if len(parse_cards(hand)) > 1 else []
+    rnd = Round.from_position(rules, [parse_cards(hand), bo], parse_cards(table), to_move=0)
+    return explain_move(rnd, 0, Move(Card.parse("10D"), parse_cards("10H")), lang(code))
+
+
+@pytest.mark.parametrize("sweeps", [False, True])
+def test_a_casino_hint_speaks_casino(sweeps: bool) -> None:
+    hint = hint_for("casino", "10D 5C", "10H", sweeps=sweeps)
+    assert "big casino is worth 2 points" in hint and "storan" not in hint, hint
+    assert ("clearing the table is a sweep" in hint) == sweeps, hint
+    assert "tabbe" not in hint, hint
+    last = hint_for("casino", "10D", "10H 2C", sweeps=sweeps)  # the round's last card
+    assert "the last capture takes the cards left on the table," in last, last
+    assert "sistan" not in last, last
+
+
+def test_a_swedish_hint_keeps_the_swedish_words() -> None:
+    assert "clearing the table is a tabbe" in hint_for("swedish", "10D 5C", "10H")
+    assert "storan is worth 2 points" in hint_for("swedish", "10D 5C", "10H")
+    assert "left on the table and sistan" in hint_for("swedish", "10D", "10H 2C")
+    assert "sistan" not in hint_for("finnish", "10D", "10H 2C")  # no sistan point there

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Build, Card, Move, Round, Rules, capture_targets
+from bot.engine import Build, Card, Move, Round, Rules, capture_targets, rules_for
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
@@ -810,6 +810,15 @@ def standings(game: Game, t: Lang = EN) -> str:
     )
 
 
+def board_sweeps(variant: str | None, count: int, t: Lang = EN) -> str:
+    """A leaderboard row's count of cleared tables, in the words of its board's game: the
+    games with builds say sweeps (in Swedish and Finnish their tabbar and mökit), the
+    Nordic games and the board of all games tabbar."""
+    if variant and rules_for(variant).builds:
+        return t.ngettext("{n} sweep", "{n} sweeps", count)
+    return t.ngettext("{n} tabbe", "{n} tabbar", count)
+
+
 def scores_embed(
     rows: Sequence[Any],
     variant: str | None,
@@ -846,7 +855,7 @@ def scores_embed(
             points=t.ngettext("{n} penalty point", "{n} penalty points", row.points)
             if low
             else t.ngettext("{n} point", "{n} points", row.points),
-            tabbar=t.ngettext("{n} tabbe", "{n} tabbar", row.tabbar),
+            tabbar=board_sweeps(variant, row.tabbar, t),
         )
         for n, row in enumerate(rows)
     ]

@@ -11,7 +11,7 @@ from bot.engine import Card, Match, Move, Round, parse_cards, rules_for
 from bot.i18n import lang
 from bot.models import Game, GameOptions, Seat, Status
 from bot.moves import more_captures
-from bot.render import describe_move
+from bot.render import board_sweeps, describe_move
 from bot.rules_text import rules_embed
 from cogs.views import CAPTURE_CHOICES, take_view
 
@@ -174,3 +174,10 @@ def test_a_swedish_hint_keeps_the_swedish_words() -> None:
     assert "storan is worth 2 points" in hint_for("swedish", "10D 5C", "10H")
     assert "left on the table and sistan" in hint_for("swedish", "10D", "10H 2C")
     assert "sistan" not in hint_for("finnish", "10D", "10H 2C")  # no sistan point there
+
+
+def test_a_building_games_board_counts_sweeps() -> None:
+    assert board_sweeps("casino", 2) == "2 sweeps"
+    assert board_sweeps("casino", 1, lang("sv")) == "1 tabbe"
+    assert board_sweeps("swedish", 3) == board_sweeps(None, 3) == "3 tabbar"
+    assert board_sweeps("royal", 3, lang("fi")) == "3 mökkiä"

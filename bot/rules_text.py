@@ -118,6 +118,11 @@ def rules_embed(variant: str, t: Lang = EN, game: GameOptions | None = None) -> 
     characters); with ``game``, the options of the channel's game of that variant too."""
     embed = discord.Embed(title=t("Kasino rules"), colour=TABLE_COLOUR)
     embed.description = t(RULES_TEXT[variant], target=default_target(variant, t))
+    rules = rules_for(variant)
+    if rules.builds and not rules.sweeps:  # Casino's option, off by default: say so
+        embed.description += " " + t(
+            "A sweep (clearing the table) scores nothing unless the lobby turns sweeps on."
+        )
     if game is not None and game.variant == variant:
         embed.add_field(name=t("The game in this channel"), value=rules_line(game, t))
     embed.set_footer(text=t("Start a game with /kasino new; see your cards with /kasino hand."))

@@ -181,3 +181,14 @@ def test_a_building_games_board_counts_sweeps() -> None:
     assert board_sweeps("casino", 1, lang("sv")) == "1 tabbe"
     assert board_sweeps("swedish", 3) == board_sweeps(None, 3) == "3 tabbar"
     assert board_sweeps("royal", 3, lang("fi")) == "3 mökkiä"
+
+
+@pytest.mark.parametrize(
+    ("variant", "said"),
+    [("casino", True), ("swazi", True), ("south-african", True), ("mulle-glimne", False)],
+)
+def test_the_rules_say_when_sweeps_score_nothing(variant: str, said: bool) -> None:
+    """Casino's sweeps score only with the lobby's option; Glimne's Mulle scores them."""
+    text = rules_embed(variant).description or ""
+    assert ("A sweep (clearing the table) scores nothing" in text) == said, text
+    assert ("tabbar." in (rules_embed(variant, lang("sv")).description or "")) == said

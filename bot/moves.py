@@ -74,6 +74,17 @@ def round_choices(round_: Round, played: Card, limit: int) -> list[Choice]:
     return choices[:limit]
 
 
+def more_captures(round_: Round, played: Card, shown: int) -> bool:
+    """Whether ``played`` has legal captures beyond the ``shown`` ones a take menu lists,
+    so that choosing the cards yourself can help. In a game of forced captures
+    (Krypkasino) the menu lists the legal captures themselves (with ``take_all`` the
+    whole ones), so picking is only worth offering when they did not all fit; a pick
+    outside them would be refused. Elsewhere any cards that add up may be picked."""
+    if not round_.rules.forced_capture:
+        return shown > 0
+    return len(round_.forced_captures(played)) > shown
+
+
 def penalty_points(rules: Rules, cards: Sequence[Card]) -> int:
     """What these cards score in Krypkasino: each 10♦ (storan), each 2♠ (lillan), each
     ace and each other spade (an A♠ as an ace and a spade)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Build, Card, Move, Round, Rules, capture_targets
+from bot.engine import Build, Card, Move, Round, Rules, capture_targets, rules_for
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
@@ -187,6 +187,13 @@ def _pile_name(game: Game, index: int) -> str:
     return side_name(game, index) if shared else seat_name(game.seats[index])
 
 
+def sweep_scores(rules: Rules) -> bool:
+    """Whether clearing the table scores in these rules: always in the Nordic games (a
+    tabbe, a mökki), in the games with builds only with the ``sweeps`` option. A sweep that
+    scores nothing goes unsaid, as a cry of "sweep!" would promise a point."""
+    return rules.sweeps
+
+
 def sweep_word(rules: Rules, t: Lang = EN) -> str:
     """What a sweep is called in this variant (and language)."""
     if rules.builds:
@@ -285,19 +292,29 @@ def describe_move(
             )
     else:
         text = move_sentence(name, move, plain, later, t)
+    sweep = sweep and sweep_scores(rules)
     bonus = [
         word
         for word, flag in ((t.pgettext("sweep", "mulle"), mulle), (sweep_word(rules, t), sweep))
         if flag
     ]
-    if sweep and rules.reward_points:
+    if sweep and rules.reward_points and rewarded:
         text = t(
             "{move}: tabbe! +{penalty} for {name}, −{reward} for {rewarded}.",
             move=text,
             penalty=rules.tabbe_points,
             name=name,
             reward=rules.reward_points,
-            rewarded=rewarded or t("the player before"),
+            rewarded=rewarded,
+        )
+    elif sweep and rules.reward_points:  # no name at hand: say whose seat it is
+        text = t(
+            "{move}: tabbe! +{penalty} for {name}, −{reward} for the player who played"
+            " before them.",
+            move=text,
+            penalty=rules.tabbe_points,
+            name=name,
+            reward=rules.reward_points,
         )
     elif bonus:
         text = t("{move}: {bonus}!", move=text, bonus=t.listing(bonus))
@@ -324,14 +341,19 @@ def choice_label(rules: Rules, played: Card, choice: Choice, t: Lang = EN) -> st
 
 
 def choice_description(rules: Rules, choice: Choice, t: Lang = EN) -> str:
-    """Why an option ranks where it does: cards, points, sweep, mulle."""
-    parts = [
-        t.ngettext("{n} card", "{n} cards", choice.cards),
-        t.ngettext("{n} point", "{n} points", choice.points),
-    ]
-    if choice.sweep and rules.reward_points:
-        parts.append(t("tabbe! +{points}", points=rules.tabbe_points))
-    elif choice.sweep:
+    """Why an option ranks where it does: cards, points, sweep, mulle. In Krypkasino the
+    points are penalties and say so (a tabbe's included)."""
+    cards_taken = t.ngettext("{n} card", "{n} cards", choice.cards)
+    if rules.lowest_wins:
+        parts = [
+            cards_taken,
+            t.ngettext("{n} penalty point", "{n} penalty points", choice.points),
+        ]
+        if choice.sweep:
+            parts.append(t("{points} of them for the tabbe", points=rules.tabbe_points))
+        return " · ".join(parts)[:100]
+    parts = [cards_taken, t.ngettext("{n} point", "{n} points", choice.points)]
+    if choice.sweep and sweep_scores(rules):
         parts.append(sweep_word(rules, t) + "!")
     if choice.mulle:
         parts.append(t.pgettext("sweep", "mulle") + "!")
@@ -364,7 +386,7 @@ def kryp_words(options: GameOptions, t: Lang = EN) -> list[str]:
     elif options.teams:
         words.append(t("teams of two, partners opposite"))
     if not options.take_all:
-        words.append(t("any capture will do (not the whole)"))
+        words.append(t("any capture will do (not only the whole ones)"))
     if options.majorities:
         words.append(t("majorities (most cards 1, most spades 2)"))
     return words
@@ -788,6 +810,15 @@ def standings(game: Game, t: Lang = EN) -> str:
     )
 
 
+def board_sweeps(variant: str | None, count: int, t: Lang = EN) -> str:
+    """A leaderboard row's count of cleared tables, in the words of its board's game: the
+    games with builds say sweeps (in Swedish and Finnish their tabbar and mökit), the
+    Nordic games and the board of all games tabbar."""
+    if variant and rules_for(variant).builds:
+        return t.ngettext("{n} sweep", "{n} sweeps", count)
+    return t.ngettext("{n} tabbe", "{n} tabbar", count)
+
+
 def scores_embed(
     rows: Sequence[Any],
     variant: str | None,
@@ -824,7 +855,7 @@ def scores_embed(
             points=t.ngettext("{n} penalty point", "{n} penalty points", row.points)
             if low
             else t.ngettext("{n} point", "{n} points", row.points),
-            tabbar=t.ngettext("{n} tabbe", "{n} tabbar", row.tabbar),
+            tabbar=board_sweeps(variant, row.tabbar, t),
         )
         for n, row in enumerate(rows)
     ]

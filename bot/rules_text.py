@@ -82,11 +82,15 @@ RULES_TEXT = {
         " as in Swedish Kasino (J 11, Q 12, K 13), but an ace is 14 from the hand and 1 on"
         " the table. A card that can capture **must** capture, taking every group it can;"
         " only a card that takes nothing may **krypa** (crawl: be put on the table, taking"
-        " nothing). Four cards each a deal, four or eight on the table at the start."
-        " Emptying the table is a **tabbe**: +5 for the taker, −5 for the player before."
-        " After the last card the last capturer takes what is left.\n"
-        "Penalties: each **storan** (10♦) 3, each **lillan** (2♠\ufe0e) 2, each ace 1, every"
-        " other spade 1: 42 in a round. Options: teams of two (4 or 6 players, partners"
+        " nothing). Everyone gets four cards a deal; the first deal also lays eight cards"
+        " face up on the table, or four when there are five players (so that the 104 cards"
+        " come out even). Emptying the table is a **tabbe**: 5 penalty points for the taker"
+        " and −5 for the player who played just before the taker (Anna plays a 3 as a krypa"
+        " beside a lone 6, Bo takes both with a 9: Bo +5, Anna −5). After the last card the"
+        " last capturer takes what is left.\n"
+        "Penalties: each **storan** (10♦) 3, each **lillan** (2♠\ufe0e) 2, each ace 1 and each"
+        " spade except lillan 1, so A♠\ufe0e costs 2 (an ace and a spade) and 7♠\ufe0e 1: 42"
+        " in a round. Options: teams of two (4 or 6 players, partners"
         " opposite) or two teams of three (6 players, seats alternating); the whole capture"
         " (on: no group that adds up may be left); majorities (most cards 1, most spades 2)."
         " {target}"
@@ -114,6 +118,11 @@ def rules_embed(variant: str, t: Lang = EN, game: GameOptions | None = None) -> 
     characters); with ``game``, the options of the channel's game of that variant too."""
     embed = discord.Embed(title=t("Kasino rules"), colour=TABLE_COLOUR)
     embed.description = t(RULES_TEXT[variant], target=default_target(variant, t))
+    rules = rules_for(variant)
+    if rules.builds and not rules.sweeps:  # Casino's option, off by default: say so
+        embed.description += " " + t(
+            "A sweep (clearing the table) scores nothing unless the lobby turns sweeps on."
+        )
     if game is not None and game.variant == variant:
         embed.add_field(name=t("The game in this channel"), value=rules_line(game, t))
     embed.set_footer(text=t("Start a game with /kasino new; see your cards with /kasino hand."))

@@ -80,9 +80,10 @@ def sweeps(round_: Round, move: Move) -> bool:
 
 
 def capture_points(round_: Round, move: Move) -> int:
-    """About what a capture is worth by itself: its aces and casinos, a sweep, a mulle."""
+    """About what a capture is worth by itself: its aces and casinos, a sweep (when sweeps
+    score), a mulle."""
     won = [move.card, *cards_of(move.taken)]
-    points = sum(map(card_points, won)) + int(sweeps(round_, move))
+    points = sum(map(card_points, won)) + int(round_.rules.sweeps and sweeps(round_, move))
     return points + round_.rules.mulle_points * is_mulle(round_.rules, move.card, move.taken)
 
 

@@ -13,7 +13,7 @@ from bot.engine import Card, CardMoves, Move, Round, capture_options, capture_va
 from bot.engine.moves import Item
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, Status, seat_limit, team_problem
-from bot.moves import MAX_MENU_OPTIONS, round_choices
+from bot.moves import MAX_MENU_OPTIONS, more_captures, round_choices
 from bot.render import (
     LEVEL_NAMES,
     TEXT_INK,
@@ -202,7 +202,7 @@ def _card_option(
     if can_take and rules.forced_capture:
         description = t("can capture, so it must: choose what it takes")
     elif can_take:
-        description = t("can capture: choose what next")
+        description = t("can capture: choose what it takes next")
     elif rules.forced_capture:
         label = t("{card}: krypa", card=label)
         description = t("takes nothing: a krypa, put on the table at once")
@@ -233,7 +233,7 @@ def _building_card_option(
         words = dict.fromkeys(t(KIND_WORDS[KIND_OF[kind]]) for kind in kinds)
         if trail:
             words[t("trail")] = None
-        description = t("can {actions}: choose what next", actions=", ".join(words))
+        description = t("can {actions}: choose the move next", actions=", ".join(words))
     return discord.SelectOption(label=label, value=str(index), description=description[:100])
 
 
@@ -305,12 +305,14 @@ def take_view(
                 emoji=ink.emoji(played),
             )
         )
-    if choices:
+    if more_captures(rnd, played, len(choices)):
         options.append(
             discord.SelectOption(
                 label=t("Choose the cards myself"),
                 value="pick",
-                description=t("Pick any table cards that add up"),
+                description=t("Another whole capture: pick its table cards")
+                if rules.forced_capture and rules.take_all
+                else t("Pick any table cards that add up"),
             )
         )
     view = _view()
@@ -378,7 +380,8 @@ def _move_note(rnd: Round, move: Move, t: Lang = EN) -> str:
         points = capture_points(rnd, move)
         note = t.ngettext("{n} card", "{n} cards", won)
         note += " · " + t.ngettext("{n} point", "{n} points", points)
-        return note + (" · " + t.pgettext("sweep", "sweep") + "!" if sweeps(rnd, move) else "")
+        swept = rnd.rules.sweeps and sweeps(rnd, move)  # said only when a sweep scores
+        return note + (" · " + t.pgettext("sweep", "sweep") + "!" if swept else "")
     if move.kind == "build":
         return t("take it later with the {value} you keep", value=move.value)
     return t("the builds are yours to take later")

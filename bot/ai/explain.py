@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine import Card, Move, Round, capture_options, is_mulle
+from bot.engine import Card, Move, Round, Rules, capture_options, is_mulle
 from bot.engine.cards import LILLAN, STORAN
 from bot.i18n import EN, Lang
 
@@ -57,22 +57,39 @@ def explain_move(round: Round, seat: int, move: Move, t: Lang = EN) -> str:
     return t("{action}: {why}", action=action_text(view, move, t), why=why)
 
 
+def _last_capture_reason(rules: Rules, t: Lang) -> str:
+    """Why the round's last capture matters: the leftovers, and sistan's point where the
+    variant scores one (not Finnish Kasino, nor Casino without its last-capture point)."""
+    if rules.sistan_points:
+        return t("the last capture takes the cards left on the table and sistan")
+    return t("the last capture takes the cards left on the table")
+
+
 def _capture_reasons(view: SeatView, move: Move, t: Lang) -> list[str]:
     rules = view.rules
     taken = (move.card, *(c for item in move.taken for c in cards_of(item)))
     reasons: list[str] = []
     left = outcome(view, move).table
     if view.is_last_deal and sum(view.hand_sizes) == 1:
-        reasons.append(t("the last capture takes the cards left on the table and sistan"))
+        reasons.append(_last_capture_reason(rules, t))
     if is_mulle(rules, move.card, move.taken):
         worth = mulle_worth(rules, move.card)
         reasons.append(
             t.ngettext("a mulle is worth {n} point", "a mulle is worth {n} points", worth)
         )
     if not left and rules.sweeps:
-        reasons.append(t("clearing the table is a tabbe, worth a point"))
+        reasons.append(
+            t("clearing the table is a sweep, worth a point")
+            if rules.builds  # the games with builds say it in their own (English) words
+            else t("clearing the table is a tabbe, worth a point")
+        )
     if STORAN in taken:
-        reasons.append(t("storan is worth {points}", points=_points(rules.storan_points, t)))
+        worth = _points(rules.storan_points, t)
+        reasons.append(
+            t("big casino is worth {points}", points=worth)
+            if rules.builds
+            else t("storan is worth {points}", points=worth)
+        )
     aces = sum(c.rank == 1 for c in taken)
     if aces:
         each = _points(rules.ace_points, t)
@@ -81,7 +98,12 @@ def _capture_reasons(view: SeatView, move: Move, t: Lang) -> list[str]:
         else:
             reasons.append(t("an ace is worth {points}", points=each))
     if LILLAN in taken:
-        reasons.append(t("lillan is worth {points}", points=_points(rules.lillan_points, t)))
+        worth = _points(rules.lillan_points, t)
+        reasons.append(
+            t("little casino is worth {points}", points=worth)
+            if rules.builds
+            else t("lillan is worth {points}", points=worth)
+        )
     bigger = not rules.builds and _bigger_capture(view, move)
     if bigger and left:
         reasons.append(

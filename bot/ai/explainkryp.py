@@ -56,7 +56,7 @@ def _krypa(view: SeatView, move: Move, judge: KrypJudge, moves: list[Move], t: L
             t(
                 "{card} leaves your hand without counting against you ({points})",
                 card=move.card.symbol,
-                points=t.ngettext("{n} point", "{n} points", worth),
+                points=t.ngettext("{n} penalty point", "{n} penalty points", worth),
             )
         )
     elif any(m.taken for m in moves):
@@ -84,16 +84,16 @@ def _capture(view: SeatView, move: Move, judge: KrypJudge, moves: list[Move], t:
         count = len(move.taken)
         reasons.append(
             t.ngettext(
-                "it takes only {n} card, worth no points",
-                "it takes only {n} cards, worth no points",
+                "it takes only {n} card, worth no penalty points",
+                "it takes only {n} cards, worth no penalty points",
                 count,
             )
         )
     elif points == cheapest and len(moves) > 1:
         reasons.append(
             t(
-                "no capture takes fewer points ({points})",
-                points=t.ngettext("{n} point", "{n} points", points),
+                "no capture costs fewer penalty points ({points})",
+                points=t.ngettext("{n} penalty point", "{n} penalty points", points),
             )
         )
     for prize, name in ((STORAN, "storan"), (LILLAN, "lillan")):

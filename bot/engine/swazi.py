@@ -944,7 +944,7 @@ class Swazi(Casino):
             return reason("{item} is not on the table", item=item)
         if len(move.table_builds) > rules.table_builds:
             return reason(
-                "a turn makes at most {count} build(s) without the hand card",
+                "too many builds without the hand card: at most {count} a turn",
                 count=rules.table_builds,
             )
         if move.table_builds and not move.is_trail:

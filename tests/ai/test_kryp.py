@@ -269,7 +269,7 @@ def test_the_hint_for_a_forced_capture_says_why_it_is_cheapest():
     _, text = hint(position("7H 9C", "5D 2S 4H"), 0, seed=1, budget_ms=TINY)
     assert text == (
         "take 4♥ 5♦ with 9♣: every card in your hand can capture, so one must, "
-        "and it takes only 2 cards, worth no points"
+        "and it takes only 2 cards, worth no penalty points"
     )
 
 

@@ -362,9 +362,9 @@ def client_locale(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("locale", "words"),
     [
-        ("en-US", ("lowest", "crawl", "+5 for the taker")),
-        ("sv-SE", ("lägst", "krypa", "+5 till den som")),
-        ("fi", ("pienin", "krypata", "+5 ottajalle")),
+        ("en-US", ("lowest", "crawl", "5 penalty points for the taker")),
+        ("sv-SE", ("lägst", "krypa", "5 straffpoäng till den som tar")),
+        ("fi", ("pienin", "krypata", "ottaja saa 5 sakkopistettä")),
     ],
 )
 async def test_the_rules_of_krypkasino_in_three_languages(

@@ -310,9 +310,9 @@ async def test_a_file_that_is_not_sqlite_is_refused_and_closed(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("seconds", "words"),
     [
-        (10, {"en": "10 s turns", "sv": "10 s per drag", "fi": "10 s vuorot"}),
-        (300, {"en": "5 min turns", "sv": "5 min per drag", "fi": "5 min vuorot"}),
-        (90, {"en": "1 min 30 s turns", "sv": "1 min 30 s per drag", "fi": "1 min 30 s vuorot"}),
+        (10, {"en": "10 s turns", "sv": "10 s per drag", "fi": "vuoroaika 10 s"}),
+        (300, {"en": "5 min turns", "sv": "5 min per drag", "fi": "vuoroaika 5 min"}),
+        (90, {"en": "1 min 30 s turns", "sv": "1 min 30 s per drag", "fi": "vuoroaika 1 min 30 s"}),
     ],
 )
 def test_the_lobby_shows_the_turn_limit_in_whole_units(seconds: int, words: dict) -> None:

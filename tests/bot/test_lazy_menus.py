@@ -43,7 +43,7 @@ def old_card_option(
         kinds = dict.fromkeys(t(KIND_WORDS[m.kind]) for m in moves if m != Move(played))
         if Move(played) in moves:
             kinds[t("trail")] = None
-        description = t("can {actions}: choose what next", actions=", ".join(kinds))
+        description = t("can {actions}: choose the move next", actions=", ".join(kinds))
     return discord.SelectOption(label=label, value=str(index), description=description[:100])
 
 

@@ -13,8 +13,8 @@ from bot.storage import Storage
 from bot.storage.copy import copy_database
 from tests.bot.kasino_harness import Harness, select_options
 
-TWO = re.compile(r"<:kc_(10|[2-9AJQK])[SHDC]_[0-9a-f]{6}:\d+>")
-FOUR = re.compile(r"<:k4_(10|[2-9AJQK])[SHDC]_[0-9a-f]{6}:\d+>")
+TWO = re.compile(r"<:(ace|10|[2-9]|jack|queen|king)_of_[a-z]+_[0-9a-f]{4}:\d+>")
+FOUR = re.compile(r"<:(ace|10|[2-9]|jack|queen|king)_of_[a-z]+_4c_[0-9a-f]{4}:\d+>")
 
 
 async def test_deck_styles_are_set_changed_and_cleared(db_path: Path | str) -> None:
@@ -77,7 +77,7 @@ async def test_a_player_and_the_server_choose_their_decks(harness: Harness) -> N
     assert FOUR.search(hand.content) and not TWO.search(hand.content)
     seat = game.seat_of(anna.id)
     if game.match.round.to_move == seat:  # her card menu shows the four-colour faces too
-        assert all(o["emoji"]["name"].startswith("k4_") for o in select_options(hand, "k:card:"))
+        assert all("_4c_" in o["emoji"]["name"] for o in select_options(hand, "k:card:"))
     bjorn_hand = await hand_of(harness, bjorn, game)
     assert TWO.search(bjorn_hand) and not FOUR.search(bjorn_hand)
     await harness.play_move(game)

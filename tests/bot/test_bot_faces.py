@@ -387,3 +387,44 @@ async def test_a_deploy_replaces_the_faces_of_the_old_names(
     assert FACE.search(hand.content) and "kc_" not in hand.content
     four = bot.inks[faces.FOUR_COLOUR].faces
     assert all(faces.face_of(e.name) == ("four", c) for c, e in four.items())
+
+
+CUSTOM_EMOJI = re.compile(r"<a?:\w+:\d+>")
+
+
+def contents(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record the content of every message the bots post or edit in a channel."""
+    seen: list[str] = []
+    send, edit = discord.abc.Messageable.send, discord.Message.edit
+
+    async def sent(self: Any, content: Any = None, **kwargs: Any) -> Any:
+        seen.append(str(content or ""))
+        return await send(self, content, **kwargs)
+
+    async def edited(self: Any, **kwargs: Any) -> Any:
+        seen.append(str(kwargs.get("content") or ""))
+        return await edit(self, **kwargs)
+
+    monkeypatch.setattr(discord.abc.Messageable, "send", sent)
+    monkeypatch.setattr(discord.Message, "edit", edited)
+    return seen
+
+
+@pytest.mark.parametrize("style", [faces.TWO_COLOUR, faces.FOUR_COLOUR])
+async def test_notifications_write_the_cards_as_text(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, style: str
+) -> None:
+    """A message's content is what its ping's notification and a screen reader say: over a
+    whole match with the faces uploaded, no content that mentions a member holds a custom
+    emoji; the cards of a last move are there as text, their faces in the embed."""
+    bot = await wait_faces(harness)
+    await bot.get_cog("Kasino").inks.choose("guild", harness.guild.id, style)
+    seen = contents(monkeypatch)
+    game = await harness.start_game(2)
+    await harness.play_to_end(game)
+    pings = [text for text in seen if "<@" in text]
+    assert len(pings) > 10 and not any(CUSTOM_EMOJI.search(text) for text in pings)
+    assert any(re.search(r"(10|[2-9AJQK])[♠♥♦♣]", text) for text in pings)  # as text
+    table = harness.table_message(game)
+    assert FACE.search(table.embeds[0].description) or style == faces.FOUR_COLOUR
+    assert all(not CUSTOM_EMOJI.search(m.content or "") for m in harness.public_messages())

@@ -140,13 +140,6 @@ class CardInk:
             return text
         return CARD_TEXT.sub(lambda found: self.card(_card_of(found)), text)
 
-    def labels(self, text: str) -> str:
-        """``text`` with the cards it names as text written as :meth:`label` writes them:
-        a hint made once, as text, shown beside the reader's faces."""
-        if not self._faces or not text:
-            return text
-        return CARD_TEXT.sub(lambda found: self.label(_card_of(found)), text)
-
 
 def _card_of(found: re.Match[str]) -> Card:
     """The card a :data:`CARD_TEXT` match names."""

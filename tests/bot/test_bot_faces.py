@@ -108,8 +108,6 @@ def test_the_ink_writes_faces_or_text() -> None:
     # beside a face, a label's suits are text in the theme's colour (neither deck's colours)
     queen = Card.parse("QD")
     assert ink.label(queen) == "Q♦\ufe0e" and TEXT_INK.label(queen) == "Q♦"
-    assert ink.labels("play Q♦ on 2♥️") == "play Q♦\ufe0e on 2♥\ufe0e"
-    assert TEXT_INK.labels("play Q♦") == "play Q♦"
     ink.use({ace: discord.PartialEmoji(name="kc_AS", id=1)})  # not all 52: text for all
     assert ink.card(ace) == "A♠\ufe0e"
 

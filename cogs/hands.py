@@ -465,8 +465,8 @@ class HandFlow:
         async with self.games.session(click.game) as game:
             if game is None or game.version != click.version or game.status is not Status.PLAYING:
                 return  # the game moved on meanwhile, and the hand view with it
-            ink = self.ink(interaction, game)
             note = t("💡 Hint: {why}", why=why)
+            ink = self.ink(interaction, game)
             content = hand_content(game, seat, note, ink=ink, t=t)
             view = await self.hand_menus(interaction, game, seat, ink, t)
             await interaction.edit_original_response(content=content, view=view)

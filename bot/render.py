@@ -100,10 +100,14 @@ class CardInk:
 
     def __init__(self, faces: Mapping[Card, discord.PartialEmoji] | None = None) -> None:
         self._faces: dict[Card, discord.PartialEmoji] = dict(faces or {})
+        self.version = 0  # counts the changes of faces (a menu built before is stale)
 
     def use(self, faces: Mapping[Card, discord.PartialEmoji]) -> None:
         """Write cards with these faces from now on (all 52, or text for all)."""
-        self._faces = dict(faces) if len(faces) == FACES else {}
+        faces = dict(faces) if len(faces) == FACES else {}
+        if faces != self._faces:
+            self._faces = faces
+            self.version += 1
 
     @property
     def faces(self) -> dict[Card, discord.PartialEmoji]:

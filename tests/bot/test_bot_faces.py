@@ -431,3 +431,19 @@ async def test_notifications_write_the_cards_as_text(
     table = harness.table_message(game)
     assert FACE.search(table.embeds[0].description) or style == faces.FOUR_COLOUR
     assert all(not CUSTOM_EMOJI.search(m.content or "") for m in harness.public_messages())
+
+
+def test_a_menu_built_before_a_redrawn_face_is_not_reused() -> None:
+    """The menus built off the loop are kept per ink as it is: replacing one face (a
+    redrawn 9♥, say) tells them apart; the same faces again do not."""
+    from bot.offloop import ink_key
+
+    deck = {c: discord.PartialEmoji(name=f"f{n}", id=n + 1) for n, c in enumerate(faces.deck())}
+    ink = CardInk()
+    text = ink_key(ink)
+    ink.use(deck)
+    drawn = ink_key(ink)
+    ink.use(dict(deck))
+    assert ink_key(ink) == drawn != text
+    ink.use({**deck, Card.parse("9H"): discord.PartialEmoji(name="nine", id=999)})
+    assert ink_key(ink) != drawn

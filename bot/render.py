@@ -115,7 +115,7 @@ class CardInk:
         return dict(self._faces)
 
     def card(self, c: Card) -> str:
-        """A card in a message or embed: its face ``<:kc_AS_…:id>``, else :func:`card`."""
+        """A card in a message or embed: its face ``<:ace_of_spades_…:id>``, else :func:`card`."""
         face = self._faces.get(c)
         return str(face) if face is not None else card(c)
 

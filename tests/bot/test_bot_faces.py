@@ -22,6 +22,7 @@ from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.engine import Card
+from bot.models import Status
 from bot.render import TEXT_INK, CardInk
 from tests.bot.kasino_harness import Harness, select_options
 
@@ -447,3 +448,18 @@ def test_a_menu_built_before_a_redrawn_face_is_not_reused() -> None:
     assert ink_key(ink) == drawn != text
     ink.use({**deck, Card.parse("9H"): discord.PartialEmoji(name="nine", id=999)})
     assert ink_key(ink) != drawn
+
+
+async def test_reminders_automatic_moves_and_the_abandoned_note_write_cards_as_text(
+    harness: Harness,
+) -> None:
+    """Nobody plays: the reminders, the automatic moves' tables and the note that the game
+    is abandoned (its last move) name the cards as text, with the faces uploaded."""
+    await wait_faces(harness)
+    game = await harness.start_game(2)
+    for _ in range(6):
+        await harness.env.advance_time(600)
+    assert game.status is Status.ABANDONED
+    texts = [m.content or "" for m in harness.public_messages()]
+    assert "abandoned" in texts[-1] and re.search(r"(10|[2-9AJQK])[♠♥♦♣]", texts[-1])
+    assert not any(CUSTOM_EMOJI.search(text) for text in texts)

@@ -1,11 +1,20 @@
 """Uploading the card faces as the application's own emojis, once.
 
 Application emojis belong to the bot, not to a server: they need no permission in any
-server and show wherever the bot writes. At start-up the bot lists its emojis, uploads
-only the faces it lacks, of both decks (two- and four-colour; a face's name carries a
-digest of its picture, so a redrawn face is uploaded again and the old one deleted), and
-hands each deck's card→emoji map to its :class:`~bot.render.CardInk`. Any failure leaves
-the cards as text.
+server and show wherever the bot writes. A face's name says its card
+(``queen_of_hearts_1f2e``, four colours ``queen_of_hearts_4c_1f2e``; see
+:func:`bot.faces.emoji_name`): what a notification, a screen reader and the emoji's tooltip
+show.
+
+Start-up has two steps. :func:`faces_on_application` lists the application's emojis (one
+HTTP call, before the gateway connects) and reads the faces there by their names alone,
+drawing nothing, so a process whose faces are uploaded shows them from its first answer.
+Then :func:`sync_card_emojis`, in the background, draws the faces of both decks, uploads
+the ones missing and hands each deck's card→emoji map on; only then are the faces no
+longer wanted deleted: an older drawing (its name ends in another digest of its picture)
+or an older name (``kc_QH_1f2e3d``, ``k4_…``, before the cards were named in words).
+Deleting last keeps the cards of the messages posted meanwhile drawn. Any failure leaves
+the cards as they were (text, or the faces found).
 
 Several processes (shards) may start at once and upload the same faces: Discord takes the
 first upload of a name and refuses the others (``400``, code 50035,
@@ -19,12 +28,12 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import discord
 
 from bot.engine import Card
-from bot.faces import STYLES, deck, emoji_name, face_png, is_face_name
+from bot.faces import STYLES, deck, emoji_name, face_of, face_png, is_face_name
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +56,32 @@ async def _drawn_names() -> dict[str, tuple[str, Card]]:
     return await asyncio.to_thread(wanted_names)
 
 
-async def sync_card_emojis(client: discord.Client) -> dict[str, Faces]:
+def faces_in(emojis: Iterable[discord.Emoji]) -> dict[str, Faces]:
+    """Each deck style's faces among ``emojis``, read from their names (no drawing): of a
+    card shown by several (an older drawing, an older name) the newest upload. A deck may
+    come out incomplete; :meth:`bot.render.CardInk.use` shows text then."""
+    newest: dict[tuple[str, Card], discord.Emoji] = {}
+    for emoji in emojis:
+        shown = face_of(emoji.name)
+        if shown is not None and (shown not in newest or emoji.id > newest[shown].id):
+            newest[shown] = emoji
+    faces: dict[str, Faces] = {style: {} for style in STYLES}
+    for (style, card), emoji in newest.items():
+        faces[style][card] = _partial(emoji)
+    return faces
+
+
+async def faces_on_application(client: discord.Client) -> dict[str, Faces]:
+    """The faces the application holds now, of each deck style (one HTTP call)."""
+    return faces_in(await client.fetch_application_emojis())
+
+
+async def sync_card_emojis(
+    client: discord.Client, ready: Callable[[dict[str, Faces]], None] | None = None
+) -> dict[str, Faces]:
     """Make the application's emojis hold exactly the current faces of both decks; return
-    each deck style's card→emoji map.
+    each deck style's card→emoji map, given to ``ready`` before the faces no longer wanted
+    are deleted (so the inks never write a deleted emoji).
 
     Raises :class:`discord.HTTPException` (or another error) when Discord refuses; what was
     uploaded stays, so the next start uploads only the rest.
@@ -62,8 +94,6 @@ async def sync_card_emojis(client: discord.Client) -> dict[str, Faces]:
             found[emoji.name] = _partial(emoji)
         elif is_face_name(emoji.name):
             stale.append(emoji)
-    # old drawings first: they would count against the application's emoji limit
-    await _delete(stale)
     uploaded = adopted = 0
     for name, (style, card) in wanted.items():
         if name in found:
@@ -82,15 +112,20 @@ async def sync_card_emojis(client: discord.Client) -> dict[str, Faces]:
             continue
         found[name] = _partial(emoji)
         uploaded += 1
+    faces: dict[str, Faces] = {style: {} for style in STYLES}
+    for name, emoji in found.items():
+        style, card = wanted[name]
+        faces[style][card] = emoji
+    if ready is not None:
+        ready(faces)
+    # the old ones last: until now they were what the cards showed (an application holds
+    # 2000 emojis, room for both sets of 104)
+    await _delete(stale)
     log.info(
         "card faces ready: %d uploaded, %d uploaded meanwhile by another process, %d already"
         " there, %d old ones removed",
         uploaded, adopted, len(found) - uploaded - adopted, len(stale),
     )  # fmt: skip
-    faces: dict[str, Faces] = {style: {} for style in STYLES}
-    for name, emoji in found.items():
-        style, card = wanted[name]
-        faces[style][card] = emoji
     return faces
 
 

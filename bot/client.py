@@ -16,13 +16,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.acks import already_acknowledged, log_summary, note_already_acknowledged, where
-from bot.card_emojis import sync_card_emojis
+from bot.card_emojis import Faces, faces_on_application, sync_card_emojis
 from bot.config import Config
 from bot.faces import DEFAULT_STYLE, STYLES
 from bot.health import heartbeat
 from bot.i18n import catalogue_digest
 from bot.logs import quiet_unused_features
-from bot.render import CardInk
+from bot.render import FACES, CardInk
 from bot.storage import Storage, redact
 from bot.translator import CatalogueTranslator
 
@@ -31,6 +31,9 @@ quiet_unused_features()  # before any client (the bot's or SimCord's probe) is m
 
 EXTENSIONS = ("cogs.kasino",)
 FACES_TIMEOUT = 240.0  # seconds the first upload of the 104 faces may take before giving up
+# seconds start-up waits for the list of the faces already uploaded: a slow Discord delays
+# the start this long at most, then cards are text until the background upload is done
+FACES_LIST_TIMEOUT = 10.0
 
 
 class StartupError(RuntimeError):
@@ -117,25 +120,45 @@ class KasinoBot(commands.Bot):
             beat = heartbeat(self, self.config.health_file)
             self.health_task = asyncio.get_running_loop().create_task(beat)
         if self.config.card_faces:
-            # in the background: start-up never waits for the upload
+            # the faces already uploaded from the first answer; the upload of the missing
+            # ones (and of redrawn ones) in the background: start-up never waits for it
+            await self.show_uploaded_faces()
             self.faces_task = asyncio.get_running_loop().create_task(self.load_faces())
         if self.freeze_on_start:
             freeze_heap()
 
+    async def show_uploaded_faces(self) -> None:
+        """Show cards with the faces the application already holds (each deck whose 52
+        faces are all there), read from the emojis' names within
+        :data:`FACES_LIST_TIMEOUT`: a restarted process answers its first click with faces.
+        Never raises: :meth:`load_faces` tries again and says what failed."""
+        try:
+            async with asyncio.timeout(FACES_LIST_TIMEOUT):
+                faces = await faces_on_application(self)
+        except Exception as error:  # the background upload lists them again
+            log.info("card faces not listed at start-up (%s)", type(error).__name__)
+            return
+        self.use_faces(faces, complete_only=True)
+
+    def use_faces(self, faces: dict[str, Faces], *, complete_only: bool = False) -> None:
+        """Write each deck's cards with ``faces`` (a deck lacking some: as text, or left as
+        it is with ``complete_only``)."""
+        for style, deck_faces in faces.items():
+            if not complete_only or len(deck_faces) == FACES:
+                self.inks[style].use(deck_faces)
+
     async def load_faces(self) -> None:
         """Upload the missing card faces and show cards with them; on any failure log one
-        line and keep the cards as text (never raises)."""
+        line and keep the cards as they are (never raises)."""
         try:
             async with asyncio.timeout(FACES_TIMEOUT):
-                faces = await sync_card_emojis(self)
+                await sync_card_emojis(self, self.use_faces)
         except Exception as error:  # any failure: text is a fine way to show cards
+            shown = "with the faces found" if self.ink.faces else "as text"
             log.warning(
-                "card faces unavailable, cards are shown as text (%s: %s)",
-                type(error).__name__, error,
+                "card faces unavailable, cards are shown %s (%s: %s)",
+                shown, type(error).__name__, error,
             )  # fmt: skip
-            return
-        for style, deck_faces in faces.items():
-            self.inks[style].use(deck_faces)
 
     async def close(self) -> None:
         """Close the gateway, then the database (even if closing the gateway fails or is

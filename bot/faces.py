@@ -10,7 +10,7 @@ Ranks and suits are both drawn here as shapes (thick strokes, circles and polygo
 with a font: the rank glyphs are made for that size (a 6 with a closed loop and a curved
 top, a 5 with a flat top and an open bowl, a 9 that is a 6 turned round, an 8 of two
 loops), no font file is needed, and the same Pillow draws the same bytes on every
-machine (the emoji names carry a digest of them, see :func:`emoji_name`).
+machine (the emoji names carry a short digest of them, see :func:`emoji_name`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import functools
 import hashlib
 import io
 import math
+import re
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
@@ -34,9 +35,9 @@ BLUE = (18, 72, 214, 255)
 GREEN = (12, 128, 44, 255)
 PAPER = (255, 255, 255, 255)
 RIM = (150, 152, 160, 255)
-DIGEST_CHARS = 6
+DIGEST_CHARS = 4  # of a face's emoji name: a short mark after the card's words
 
-# The two decks: the ink of each suit and the emoji names' prefix.
+# The two decks: the ink of each suit and the mark their emoji names carry.
 TWO_COLOUR = "two"
 FOUR_COLOUR = "four"
 STYLES: tuple[str, ...] = (TWO_COLOUR, FOUR_COLOUR)
@@ -45,8 +46,20 @@ INKS: dict[str, dict[str, tuple[int, int, int, int]]] = {
     TWO_COLOUR: {"S": BLACK, "H": RED, "D": RED, "C": BLACK},
     FOUR_COLOUR: {"S": BLACK, "H": RED, "D": BLUE, "C": GREEN},
 }
-PREFIXES: dict[str, str] = {TWO_COLOUR: "kc_", FOUR_COLOUR: "k4_"}
-NAME_PREFIX = PREFIXES[TWO_COLOUR]  # the two-colour deck's (its names are as they were)
+# An emoji's name is what a notification, a screen reader and the emoji's tooltip show:
+# the card in words (``queen_of_hearts``), the four-colour deck marked ``4c``.
+DECK_MARKS: dict[str, str] = {TWO_COLOUR: "", FOUR_COLOUR: "_4c"}
+RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+# A face's name: the card, the deck, a digest of the picture (2–32 of [A-Za-z0-9_]).
+FACE_NAME = re.compile(
+    r"(?P<rank>ace|[2-9]|10|jack|queen|king)_of_(?P<suit>spades|hearts|diamonds|clubs)"
+    rf"(?P<four>_4c)?_[0-9a-f]{{{DIGEST_CHARS}}}"
+)
+# The names of the faces before the cards were named in words (``kc_QH_1f2e3d``, four
+# colours ``k4_…``): still the bot's, shown until their successors are uploaded, then
+# deleted (a deploy migrates by itself).
+OLD_FACE_NAME = re.compile(r"(?P<deck>kc|k4)_(?P<rank>10|[2-9AJQK])(?P<suit>[SHDC])_[0-9a-f]{6}")
 
 Point = tuple[float, float]
 Ink = tuple[int, int, int, int]
@@ -214,17 +227,41 @@ def face_png(card: Card, style: str = DEFAULT_STYLE) -> bytes:
     return out.getvalue()
 
 
+def card_words(card: Card) -> str:
+    """The card in words, as an emoji name has it: ``queen_of_hearts``, ``10_of_clubs``."""
+    return f"{RANK_WORDS.get(card.rank, str(card.rank))}_of_{SUIT_WORDS[card.suit]}"
+
+
 def emoji_name(card: Card, style: str = DEFAULT_STYLE) -> str:
-    """The face's emoji name: ``kc_AS_1f2e3d`` (four-colour: ``k4_AS_…``), the card and a
-    digest of its picture, so a changed drawing gets a new name and is uploaded again
-    (2–32 of ``[A-Za-z0-9_]``)."""
+    """The face's emoji name: ``queen_of_hearts_1f2e`` (four colours:
+    ``queen_of_hearts_4c_…``), the card, its deck and a short digest of its picture, so a
+    face drawn differently gets a new name and is uploaded again (at most 25 characters,
+    of ``[a-z0-9_]``)."""
     digest = hashlib.sha256(face_png(card, style)).hexdigest()[:DIGEST_CHARS]
-    return f"{PREFIXES[style]}{card.rank_name}{card.suit}_{digest}"
+    return f"{card_words(card)}{DECK_MARKS[style]}_{digest}"
+
+
+def face_of(name: str) -> tuple[str, Card] | None:
+    """The deck style and card an emoji name shows, if it is one of the bot's faces of any
+    drawing (current or older, and the names before :func:`card_words`); else ``None``.
+    A face of an older drawing still shows its card rightly until it is replaced."""
+    if found := FACE_NAME.fullmatch(name):
+        style = FOUR_COLOUR if found["four"] else TWO_COLOUR
+        rank = _WORD_RANKS.get(found["rank"]) or int(found["rank"])
+        return style, Card(rank, _WORD_SUITS[found["suit"]])
+    if found := OLD_FACE_NAME.fullmatch(name):
+        style = FOUR_COLOUR if found["deck"] == "k4" else TWO_COLOUR
+        return style, Card.parse(found["rank"] + found["suit"])
+    return None
+
+
+_WORD_RANKS = {word: rank for rank, word in RANK_WORDS.items()}
+_WORD_SUITS = {word: suit for suit, word in SUIT_WORDS.items()}
 
 
 def is_face_name(name: str) -> bool:
     """Whether an emoji name is one of the bot's faces (of any deck or drawing)."""
-    return name.startswith(tuple(PREFIXES.values()))
+    return face_of(name) is not None
 
 
 def strip(

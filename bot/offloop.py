@@ -30,7 +30,6 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from bot.engine import Card
 from bot.i18n import Lang
 from bot.models import Game, Status
 from bot.render import CardInk
@@ -45,7 +44,6 @@ MAX_KEPT = 512  # built menus kept (the least recently used go first)
 # listing (tens of thousands of moves on a busy table), and every object kept alive makes
 # the garbage collector's full passes, which run on whichever thread allocates, longer.
 MAX_SNAPSHOTS = 8
-_SAMPLE = Card.parse("AS")  # a card whose face tells the inks' faces apart
 
 
 def heavy(game: Game, seat: int) -> bool:
@@ -60,8 +58,8 @@ def heavy(game: Game, seat: int) -> bool:
 
 def ink_key(ink: CardInk) -> Hashable:
     """What tells two inks' menus apart: the ink (a deck), and its faces as they are now
-    (uploading them changes what the menus show)."""
-    return id(ink), ink.emoji(_SAMPLE)
+    (uploading them, or replacing some redrawn, changes what the menus show)."""
+    return id(ink), ink.version
 
 
 def view_key(step: str, seat: int, t: Lang, ink: CardInk, *more: Hashable) -> tuple[Hashable, ...]:

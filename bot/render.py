@@ -27,6 +27,9 @@ from bot.turns import item_text, move_sentence
 TEXT = "\ufe0e"
 SUIT_SHOWN = {"S": "♠" + TEXT, "H": "♥️", "D": "♦️", "C": "♣" + TEXT}
 SUIT_PLAIN = {"S": "♠" + TEXT, "H": "♥", "D": "♦", "C": "♣" + TEXT}
+# Every suit in text presentation, in the theme's text colour: a menu's label beside a
+# card's face (its colours are the face's, in either deck; see CardInk.label).
+SUIT_NEUTRAL = {suit: symbol + TEXT for suit, symbol in zip("SHDC", "♠♥♦♣", strict=True)}
 TABLE_COLOUR = discord.Colour.dark_green()
 # The score items as the Nordic games call them (translated where shown).
 ITEM_NAMES = {
@@ -97,10 +100,14 @@ class CardInk:
 
     def __init__(self, faces: Mapping[Card, discord.PartialEmoji] | None = None) -> None:
         self._faces: dict[Card, discord.PartialEmoji] = dict(faces or {})
+        self.version = 0  # counts the changes of faces (a menu built before is stale)
 
     def use(self, faces: Mapping[Card, discord.PartialEmoji]) -> None:
         """Write cards with these faces from now on (all 52, or text for all)."""
-        self._faces = dict(faces) if len(faces) == FACES else {}
+        faces = dict(faces) if len(faces) == FACES else {}
+        if faces != self._faces:
+            self._faces = faces
+            self.version += 1
 
     @property
     def faces(self) -> dict[Card, discord.PartialEmoji]:
@@ -108,7 +115,7 @@ class CardInk:
         return dict(self._faces)
 
     def card(self, c: Card) -> str:
-        """A card in a message or embed: its face ``<:kc_AS_…:id>``, else :func:`card`."""
+        """A card in a message or embed: its face ``<:ace_of_spades_…:id>``, else :func:`card`."""
         face = self._faces.get(c)
         return str(face) if face is not None else card(c)
 
@@ -120,17 +127,29 @@ class CardInk:
         """The card's face for a menu option's ``emoji`` (``None``: text only)."""
         return self._faces.get(c)
 
+    def label(self, c: Card) -> str:
+        """A card in a menu's label, placeholder or description, or a private note: with
+        the faces, every suit as text in the theme's colour (``Q♦︎``), so that beside the
+        face (a menu option's emoji, the hand above the note) no red or black suit emoji
+        says other colours than the reader's deck (four colours: ♦ blue, ♣ green); as
+        text alone, :func:`plain` (``Q♦``, red)."""
+        if not self._faces:
+            return plain(c)
+        return f"{c.rank_name}{SUIT_NEUTRAL[c.suit]}"
+
     def line(self, text: str) -> str:
         """``text`` with the cards it names as text (``A♥``, ``2♠︎``) shown as faces: a last
         move or a note is made once, as text, and shown wherever it goes."""
         if not self._faces or not text:
             return text
-        return CARD_TEXT.sub(self._face_of, text)
+        return CARD_TEXT.sub(lambda found: self.card(_card_of(found)), text)
 
-    def _face_of(self, found: re.Match[str]) -> str:
-        rank_text, symbol = found.group(1), found.group(2)
-        rank = RANK_NUMBERS.get(rank_text) or int(rank_text)
-        return self.card(Card(rank, SUIT_LETTERS[symbol]))
+
+def _card_of(found: re.Match[str]) -> Card:
+    """The card a :data:`CARD_TEXT` match names."""
+    rank_text, symbol = found.group(1), found.group(2)
+    rank = RANK_NUMBERS.get(rank_text) or int(rank_text)
+    return Card(rank, SUIT_LETTERS[symbol])
 
 
 FACES = 52
@@ -325,14 +344,14 @@ def describe_move(
     return text
 
 
-def choice_label(rules: Rules, played: Card, choice: Choice, t: Lang = EN) -> str:
-    """A capture option: ``Take 4♣ 9♦ A♠ (A♥ as 14)``."""
-    taken = cards(choice.taken, fmt=plain)
+def choice_label(rules: Rules, played: Card, choice: Choice, t: Lang = EN, fmt: Any = plain) -> str:
+    """A capture option: ``Take 4♣ 9♦ A♠ (A♥ as 14)`` (cards written by ``fmt``)."""
+    taken = cards(choice.taken, fmt=fmt)
     if value_note(rules, played, choice.values):
         label = t(
             "Take {cards} ({card} as {values})",
             cards=taken,
-            card=plain(played),
+            card=fmt(played),
             values=or_values(choice.values, t),
         )
     else:

@@ -28,7 +28,7 @@ from bot.i18n import N_, Lang
 from bot.models import Game, Status
 from bot.moves import round_choices
 from bot.offloop import heavy, ready, view_key
-from bot.render import CardInk, hand_content, plain, value_note
+from bot.render import CardInk, hand_content, value_note
 from bot.turns import building, items_text, matching, moves_of, why_not, why_unusable
 from cogs.common import (
     NOT_MINE,
@@ -79,7 +79,7 @@ def card_step(game: Game, *, seat: int, index: int, ink: CardInk, t: Lang) -> Ca
     played = rnd.hands[seat][index]
     moves = moves_of(rnd, played)
     if not moves:
-        return CardStep(why=why_not(rnd, played, t, plain))
+        return CardStep(why=why_not(rnd, played, t, ink.label))
     if moves == [Move(played)]:
         return CardStep(move=moves[0])
     return CardStep(view=take_view(game, seat, index, ink, t))
@@ -111,8 +111,8 @@ def items_step(
     if len(moves) == 1:
         return ItemsStep(items, moves)
     if moves:
-        return ItemsStep(items, moves, which_view(game, index, positions, moves, t))
-    why = why_unusable(rnd, played, items, t, plain)
+        return ItemsStep(items, moves, which_view(game, index, positions, moves, t, ink))
+    why = why_unusable(rnd, played, items, t, ink.label)
     return ItemsStep(items, moves, pick_view(game, index, ink, t), why)
 
 
@@ -272,20 +272,20 @@ class HandFlow:
                 await refuse(
                     interaction,
                     "{card} cannot be played now: {why}.",
-                    card=plain(played),
+                    card=ink.label(played),
                     why=step.why,
                 )
                 return
             if step.move is not None:  # a trail is all it can do
                 await self.play(interaction, game, seat, step.move)
                 return
-            note = t("You play **{card}**. What does it do?", card=plain(played))
+            note = t("You play **{card}**. What does it do?", card=ink.label(played))
             view = reissue(step.view)
         elif not rnd.table or not capture_options(game.match.rules, played, list(rnd.table), 1):
             await self.play(interaction, game, seat, Move(played))
             return
         else:
-            note = t("You play **{card}**. What does it take?", card=plain(played))
+            note = t("You play **{card}**. What does it take?", card=ink.label(played))
             view = take_view(game, seat, index, ink, t)
         content = hand_content(game, seat, note, step="take", ink=ink, t=t)
         await self.answer_privately(interaction, game, content, view)
@@ -311,11 +311,12 @@ class HandFlow:
             return
         if click.choice == "pick":
             t = private(interaction)
-            note = t("You play **{card}**. Choose the table cards it takes:", card=plain(played))
-            content = hand_content(
-                game, seat, note, step="pick", ink=self.ink(interaction, game), t=t
+            ink = self.ink(interaction, game)
+            note = t(
+                "You play **{card}**. Choose the table cards it takes:", card=ink.label(played)
             )
-            view = pick_view(game, click.card or 0, self.ink(interaction, game), t)
+            content = hand_content(game, seat, note, step="pick", ink=ink, t=t)
+            view = pick_view(game, click.card or 0, ink, t)
             await self.answer_privately(interaction, game, content, view)
             return
         if click.choice == "trail":
@@ -350,18 +351,17 @@ class HandFlow:
         rules = game.match.rules
         if not is_capture(rules, played, taken):
             t = private(interaction)
+            ink = self.ink(interaction, game)
             values_text = value_note(rules, played, capture_values(rules, played, True), t)
             note = t(
                 "⚠️ {cards} cannot be taken with {card}{values}: the cards must split into"
                 " groups that each add up to its value. Nothing was played; choose again:",
-                cards=" + ".join(plain(c) for c in taken),
-                card=plain(played),
+                cards=" + ".join(ink.label(c) for c in taken),
+                card=ink.label(played),
                 values=values_text,
             )
-            content = hand_content(
-                game, seat, note, step="pick", ink=self.ink(interaction, game), t=t
-            )
-            view = pick_view(game, click.card or 0, self.ink(interaction, game), t)
+            content = hand_content(game, seat, note, step="pick", ink=ink, t=t)
+            view = pick_view(game, click.card or 0, ink, t)
             await self.answer_privately(interaction, game, content, view)
             return
         await self.play(interaction, game, seat, Move(played, taken))
@@ -386,16 +386,18 @@ class HandFlow:
         if len(step.moves) == 1:
             await self.play(interaction, game, seat, step.moves[0])
             return
-        shown = items_text(step.items, plain)
+        shown = items_text(step.items, ink.label)
         if step.moves:
             note = t(
-                "You play **{card}** with {items}. Which move?", card=plain(played), items=shown
+                "You play **{card}** with {items}. Which move?",
+                card=ink.label(played),
+                items=shown,
             )
         else:
             note = t(
                 "⚠️ {card} can do nothing with exactly {items}: {why}. Nothing was played;"
                 " choose again:",
-                card=plain(played),
+                card=ink.label(played),
                 items=shown,
                 why=step.why,
             )

@@ -95,7 +95,9 @@ class TableFlow:
             text = f"{text} {turn}".strip()
         self.post(
             game,
-            content=ink.line(text) or None,
+            # the content is what the ping's notification and a screen reader say: cards as
+            # text (``A♥ 2♠``), their faces in the embed
+            content=text or None,
             embeds=[table_embed(game, ink=ink, t=t)],
             view=table_view(game, t),
             mention=mention,
@@ -169,7 +171,7 @@ class TableFlow:
         elif outcome.abandoned:
             log.info("game %s: abandoned", game.id)
             content = (
-                ink.line(outcome.text_in(t))
+                outcome.text_in(t)  # cards as text in a content, as in announce
                 + "\n"
                 + t.ngettext(
                     "The game is abandoned: a player missed {n} turn in a row. No result is"

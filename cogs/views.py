@@ -21,7 +21,6 @@ from bot.render import (
     choice_description,
     choice_label,
     or_values,
-    plain,
     sorted_cards,
     variant_name,
 )
@@ -184,17 +183,18 @@ def _card_option(
 ) -> discord.SelectOption:
     """A card of the hand: its face as the option's emoji when the faces are uploaded, and
     always a text label (``7♦``), so the option reads without the picture too. Never
-    Discord's own suit emoji: its black suits are near-invisible on the dark theme; the
-    label's black suits carry U+FE0E (text presentation, see :data:`bot.render.SUIT_PLAIN`).
+    Discord's own suit emoji: its black suits are near-invisible on the dark theme, and
+    beside a face its red ones would contradict the four-colour deck; the label's suits
+    are text (U+FE0E, see :meth:`bot.render.CardInk.label`).
     In the games with builds ``by_card`` holds the legal moves of each card."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
     if building(rnd):
-        option = _building_card_option(rnd, played, index, by_card[played], t)
+        option = _building_card_option(rnd, played, index, by_card[played], t, ink)
         option.emoji = ink.emoji(played)
         return option
-    label = plain(played)
+    label = ink.label(played)
     values = capture_values(rules, played, True)
     if values != (played.rank,):
         label = t("{card} (counts {values})", card=label, values=or_values(values, t))
@@ -215,17 +215,22 @@ def _card_option(
 
 
 def _building_card_option(
-    rnd: Round, played: Card, index: int, moves: CardMoves, t: Lang = EN
+    rnd: Round,
+    played: Card,
+    index: int,
+    moves: CardMoves,
+    t: Lang = EN,
+    ink: CardInk = TEXT_INK,
 ) -> discord.SelectOption:
     """A card of the hand in a game with builds: what it can do (``moves``: its legal
     moves, as the engine's lazy view, asked only which kinds exist), in a few words: the
     kinds in menu order (takes, builds, trails making builds, the trail)."""
-    label = plain(played)
+    label = ink.label(played)
     kinds = [kind for kind in ("capture", "build", "table-build") if moves.has(kind)]
     trail = moves.has("plain")
     if not kinds and not trail:
         label = t("{card}: cannot be played now", card=label)
-        description = why_not(rnd, played, t, plain)
+        description = why_not(rnd, played, t, ink.label)
     elif not kinds:
         label = t("{card}: trail", card=label)
         description = t("takes and builds nothing: put on the table at once")
@@ -287,11 +292,14 @@ def take_view(
     if building(rnd):
         return _building_take_view(game, played, index, ink, t)
     choices = round_choices(rnd, played, CAPTURE_CHOICES)
+    # a capture names several cards: its emoji is the face of the first it takes (each
+    # option's own), the label names them all as text (see CardInk.label)
     options = [
         discord.SelectOption(
-            label=choice_label(rules, played, choice, t),
+            label=choice_label(rules, played, choice, t, ink.label),
             value=f"c{n}",
             description=choice_description(rules, choice, t),
+            emoji=ink.emoji(choice.taken[0]) if choice.taken else None,
         )
         for n, choice in enumerate(choices)
     ]
@@ -301,7 +309,7 @@ def take_view(
             discord.SelectOption(
                 label=krypa or t("Trail: take nothing"),
                 value="trail",
-                description=t("Put {card} on the table", card=plain(played)),
+                description=t("Put {card} on the table", card=ink.label(played)),
                 emoji=ink.emoji(played),
             )
         )
@@ -323,7 +331,7 @@ def take_view(
             game.version,
             index,
             options=options,
-            placeholder=t("What does {card} take?", card=plain(played)),
+            placeholder=t("What does {card} take?", card=ink.label(played)),
         )
     )
     view.add_item(KasinoButton("hand", game.id, game.version, label=t("Back")))
@@ -336,10 +344,10 @@ def _building_take_view(
     """The ranked moves of the card (captures, builds, raises, adds, Swazi trails with
     builds), then the plain trail when allowed, then "choose it myself"."""
     rnd = game.match.round
-    options = _move_options(rnd, ranked_moves(rnd, played), t)
+    options = _move_options(rnd, ranked_moves(rnd, played), t, ink)
     if rnd.is_legal(Move(played)):
         option = discord.SelectOption(
-            label=t("Trail {card}", card=plain(played)),
+            label=t("Trail {card}", card=ink.label(played)),
             value="trail",
             description=t("Take and build nothing"),
             emoji=ink.emoji(played),
@@ -348,7 +356,7 @@ def _building_take_view(
         option = discord.SelectOption(
             label=t("Why can't I trail?"),
             value="trail",
-            description=why_not(rnd, played, t, plain)[:100],
+            description=why_not(rnd, played, t, ink.label)[:100],
         )
     options.append(option)
     options.append(
@@ -356,21 +364,32 @@ def _building_take_view(
             label=t("Choose it myself"), value="pick", description=t("Pick the table items it uses")
         )
     )
-    placeholder = t("What does {card} do?", card=plain(played))
+    placeholder = t("What does {card} do?", card=ink.label(played))
     return _move_menu(game, "take", index, options, placeholder, t=t)
 
 
-def _move_options(rnd: Round, moves: list[Move], t: Lang = EN) -> list[discord.SelectOption]:
-    """Moves as options ``c0``, ``c1``…, labelled in words (text: an option holds one
-    emoji, and a move shows several cards)."""
+def _move_options(
+    rnd: Round, moves: list[Move], t: Lang = EN, ink: CardInk = TEXT_INK
+) -> list[discord.SelectOption]:
+    """Moves as options ``c0``, ``c1``…, labelled in words with the cards as text (an
+    option holds one emoji, and a move shows several cards): the emoji is the face of the
+    first card a capture takes, else of the card played."""
     return [
         discord.SelectOption(
-            label=move_label(rnd, move, plain, t),
+            label=move_label(rnd, move, ink.label, t),
             value=f"c{n}",
             description=_move_note(rnd, move, t),
+            emoji=ink.emoji(_shown_card(move)),
         )
         for n, move in enumerate(moves[:MAX_MENU_OPTIONS])
     ]
+
+
+def _shown_card(move: Move) -> Card:
+    """The card a move's option shows as its face: the first one a capture takes (the
+    played card is the menu's own), else the card played."""
+    taken = cards_of(move.taken) if move.kind == "capture" else []
+    return taken[0] if taken else move.card
 
 
 def _move_note(rnd: Round, move: Move, t: Lang = EN) -> str:
@@ -416,11 +435,16 @@ def pick_items(rnd: Round) -> list[Item]:
 
 @_static
 def which_view(
-    game: Game, index: int, picked: tuple[int, ...], moves: list[Move], t: Lang = EN
+    game: Game,
+    index: int,
+    picked: tuple[int, ...],
+    moves: list[Move],
+    t: Lang = EN,
+    ink: CardInk = TEXT_INK,
 ) -> discord.ui.View:
     """The moves of one card that use exactly the picked items (a capture or builds of
     several values)."""
-    options = _move_options(game.match.round, moves, t)
+    options = _move_options(game.match.round, moves, t, ink)
     mask = positions_mask(picked)
     return _move_menu(game, "which", index, options, t("Which move?"), mask, t=t)
 
@@ -433,7 +457,7 @@ def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> 
     table = len(game.match.round.table)
     options = [
         discord.SelectOption(
-            label=item_text(item, plain)[:100],
+            label=item_text(item, ink.label)[:100],
             value=str(i),
             description=None if i < table else t("the top card of a capture pile"),
             emoji=ink.emoji(item) if isinstance(item, Card) else None,

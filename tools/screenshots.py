@@ -1,13 +1,13 @@
 """Screenshots of a scripted Kasino match in the preview, on Discord's dark and light themes.
 
 Starts ``python -m bot --preview --port <free port>``, drives the SimCord Preview page in
-headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, a
-capture menu open, the table, a round summary and the match end, each on the dark and the
-light theme. Anna plays a match to 5 against a normal computer player (Krypkasino: five,
-at a six-seat table, to the limit 5, lowest wins; ``--seats`` changes it). With ``--variant``
-(a game with builds, e.g. ``casino``) she builds whenever she can, the menu pictured is a
-build menu, and the table is pictured once a build lies on it. Not a test: run it by hand
-and look at the pictures.
+headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, its
+card menu and a capture menu open, the table, a round summary and the match end, each on
+the dark and the light theme. Anna plays a match to 5 against a normal computer player
+(Krypkasino: five, at a six-seat table, to the limit 5, lowest wins; ``--seats`` changes
+it). With ``--variant`` (a game with builds, e.g. ``casino``) she builds whenever she can,
+the menu pictured is a build menu, and the table is pictured once a build lies on it. Not
+a test: run it by hand and look at the pictures.
 
     .venv/bin/pip install playwright          # never `playwright install`: the system
     apt-get install -y chromium               # Chromium (Debian) is driven instead
@@ -218,6 +218,7 @@ class Match:
         self.variant = variant
         self.builds = variant in BUILDING
         self.shot_menu = False
+        self.shot_cards = False  # the hand's card menu open (its faces and labels)
         self.seats = seats  # Anna and seats − 1 normal computer players
 
     # ----------------------------------------------------------------- pictures
@@ -354,11 +355,15 @@ class Match:
         return found
 
     def choose(
-        self, message: Locator, option: str | tuple[str, ...] | None = None, shot: str = ""
+        self,
+        message: Locator,
+        option: str | tuple[str, ...] | None = None,
+        shot: str = "",
+        open_shot: str = "",
     ) -> str:
         """Open the select on ``message`` and pick the first option holding ``option`` (or
         the first of several texts that any option holds), else the first one; return the
-        chosen label."""
+        chosen label. ``shot`` pictures a capture or build menu, ``open_shot`` any menu."""
         message = self.fresh(message)
         message.locator("button:has(.select-value)").first.click()
         time.sleep(0.5)
@@ -366,6 +371,8 @@ class Match:
         self.wait(lambda: options.count() > 0, 5, "the options")
         labels = [options.nth(i).inner_text() for i in range(options.count())]
         building = any(label.startswith(self.words.labels) for label in labels)
+        if open_shot:
+            self.shoot(open_shot, options.last)
         if shot and (building or not self.builds):  # a game with builds: a build menu
             self.shoot(shot, options.last)
             self.shot_menu = True
@@ -439,7 +446,12 @@ class Match:
             # a card that can capture opens the capture menu; else one that trails at once
             before = self.text(hand)
             wanted = (words.build, words.can) if self.builds else words.can_capture
-            chosen = self.choose(hand, None if self.shot_menu and not self.builds else wanted)
+            chosen = self.choose(
+                hand,
+                None if self.shot_menu and not self.builds else wanted,
+                open_shot="" if self.shot_cards else "2c-card-menu",
+            )
+            self.shot_cards = True
             chosen_at = time.monotonic()
             moves += 1
             print(f"move {moves}: {chosen}", flush=True)

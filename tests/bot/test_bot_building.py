@@ -125,7 +125,7 @@ async def test_build_raise_add_take_and_a_refused_trail(harness: Harness) -> Non
     # build 8: 3♣ on 5♥ (Anna keeps two 8s)
     await play_by_menus(harness, game, Move.build(Card.parse("3C"), parse_cards("5H"), 8))
     shown = harness.table_message(game).embeds[0].description
-    assert re.search(r"\[8 = <:kc_3C_\w+:\d+>\+<:kc_5H_\w+:\d+>\] anna's", shown), shown
+    assert re.search(r"\[8 = <:3_of_clubs_\w+:\d+>\+<:5_of_hearts_\w+:\d+>\] anna's", shown), shown
     await play_by_menus(harness, game, Move(Card.parse("AD")))  # Bjorn trails
     # Anna owns a build: 9♠ can do nothing, and her trail is refused with the reason
     hand = (await harness.open_hand(anna, game)).response
@@ -176,7 +176,7 @@ async def test_swazi_pile_tops_and_a_trail_that_builds(harness: Harness) -> None
     game = await harness.start_game(2, variant="swazi")
     _position(harness, game, "10H 3C 9D/2C 7D 8S", "5S 5D 6C", piles="/KS 4D")
     shown = (await harness.open_hand(harness.members[0], game)).response.content
-    assert re.search(r"\*\*Pile tops:\*\* bjorn <:kc_4D_\w+:\d+>", shown), shown
+    assert re.search(r"\*\*Pile tops:\*\* bjorn <:4_of_diamonds_\w+:\d+>", shown), shown
     # the opponent's pile top is offered by "choose it myself", and taken with the table
     rnd = game.match.round
     steal = Move(Card.parse("10H"), parse_cards("5S 5D 6C 4D"))

@@ -27,8 +27,12 @@ async def test_scores_by_rating_profile_and_versus(harness: Harness) -> None:
     board = await harness.slash(cecilia, "kasino scores")
     embed = board.response.embeds[0]
     assert embed.title == "Kasino leaderboard: Swedish Kasino, by rating"
-    assert "**Provisional** (fewer than 5 rated matches):" in embed.description
-    assert f"• {anna.name}: " in embed.description and " · rating " in embed.description
+    # one numbered list: both provisional, marked "?", on the shown scale
+    lines = embed.description.splitlines()
+    assert [line.split("** ", 1)[0] for line in lines] == ["**1.", "**2."]
+    assert all(line.split(": **")[1].split("**")[0][-1] == "?" for line in lines)
+    assert f"{anna.name}: **" in embed.description and "openskill" not in embed.footer.text
+    assert "A rating starts at 1500" in embed.footer.text
     wins = await harness.click(cecilia, board.response, label="By wins")
     assert "by rating" not in wins.response.embeds[0].title
     assert f"{anna.name}: " in wins.response.embeds[0].description
@@ -41,10 +45,11 @@ async def test_scores_by_rating_profile_and_versus(harness: Harness) -> None:
     assert mine.ephemeral
     embed = mine.response.embeds[0]
     assert embed.title == f"{anna.name}'s Kasino profile"
-    assert "(provisional: 2 of 5 rated matches)" in embed.description
+    assert "? (provisional: 2 of 5 rated matches), #" in embed.description
+    assert "Not rated" not in embed.description
     fields = {f.name: f.value for f in embed.fields}
     assert "2 matches" in fields["Against people (all games)"]
-    assert fields["Last results"].count(f"against {bjorn.name}") == 2
+    assert fields["Last results"].count(f" – {bjorn.name} ") == 2
     assert embed.image.url == "attachment://rating.png"
     assert [a.filename for a in mine.response.attachments] == ["rating.png"]
     show = cid(mine.response, "k:show:profile:")
@@ -76,7 +81,8 @@ async def test_scores_by_rating_profile_and_versus(harness: Harness) -> None:
     assert versus.ephemeral
     embed = versus.response.embeds[0]
     assert embed.title == f"{anna.name} against {bjorn.name}"
-    assert embed.description.startswith("Against each other: 2 matches; ")
+    assert embed.description.startswith(f"Rating in Swedish Kasino: {anna.name} 1")
+    assert "\nAgainst each other: 2 matches; " in embed.description
     assert "As partners: 0 matches" in embed.description
     public = await harness.click(anna, versus.response, custom_id=cid(versus.response, "k:show:"))
     assert not public.ephemeral and public.response.embeds[0].title == embed.title
@@ -93,4 +99,4 @@ async def test_a_profile_in_swedish_and_finnish(
     swedish = await harness.slash(anna, "kasino profile")
     assert swedish.response.embeds[0].title == f"{anna.name}s kasinoprofil"
     finnish = await bjorn.slash(harness.channel, "kasino versus", member=anna)
-    assert finnish.response.embeds[0].description.startswith("Toisiaan vastaan: 2 ottelua")
+    assert "\nToisiaan vastaan: 2 ottelua" in finnish.response.embeds[0].description

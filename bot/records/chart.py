@@ -2,7 +2,9 @@
 
 Drawn for Discord at 1×: an embed shows a picture at most 400 pixels wide, so the picture
 is exactly that wide and its text is 16 pixels or more (Discord's body text), in a
-scalable TrueType font (Pillow's own, ``ImageFont.load_default(size=…)``). It is a light
+TrueType font that has every letter of the bot's languages: DejaVu Sans (Debian's
+``fonts-dejavu-core``, which the Dockerfile installs), else Pillow's own scalable font
+(``ImageFont.load_default(size=…)``, Pillow ≥ 10.1, which lacks å ä ö). It is a light
 card with dark ink and rounded corners: the same contrast on Discord's dark theme
 (#313338) and its light one (#ffffff), where a transparent picture's ink would be too
 faint on one of them. The numbers are the shown scale (:func:`bot.records.ratings.points`),
@@ -11,13 +13,17 @@ the band is the rating ± one sigma on that scale (where it probably lies).
 
 from __future__ import annotations
 
+import functools
 import io
+import logging
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import EN, Lang
 from bot.records import ratings
+
+log = logging.getLogger(__name__)
 
 CHART_FILE = "rating.png"
 CHART_SIZE = (400, 240)
@@ -43,8 +49,9 @@ def rating_chart(history: History, first: int = 1, t: Lang = EN) -> bytes:
     image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image, "RGBA")
     draw.rounded_rectangle([0, 0, width - 1, height - 1], radius=10, fill=CARD, outline=EDGE)
-    font, bold = _font(TEXT_PX), _font(TITLE_PX)
-    draw.text((12, 8), t("Rating after each rated match"), fill=INK, font=bold)
+    font = _font(TEXT_PX)
+    title = t("Rating after each rated match")
+    draw.text((12, 8), title, fill=INK, font=_title_font(draw, title, width - 24))
     if not history:
         return _png(image)
     states = [(history[0][0], history[0][1])] + [(mu, sigma) for _, _, mu, sigma in history]
@@ -67,7 +74,11 @@ def rating_chart(history: History, first: int = 1, t: Lang = EN) -> bytes:
         draw.text((left - 6, y(value)), label, fill=INK, font=font, anchor="rm")
     band = [(x(i), y(v)) for i, v in enumerate(tops)]
     band += [(x(i), y(v)) for i, v in reversed(list(enumerate(lows)))]
-    draw.polygon(band, fill=BAND)
+    # the band on a layer of its own, composited: drawn straight onto the card its
+    # translucent fill would replace the card's opacity instead of blending with it
+    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    ImageDraw.Draw(layer).polygon(band, fill=BAND)
+    image.alpha_composite(layer)
     draw.line([(x(i), y(v)) for i, v in enumerate(shown)], fill=LINE, width=3, joint="curve")
     for i, v in enumerate(shown):
         draw.ellipse([x(i) - 3, y(v) - 3, x(i) + 3, y(v) + 3], fill=LINE)
@@ -78,9 +89,29 @@ def rating_chart(history: History, first: int = 1, t: Lang = EN) -> bytes:
     return _png(image)
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's own scalable font (Pillow ≥ 10.1 with FreeType) at ``size`` pixels."""
-    return ImageFont.load_default(size=size)
+@functools.cache
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """DejaVu Sans at ``size`` pixels (Pillow finds it among the system's fonts), else
+    Pillow's own scalable font, said once in the log."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    try:
+        return ImageFont.truetype(name, size)
+    except OSError:
+        log.warning(
+            "%s not found (apt-get install fonts-dejavu-core): å, ä, ö drawn as boxes", name
+        )
+        return ImageFont.load_default(size=size)
+
+
+def _title_font(
+    draw: ImageDraw.ImageDraw, text: str, room: float
+) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The largest bold size from :data:`TITLE_PX` down to :data:`TEXT_PX` at which the
+    title fits ``room`` pixels (the catalogues keep it short enough at 16)."""
+    for size in range(TITLE_PX, TEXT_PX, -1):
+        if draw.textlength(text, font=_font(size, bold=True)) <= room:
+            return _font(size, bold=True)
+    return _font(TEXT_PX, bold=True)
 
 
 def _axis(low: float, high: float) -> tuple[float, float]:

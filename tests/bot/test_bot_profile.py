@@ -100,3 +100,70 @@ async def test_a_profile_in_swedish_and_finnish(
     assert swedish.response.embeds[0].title == f"{anna.name}s kasinoprofil"
     finnish = await bjorn.slash(harness.channel, "kasino versus", member=anna)
     assert "\nToisiaan vastaan: 2 ottelua" in finnish.response.embeds[0].description
+
+
+async def test_a_krypkasino_profile_and_history(
+    harness: Harness, client_locales: dict[int, str]
+) -> None:
+    """Anna, bjorn and a computer play Krypkasino to the end: the profile of the one with
+    more penalty points says penalty points a match and a round (the match's total, not
+    0.0), the penalties taken, and names each opponent with their total; the history
+    names each side with its total."""
+    from bot.i18n import lang
+    from tests.bot.kasino_harness import button
+
+    anna, bjorn = harness.members[:2]
+    lobby = await harness.open_lobby(anna, variant="krypkasino", target=5)
+    await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
+    await harness.click(anna, lobby, custom_id=button(lobby, "add-normal"))
+    await harness.click(anna, lobby, custom_id=button(lobby, "start"))
+    game = await harness.game()
+    assert game is not None
+    for _ in range(600):
+        if not game.status.active:
+            break
+        if game.seats[game.match.round.to_move].is_computer:
+            await harness.env.advance_time(0.5)
+        else:
+            await harness.play_move(game)
+    await harness.env.settle()
+    assert not game.status.active
+    match = game.match
+    seat = {int(s.user_id): i for i, s in enumerate(game.seats) if s.is_human}
+    total = {user: match.scores[game.side_of(i)] for user, i in seat.items()}
+    who = max((anna, bjorn), key=lambda m: total[m.id])
+    other = bjorn if who is anna else anna
+    mine, rounds = total[who.id], len(match.round_scores)
+    assert mine > 0  # penalties were taken: the profile must not say 0.0
+    en = lang("en")
+    profile = (await harness.slash(who, "kasino profile")).response.embeds[0]
+    fields = {f.name: f.value for f in profile.fields}
+    against = fields["Against computers (all games)"]
+    assert (
+        f"{en.decimal(mine)} penalty points a match, {en.decimal(mine / rounds)} a round"
+        " (lowest wins)"
+    ) in against
+    assert "Penalties taken: storan in " in against and " points a match ·" not in against
+    bot = next(i for i, s in enumerate(game.seats) if s.is_computer)
+    last = fields["Last results"]
+    names = {
+        other.id: f"{other.name} {total[other.id]}",
+        -1: f"🤖 Normal bot {match.scores[game.side_of(bot)]}",
+    }
+    for text in names.values():
+        assert text in last.split(" – ", 1)[1], last
+    assert f" {mine} – " in last and " · Krypkasino" in last
+    # the history names each side with its total
+    history = (await harness.slash(anna, "kasino history")).response.embeds[0]
+    line = history.description.splitlines()[0]
+    assert f"· {anna.name} {total[anna.id]}" in line and f"{bjorn.name} {total[bjorn.id]}" in line
+    assert f" {match.scores[game.side_of(bot)]}" in line, line
+    # in Swedish: per match and per round (omgång), penalties taken
+    client_locales[who.id] = "sv-SE"
+    swedish = (await harness.slash(who, "kasino profile")).response.embeds[0]
+    text = "\n".join(f.value for f in swedish.fields)
+    sv = lang("sv")
+    assert (
+        f"{sv.decimal(mine)} straffpoäng per match, {sv.decimal(mine / rounds)} per omgång" in text
+    )
+    assert "Tagna straff: storan i " in text and "giv" not in text

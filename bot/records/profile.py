@@ -218,16 +218,17 @@ def rating_line(placed: Placed, t: Lang) -> str:
 def result_line(line: ResultLine, user_id: int, names: Mapping[int, str], t: Lang) -> str:
     """One of the last results: won or lost with the player's total (and partners), then
     every other side with its total, in which game and when:
-    ``❌ Lost 15 – anna 7, bjorn 10, 🤖 Normal bot 3 · Krypkasino``."""
+    ``❌ Lost **15** – anna **7**, bjorn **10**, 🤖 Normal bot **3** · Krypkasino``."""
     lineup = ratings.Lineup.loads(line.lineup)
-    mine = str(line.points)
+    # totals in bold: a computer's seat number ("Normal bot 2") is never read as one
+    mine = f"**{line.points}**"
     text = t("Won {score}", score=mine) if line.won else t("Lost {score}", score=mine)
     if lineup is not None:
         partners = [seat_label(s, names, t) for s in lineup.partners_of(user_id)]
         if partners:
             text += t(" with {names}", names=t.listing(partners))
         others = [
-            f"{' & '.join(seat_label(s, names, t) for s in side.seats)} {side.points}"
+            f"{' & '.join(seat_label(s, names, t) for s in side.seats)} **{side.points}**"
             for side in lineup.sides
             if f"u{user_id}" not in side.seats
         ]

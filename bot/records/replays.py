@@ -32,8 +32,9 @@ def _seat(data: dict[str, Any]) -> Seat:
 
 
 def history_line(row: HistoryRow, t: Lang = EN) -> str:
-    """``#12 · <t:…:d> · Swedish Kasino · anna 16, bjorn 12 · 🏆 anna``: each side named
-    with its final total (partners joined by ``&``)."""
+    """``#12 · <t:…:d> · Swedish Kasino · anna **16**, bjorn **12** · 🏆 anna``: each side
+    named with its final total, in bold so that a computer's seat number (``🤖 Normal bot
+    2``) is not read as one (partners joined by ``&``)."""
     summary = row.summary
     rows = [s for s in summary.get("seats", []) if isinstance(s, dict)]
     seats = [_seat(s) for s in rows]
@@ -42,7 +43,7 @@ def history_line(row: HistoryRow, t: Lang = EN) -> str:
         sides.setdefault(int(data.get("side", index)), []).append(seat_name(seat, t))
     totals = list(summary.get("scores", []))
     scores = ", ".join(
-        f"{' & '.join(sides.get(side, ['?']))} {points}" for side, points in enumerate(totals)
+        f"{' & '.join(sides.get(side, ['?']))} **{points}**" for side, points in enumerate(totals)
     )
     winner = summary.get("winner")
     won = " & ".join(sides.get(winner, [])) if isinstance(winner, int) else ""

@@ -441,4 +441,4 @@ def test_ratings_and_profiles_rank_the_lowest_first() -> None:
     after = ratings.rate(lineup, before)
     assert after[1].mu > before[1].mu > after[2].mu
     lost = ResultLine(7, "krypkasino", False, 57, True, lineup.dumps(), 0.0)
-    assert "Lost 57 – <@1> 12, 🤖 Easy bot 40 · " in result_line(lost, 2, {}, EN)
+    assert "Lost **57** – <@1> **12**, 🤖 Easy bot **40** · " in result_line(lost, 2, {}, EN)

@@ -49,7 +49,7 @@ async def test_scores_by_rating_profile_and_versus(harness: Harness) -> None:
     assert "Not rated" not in embed.description
     fields = {f.name: f.value for f in embed.fields}
     assert "2 matches" in fields["Against people (all games)"]
-    assert fields["Last results"].count(f" – {bjorn.name} ") == 2
+    assert fields["Last results"].count(f" – {bjorn.name} **") == 2
     assert embed.image.url == "attachment://rating.png"
     assert [a.filename for a in mine.response.attachments] == ["rating.png"]
     show = cid(mine.response, "k:show:profile:")
@@ -146,18 +146,16 @@ async def test_a_krypkasino_profile_and_history(
     assert "Penalties taken: storan in " in against and " points a match ·" not in against
     bot = next(i for i, s in enumerate(game.seats) if s.is_computer)
     last = fields["Last results"]
-    names = {
-        other.id: f"{other.name} {total[other.id]}",
-        -1: f"🤖 Normal bot {match.scores[game.side_of(bot)]}",
-    }
-    for text in names.values():
-        assert text in last.split(" – ", 1)[1], last
-    assert f" {mine} – " in last and " · Krypkasino" in last
+    theirs = last.split(" – ", 1)[1]
+    assert f"{other.name} **{total[other.id]}**" in theirs, last
+    assert f"🤖 Normal bot **{match.scores[game.side_of(bot)]}**" in theirs, last
+    assert f" **{mine}** – " in last and " · Krypkasino" in last
     # the history names each side with its total
     history = (await harness.slash(anna, "kasino history")).response.embeds[0]
     line = history.description.splitlines()[0]
-    assert f"· {anna.name} {total[anna.id]}" in line and f"{bjorn.name} {total[bjorn.id]}" in line
-    assert f" {match.scores[game.side_of(bot)]}" in line, line
+    assert f"· {anna.name} **{total[anna.id]}**" in line, line
+    assert f"{bjorn.name} **{total[bjorn.id]}**" in line, line
+    assert f"🤖 Normal bot **{match.scores[game.side_of(bot)]}**" in line, line
     # in Swedish: per match and per round (omgång), penalties taken
     client_locales[who.id] = "sv-SE"
     swedish = (await harness.slash(who, "kasino profile")).response.embeds[0]

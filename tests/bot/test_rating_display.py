@@ -130,11 +130,14 @@ def test_results_name_every_other_side_with_its_total() -> None:
     line = ResultLine(4, "krypkasino", False, 15, True, lineup.dumps(), 1_700_000_000.0)
     names = {1: "david", 2: "anna", 3: "bjorn"}
     assert result_line(line, 1, names, EN).startswith(
-        "❌ Lost 15 – anna 7, 🤖 Normal bot 3, bjorn 10 · Krypkasino <t:1700000000:d>"
+        "❌ Lost **15** – anna **7**, 🤖 Normal bot **3**, bjorn **10** · Krypkasino"
+        " <t:1700000000:d>"
     )
     teams = ratings.lineup_of([(0, "u1"), (1, "u2"), (0, "u3"), (1, "c:hard")], [16, 12], 0)
     won = ResultLine(5, "swedish", True, 16, True, teams.dumps(), 0.0)
-    assert "✅ Won 16 with bjorn – anna & 🤖 Hard bot 12 · " in result_line(won, 1, names, EN)
+    assert "✅ Won **16** with bjorn – anna & 🤖 Hard bot **12** · " in result_line(
+        won, 1, names, EN
+    )
 
 
 def history_row() -> HistoryRow:
@@ -150,8 +153,8 @@ def history_row() -> HistoryRow:
 def test_a_history_line_names_each_side_with_its_total() -> None:
     line = history_line(history_row(), EN)
     assert line == (
-        "**#12** · <t:1764115200:d> · Krypkasino · anna 15, 🤖 Normal bot 2 7, bjorn 10"
-        " · 🏆 🤖 Normal bot 2"
+        "**#12** · <t:1764115200:d> · Krypkasino · anna **15**, 🤖 Normal bot 2 **7**,"
+        " bjorn **10** · 🏆 🤖 Normal bot 2"
     )
 
 

@@ -3,8 +3,10 @@
 Starts ``python -m bot --preview --port <free port>``, drives the SimCord Preview page in
 headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, a
 capture menu open, the table, a round summary and the match end, each on the dark and the
-light theme. Anna plays a match to 5 against a normal computer player (Krypkasino: five,
-at a six-seat table, to the limit 5, lowest wins; ``--seats`` changes it). With ``--variant``
+light theme; after the match her ``/kasino profile`` (and a close-up of its rating picture,
+``9b-profile-chart``), ``/kasino history`` and a replay. Anna plays a match to 5 against a
+normal computer player (Krypkasino: five, at a six-seat table, to the limit 5, lowest wins;
+``--seats`` changes it). With ``--variant``
 (a game with builds, e.g. ``casino``) she builds whenever she can, the menu pictured is a
 build menu, and the table is pictured once a build lies on it. Not a test: run it by hand
 and look at the pictures.
@@ -142,6 +144,12 @@ def preview(
         process.wait(timeout=20)
 
 
+def padded(box: dict[str, float], pad: float) -> dict[str, float]:
+    """A page area ``pad`` pixels larger than ``box`` on every side."""
+    x, y = max(box["x"] - pad, 0), max(box["y"] - pad, 0)
+    return {"x": x, "y": y, "width": box["width"] + 2 * pad, "height": box["height"] + 2 * pad}
+
+
 def before(text: str) -> str:
     """The words of a message before its first field (``"What does "``)."""
     return text.split("\x00")[0]
@@ -222,9 +230,12 @@ class Match:
 
     # ----------------------------------------------------------------- pictures
 
-    def shoot(self, name: str, target: Locator | None = None) -> None:
+    def shoot(
+        self, name: str, target: Locator | None = None, close_up: Locator | None = None
+    ) -> None:
         """Save ``name-dark.png`` and ``name-light.png`` of the channel (scrolled so that
-        ``target`` is in view)."""
+        ``target`` is in view), or with ``close_up`` of that element alone and a margin of
+        the theme around it (at 1×, as Discord shows it)."""
         if target is not None:
             for _ in range(3):  # the page re-renders its messages as snapshots arrive
                 with contextlib.suppress(PlaywrightError):
@@ -244,7 +255,11 @@ class Match:
             )
             time.sleep(0.3)
             path = self.out / f"{name}-{theme}.png"
-            self.page.locator("#preview-app").screenshot(path=str(path))
+            box = close_up.bounding_box() if close_up is not None else None
+            if box is not None:
+                self.page.screenshot(path=str(path), clip=padded(box, 24))
+            else:
+                self.page.locator("#preview-app").screenshot(path=str(path))
             self.saved.append(path)
         self.page.evaluate("document.getElementById('kasino-light')?.remove()")
 
@@ -514,6 +529,11 @@ class Match:
         assert isinstance(found, Locator)
         time.sleep(1)
         self.shoot("9-profile", found)
+        # the rating picture alone, as Discord shows it (an embed's picture, at 1×)
+        chart = found.locator("img[src*='rating'], .embed-image img, .embed-card img").last
+        with contextlib.suppress(PlaywrightError):
+            chart.scroll_into_view_if_needed(timeout=3000)
+            self.shoot("9b-profile-chart", close_up=chart)
 
     def records(self) -> None:
         """After the match: the history (``10-history``) and its replay, a few steps on

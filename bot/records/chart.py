@@ -125,10 +125,10 @@ def _axis(low: float, high: float) -> tuple[float, float]:
 
 
 def _ticks(low: float, high: float) -> list[float]:
-    """Three to five round numbers from ``low`` to ``high``."""
+    """Three to six round numbers from ``low`` to ``high``."""
     span = high - low
     for step in (50, 100, 200, 250, 500, 1000):
-        if span / step <= 4:
+        if span / step <= 5:
             break
     first = step * -(-low // step)
     ticks = []

@@ -23,6 +23,13 @@ from bot.storage.records import RatingRow, ResultLine, Totals
 LAST_RESULTS = 5
 
 
+def total_text(points: int, t: Lang = EN) -> str:
+    """A side's final total in bold: ``**16**``, ``**−5**`` (Krypkasino's totals can be
+    below zero: a true minus sign). Bold, so that a computer's seat number (``🤖 Normal
+    bot 2``) is never read as its total."""
+    return f"**{t.signed(points) if points < 0 else points}**"
+
+
 def rating_meaning(t: Lang = EN) -> str:
     """What a rating means, in a footer's words (the same as ``/kasino help``'s)."""
     return t(
@@ -220,15 +227,15 @@ def result_line(line: ResultLine, user_id: int, names: Mapping[int, str], t: Lan
     every other side with its total, in which game and when:
     ``❌ Lost **15** – anna **7**, bjorn **10**, 🤖 Normal bot **3** · Krypkasino``."""
     lineup = ratings.Lineup.loads(line.lineup)
-    # totals in bold: a computer's seat number ("Normal bot 2") is never read as one
-    mine = f"**{line.points}**"
+    mine = total_text(line.points, t)
     text = t("Won {score}", score=mine) if line.won else t("Lost {score}", score=mine)
     if lineup is not None:
         partners = [seat_label(s, names, t) for s in lineup.partners_of(user_id)]
         if partners:
             text += t(" with {names}", names=t.listing(partners))
         others = [
-            f"{' & '.join(seat_label(s, names, t) for s in side.seats)} **{side.points}**"
+            f"{' & '.join(seat_label(s, names, t) for s in side.seats)} "
+            + total_text(side.points, t)
             for side in lineup.sides
             if f"u{user_id}" not in side.seats
         ]

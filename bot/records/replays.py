@@ -10,6 +10,7 @@ import discord
 
 from bot.i18n import EN, Lang
 from bot.models import Seat
+from bot.records.profile import total_text
 from bot.records.record import Step
 from bot.render import (
     TABLE_COLOUR,
@@ -33,8 +34,8 @@ def _seat(data: dict[str, Any]) -> Seat:
 
 def history_line(row: HistoryRow, t: Lang = EN) -> str:
     """``#12 · <t:…:d> · Swedish Kasino · anna **16**, bjorn **12** · 🏆 anna``: each side
-    named with its final total, in bold so that a computer's seat number (``🤖 Normal bot
-    2``) is not read as one (partners joined by ``&``)."""
+    named with its final total (:func:`bot.records.profile.total_text`; partners joined
+    by ``&``)."""
     summary = row.summary
     rows = [s for s in summary.get("seats", []) if isinstance(s, dict)]
     seats = [_seat(s) for s in rows]
@@ -43,7 +44,8 @@ def history_line(row: HistoryRow, t: Lang = EN) -> str:
         sides.setdefault(int(data.get("side", index)), []).append(seat_name(seat, t))
     totals = list(summary.get("scores", []))
     scores = ", ".join(
-        f"{' & '.join(sides.get(side, ['?']))} **{points}**" for side, points in enumerate(totals)
+        f"{' & '.join(sides.get(side, ['?']))} {total_text(int(points), t)}"
+        for side, points in enumerate(totals)
     )
     winner = summary.get("winner")
     won = " & ".join(sides.get(winner, [])) if isinstance(winner, int) else ""

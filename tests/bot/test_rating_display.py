@@ -146,14 +146,14 @@ def history_row() -> HistoryRow:
         {"name": "Normal 2", "kind": "computer", "level": "normal", "side": 1},
         {"name": "bjorn", "kind": "human", "side": 2},
     ]
-    summary = {"seats": seats, "scores": [15, 7, 10], "winner": 1}
+    summary = {"seats": seats, "scores": [15, -5, 10], "winner": 1}
     return HistoryRow(12, "krypkasino", 1_764_115_200.0, summary)  # 2025-11-26 00:00 UTC
 
 
 def test_a_history_line_names_each_side_with_its_total() -> None:
     line = history_line(history_row(), EN)
     assert line == (
-        "**#12** · <t:1764115200:d> · Krypkasino · anna **15**, 🤖 Normal bot 2 **7**,"
+        "**#12** · <t:1764115200:d> · Krypkasino · anna **15**, 🤖 Normal bot 2 **−5**,"
         " bjorn **10** · 🏆 🤖 Normal bot 2"
     )
 

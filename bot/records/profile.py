@@ -250,12 +250,12 @@ def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> d
     embed = discord.Embed(
         title=t("{name}'s Kasino profile", name=profile.name), colour=TABLE_COLOUR
     )
-    headline = rating_line(profile.charted, t)
+    game = f"**{variant_name(profile.variant, t)}**"
     if profile.rating.row is None and profile.computer_rating.row is not None:
-        headline += t(" (against computers)")
+        game += t(" (against computers)")  # the headline's rating is the computers' board
     embed.description = "\n".join(
         (
-            f"**{variant_name(profile.variant, t)}**: {headline}",
+            f"{game}: {rating_line(profile.charted, t)}",
             t(
                 "Streaks: longest {longest}, now {current}",
                 longest=profile.longest,

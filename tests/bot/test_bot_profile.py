@@ -137,6 +137,9 @@ async def test_a_krypkasino_profile_and_history(
     assert mine > 0  # penalties were taken: the profile must not say 0.0
     en = lang("en")
     profile = (await harness.slash(who, "kasino profile")).response.embeds[0]
+    # a computer was at the table: the headline is the computers' board's rating
+    assert profile.description.startswith("**Krypkasino** (against computers): Rating 1")
+    assert "? (provisional: 1 of 5 rated matches), #" in profile.description
     fields = {f.name: f.value for f in profile.fields}
     against = fields["Against computers (all games)"]
     assert (

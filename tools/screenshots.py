@@ -4,7 +4,8 @@ Starts ``python -m bot --preview --port <free port>``, drives the SimCord Previe
 headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, a
 capture menu open, the table, a round summary and the match end, each on the dark and the
 light theme; after the match her ``/kasino profile`` (and a close-up of its rating picture,
-``9b-profile-chart``), ``/kasino history`` and a replay. Anna plays a match to 5 against a
+``9b-profile-chart``), the rating board against computers, ``/kasino history`` and a
+replay. Anna plays a match to 5 against a
 normal computer player (Krypkasino: five, at a six-seat table, to the limit 5, lowest wins;
 ``--seats`` changes it). With ``--variant``
 (a game with builds, e.g. ``casino``) she builds whenever she can, the menu pictured is a
@@ -200,6 +201,7 @@ class Words:
         self.table = self.table.strip("* ").rstrip(" (")
         self.profile = me("{name}'s Kasino profile", name="\x00").split("\x00")[-1]
         self.history = me("Kasino history: this server")
+        self.rating_board = pub("Kasino vs computers")
         self.replay = pub("Replay")
         self.replay_title = before(me("Replay: game #{id} · {variant}", id="\x00", variant=""))
         self.forward = me("Forward")
@@ -535,6 +537,25 @@ class Match:
             chart.scroll_into_view_if_needed(timeout=3000)
             self.shoot("9b-profile-chart", close_up=chart)
 
+    def board(self) -> None:
+        """The rating board against computers after the match (``9c-rating-board``): the
+        shown ratings, "?" while provisional, and what a rating means in its footer."""
+        self.command("/kasino scores", opponents="computers")
+        title = self.words.rating_board
+        time.sleep(2)
+        if not self.messages().filter(has_text=title).count():
+            # Enter stayed in the option: press the composer's send button
+            with contextlib.suppress(PlaywrightError):
+                self.page.locator("#send-message").click(timeout=3000)
+        found = self.wait(
+            lambda: (seen := self.messages().filter(has_text=title)).count() and seen.last,
+            30,
+            "the rating board",
+        )
+        assert isinstance(found, Locator)
+        time.sleep(1)
+        self.shoot("9c-rating-board", found)
+
     def records(self) -> None:
         """After the match: the history (``10-history``) and its replay, a few steps on
         (``11-replay``)."""
@@ -633,6 +654,7 @@ def main() -> None:
             try:
                 match.play()
                 match.profile()
+                match.board()
                 match.records()
                 match.stop()
             except (PlaywrightError, TimeoutError):

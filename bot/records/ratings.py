@@ -31,7 +31,8 @@ PROVISIONAL = 5  # fewer rated matches than this: the rating is provisional ("14
 # The shown scale: START + SCALE × (mu − 25), never below 0. SCALE is chosen so that two
 # settled ratings 200 shown points apart give the higher one about 75 % to win a
 # two-player match by openskill's own ``predict_win`` (its beta is 25/6, so 200 points
-# must be ~4.1 mu; tests/bot/test_rating_scale.py checks it).
+# must be ~4.1 mu: 48 points a unit; 27 would make it ~88 %). Display only: no stored
+# value changes (tests/bot/test_rating_display.py checks the 75 %).
 START = 1500
 SCALE = 48.0
 # Each computer level's fixed (mu, sigma) on the computers board: a guess at its strength

@@ -540,7 +540,8 @@ class Match:
     def board(self) -> None:
         """The rating board against computers after the match (``9c-rating-board``): the
         shown ratings, "?" while provisional, and what a rating means in its footer."""
-        self.command("/kasino scores", opponents="computers")
+        game = {"variant": self.variant} if self.variant != "swedish" else {}
+        self.command("/kasino scores", **game, opponents="computers")
         title = self.words.rating_board
         time.sleep(2)
         if not self.messages().filter(has_text=title).count():

@@ -12,6 +12,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# A font with every letter of the bot's languages, for the profile's rating picture.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first, so code changes do not reinstall them: only pyproject.toml is
 # copied here, and the dependencies it lists are installed without the package.
 COPY pyproject.toml ./

@@ -870,7 +870,7 @@ def scores_embed(
             mark=HINTED_MARK if row.hinted else "",
             wins=t.ngettext("{n} win", "{n} wins", row.wins),
             matches=t.ngettext("{n} match", "{n} matches", row.matches),
-            rate=f"{row.win_rate:.0%}",
+            rate=t.percent(row.win_rate),
             points=t.ngettext("{n} penalty point", "{n} penalty points", row.points)
             if low
             else t.ngettext("{n} point", "{n} points", row.points),

@@ -624,16 +624,14 @@ class Kasino(
         game = await self.games.active(interaction.channel_id or 0)
         if rating:
             variant = variant or (game.options.variant if game is not None else DEFAULT_VARIANT)
-            rated, total, provisional = await storage.rating_board(
+            rated, total = await storage.rating_board(
                 guild, variant, offset, PAGE_SIZE, computers=computers
             )
             pages = max(1, -(-total // PAGE_SIZE))
-            users = [row.user_id for row in (*rated, *provisional)]
-            names = await storage.recent_names(guild, users)
+            names = await storage.recent_names(guild, [row.user_id for row in rated])
             embed = ratings_embed(
-                rated, provisional, variant, page, pages, offset,
-                computers=computers, names=names, t=t,
-            )  # fmt: skip
+                rated, variant, page, pages, offset, computers=computers, names=names, t=t
+            )
         else:
             rows, total = await storage.leaderboard(
                 guild, variant, target, offset, PAGE_SIZE, computers=computers

@@ -4,23 +4,18 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+import io
+from collections.abc import Sequence
 
 import discord
 
 from bot.i18n import N_, Lang
 from bot.models import LOWEST_WINS, VARIANT_NAMES
 from bot.records import ratings
-from bot.records.profile import (
-    CHART_FILE,
-    LAST_RESULTS,
-    Profile,
-    profile_embed,
-    rating_chart,
-    versus_embed,
-)
+from bot.records.chart import CHART_FILE, rating_chart
+from bot.records.profile import LAST_RESULTS, Placed, Profile, Tally, profile_embed, versus_embed
 from bot.storage import Storage
-from bot.storage.records import Totals
+from bot.storage.records import RatingRow, ResultLine
 from cogs.common import NOT_MINE, refuse
 from cogs.components import kasino_ids
 from cogs.custom_ids import ShowCard
@@ -48,18 +43,18 @@ class ProfileFlow:
             counts.items(), key=lambda kv: (kv[1], kv[0] == DEFAULT_VARIANT), default=None
         )
         shown = variant or (favourite[0] if favourite else DEFAULT_VARIANT)
-        people, computers = Totals(), Totals()
+        people, computers = Tally(), Tally()
         for (key, vs), totals in per.items():
-            if variant is None and key in LOWEST_WINS:
-                # penalty points (Krypkasino) are not added to every game's points
-                totals = replace(totals, points=0)
-            if variant is None or key == variant:
-                if vs:
-                    computers += totals
-                else:
-                    people += totals
-        rating, rank, rated = await storage.rating(guild_id, shown, user_id)
-        computer_rating, _, _ = await storage.rating(guild_id, shown, user_id, computers=True)
+            if variant is not None and key != variant:
+                continue
+            tally = computers if vs else people
+            # penalty points (Krypkasino) are kept apart from the points of other games
+            if key in LOWEST_WINS:
+                tally.penalties += totals
+            else:
+                tally.scored += totals
+        rating = Placed(*await storage.rating(guild_id, shown, user_id))
+        computer_rating = Placed(*await storage.rating(guild_id, shown, user_id, computers=True))
         longest, current = await storage.player_streaks(guild_id, user_id, variant)
         return Profile(
             user_id=user_id,
@@ -69,24 +64,20 @@ class ProfileFlow:
             people=people,
             computers=computers,
             rating=rating,
-            rank=rank,
-            rated=rated,
             computer_rating=computer_rating,
             favourite=favourite,
             longest=longest,
             current=current,
             last=await storage.player_results(guild_id, user_id, variant, LAST_RESULTS),
-            history=await self._history(guild_id, shown, user_id),
+            history=await self._history(guild_id, shown, user_id, rating.row is None),
         )
 
     async def _history(
-        self, guild_id: int, variant: str, user_id: int
+        self, guild_id: int, variant: str, user_id: int, computers: bool
     ) -> list[tuple[float, float, float, float]]:
-        """The rating changes the picture shows: against people, else (a player who has
-        only played computers) against computers."""
-        storage = self.storage
-        history = await storage.rating_history(guild_id, variant, user_id)
-        return history or await storage.rating_history(guild_id, variant, user_id, computers=True)
+        """The rating changes the picture shows: of the board the headline shows (people's,
+        else, for a player who has only played computers, the computers')."""
+        return await self.storage.rating_history(guild_id, variant, user_id, computers=computers)
 
     async def profile_message(
         self, guild_id: int, user_id: int, name: str, variant: str | None, t: Lang
@@ -103,8 +94,10 @@ class ProfileFlow:
         files = []
         if profile.history:
             # drawing and compressing the picture takes ~10 ms: off the event loop
-            chart = await asyncio.to_thread(rating_chart, profile.history)
-            files.append(discord.File(_buffer(chart), filename=CHART_FILE))
+            row = profile.charted.row
+            first = (row.matches if row is not None else 0) - len(profile.history) + 1
+            chart = await asyncio.to_thread(rating_chart, profile.history, max(first, 1), t)
+            files.append(discord.File(io.BytesIO(chart), filename=CHART_FILE))
         return embed, files
 
     async def versus_message(
@@ -113,7 +106,16 @@ class ProfileFlow:
         """Two people's head-to-head."""
         meetings = await self.storage.meetings(guild_id, one, other)
         known = await self.storage.recent_names(guild_id, (one, other))
-        return versus_embed(one, other, meetings, {**names, **known}, t)
+        rated = [
+            (key, await self._people_rating(guild_id, key, one),
+             await self._people_rating(guild_id, key, other))
+            for key in versus_variants(meetings)
+        ]  # fmt: skip
+        return versus_embed(one, other, meetings, {**names, **known}, t, rated)
+
+    async def _people_rating(self, guild_id: int, variant: str, user_id: int) -> RatingRow | None:
+        row, _, _ = await self.storage.rating(guild_id, variant, user_id)
+        return row
 
     # ----------------------------------------------------------- commands
 
@@ -186,7 +188,13 @@ def _member_name(interaction: discord.Interaction, user_id: int) -> str:
     return member.display_name if member is not None else f"<@{user_id}>"
 
 
-def _buffer(data: bytes):  # type: ignore[no-untyped-def]
-    import io
-
-    return io.BytesIO(data)
+def versus_variants(
+    meetings: Sequence[tuple[ResultLine, ResultLine, bool]], most: int = 3
+) -> list[str]:
+    """The games whose ratings a head-to-head shows: those the two played together,
+    the latest first (at most ``most``), else the default game."""
+    found: list[str] = []
+    for mine, _, _ in meetings:
+        if mine.variant not in found:
+            found.append(mine.variant)
+    return found[:most] or [DEFAULT_VARIANT]

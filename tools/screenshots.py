@@ -3,7 +3,9 @@
 Starts ``python -m bot --preview --port <free port>``, drives the SimCord Preview page in
 headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, its
 card menu and a capture menu open, the table, a round summary and the match end, each on
-the dark and the light theme. Anna plays a match to 5 against a normal computer player
+the dark and the light theme; after the match her ``/kasino profile`` (and a close-up of
+its rating picture, ``9b-profile-chart``), the rating board against computers, ``/kasino
+history`` and a replay. Anna plays a match to 5 against a normal computer player
 (Krypkasino: five, at a six-seat table, to the limit 5, lowest wins; ``--seats`` changes
 it). With ``--variant`` (a game with builds, e.g. ``casino``) she builds whenever she can,
 the menu pictured is a build menu, and the table is pictured once a build lies on it. Not
@@ -142,6 +144,12 @@ def preview(
         process.wait(timeout=20)
 
 
+def padded(box: dict[str, float], pad: float) -> dict[str, float]:
+    """A page area ``pad`` pixels larger than ``box`` on every side."""
+    x, y = max(box["x"] - pad, 0), max(box["y"] - pad, 0)
+    return {"x": x, "y": y, "width": box["width"] + 2 * pad, "height": box["height"] + 2 * pad}
+
+
 def before(text: str) -> str:
     """The words of a message before its first field (``"What does "``)."""
     return text.split("\x00")[0]
@@ -192,6 +200,7 @@ class Words:
         self.table = self.table.strip("* ").rstrip(" (")
         self.profile = me("{name}'s Kasino profile", name="\x00").split("\x00")[-1]
         self.history = me("Kasino history: this server")
+        self.rating_board = pub("Kasino vs computers")
         self.replay = pub("Replay")
         self.replay_title = before(me("Replay: game #{id} · {variant}", id="\x00", variant=""))
         self.forward = me("Forward")
@@ -223,9 +232,12 @@ class Match:
 
     # ----------------------------------------------------------------- pictures
 
-    def shoot(self, name: str, target: Locator | None = None) -> None:
+    def shoot(
+        self, name: str, target: Locator | None = None, close_up: Locator | None = None
+    ) -> None:
         """Save ``name-dark.png`` and ``name-light.png`` of the channel (scrolled so that
-        ``target`` is in view)."""
+        ``target`` is in view), or with ``close_up`` of that element alone and a margin of
+        the theme around it (at 1×, as Discord shows it)."""
         if target is not None:
             for _ in range(3):  # the page re-renders its messages as snapshots arrive
                 with contextlib.suppress(PlaywrightError):
@@ -245,7 +257,11 @@ class Match:
             )
             time.sleep(0.3)
             path = self.out / f"{name}-{theme}.png"
-            self.page.locator("#preview-app").screenshot(path=str(path))
+            box = close_up.bounding_box() if close_up is not None else None
+            if box is not None:
+                self.page.screenshot(path=str(path), clip=padded(box, 24))
+            else:
+                self.page.locator("#preview-app").screenshot(path=str(path))
             self.saved.append(path)
         self.page.evaluate("document.getElementById('kasino-light')?.remove()")
 
@@ -526,6 +542,31 @@ class Match:
         assert isinstance(found, Locator)
         time.sleep(1)
         self.shoot("9-profile", found)
+        # the rating picture alone, as Discord shows it (an embed's picture, at 1×)
+        chart = found.locator("img[src*='rating'], .embed-image img, .embed-card img").last
+        with contextlib.suppress(PlaywrightError):
+            chart.scroll_into_view_if_needed(timeout=3000)
+            self.shoot("9b-profile-chart", close_up=chart)
+
+    def board(self) -> None:
+        """The rating board against computers after the match (``9c-rating-board``): the
+        shown ratings, "?" while provisional, and what a rating means in its footer."""
+        game = {"variant": self.variant} if self.variant != "swedish" else {}
+        self.command("/kasino scores", **game, opponents="computers")
+        title = self.words.rating_board
+        time.sleep(2)
+        if not self.messages().filter(has_text=title).count():
+            # Enter stayed in the option: press the composer's send button
+            with contextlib.suppress(PlaywrightError):
+                self.page.locator("#send-message").click(timeout=3000)
+        found = self.wait(
+            lambda: (seen := self.messages().filter(has_text=title)).count() and seen.last,
+            30,
+            "the rating board",
+        )
+        assert isinstance(found, Locator)
+        time.sleep(1)
+        self.shoot("9c-rating-board", found)
 
     def records(self) -> None:
         """After the match: the history (``10-history``) and its replay, a few steps on
@@ -625,6 +666,7 @@ def main() -> None:
             try:
                 match.play()
                 match.profile()
+                match.board()
                 match.records()
                 match.stop()
             except (PlaywrightError, TimeoutError):

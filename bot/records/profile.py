@@ -1,37 +1,49 @@
-"""The rating board, a player's profile, head-to-head, and the profile's rating picture.
+"""The rating board, a player's profile and head-to-head (the profile's picture is
+:mod:`bot.records.chart`).
 
 Pure presentation: the cog reads the rows (:mod:`bot.storage`) and hands them here. Every
-text is said in a language (``t``), like :mod:`bot.render`.
+text is said in a language (``t``), like :mod:`bot.render`; numbers through ``t.decimal``
+and ``t.percent``, ratings through :func:`bot.records.ratings.shown` (one rule for rated,
+provisional and not rated).
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import discord
-from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import EN, Lang
-from bot.models import lowest_wins
 from bot.records import ratings
+from bot.records.chart import CHART_FILE
 from bot.render import HINTED_MARK, LEVEL_NAMES, TABLE_COLOUR, variant_name
 from bot.storage.records import RatingRow, ResultLine, Totals
 
-CHART_FILE = "rating.png"
-CHART_SIZE = (480, 160)
 LAST_RESULTS = 5
 
 
-def rating_text(mu: float, sigma: float) -> str:
-    """``12.3 ± 4.1``: the ordinal (mu − 3σ) and the uncertainty (σ)."""
-    return f"{mu - 3 * sigma:.1f} ± {sigma:.1f}"
+def total_text(points: int, t: Lang = EN) -> str:
+    """A side's final total in bold: ``**16**``, ``**−5**`` (Krypkasino's totals can be
+    below zero: a true minus sign). Bold, so that a computer's seat number (``🤖 Normal
+    bot 2``) is never read as its total."""
+    return f"**{t.signed(points) if points < 0 else points}**"
+
+
+def rating_meaning(t: Lang = EN) -> str:
+    """What a rating means, in a footer's words (the same as ``/kasino help``'s)."""
+    return t(
+        "A rating starts at {start} and moves after each rated match; {gap} points apart,"
+        " the higher-rated player is expected to win about three matches in four."
+        " “?”: provisional, fewer than {n} rated matches.",
+        start=ratings.START,
+        gap=200,
+        n=ratings.PROVISIONAL,
+    )
 
 
 def ratings_embed(
     rows: Sequence[RatingRow],
-    provisional: Sequence[RatingRow],
     variant: str,
     page: int,
     pages: int,
@@ -41,8 +53,9 @@ def ratings_embed(
     names: Mapping[int, str] | None = None,
     t: Lang = EN,
 ) -> discord.Embed:
-    """One page of a rating board, and the provisional players (fewer than
-    :data:`bot.records.ratings.PROVISIONAL` rated matches) listed apart below it."""
+    """One page of a rating board: one numbered list of every player, the rated first,
+    then the provisional ones (marked ``?``), as :meth:`bot.storage.Storage.rating_board`
+    orders them."""
     names = names or {}
     title = t("Kasino vs computers") if computers else t("Kasino leaderboard")
     board = t("{variant}, by rating", variant=variant_name(variant, t))
@@ -50,31 +63,51 @@ def ratings_embed(
 
     def line(row: RatingRow) -> str:
         return t(
-            "{name}{mark}: {wins} in {matches} ({rate}) · rating {rating}",
+            "{name}{mark}: **{rating}** · {wins} in {matches} ({rate})",
             name=names.get(row.user_id) or f"<@{row.user_id}>",
             mark=HINTED_MARK if row.hinted else "",
+            rating=row.shown,
             wins=t.ngettext("{n} win", "{n} wins", row.wins),
             matches=t.ngettext("{n} match", "{n} matches", row.matches),
-            rate=f"{row.win_rate:.0%}",
-            rating=rating_text(row.mu, row.sigma),
+            rate=t.percent(row.win_rate),
         )
 
     lines = [f"**{offset + n + 1}.** {line(row)}" for n, row in enumerate(rows)]
-    if provisional and page == 1:
-        lines.append(
-            t(
-                "**Provisional** (fewer than {n} rated matches):",
-                n=ratings.PROVISIONAL,
-            )
-        )
-        lines += [f"• {line(row)}" for row in provisional]
     embed.description = "\n".join(lines) or t("No finished matches on this board yet.")
-    footer = t("Page {page} of {pages}", page=page, pages=pages)
-    footer += t(" · rating: openskill's mu − 3σ, ± σ")
-    if any(row.hinted for row in (*rows, *provisional)):
+    footer = t("Page {page} of {pages}", page=page, pages=pages) + " · " + rating_meaning(t)
+    if any(row.hinted for row in rows):
         footer += t(" · {mark} some matches played with hints", mark=HINTED_MARK)
     embed.set_footer(text=footer)
     return embed
+
+
+@dataclass(slots=True)
+class Tally:
+    """A person's totals, kept apart where points mean opposite things: ``scored`` in the
+    games where points are good, ``penalties`` in those where the lowest total wins
+    (Krypkasino), whose points are penalty points."""
+
+    scored: Totals = field(default_factory=Totals)
+    penalties: Totals = field(default_factory=Totals)
+
+    @property
+    def matches(self) -> int:
+        """Matches of both kinds."""
+        return self.scored.matches + self.penalties.matches
+
+    @property
+    def wins(self) -> int:
+        """Wins of both kinds."""
+        return self.scored.wins + self.penalties.wins
+
+
+@dataclass(slots=True)
+class Placed:
+    """A person's rating on one board and their place on its one list (0: not on it)."""
+
+    row: RatingRow | None = None
+    rank: int = 0
+    count: int = 0
 
 
 @dataclass(slots=True)
@@ -85,17 +118,21 @@ class Profile:
     name: str
     variant: str  # the variant whose rating is shown
     chosen: bool  # the variant was asked for (else: the favourite), stats are of it alone
-    people: Totals
-    computers: Totals
-    rating: RatingRow | None = None
-    rank: int = 0
-    rated: int = 0
-    computer_rating: RatingRow | None = None
+    people: Tally
+    computers: Tally
+    rating: Placed = field(default_factory=Placed)
+    computer_rating: Placed = field(default_factory=Placed)
     favourite: tuple[str, int] | None = None
     longest: int = 0
     current: int = 0
     last: list[ResultLine] = field(default_factory=list)
     history: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+    @property
+    def charted(self) -> Placed:
+        """The board the headline and the picture show: people's, else (a player who has
+        only played computers) the computers'."""
+        return self.rating if self.rating.row is not None else self.computer_rating
 
 
 def seat_label(seat: str, names: Mapping[int, str], t: Lang = EN) -> str:
@@ -107,70 +144,105 @@ def seat_label(seat: str, names: Mapping[int, str], t: Lang = EN) -> str:
     return names.get(user) or f"<@{user}>"
 
 
-def _totals_text(totals: Totals, t: Lang, low: bool = False) -> str:
-    """A person's totals in lines; ``low``: one game's where points are penalties."""
-    if not totals.matches:
+def totals_text(tally: Tally, t: Lang, label: str = "") -> str:
+    """A person's totals in lines: wins, then the figures of the games where points are
+    good and of those where they are penalties (``label``: the penalty game's name, said
+    when both kinds are there)."""
+    if not tally.matches:
         return t("No matches yet.")
+    lines = [
+        t(
+            "{wins} in {matches} ({rate})",
+            wins=t.ngettext("{n} win", "{n} wins", tally.wins),
+            matches=t.ngettext("{n} match", "{n} matches", tally.matches),
+            rate=t.percent(tally.wins / tally.matches),
+        )
+    ]
+    if tally.scored.matches:
+        lines += _scored_lines(tally.scored, t)
+    if tally.penalties.matches:
+        prefix = f"**{label}:** " if label and tally.scored.matches else ""
+        lines += [prefix + line for line in _penalty_lines(tally.penalties, t)]
+    return "\n".join(lines)
+
+
+def _scored_lines(totals: Totals, t: Lang) -> list[str]:
+    """Points a match, tabbar, storan, lillan and aces, where taking them is good."""
     rounds = max(totals.rounds, 1)
-    return "\n".join(
-        (
-            t(
-                "{wins} in {matches} ({rate})",
-                wins=t.ngettext("{n} win", "{n} wins", totals.wins),
-                matches=t.ngettext("{n} match", "{n} matches", totals.matches),
-                rate=f"{totals.wins / totals.matches:.0%}",
-            ),
-            _points_text(totals, rounds, t, low),
-            t(
-                "Storan in {storan} of rounds, lillan in {lillan}, {aces} aces a round",
-                storan=f"{totals.storan / rounds:.0%}",
-                lillan=f"{totals.lillan / rounds:.0%}",
-                aces=f"{totals.aces / rounds:.2f}",
-            ),
+    return [
+        t(
+            "{points} points a match · {sweeps} tabbar a round",
+            points=t.decimal(totals.points / totals.matches),
+            sweeps=t.decimal(totals.tabbar / rounds, 2),
+        ),
+        t(
+            "Storan in {storan} of rounds, lillan in {lillan}, {aces} aces a round",
+            storan=t.percent(totals.storan / rounds),
+            lillan=t.percent(totals.lillan / rounds),
+            aces=t.decimal(totals.aces / rounds, 2),
+        ),
+    ]
+
+
+def _penalty_lines(totals: Totals, t: Lang) -> list[str]:
+    """Penalty points a match and a round, and the penalties taken (lowest wins)."""
+    rounds = max(totals.rounds, 1)
+    return [
+        t(
+            "{points} penalty points a match, {per_round} a round (lowest wins)",
+            points=t.decimal(totals.points / totals.matches),
+            per_round=t.decimal(totals.points / rounds),
+        ),
+        t(
+            "Penalties taken: storan in {storan} of rounds, lillan in {lillan},"
+            " {aces} aces and {sweeps} tabbar a round",
+            storan=t.percent(totals.storan / rounds),
+            lillan=t.percent(totals.lillan / rounds),
+            aces=t.decimal(totals.aces / rounds, 2),
+            sweeps=t.decimal(totals.tabbar / rounds, 2),
+        ),
+    ]
+
+
+def rating_line(placed: Placed, t: Lang) -> str:
+    """``Rating 1540, #2 of 9 in this server`` (``1480?`` and how many rated matches
+    while provisional), or that there is no rated match yet."""
+    row = placed.row
+    if row is None or row.standing is ratings.Standing.UNRATED:
+        return t("No rated matches yet.")
+    text = t("Rating {rating}", rating=row.shown)
+    if row.standing is ratings.Standing.PROVISIONAL:
+        text += t(
+            " (provisional: {n} of {needed} rated matches)",
+            n=row.matches,
+            needed=ratings.PROVISIONAL,
         )
-    )
-
-
-def _points_text(totals: Totals, rounds: int, t: Lang, low: bool) -> str:
-    """Points a match and tabbar a round (penalty points where the lowest wins)."""
-    points = f"{totals.points / totals.matches:.1f}"
-    sweeps = f"{totals.tabbar / rounds:.2f}"
-    if low:
-        return t(
-            "{points} penalty points a match (lowest wins) · {sweeps} tabbar a round",
-            points=points,
-            sweeps=sweeps,
-        )
-    return t("{points} points a match · {sweeps} tabbar a round", points=points, sweeps=sweeps)
-
-
-def _rating_line(row: RatingRow | None, rank: int, rated: int, t: Lang) -> str:
-    if row is None:
-        return t("Not rated yet.")
-    text = t("Rating {rating}", rating=rating_text(row.mu, row.sigma))
-    if rank:
-        return text + t(", #{rank} of {count} in this server", rank=rank, count=rated)
-    return text + t(
-        " (provisional: {n} of {needed} rated matches)", n=row.matches, needed=ratings.PROVISIONAL
-    )
+    if placed.rank:
+        text += t(", #{rank} of {count} in this server", rank=placed.rank, count=placed.count)
+    return text
 
 
 def result_line(line: ResultLine, user_id: int, names: Mapping[int, str], t: Lang) -> str:
-    """One of the last results: won or lost, the score, against whom, in which game."""
+    """One of the last results: won or lost with the player's total (and partners), then
+    every other side with its total, in which game and when:
+    ``❌ Lost **15** – anna **7**, bjorn **10**, 🤖 Normal bot **3** · Krypkasino``."""
     lineup = ratings.Lineup.loads(line.lineup)
-    against = ""
+    mine = total_text(line.points, t)
+    text = t("Won {score}", score=mine) if line.won else t("Lost {score}", score=mine)
     if lineup is not None:
-        others = [seat_label(s, names, t) for s in lineup.opponents_of(user_id)]
-        against = t(" against {names}", names=t.listing(others)) if others else ""
-        theirs = [s.points for s in lineup.sides if f"u{user_id}" not in s.seats]
-        # the best other side: the highest, or where the lowest wins (Krypkasino) the lowest
-        best = (min if lineup.lowest_wins else max)(theirs, default=0)
-        score = f"{line.points}–{best}"
-    else:
-        score = str(line.points)
-    text = t("Won {score}", score=score) if line.won else t("Lost {score}", score=score)
+        partners = [seat_label(s, names, t) for s in lineup.partners_of(user_id)]
+        if partners:
+            text += t(" with {names}", names=t.listing(partners))
+        others = [
+            f"{' & '.join(seat_label(s, names, t) for s in side.seats)} "
+            + total_text(side.points, t)
+            for side in lineup.sides
+            if f"u{user_id}" not in side.seats
+        ]
+        if others:
+            text += " – " + ", ".join(others)
     mark = "✅" if line.won else "❌"
-    return f"{mark} {text}{against} · {variant_name(line.variant, t)} <t:{int(line.finished_at)}:d>"
+    return f"{mark} {text} · {variant_name(line.variant, t)} <t:{int(line.finished_at)}:d>"
 
 
 def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> discord.Embed:
@@ -178,10 +250,12 @@ def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> d
     embed = discord.Embed(
         title=t("{name}'s Kasino profile", name=profile.name), colour=TABLE_COLOUR
     )
+    game = f"**{variant_name(profile.variant, t)}**"
+    if profile.rating.row is None and profile.computer_rating.row is not None:
+        game += t(" (against computers)")  # the headline's rating is the computers' board
     embed.description = "\n".join(
         (
-            f"**{variant_name(profile.variant, t)}**: "
-            + _rating_line(profile.rating, profile.rank, profile.rated, t),
+            f"{game}: {rating_line(profile.charted, t)}",
             t(
                 "Streaks: longest {longest}, now {current}",
                 longest=profile.longest,
@@ -197,23 +271,33 @@ def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> d
             matches=t.ngettext("{n} match", "{n} matches", count),
         )
     scope = variant_name(profile.variant, t) if profile.chosen else t("all games")
-    low = profile.chosen and lowest_wins(profile.variant)
+    label = variant_name("krypkasino", t)
     embed.add_field(
         name=t("Against people ({scope})", scope=scope),
-        value=_totals_text(profile.people, t, low),
+        value=totals_text(profile.people, t, label),
         inline=False,
     )
-    against = _totals_text(profile.computers, t, low)
-    if profile.computer_rating is not None:
-        row = profile.computer_rating
-        against += "\n" + t("Rating {rating}", rating=rating_text(row.mu, row.sigma))
+    against = totals_text(profile.computers, t, label)
+    if profile.rating.row is not None and profile.computer_rating.row is not None:
+        # the headline shows the people's rating: the computers' one is said here
+        against += "\n" + rating_line(profile.computer_rating, t)
     embed.add_field(name=t("Against computers ({scope})", scope=scope), value=against, inline=False)
     lines = [result_line(line, profile.user_id, names, t) for line in profile.last]
     embed.add_field(
         name=t("Last results"), value="\n".join(lines) or t("No matches yet."), inline=False
     )
+    footer = rating_meaning(t)
     if profile.history:
         embed.set_image(url=f"attachment://{CHART_FILE}")
+        footer = (
+            t(
+                "The picture: the rating after each rated match; the shaded band is where it"
+                " probably lies (± one standard deviation)."
+            )
+            + "\n"
+            + footer
+        )
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -223,100 +307,66 @@ def versus_embed(
     meetings: Sequence[tuple[ResultLine, ResultLine, bool]],
     names: Mapping[int, str],
     t: Lang = EN,
+    rated: Sequence[tuple[str, RatingRow | None, RatingRow | None]] = (),
 ) -> discord.Embed:
-    """Two people's matches together: against each other (wins each) and as partners."""
+    """Two people's matches together: their ratings (``rated``: per variant, each one's
+    row on the people's board), against each other (wins each) and as partners."""
     first, second = names.get(one) or f"<@{one}>", names.get(other) or f"<@{other}>"
     embed = discord.Embed(
         title=t("{one} against {other}", one=first, other=second), colour=TABLE_COLOUR
     )
     apart = [(a, b) for a, b, same in meetings if not same]
     together = [(a, b) for a, b, same in meetings if same]
-    embed.description = "\n".join(
-        (
-            t(
-                "Against each other: {matches}; {one} won {wins}, {other} won {others}",
-                matches=t.ngettext("{n} match", "{n} matches", len(apart)),
-                one=first,
-                other=second,
-                wins=sum(a.won for a, _ in apart),
-                others=sum(b.won for _, b in apart),
-            ),
-            t(
-                "As partners: {matches}, {wins} won",
-                matches=t.ngettext("{n} match", "{n} matches", len(together)),
-                wins=sum(a.won for a, _ in together),
-            ),
+    lines = [
+        t(
+            "Rating in {variant}: {one} {rating}, {other} {others}",
+            variant=variant_name(variant, t),
+            one=first,
+            rating=_shown(mine),
+            other=second,
+            others=_shown(theirs),
         )
-    )
-    lines = []
-    for mine, theirs, same in meetings[:LAST_RESULTS]:
-        when = f"<t:{int(mine.finished_at)}:d>"
-        game = variant_name(mine.variant, t)
+        for variant, mine, theirs in rated
+    ]
+    lines += [
+        t(
+            "Against each other: {matches}; {one} won {wins}, {other} won {others}",
+            matches=t.ngettext("{n} match", "{n} matches", len(apart)),
+            one=first,
+            other=second,
+            wins=sum(a.won for a, _ in apart),
+            others=sum(b.won for _, b in apart),
+        ),
+        t(
+            "As partners: {matches}, {wins} won",
+            matches=t.ngettext("{n} match", "{n} matches", len(together)),
+            wins=sum(a.won for a, _ in together),
+        ),
+    ]
+    embed.description = "\n".join(lines)
+    last = []
+    for mine_line, theirs_line, same in meetings[:LAST_RESULTS]:
+        when = f"<t:{int(mine_line.finished_at)}:d>"
+        game = variant_name(mine_line.variant, t)
         if same:
-            text = t("Partners, won") if mine.won else t("Partners, lost")
-        elif mine.won:
+            text = t("Partners, won") if mine_line.won else t("Partners, lost")
+        elif mine_line.won:
             text = t("{name} won", name=first)
-        elif theirs.won:
+        elif theirs_line.won:
             text = t("{name} won", name=second)
         else:
             text = t("Neither won")
-        lines.append(f"{text} {mine.points}–{theirs.points} · {game} {when}")
+        last.append(f"{text} {mine_line.points}–{theirs_line.points} · {game} {when}")
     embed.add_field(
         name=t("Last meetings"),
-        value="\n".join(lines) or t("They have not played together yet."),
+        value="\n".join(last) or t("They have not played together yet."),
         inline=False,
     )
+    if rated:
+        embed.set_footer(text=rating_meaning(t))
     return embed
 
 
-# ------------------------------------------------------------------ the picture
-
-LINE = (67, 160, 71, 255)  # green, readable on Discord's dark and light themes
-BAND = (67, 160, 71, 60)
-GRID = (128, 128, 128, 110)
-INK = (128, 128, 128, 255)  # mid grey: legible on both themes
-
-
-def rating_chart(history: Sequence[tuple[float, float, float, float]]) -> bytes:
-    """A small PNG (transparent, :data:`CHART_SIZE`) of the shown rating (mu − 3σ) over
-    the last matches, with its uncertainty (± σ, as the profile writes it) as a faint
-    band around it."""
-    width, height = CHART_SIZE
-    image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image, "RGBA")
-    font = ImageFont.load_default(size=13)
-    if not history:
-        return _png(image)
-    points = [(history[0][0], history[0][1])] + [(mu, sigma) for _, _, mu, sigma in history]
-    shown = [mu - 3 * sigma for mu, sigma in points]
-    tops = [s + sigma for (_, sigma), s in zip(points, shown, strict=True)]
-    lows = [s - sigma for (_, sigma), s in zip(points, shown, strict=True)]
-    high, low = max(tops), min(lows)
-    if high - low < 1:
-        high, low = high + 0.5, low - 0.5
-    left, right, top, bottom = 44, width - 10, 10, height - 22
-
-    def x(i: int) -> float:
-        return left + (right - left) * i / max(len(points) - 1, 1)
-
-    def y(value: float) -> float:
-        return bottom - (bottom - top) * (value - low) / (high - low)
-
-    for value in (low, (low + high) / 2, high):
-        draw.line([(left, y(value)), (right, y(value))], fill=GRID, width=1)
-        draw.text((4, y(value) - 7), f"{value:.0f}", fill=INK, font=font)
-    band = [(x(i), y(v)) for i, v in enumerate(tops)]
-    band += [(x(i), y(v)) for i, v in reversed(list(enumerate(lows)))]
-    draw.polygon(band, fill=BAND)
-    draw.line([(x(i), y(v)) for i, v in enumerate(shown)], fill=LINE, width=3, joint="curve")
-    for i, v in enumerate(shown):
-        draw.ellipse([x(i) - 3, y(v) - 3, x(i) + 3, y(v) + 3], fill=LINE)
-    label = f"{shown[-1]:.1f}"
-    draw.text((right - draw.textlength(label, font=font), bottom + 5), label, fill=INK, font=font)
-    return _png(image)
-
-
-def _png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+def _shown(row: RatingRow | None) -> str:
+    """A rating by the one rule: a person with no rated match shows the start, ``1500?``."""
+    return row.shown if row is not None else ratings.shown(ratings.MODEL.mu, 0)

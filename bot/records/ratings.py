@@ -20,13 +20,21 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from openskill.models import PlackettLuce
 
 PEOPLE = "people"
 COMPUTERS = "computers"
 BOARDS = (PEOPLE, COMPUTERS)
-PROVISIONAL = 5  # fewer rated matches than this: listed apart, not ranked
+PROVISIONAL = 5  # fewer rated matches than this: the rating is provisional ("1480?")
+# The shown scale: START + SCALE × (mu − 25), never below 0. SCALE is chosen so that two
+# settled ratings 200 shown points apart give the higher one about 75 % to win a
+# two-player match by openskill's own ``predict_win`` (its beta is 25/6, so 200 points
+# must be ~4.1 mu: 48 points a unit; 27 would make it ~88 %). Display only: no stored
+# value changes (tests/bot/test_rating_display.py checks the 75 %).
+START = 1500
+SCALE = 48.0
 # Each computer level's fixed (mu, sigma) on the computers board: a guess at its strength
 # on openskill's scale (a new player starts at 25 ± 8.33), certain enough to move nobody's
 # rating much when it is wrong.
@@ -129,10 +137,9 @@ class Rating:
     sigma: float = MODEL.sigma
 
     @property
-    def ordinal(self) -> float:
-        """The shown rating: openskill's ordinal, mu − 3 sigma (a careful estimate, which
-        rises as the rating grows certain)."""
-        return self.mu - 3 * self.sigma
+    def points(self) -> int:
+        """The shown rating (:func:`points`)."""
+        return points(self.mu)
 
 
 def rate(lineup: Lineup, current: Mapping[int, Rating]) -> dict[int, Rating]:
@@ -158,10 +165,44 @@ def rate(lineup: Lineup, current: Mapping[int, Rating]) -> dict[int, Rating]:
     return new
 
 
-def shown(rating: Rating) -> str:
-    """A rating as people read it: the ordinal, one decimal."""
-    value = rating.ordinal
-    return f"{value:.1f}" if math.isfinite(value) else "?"
+def points(mu: float) -> int:
+    """The rating people read: openskill's mean on the shown scale (1500 for a new player,
+    ``SCALE`` points per unit of mu), never below 0. Stored values are never changed: this
+    is display only."""
+    if not math.isfinite(mu):
+        return START
+    return max(0, round(START + SCALE * (mu - MODEL.mu)))
+
+
+def spread(sigma: float) -> int:
+    """The uncertainty (one sigma) on the shown scale: the rating probably lies within
+    this many points of the shown one."""
+    return round(SCALE * sigma) if math.isfinite(sigma) else 0
+
+
+class Standing(Enum):
+    """Where a person stands on a board: the one rule the profile, the boards and
+    ``/kasino versus`` share."""
+
+    UNRATED = "unrated"  # no rated match on this board
+    PROVISIONAL = "provisional"  # fewer than PROVISIONAL rated matches: shown with "?"
+    RATED = "rated"
+
+
+def standing(matches: int) -> Standing:
+    """A person's standing from their rated matches on a board."""
+    if matches <= 0:
+        return Standing.UNRATED
+    return Standing.PROVISIONAL if matches < PROVISIONAL else Standing.RATED
+
+
+def shown(mu: float, matches: int) -> str:
+    """A rating as people read it: ``1540``, or ``1480?`` while provisional (an integer
+    on a fixed scale, written without separators like any game rating); a person not
+    rated yet shows the start, ``1500?``."""
+    if standing(matches) is Standing.RATED:
+        return str(points(mu))
+    return f"{points(mu) if matches > 0 else START}?"
 
 
 def lineup_of(

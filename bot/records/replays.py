@@ -4,13 +4,13 @@ seed and commitment."""
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 import discord
 
 from bot.i18n import EN, Lang
 from bot.models import Seat
+from bot.records.profile import total_text
 from bot.records.record import Step
 from bot.render import (
     TABLE_COLOUR,
@@ -33,34 +33,40 @@ def _seat(data: dict[str, Any]) -> Seat:
 
 
 def history_line(row: HistoryRow, t: Lang = EN) -> str:
-    """``#12 · <t:…:d> · Swedish Kasino · anna, bjorn · 16–12 · 🏆 anna``."""
+    """``#12 · <t:…:d> · Swedish Kasino · anna **16**, bjorn **12** · 🏆 anna``: each side
+    named with its final total (:func:`bot.records.profile.total_text`; partners joined
+    by ``&``)."""
     summary = row.summary
     rows = [s for s in summary.get("seats", []) if isinstance(s, dict)]
     seats = [_seat(s) for s in rows]
-    names = ", ".join(seat_name(seat, t) for seat in seats)
-    scores = "–".join(str(s) for s in summary.get("scores", []))
-    winner = summary.get("winner")
-    won = " & ".join(
-        seat_name(seat, t)
-        for index, (seat, data) in enumerate(zip(seats, rows, strict=True))
-        if data.get("side", index) == winner
+    sides: dict[int, list[str]] = {}
+    for index, (seat, data) in enumerate(zip(seats, rows, strict=True)):
+        sides.setdefault(int(data.get("side", index)), []).append(seat_name(seat, t))
+    totals = list(summary.get("scores", []))
+    scores = ", ".join(
+        f"{' & '.join(sides.get(side, ['?']))} {total_text(int(points), t)}"
+        for side, points in enumerate(totals)
     )
+    winner = summary.get("winner")
+    won = " & ".join(sides.get(winner, [])) if isinstance(winner, int) else ""
     return t(
-        "**#{id}** · {date} · {variant} · {seats} · {scores} · 🏆 {winner}",
+        "**#{id}** · {date} · {variant} · {scores} · 🏆 {winner}",
         id=row.game_id,
         date=f"<t:{int(row.finished_at)}:d>",
         variant=variant_name(row.variant, t),
-        seats=names,
         scores=scores,
         winner=won or t("No winner"),
     )
 
 
 def history_option_label(row: HistoryRow, t: Lang = EN) -> str:
-    """A history page's match in the replay menu (no Discord timestamp there)."""
-    day = datetime.datetime.fromtimestamp(row.finished_at, datetime.UTC).date().isoformat()
+    """A history page's match in the replay menu (no Discord timestamp there: the date as
+    the reader's language writes it)."""
     return t(
-        "#{id} · {variant} · {date}", id=row.game_id, variant=variant_name(row.variant, t), date=day
+        "#{id} · {variant} · {date}",
+        id=row.game_id,
+        variant=variant_name(row.variant, t),
+        date=t.date(row.finished_at),
     )[:100]
 
 

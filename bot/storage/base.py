@@ -401,60 +401,48 @@ class Storage(OutboxQueries, PrivacyQueries):
         limit: int = 10,
         *,
         computers: bool = False,
-    ) -> tuple[list[RatingRow], int, list[RatingRow]]:
-        """One page of a server's rating board of one variant (highest rating first, of
-        the players with :data:`bot.records.ratings.PROVISIONAL` rated matches or more), how many
-        such players there are, and the provisional players (fewest matches yet; most
-        matches first, then rating)."""
+    ) -> tuple[list[RatingRow], int]:
+        """One page of a server's rating board of one variant and how many players are on
+        it. One list, every player on some page: the rated players (``PROVISIONAL`` rated
+        matches or more) first, then the provisional ones, each by the shown rating (mu),
+        ties by more matches, then user id (:data:`BOARD_ORDER`)."""
         board = ratings.COMPUTERS if computers else ratings.PEOPLE
         where = f"guild_id = ? AND variant = ? AND board = ? AND {PEOPLE}"
         params = [guild_id, variant, board]
-        columns = "user_id, mu, sigma, matches, wins, hinted"
-        counted = await self.fetch(
-            f"SELECT COUNT(*) FROM ratings WHERE {where} AND matches >= ?",
-            [*params, ratings.PROVISIONAL],
-        )
+        counted = await self.fetch(f"SELECT COUNT(*) FROM ratings WHERE {where}", params)
         rows = await self.fetch(
-            f"SELECT {columns} FROM ratings WHERE {where} AND matches >= ?"
-            " ORDER BY mu - 3 * sigma DESC, user_id LIMIT ? OFFSET ?",
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE {where}"
+            f" ORDER BY {BOARD_ORDER} LIMIT ? OFFSET ?",
             [*params, ratings.PROVISIONAL, limit, offset],
         )
-        provisional = await self.fetch(
-            f"SELECT {columns} FROM ratings WHERE {where} AND matches < ?"
-            " ORDER BY matches DESC, mu - 3 * sigma DESC, user_id LIMIT ?",
-            [*params, ratings.PROVISIONAL, limit],
-        )
         total = int(counted[0][0]) if counted else 0
-        return [_rating_row(r) for r in rows], total, [_rating_row(r) for r in provisional]
+        return [_rating_row(r) for r in rows], total
 
     async def rating(
         self, guild_id: int, variant: str, user_id: int, *, computers: bool = False
     ) -> tuple[RatingRow | None, int, int]:
-        """A person's rating on a board, their rank among the rated (not provisional)
-        players there (0: provisional or unrated), and how many are rated."""
+        """A person's rating on a board, their place on the board's one list (as
+        :meth:`rating_board` orders it; 0: not on it) and how many players it has."""
         board = ratings.COMPUTERS if computers else ratings.PEOPLE
         key = (guild_id, variant, board)
+        where = f"guild_id = ? AND variant = ? AND board = ? AND {PEOPLE}"
         rows = await self.fetch(
-            "SELECT user_id, mu, sigma, matches, wins, hinted FROM ratings"
-            " WHERE guild_id = ? AND variant = ? AND board = ? AND user_id = ?",
-            (*key, user_id),
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE {where} AND user_id = ?", (*key, user_id)
         )
-        counted = await self.fetch(
-            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND variant = ? AND board = ?"
-            f" AND matches >= ? AND {PEOPLE}",
-            (*key, ratings.PROVISIONAL),
-        )
+        counted = await self.fetch(f"SELECT COUNT(*) FROM ratings WHERE {where}", key)
         total = int(counted[0][0]) if counted else 0
         if not rows:
             return None, 0, total
         row = _rating_row(rows[0])
-        if row.matches < ratings.PROVISIONAL:
-            return row, 0, total
+        tier = 0 if row.matches >= ratings.PROVISIONAL else 1
+        # the players listed before this one: a better tier, or the same tier and a higher
+        # mu, or the same mu and more matches, or the same matches and a smaller id
         above = await self.fetch(
-            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND variant = ? AND board = ?"
-            f" AND matches >= ? AND mu - 3 * sigma > ? AND {PEOPLE}",
-            (*key, ratings.PROVISIONAL, row.ordinal),
-        )
+            f"SELECT COUNT(*) FROM ratings WHERE {where} AND ({TIER} < ? OR ({TIER} = ? AND"
+            " (mu > ? OR (mu = ? AND (matches > ? OR (matches = ? AND user_id < ?))))))",
+            (*key, ratings.PROVISIONAL, tier, ratings.PROVISIONAL, tier, row.mu, row.mu,
+             row.matches, row.matches, row.user_id),
+        )  # fmt: skip
         return row, int(above[0][0]) + 1, total
 
     async def rating_history(
@@ -629,6 +617,14 @@ class Storage(OutboxQueries, PrivacyQueries):
             " updated_at = excluded.updated_at"
         )
         await self.write([Statement(sql, (kind, subject_id, style, now))])
+
+
+RATING_COLUMNS = "user_id, mu, sigma, matches, wins, hinted"
+# A rating board's tier: 0 rated, 1 provisional (its one parameter: PROVISIONAL).
+TIER = "CASE WHEN matches >= ? THEN 0 ELSE 1 END"
+# The one order of a rating board: rated players first, then provisional ones; each by
+# the shown rating (mu), then more matches, then user id.
+BOARD_ORDER = f"{TIER}, mu DESC, matches DESC, user_id"
 
 
 def _rating_row(row: Sequence[Any]) -> RatingRow:

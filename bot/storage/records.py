@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.models import Game, GameOptions, Seat, Status, Timer
+from bot.records import ratings
 
 GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, seats, state, version, message_id,"
@@ -152,9 +153,14 @@ class RatingRow:
     hinted: int = 0
 
     @property
-    def ordinal(self) -> float:
-        """The shown rating (mu − 3 sigma)."""
-        return self.mu - 3 * self.sigma
+    def standing(self) -> ratings.Standing:
+        """Rated, provisional or not rated (:func:`bot.records.ratings.standing`)."""
+        return ratings.standing(self.matches)
+
+    @property
+    def shown(self) -> str:
+        """The rating as people read it: ``1540``, or ``1480?`` while provisional."""
+        return ratings.shown(self.mu, self.matches)
 
     @property
     def win_rate(self) -> float:

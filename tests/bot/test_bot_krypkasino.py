@@ -425,7 +425,7 @@ def test_a_failing_computer_plays_a_safe_move(monkeypatch: pytest.MonkeyPatch) -
 
 def test_ratings_and_profiles_rank_the_lowest_first() -> None:
     """A Krypkasino lineup ranks fewest points first after the winner, keeps saying so
-    through storage, and a profile's result shows the best (lowest) other total."""
+    through storage, and a profile's result names every other side with its total."""
     from bot.i18n import EN
     from bot.records import ratings
     from bot.records.profile import result_line
@@ -441,4 +441,4 @@ def test_ratings_and_profiles_rank_the_lowest_first() -> None:
     after = ratings.rate(lineup, before)
     assert after[1].mu > before[1].mu > after[2].mu
     lost = ResultLine(7, "krypkasino", False, 57, True, lineup.dumps(), 0.0)
-    assert "Lost 57–12" in result_line(lost, 2, {}, EN)
+    assert "Lost **57** – <@1> **12**, 🤖 Easy bot **40** · " in result_line(lost, 2, {}, EN)

@@ -73,7 +73,10 @@ async def test_two_player_match_to_the_leaderboard(harness: Harness) -> None:
     assert {r.user_id for r in rows} == {m.id for m in harness.members[:2]}
     result = await harness.slash(harness.members[2], "kasino scores")
     board = result.response.embeds[0].description
-    assert f"{game.seats[winner].name}: 1 win in 1 match (100%)" in board
+    # the board by rating: the winner first, provisional ("?") after one match
+    first = board.splitlines()[0]
+    assert first.startswith(f"**1.** {game.seats[winner].name}: **1")
+    assert first.endswith("?** · 1 win in 1 match (100%)")
     assert_hands_private(harness)
 
 

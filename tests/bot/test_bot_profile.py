@@ -27,8 +27,12 @@ async def test_scores_by_rating_profile_and_versus(harness: Harness) -> None:
     board = await harness.slash(cecilia, "kasino scores")
     embed = board.response.embeds[0]
     assert embed.title == "Kasino leaderboard: Swedish Kasino, by rating"
-    assert "**Provisional** (fewer than 5 rated matches):" in embed.description
-    assert f"• {anna.name}: " in embed.description and " · rating " in embed.description
+    # one numbered list: both provisional, marked "?", on the shown scale
+    lines = embed.description.splitlines()
+    assert [line.split("** ", 1)[0] for line in lines] == ["**1.", "**2."]
+    assert all(line.split(": **")[1].split("**")[0][-1] == "?" for line in lines)
+    assert f"{anna.name}: **" in embed.description and "openskill" not in embed.footer.text
+    assert "A rating starts at 1500" in embed.footer.text
     wins = await harness.click(cecilia, board.response, label="By wins")
     assert "by rating" not in wins.response.embeds[0].title
     assert f"{anna.name}: " in wins.response.embeds[0].description
@@ -41,10 +45,11 @@ async def test_scores_by_rating_profile_and_versus(harness: Harness) -> None:
     assert mine.ephemeral
     embed = mine.response.embeds[0]
     assert embed.title == f"{anna.name}'s Kasino profile"
-    assert "(provisional: 2 of 5 rated matches)" in embed.description
+    assert "? (provisional: 2 of 5 rated matches), #" in embed.description
+    assert "Not rated" not in embed.description
     fields = {f.name: f.value for f in embed.fields}
     assert "2 matches" in fields["Against people (all games)"]
-    assert fields["Last results"].count(f"against {bjorn.name}") == 2
+    assert fields["Last results"].count(f" – {bjorn.name} **") == 2
     assert embed.image.url == "attachment://rating.png"
     assert [a.filename for a in mine.response.attachments] == ["rating.png"]
     show = cid(mine.response, "k:show:profile:")
@@ -76,7 +81,8 @@ async def test_scores_by_rating_profile_and_versus(harness: Harness) -> None:
     assert versus.ephemeral
     embed = versus.response.embeds[0]
     assert embed.title == f"{anna.name} against {bjorn.name}"
-    assert embed.description.startswith("Against each other: 2 matches; ")
+    assert embed.description.startswith(f"Rating in Swedish Kasino: {anna.name} 1")
+    assert "\nAgainst each other: 2 matches; " in embed.description
     assert "As partners: 0 matches" in embed.description
     public = await harness.click(anna, versus.response, custom_id=cid(versus.response, "k:show:"))
     assert not public.ephemeral and public.response.embeds[0].title == embed.title
@@ -93,4 +99,72 @@ async def test_a_profile_in_swedish_and_finnish(
     swedish = await harness.slash(anna, "kasino profile")
     assert swedish.response.embeds[0].title == f"{anna.name}s kasinoprofil"
     finnish = await bjorn.slash(harness.channel, "kasino versus", member=anna)
-    assert finnish.response.embeds[0].description.startswith("Toisiaan vastaan: 2 ottelua")
+    assert "\nToisiaan vastaan: 2 ottelua" in finnish.response.embeds[0].description
+
+
+async def test_a_krypkasino_profile_and_history(
+    harness: Harness, client_locales: dict[int, str]
+) -> None:
+    """Anna, bjorn and a computer play Krypkasino to the end: the profile of the one with
+    more penalty points says penalty points a match and a round (the match's total, not
+    0.0), the penalties taken, and names each opponent with their total; the history
+    names each side with its total."""
+    from bot.i18n import lang
+    from tests.bot.kasino_harness import button
+
+    anna, bjorn = harness.members[:2]
+    lobby = await harness.open_lobby(anna, variant="krypkasino", target=5)
+    await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
+    await harness.click(anna, lobby, custom_id=button(lobby, "add-normal"))
+    await harness.click(anna, lobby, custom_id=button(lobby, "start"))
+    game = await harness.game()
+    assert game is not None
+    for _ in range(600):
+        if not game.status.active:
+            break
+        if game.seats[game.match.round.to_move].is_computer:
+            await harness.env.advance_time(0.5)
+        else:
+            await harness.play_move(game)
+    await harness.env.settle()
+    assert not game.status.active
+    match = game.match
+    seat = {int(s.user_id): i for i, s in enumerate(game.seats) if s.is_human}
+    total = {user: match.scores[game.side_of(i)] for user, i in seat.items()}
+    who = max((anna, bjorn), key=lambda m: total[m.id])
+    other = bjorn if who is anna else anna
+    mine, rounds = total[who.id], len(match.round_scores)
+    assert mine > 0  # penalties were taken: the profile must not say 0.0
+    en = lang("en")
+    profile = (await harness.slash(who, "kasino profile")).response.embeds[0]
+    # a computer was at the table: the headline is the computers' board's rating
+    assert profile.description.startswith("**Krypkasino** (against computers): Rating 1")
+    assert "? (provisional: 1 of 5 rated matches), #" in profile.description
+    fields = {f.name: f.value for f in profile.fields}
+    against = fields["Against computers (all games)"]
+    assert (
+        f"{en.decimal(mine)} penalty points a match, {en.decimal(mine / rounds)} a round"
+        " (lowest wins)"
+    ) in against
+    assert "Penalties taken: storan in " in against and " points a match ·" not in against
+    bot = next(i for i, s in enumerate(game.seats) if s.is_computer)
+    last = fields["Last results"]
+    theirs = last.split(" – ", 1)[1]
+    assert f"{other.name} **{total[other.id]}**" in theirs, last
+    assert f"🤖 Normal bot **{match.scores[game.side_of(bot)]}**" in theirs, last
+    assert f" **{mine}** – " in last and " · Krypkasino" in last
+    # the history names each side with its total
+    history = (await harness.slash(anna, "kasino history")).response.embeds[0]
+    line = history.description.splitlines()[0]
+    assert f"· {anna.name} **{total[anna.id]}**" in line, line
+    assert f"{bjorn.name} **{total[bjorn.id]}**" in line, line
+    assert f"🤖 Normal bot **{match.scores[game.side_of(bot)]}**" in line, line
+    # in Swedish: per match and per round (omgång), penalties taken
+    client_locales[who.id] = "sv-SE"
+    swedish = (await harness.slash(who, "kasino profile")).response.embeds[0]
+    text = "\n".join(f.value for f in swedish.fields)
+    sv = lang("sv")
+    assert (
+        f"{sv.decimal(mine)} straffpoäng per match, {sv.decimal(mine / rounds)} per omgång" in text
+    )
+    assert "Tagna straff: storan i " in text and "giv" not in text

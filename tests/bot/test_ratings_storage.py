@@ -219,3 +219,50 @@ async def test_matches_finishing_together_are_rated_in_turn(db_path: Path | str)
     finally:
         await first.close()
         await second.close()
+
+
+async def test_the_rating_board_pages_through_every_player(db_path: Path | str) -> None:
+    """Fourteen provisional players and four rated ones: one list, the rated first, then
+    the provisional, each by the shown rating (mu), ties by more matches, then user id;
+    every player on exactly one page, and each one's profile rank is their place on it."""
+    storage = await Storage.open(db_path)
+    try:
+        rows = [
+            # user, mu, matches: rated players (5+ matches) and provisional ones (1–4)
+            *((100 + n, 20.0 + n, 5 + n) for n in range(4)),
+            *((200 + n, 30.0 - (n // 2), 1 + n % 4) for n in range(14)),
+        ]
+        other = Statement(
+            "INSERT INTO ratings (guild_id, variant, board, user_id, mu, sigma, matches, wins,"
+            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (GUILD, "finnish", ratings.PEOPLE, 999, 40.0, 1.0, 9, 9, 0.0),
+        )  # another variant: not on the board
+        await storage.write(
+            [
+                Statement(
+                    "INSERT INTO ratings (guild_id, variant, board, user_id, mu, sigma, matches,"
+                    " wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (GUILD, "swedish", ratings.PEOPLE, user, mu, 2.0, matches, 0, 0.0),
+                )
+                for user, mu, matches in rows
+            ]
+            + [other]
+        )
+        listed: list[int] = []
+        for page in range(3):
+            found, total = await storage.rating_board(GUILD, "swedish", page * 7, 7)
+            assert total == 18
+            listed += [row.user_id for row in found]
+        assert sorted(listed) == sorted(user for user, _, _ in rows)  # each on one page
+        tier = {user: matches < ratings.PROVISIONAL for user, _, matches in rows}
+        mus = {user: mu for user, mu, _ in rows}
+        played = {user: matches for user, _, matches in rows}
+        assert listed == sorted(listed, key=lambda u: (tier[u], -mus[u], -played[u], u))
+        assert listed[:4] == [103, 102, 101, 100]  # the rated first, though lower
+        for place, user in enumerate(listed, 1):
+            row, rank, count = await storage.rating(GUILD, "swedish", user)
+            assert row is not None and (rank, count) == (place, 18), user
+            assert row.shown.endswith("?") == tier[user]
+        assert await storage.rating(GUILD, "swedish", 12345) == (None, 0, 18)
+    finally:
+        await storage.close()

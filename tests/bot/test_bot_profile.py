@@ -4,8 +4,11 @@ and every forged custom_id."""
 
 from __future__ import annotations
 
+import re
+
 from tests.bot import test_bot_languages
-from tests.bot.kasino_harness import Harness, cid, custom_ids
+from tests.bot.kasino_harness import Harness, button, cid, custom_ids
+from tests.bot.test_bot_computers import play_against_computers
 from tests.dbrows import query
 
 # each member's client language (the fixture of the language tests, used here too)
@@ -168,3 +171,36 @@ async def test_a_krypkasino_profile_and_history(
         f"{sv.decimal(mine)} straffpoäng per match, {sv.decimal(mine / rounds)} per omgång" in text
     )
     assert "Tagna straff: storan i " in text and "giv" not in text
+
+
+def shown_ratings(text: str) -> list[str]:
+    """Every rating a profile line shows (``Rating 1433?`` → ``1433?``)."""
+    return re.findall(r"Rating (\S+?)[ ,(\n]", text + "\n")
+
+
+async def test_a_first_loss_reads_as_a_rating(harness: Harness) -> None:
+    """After a first match, between people and then against a computer, each profile shows
+    a rating on the 1500 scale (the loser's below it, never negative), marked provisional,
+    and never "not rated" beside a number."""
+    anna, bjorn = harness.members[:2]
+    game = await harness.start_game(2, target=5)
+    await harness.play_to_end(game)
+    seen = []
+    for member in (anna, bjorn):
+        text = (await harness.slash(member, "kasino profile")).response.embeds[0].description
+        assert "Not rated" not in text and "−" not in text and "-" not in text
+        (rating,) = shown_ratings(text)
+        assert rating.endswith("?") and int(rating[:-1]) > 0, text
+        seen.append(int(rating[:-1]))
+    assert min(seen) < 1500 < max(seen)
+    cecilia = harness.members[2]
+    lobby = await harness.open_lobby(cecilia)
+    await harness.click(cecilia, lobby, label="Add hard computer")
+    await harness.click(cecilia, lobby, custom_id=button(lobby, "start"))
+    game = await harness.game()
+    assert game is not None
+    await play_against_computers(harness, game)
+    embed = (await harness.slash(cecilia, "kasino profile")).response.embeds[0]
+    text = embed.description + "".join(field.value for field in embed.fields)
+    assert "Not rated" not in text and "(against computers)" in embed.description
+    assert all(r.endswith("?") and int(r[:-1]) >= 0 for r in shown_ratings(text)), text

@@ -594,11 +594,13 @@ class Match:
 
         def replay_at(step: int) -> Locator | None:
             found = self.messages().filter(has_text=words.replay_title)
-            wanted = f"{words.step}{step} "
+            # "Step 3 of 40" or "Vaihe 3/40": the number, then anything but a digit
+            wanted = re.compile(re.escape(words.step) + rf"{step}\D")
             if not found.count():
                 return None
             with contextlib.suppress(PlaywrightError):  # the step is in the embed
-                return found.last if wanted in found.last.inner_text(timeout=2000) else None
+                text = found.last.inner_text(timeout=2000)
+                return found.last if wanted.search(text) else None
             return None
 
         replay = self.wait(lambda: replay_at(0), what="the replay")

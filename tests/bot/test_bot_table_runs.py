@@ -16,9 +16,10 @@ from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter
 
 from bot.client import KasinoBot
 from bot.config import Config
+from bot.games import RUN_LENGTH, run_after
 from bot.i18n import EN
-from bot.models import Game
-from bot.render import seat_name
+from bot.models import Game, GameOptions, Seat
+from bot.render import MOVES_CHARS, moves_text, seat_name
 from bot.timers import now
 from cogs.outbox import MAX_POSTS, WINDOW
 from cogs.table import RUN_TABLE_EVERY
@@ -271,3 +272,26 @@ async def test_a_restart_in_a_run_loses_no_move(
     assert len(logged(harness, game)) == moved + 6 - held  # the new process played the rest
     assert len(posts) > shown and anna.name in table.to_move
     assert names_in_order(game, table.moves, [0, 1, 2, 3, 4, 5]), table.moves
+
+
+def test_a_run_is_kept_in_order_and_a_person_starts_a_new_one() -> None:
+    seats = [Seat(1, "anna")] + [Seat.computer("normal", n) for n in range(1, 6)]
+    game = Game(1, 1, 1, 1, GameOptions(variant="krypkasino"), seats)
+    game.extra["run"] = run_after(game, 0, {"en": "anna"})
+    for seat in range(1, 6):
+        game.extra["run"] = run_after(game, seat, {"en": f"bot {seat}"})
+    assert [said["en"] for said in game.extra["run"]] == ["anna"] + [
+        f"bot {n}" for n in range(1, 6)
+    ]
+    game.extra["run"] = run_after(game, 1, {"en": "bot 1 again"})  # never longer than kept
+    assert len(game.extra["run"]) == RUN_LENGTH and game.extra["run"][-1]["en"] == "bot 1 again"
+    assert run_after(game, 0, {"en": "anna again"}) == [{"en": "anna again"}]
+
+
+def test_the_moves_of_a_run_fit_and_the_newest_is_never_left_out() -> None:
+    assert moves_text(["anna took 5♣"]) == "**Last move:** anna took 5♣"
+    assert moves_text(["a", "b", "c"]) == "**Last moves:**\n· a\n· b\n· c"
+    long = [f"bot {n} " + "x" * 600 for n in range(6)]
+    text = moves_text(long)
+    assert len(text) <= MOVES_CHARS + 100 and text.endswith(long[-1])
+    assert "\n· …\n" in text and long[0] not in text

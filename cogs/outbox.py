@@ -9,7 +9,8 @@ the channel's latest messages and nothing is edited past Discord's one-hour limi
 previous table is deleted once the new one's id is saved (a killed process then still
 knows what to delete). The worker keeps each channel under ``MAX_POSTS`` new messages in
 any ``WINDOW`` seconds (Discord allows about 5 per 5 s), so a slow or rate-limited
-channel never delays a click.
+channel never delays a click. What must not run ahead of a game's table (the hand views
+saying whose turn it is) waits for :meth:`Outbox.table_ready`.
 
 The queue is durable: every post is first a row of the database's outbox, written in the
 transaction of the change it shows (:class:`bot.storage.Outgoing`), and the row is

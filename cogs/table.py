@@ -1,11 +1,15 @@
 """What the channel sees of a running game: the table posted fresh at every turn (the turn
 notice is the table itself, with one mention of the person to move), round summaries,
 the one end message, the lobby saying how the game ended, and the players' open hand
-views following along. Everything here is called inside the game's session and only
-*queues*, so it never waits for Discord: posts on ``game.outbox``, which the game's next
-save writes in its own transaction before they are posted (see :mod:`cogs.outbox`), and
-hand views in :mod:`cogs.live` (a menu that may be slow to build is built off the event
-loop first, see :mod:`bot.offloop`)."""
+views following along. While computers move one after another the table waits: their
+moves are kept in the game (``game.extra["run"]``, saved with each move) and one table
+shows them in order when a person is to move, the round ends, or every
+:data:`RUN_TABLE_EVERY` seconds of a long run; the hand views follow with that table,
+once it is posted, never ahead of it. Everything here is called inside the game's session
+and only *queues*, so it never waits for Discord: posts on ``game.outbox``, which the
+game's next save writes in its own transaction before they are posted (see
+:mod:`cogs.outbox`), and hand views in :mod:`cogs.live` (a menu that may be slow to build
+is built off the event loop first, see :mod:`bot.offloop`)."""
 
 from __future__ import annotations
 
@@ -84,6 +88,7 @@ class TableFlow:
         """Post the table fresh (the previous one is deleted once this is saved), naming
         the player to move: a person is mentioned once, a computer named. ``note`` says
         what happened, in the channel's language."""
+        game.extra["table_at"] = now()  # saved with it: a computers' run counts from here
         t = self.lang(game)
         ink = self.inks.public(game.guild_id)
         text = note(t) if note is not None else ""
@@ -96,7 +101,6 @@ class TableFlow:
             else:
                 turn = t("{name} is thinking…", name=seat_name(seat, t))
             text = f"{text} {turn}".strip()
-        game.extra["table_at"] = now()  # saved with it: a computers' run counts from here
         self.post(
             game,
             content=ink.line(text) or None,

@@ -43,9 +43,9 @@ log = logging.getLogger(__name__)
 
 # A public note said in the language of the channel it goes to.
 Note = Callable[[Lang], str]
-# While computers move one after another the table is posted at most once in this many
-# seconds (so spectators see the run go on); a channel may take 5 new messages in 5 s.
-RUN_TABLE_EVERY = 5.0
+# While computers move one after another their table waits at most this many seconds (a
+# slow run is shown on its way). Five computers 1.5 s apart (7.5 s) are one table.
+RUN_TABLE_EVERY = 10.0
 
 
 def built_hand_view(game: Game, *, seat: int, ink: CardInk, t: Lang) -> discord.ui.View:

@@ -21,6 +21,7 @@ from bot.i18n import EN
 from bot.models import Game, GameOptions, Seat
 from bot.render import MOVES_CHARS, moves_text, seat_name
 from bot.timers import now
+from cogs import table
 from cogs.outbox import MAX_POSTS, WINDOW
 from cogs.table import RUN_TABLE_EVERY
 from tests.bot.kasino_harness import Harness
@@ -240,9 +241,16 @@ async def test_the_hand_view_waits_for_a_table_the_channel_holds_back(
     assert tables[-1].at >= spent + WINDOW and turn[0].at >= tables[-1].at
 
 
-async def test_a_restart_in_a_run_loses_no_move(
-    harness: Harness, sent: tuple[list[Sent], list[Sent]], bot_config: Config
+async def test_a_restart_in_a_long_run_loses_no_move(
+    harness: Harness,
+    sent: tuple[list[Sent], list[Sent]],
+    bot_config: Config,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Killed after two computers' moves of five; the new process plays the rest, shows
+    the run on its way (slow computers: the table waits at most 5.5 s here) and whole when
+    it is the person's turn."""
+    monkeypatch.setattr(table, "RUN_TABLE_EVERY", 4 * PAUSE - 0.5)
     posts, _ = sent
     harness.add_members()
     game = await person_and_computers(harness, 5, variant="krypkasino")
@@ -268,10 +276,13 @@ async def test_a_restart_in_a_run_loses_no_move(
     while game.seats[game.match.round.to_move].is_computer:
         await harness.env.advance_time(0.25)
     await harness.env.advance_time(WINDOW)
-    table = [post for post in posts if post.table is not None][-1]
+    *on_its_way, last = [post for post in posts[shown:] if post.table is not None]
     assert len(logged(harness, game)) == moved + 6 - held  # the new process played the rest
-    assert len(posts) > shown and anna.name in table.to_move
-    assert names_in_order(game, table.moves, [0, 1, 2, 3, 4, 5]), table.moves
+    assert anna.name in last.to_move
+    assert names_in_order(game, last.moves, [0, 1, 2, 3, 4, 5]), last.moves
+    assert on_its_way and all("🤖" in post.to_move for post in on_its_way)
+    for post in on_its_way:  # the run so far, anna's move first
+        assert names_in_order(game, post.moves, list(range(len(post.moves)))), post.moves
 
 
 def test_a_run_is_kept_in_order_and_a_person_starts_a_new_one() -> None:

@@ -658,7 +658,9 @@ def run_moves(game: Game, t: Lang = EN) -> list[str]:
     run = game.extra.get("run")
     if not game.last_move or not isinstance(run, list) or not run:
         return [last_move(game, t)] if game.last_move else []
-    return [str(said.get(t.code) or said.get(EN.code, "")) for said in run]
+    return [
+        str(said.get(t.code) or said.get(EN.code, "")) for said in run if isinstance(said, dict)
+    ]
 
 
 def moves_text(moves: Sequence[str], ink: CardInk = TEXT_INK, t: Lang = EN) -> str:

@@ -6,13 +6,15 @@ to ``--target`` in virtual time through SimCord.
 Run as a script (it is not a test)::
 
     python tests/benchmarks/table_runs.py [--target 30] [--computers 5] [--before]
+                                          [--latency 0.3]
 
 It prints the rounds, the table posts and all new channel messages per round, the most new
 messages the channel got in any 5 s (Discord allows 5), how long after the person's turn
 came the table naming them was posted (mean and worst, virtual seconds), and how many
 times the person's hand view said "Your turn" while the channel's latest table did not
-name them. ``--before`` plays the same match as the bot did before tables carried runs: a
-table queued at every move, hand views following at once.
+name them. ``--latency`` makes each channel request (a new message, a deletion) take that
+many virtual seconds, as Discord's do. ``--before`` plays the same match as the bot did
+before tables carried runs: a table queued at every move, hand views following at once.
 """
 
 from __future__ import annotations
@@ -45,12 +47,15 @@ POSTS: list[tuple[float, dict[str, Any]]] = []  # new channel messages: time, bo
 TURN_EDITS: list[tuple[float, int]] = []  # "Your turn" hand edits: time, posts before
 
 
-def record() -> None:
-    """Keep every new channel message and every hand view edit saying "Your turn"."""
+def record(latency: float) -> None:
+    """Keep every new channel message and every hand view edit saying "Your turn"; each
+    channel request (a new message, a deletion) takes ``latency`` virtual seconds."""
     request = FakeHTTPClient.request
     hook = FakeWebhookAdapter.request
 
     async def counted(self: Any, route: Any, **kw: Any) -> Any:
+        if route.path.startswith("/channels/{channel_id}/messages") and latency:
+            await asyncio.sleep(latency)
         if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
             POSTS.append((now(), dict(kw.get("json") or {})))
         return await request(self, route, **kw)
@@ -128,9 +133,10 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=30, help="the match's target or limit")
     parser.add_argument("--computers", type=int, default=5, help="5 (Krypkasino) or 3 (Swedish)")
     parser.add_argument("--before", action="store_true", help="as the bot did before runs")
+    parser.add_argument("--latency", type=float, default=0.0, help="s per channel request")
     args = parser.parse_args()
     discord.utils.setup_logging(level=40)
-    record()
+    record(args.latency)
     if args.before:
         the_old_way()
     rounds, lags = asyncio.run(play(args.target, args.computers))
@@ -140,7 +146,10 @@ def main() -> None:
         shown = [body for _, body in POSTS[:before] if table_of(body) is not None]
         ahead += not shown or not names(shown[-1], "anna")
     kind = "before runs" if args.before else "with runs"
-    print(f"1 person, {args.computers} computers, to {args.target}, {kind}: {rounds} rounds")
+    print(
+        f"1 person, {args.computers} computers, to {args.target}, {kind}, channel requests"
+        f" taking {args.latency:g} s: {rounds} rounds"
+    )
     print(f"  table posts per round:       {len(tables) / rounds:.1f}")
     print(f"  new messages per round:      {len(POSTS) / rounds:.1f}")
     print(f"  most new messages in 5 s:    {worst_window([t for t, _ in POSTS])} (limit 5)")

@@ -6,6 +6,7 @@ move, 5 s between rounds)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from tests.bot.kasino_harness import Harness
 from tests.dbrows import query
 
 PAUSE = 1.5  # the default computer pause
+LATENCY = 0.3  # virtual seconds a channel request (a new message, a deletion) takes
 TABLE_TITLE = "Kasino: "  # the table embed's title starts so (a summary's does not)
 
 
@@ -86,13 +88,16 @@ class Sent:
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> tuple[list[Sent], list[Sent]]:
     """Every new channel message and every hand-view edit, in the order they were made,
-    with their virtual times."""
+    with their virtual times; a channel request takes ``LATENCY`` seconds, as Discord's
+    do (a hand view that does not wait for its table would be edited ahead of it)."""
     posts: list[Sent] = []
     edits: list[Sent] = []
     request = FakeHTTPClient.request
     hook = FakeWebhookAdapter.request
 
     async def counted(self: Any, route: Any, **kw: Any) -> Any:
+        if route.path.startswith("/channels/{channel_id}/messages"):
+            await asyncio.sleep(LATENCY)
         if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
             posts.append(Sent(now(), dict(kw.get("json") or {})))
         return await request(self, route, **kw)
@@ -119,14 +124,18 @@ async def person_and_computers(harness: Harness, computers: int, **options: Any)
     return game
 
 
-async def play_rounds(harness: Harness, game: Game, rounds: int = 1) -> None:
-    """Anna plays as soon as her turn is shown; the computers at their pace."""
+async def play_rounds(harness: Harness, game: Game, posts: list[Sent], rounds: int = 1) -> None:
+    """Anna plays half a second after the table names her (as a person would, seeing it);
+    the computers at their pace."""
+    anna = harness.members[0]
     while game.status.active and game.match.rounds_played < rounds:
         anna_to_move = not game.seats[game.match.round.to_move].is_computer
-        if anna_to_move and not game.extra.get("paused"):
+        tables = [post for post in posts if post.table is not None]
+        if anna_to_move and not game.extra.get("paused") and anna.name in tables[-1].to_move:
+            await harness.env.advance_time(0.5)
             await harness.play_move(game, pace=0.2)
         else:
-            await harness.env.advance_time(0.5)
+            await harness.env.advance_time(0.25)
     await harness.env.advance_time(2 * WINDOW)  # what is still queued goes out
 
 
@@ -175,7 +184,7 @@ async def test_a_round_with_computers_keeps_the_table_up(
         harness.add_members()
     game = await person_and_computers(harness, computers, **options)
     anna = harness.members[0]
-    await play_rounds(harness, game)
+    await play_rounds(harness, game, posts)
     log = logged(harness, game)
     assert game.match.rounds_played >= 1 and len(log) > 10
 

@@ -76,6 +76,11 @@ class MoveOutcome:
     abandoned: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
+    mover: int = -1  # the seat that moved
+    # the moves since a person last moved, this one last, each in every language (what
+    # the table shows of a computer run, and a round's summary of its last moves)
+    run: list[dict[str, str]] = field(default_factory=list)
+    held: bool = False  # no table was queued for it: the computers' run goes on
 
     def text_in(self, t: Lang) -> str:
         """The move in words in language ``t``."""
@@ -103,6 +108,18 @@ def _play_on(match: Match, move: Move) -> tuple[Play, Round, Round | None]:
 
 # The columns a new table or lobby message changes: saved alone, without the match.
 MESSAGE_COLUMNS = ("message_id", "ping_id")
+# The most moves a game keeps of a run (six seats: a person's move and five computers')
+RUN_LENGTH = 6
+
+
+def run_after(game: Game, seat: int, texts: dict[str, str]) -> list[dict[str, str]]:
+    """The moves since a person last moved, after ``seat`` played ``texts``: a person's
+    move starts a new run, a computer's joins it (the last ``RUN_LENGTH`` are kept). It is
+    kept in ``game.extra["run"]`` and saved with each move, so a restart loses none."""
+    if not game.seats[seat].is_computer:
+        return [texts]
+    earlier = [dict(said) for said in game.extra.get("run", []) if isinstance(said, dict)]
+    return [*earlier, texts][-RUN_LENGTH:]
 
 
 class GameService:
@@ -463,7 +480,8 @@ class GameService:
             for code in languages()
         }
         text = texts[EN.code]
-        outcome = MoveOutcome(game, text, texts=texts)
+        outcome = MoveOutcome(game, text, texts=texts, mover=seat)
+        outcome.run = run_after(game, seat, texts)
         if match.rounds_played > rounds_before or match.is_over:
             outcome.finished_round = before
             outcome.scores = match.round_scores[-1] if match.round_scores else None
@@ -471,6 +489,7 @@ class GameService:
         # a new round's table starts without the last round's move (the summary has it)
         game.last_move = "" if outcome.finished_round is not None else text
         game.extra["last_move"] = {} if outcome.finished_round is not None else texts
+        game.extra["run"] = [] if outcome.finished_round is not None else outcome.run
         game.version += 1
         results = self._finish(game, outcome, player)
         record = MoveRecord(

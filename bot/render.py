@@ -637,7 +637,7 @@ def table_embed(
     else:
         lines.append(t(ENDINGS.get(game.status, ENDINGS[Status.STOPPED])))
     if game.last_move:
-        lines.append(t("**Last move:** {move}", move=ink.line(last_move(game, t))))
+        lines.append(moves_text(run_moves(game, t), ink, t))
     embed.description = "\n".join(lines)
     for side in side_order(game):
         name, value = _side_field(game, side, t)
@@ -688,12 +688,45 @@ def final_line(game: Game, t: Lang = EN) -> str:
     return t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
 
 
+# The most characters the table and a summary give the moves of a run (as drawn, card
+# faces included; a description may hold 4096): the oldest are left out beyond it
+MOVES_CHARS = 1500
+
+
+def run_moves(game: Game, t: Lang = EN) -> list[str]:
+    """The moves the table shows, oldest first, in this language: the moves since a
+    person last moved (a computers' run), or the last move alone."""
+    run = game.extra.get("run")
+    if not game.last_move or not isinstance(run, list) or not run:
+        return [last_move(game, t)] if game.last_move else []
+    return [
+        str(said.get(t.code) or said.get(EN.code, "")) for said in run if isinstance(said, dict)
+    ]
+
+
+def moves_text(moves: Sequence[str], ink: CardInk = TEXT_INK, t: Lang = EN) -> str:
+    """``**Last move:** …``, or for a run ``**Last moves:**`` and one line each, oldest
+    first; the oldest are left out (``…``) beyond :data:`MOVES_CHARS`."""
+    drawn = [ink.line(move) for move in moves if move]
+    if not drawn:
+        return ""
+    if len(drawn) == 1:
+        return t("**Last move:** {move}", move=drawn[0])
+    kept = [drawn[-1]]
+    for move in reversed(drawn[:-1]):
+        if sum(len(line) + 3 for line in kept) + len(move) > MOVES_CHARS:
+            kept.insert(0, "…")
+            break
+        kept.insert(0, move)
+    return t("**Last moves:**") + "".join(f"\n· {line}" for line in kept)
+
+
 def round_summary(
     game: Game,
     finished: Any,
     scores: Sequence[Any] | None,
     round_number: int,
-    last_move: str = "",
+    last_move: str | Sequence[str] = "",
     *,
     ink: CardInk = TEXT_INK,
     t: Lang = EN,
@@ -732,7 +765,9 @@ def round_summary(
             )
         lines.append(match_line)
         embed.add_field(name=side_name(game, side, t), value="\n".join(lines), inline=True)
-    last = t("**Last move:** {move}", move=ink.line(last_move)) + "\n" if last_move else ""
+    moves = [last_move] if isinstance(last_move, str) else list(last_move)
+    last = moves_text(moves, ink, t)
+    last += "\n" if last else ""
     if low:
         last += t("Points are penalties: the lowest total wins.") + "\n"
     if match.is_over:

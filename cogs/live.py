@@ -42,6 +42,7 @@ class _Edit:
     to: _Open
     content: str
     view: discord.ui.View | None
+    final: bool = False  # the view's last edit: made even though it is no longer followed
 
 
 class LiveHands:
@@ -94,19 +95,51 @@ class LiveHands:
         view: discord.ui.View | None,
         *,
         final: bool = False,
+        after: asyncio.Future[None] | None = None,
     ) -> None:
         """Edit the player's open view to ``content`` in the background (never waits);
         ``final``: the game is over, this is the view's last edit and it is not followed
-        any more."""
+        any more. ``after``: not before this is done (the game's table is posted), and
+        only if the view is not answered or pushed again meanwhile."""
         key = (game_id, user_id)
         found = self._open.get(key)
         if found is None or not self.is_open(*key):
             self._open.pop(key, None)
             return
-        self._turn(key)
-        self._waiting[key] = _Edit(found, content, view)
+        turn = self._turn(key)
         if final:
             del self._open[key]
+        self._after(key, turn, _Edit(found, content, view, final), after)
+
+    def _after(
+        self,
+        key: tuple[int, int],
+        turn: int,
+        edit: _Edit,
+        after: asyncio.Future[None] | None,
+    ) -> None:
+        """:meth:`_made` ``edit`` now, or once ``after`` is done (a callback, not a task
+        waiting: nothing runs until the table is posted)."""
+        if after is None or after.done():
+            self._made(key, turn, edit)
+            return
+
+        def ready(future: asyncio.Future[None]) -> None:
+            if not future.cancelled():  # cancelled: the outbox stopped, the bot is closing
+                self._made(key, turn, edit)
+
+        after.add_done_callback(ready)
+
+    def _made(self, key: tuple[int, int], turn: int, edit: _Edit) -> None:
+        """Edit the view in the background (only the latest waiting edit is made), unless
+        what it shows is newer than ``turn`` by now, or it is no longer followed."""
+        # a view no longer numbered was forgotten with its game, after its last edit
+        if self._turns.get(key, turn) != turn:
+            return  # answered or pushed again meanwhile: the newer one wins
+        to = self._open.get(key)
+        if to is None and not edit.final:
+            return  # no longer followed (its edit failed, or its token ran out)
+        self._waiting[key] = _Edit(to or edit.to, edit.content, edit.view, edit.final)
         if key not in self._tasks:
             self._tasks[key] = asyncio.get_running_loop().create_task(self._drain(key))
 
@@ -116,16 +149,22 @@ class LiveHands:
         user_id: int,
         content: str,
         view: asyncio.Future[discord.ui.View],
+        *,
+        after: asyncio.Future[None] | None = None,
     ) -> None:
         """:meth:`push` ``content`` with ``view`` once it is built (a menu built off the
-        loop, shared: it is reissued), unless the player's view is answered or pushed
-        again before that."""
+        loop, shared: it is reissued) and ``after`` is done, unless the player's view is
+        answered or pushed again before that."""
         key = (game_id, user_id)
-        if not self.is_open(*key):
+        found = self._open.get(key)
+        if found is None or not self.is_open(*key):
             self._open.pop(key, None)
             return
         turn = self._turn(key)
-        task = asyncio.get_running_loop().create_task(self._when_built(key, turn, content, view))
+        edit = _Edit(found, content, None)
+        task = asyncio.get_running_loop().create_task(
+            self._when_built(key, turn, edit, view, after)
+        )
         self._building.add(task)
         task.add_done_callback(self._building.discard)
 
@@ -133,16 +172,17 @@ class LiveHands:
         self,
         key: tuple[int, int],
         turn: int,
-        content: str,
+        edit: _Edit,
         view: asyncio.Future[discord.ui.View],
+        after: asyncio.Future[None] | None,
     ) -> None:
         try:
             built = await asyncio.shield(view)
         except Exception:
             log.exception("game %s: a hand view could not be built", key[0])
             return
-        if self._turns.get(key) == turn:
-            self.push(*key, content, reissue(built))
+        edit.view = reissue(built)
+        self._after(key, turn, edit, after)
 
     def _turn(self, key: tuple[int, int]) -> int:
         """A new number for what the view shows now."""

@@ -9,7 +9,8 @@ the channel's latest messages and nothing is edited past Discord's one-hour limi
 previous table is deleted once the new one's id is saved (a killed process then still
 knows what to delete). The worker keeps each channel under ``MAX_POSTS`` new messages in
 any ``WINDOW`` seconds (Discord allows about 5 per 5 s), so a slow or rate-limited
-channel never delays a click.
+channel never delays a click. What must not run ahead of a game's table (the hand views
+saying whose turn it is) waits for :meth:`Outbox.table_ready`.
 
 The queue is durable: every post is first a row of the database's outbox, written in the
 transaction of the change it shows (:class:`bot.storage.Outgoing`), and the row is
@@ -165,12 +166,17 @@ class Outbox:
         self._sent: dict[int, collections.deque[float]] = {}
         self._deleted: dict[int, collections.deque[int]] = {}
         self._chores: set[asyncio.Task[None]] = set()
+        # per game with a table waiting or being posted: done once the latest is made
+        self._tables: dict[int, asyncio.Future[None]] = {}
 
     def put(self, post: Post) -> None:
         """Queue a post (never waits); a table replaces the same game's waiting table."""
         queue = self._queues.setdefault(post.channel_id, [])
         if post.table:
             queue[:] = [p for p in queue if not (p.table and p.game_id == post.game_id)]
+            waiting = self._tables.get(post.game_id)
+            if waiting is None or waiting.done():
+                self._tables[post.game_id] = asyncio.get_running_loop().create_future()
         queue.append(post)
         if post.channel_id not in self._tasks:
             task = asyncio.get_running_loop().create_task(self._drain(post.channel_id))
@@ -190,6 +196,12 @@ class Outbox:
                 continue
             self.put(post)
 
+    def table_ready(self, game_id: int) -> asyncio.Future[None] | None:
+        """Done once the game's table now waiting (or being posted) is made, or given up;
+        ``None`` if none is waiting. What must not run ahead of the table waits for it."""
+        waiting = self._tables.get(game_id)
+        return waiting if waiting is not None and not waiting.done() else None
+
     def busy(self, channel_id: int) -> bool:
         """Whether posts are waiting or being made in a channel."""
         return channel_id in self._tasks
@@ -203,6 +215,9 @@ class Outbox:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._queues.clear()
+        for waiting in self._tables.values():
+            waiting.cancel()
+        self._tables.clear()
 
     async def _drain(self, channel_id: int) -> None:
         queue = self._queues[channel_id]
@@ -221,10 +236,21 @@ class Outbox:
                 # made, or refused for good (a deleted channel, missing access): not again
                 if post.row is not None:
                     await self._forget(post)
+                if post.table:
+                    self._table_done(post.game_id, queue)
         finally:
             self._tasks.pop(channel_id, None)
             if not queue:
                 self._queues.pop(channel_id, None)
+
+    def _table_done(self, game_id: int, queue: list[Post]) -> None:
+        """A table of the game is made: what waits for it may go, unless a newer one of
+        the same game is waiting."""
+        if any(p.table and p.game_id == game_id for p in queue):
+            return
+        waiting = self._tables.pop(game_id, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     async def _budget(self, channel_id: int) -> None:
         """Wait until one more new message keeps the channel within its limit."""

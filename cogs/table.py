@@ -1,11 +1,15 @@
 """What the channel sees of a running game: the table posted fresh at every turn (the turn
 notice is the table itself, with one mention of the person to move), round summaries,
 the one end message, the lobby saying how the game ended, and the players' open hand
-views following along. Everything here is called inside the game's session and only
-*queues*, so it never waits for Discord: posts on ``game.outbox``, which the game's next
-save writes in its own transaction before they are posted (see :mod:`cogs.outbox`), and
-hand views in :mod:`cogs.live` (a menu that may be slow to build is built off the event
-loop first, see :mod:`bot.offloop`)."""
+views following along. While computers move one after another the table waits: their
+moves are kept in the game (``game.extra["run"]``, saved with each move) and one table
+shows them in order when a person is to move, the round ends, or every
+:data:`RUN_TABLE_EVERY` seconds of a long run; the hand views follow with that table,
+once it is posted, never ahead of it. Everything here is called inside the game's session
+and only *queues*, so it never waits for Discord: posts on ``game.outbox``, which the
+game's next save writes in its own transaction before they are posted (see
+:mod:`cogs.outbox`), and hand views in :mod:`cogs.live` (a menu that may be slow to build
+is built off the event loop first, see :mod:`bot.offloop`)."""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from collections.abc import Callable, Iterable
 import discord
 
 from bot.games import MESSAGE_COLUMNS, GameService, MoveOutcome
-from bot.i18n import Lang
+from bot.i18n import EN, Lang
 from bot.models import Game, Status
 from bot.offloop import heavy, view_key
 from bot.render import (
@@ -28,7 +32,7 @@ from bot.render import (
     seat_name,
     table_embed,
 )
-from bot.timers import Timers
+from bot.timers import Timers, now
 from cogs.decks import Inks
 from cogs.languages import Languages
 from cogs.live import LiveHands
@@ -39,6 +43,9 @@ log = logging.getLogger(__name__)
 
 # A public note said in the language of the channel it goes to.
 Note = Callable[[Lang], str]
+# While computers move one after another their table waits at most this many seconds (a
+# slow run is shown on its way). Five computers 1.5 s apart (7.5 s) are one table.
+RUN_TABLE_EVERY = 10.0
 
 
 def built_hand_view(game: Game, *, seat: int, ink: CardInk, t: Lang) -> discord.ui.View:
@@ -81,6 +88,7 @@ class TableFlow:
         """Post the table fresh (the previous one is deleted once this is saved), naming
         the player to move: a person is mentioned once, a computer named. ``note`` says
         what happened, in the channel's language."""
+        game.extra["table_at"] = now()  # saved with it: a computers' run counts from here
         t = self.lang(game)
         ink = self.inks.public(game.guild_id)
         text = note(t) if note is not None else ""
@@ -121,6 +129,9 @@ class TableFlow:
         whose click is being answered with a fresh view anyway); once the game is over
         each says how it ended and loses its menus, and is no longer followed."""
         final = game.status is not Status.PLAYING
+        # a view never runs ahead of the table: it follows once the game's table waiting
+        # in the outbox is posted (the table that names the person to move comes first)
+        ready = self.outbox.table_ready(game.id)
         for index, seat in enumerate(game.seats):
             if not seat.is_human or seat.user_id == skip:
                 continue
@@ -133,17 +144,35 @@ class TableFlow:
                     key = view_key("hand", index, t, ink)
                     build = functools.partial(built_hand_view, seat=index, ink=ink, t=t)
                     view = self.hands.menus.start(game, key, build)
-                    self.hands.push_built(game.id, user, content, view)
+                    self.hands.push_built(game.id, user, content, view, after=ready)
                     continue
                 view = None if final else hand_view(game, index, ink, t)
-                self.hands.push(game.id, user, content, view, final=final)
+                self.hands.push(game.id, user, content, view, final=final, after=ready)
         if final:
             self.hands.forget_game(game.id)
 
     def after_move(self, outcome: MoveOutcome, mover: int | None = None) -> None:
-        """What follows a committed move in this process: its timer, the hand views."""
+        """What follows a committed move in this process: its timer, the hand views (a
+        move of a computers' run that was not shown on the table leaves them as the table
+        is: they follow with the table that shows it)."""
         self.timers.schedule(outcome.game.id, outcome.game.deadline)
-        self.follow(outcome.game, skip=mover)
+        if not outcome.held:
+            self.follow(outcome.game, skip=mover)
+
+    def holds(self, outcome: MoveOutcome) -> bool:
+        """Whether a move's table waits: a computer moved and another is to move, in the
+        same round, and a table was posted less than :data:`RUN_TABLE_EVERY` ago. Its
+        words are kept in the game's run (``game.extra["run"]``, saved with the move), and
+        the next table shows the whole run, when a person is to move or the run is long."""
+        game = outcome.game
+        if outcome.finished_round is not None or outcome.match_over or outcome.abandoned:
+            return False
+        if not 0 <= outcome.mover < len(game.seats) or not game.seats[outcome.mover].is_computer:
+            return False
+        if not self.games.computer_to_move(game) or game.extra.get("paused"):
+            return False
+        shown = game.extra.get("table_at")
+        return isinstance(shown, (int, float)) and now() - shown < RUN_TABLE_EVERY
 
     def compose(self, outcome: MoveOutcome) -> None:
         """Queue everything public a move shows, before it is committed (it is written in
@@ -152,13 +181,18 @@ class TableFlow:
         t = self.lang(game)
         ink = self.inks.public(game.guild_id)
         summary = None
+        if self.holds(outcome):
+            outcome.held = True  # the run goes on: its table comes later
+            return
         if outcome.finished_round is not None:
+            # the round's last moves: a computers' run that ended the round is shown whole
+            moves = [str(said.get(t.code) or said.get(EN.code, "")) for said in outcome.run]
             summary = round_summary(
                 game,
                 outcome.finished_round,
                 outcome.scores,
                 outcome.round_number,
-                outcome.text_in(t),
+                moves or outcome.text_in(t),
                 ink=ink,
                 t=t,
             )

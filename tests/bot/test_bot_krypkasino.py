@@ -264,6 +264,7 @@ def test_largest_table_and_summary_fit_discord(monkeypatch: pytest.MonkeyPatch) 
     language with card faces: 32-character names, the longest computer names, the fullest
     table play can leave, three-digit totals and every item scored."""
     from bot.engine import Match, Score
+    from bot.games import RUN_LENGTH
     from bot.i18n import lang, languages
     from bot.render import CardInk, round_summary, table_embed
 
@@ -292,9 +293,12 @@ def test_largest_table_and_summary_fit_discord(monkeypatch: pytest.MonkeyPatch) 
             t = lang(code)
             long_move = played_words_longest(game, t)
             game.extra["last_move"] = {code: long_move}
+            # a computers' run as long as a game keeps, every move the longest
+            game.extra["run"] = [{code: long_move}] * RUN_LENGTH
             for embed in (
                 table_embed(game, ink=ink, t=t),
                 round_summary(game, rnd, scores, 12, long_move, ink=ink, t=t),
+                round_summary(game, rnd, scores, 12, [long_move] * RUN_LENGTH, ink=ink, t=t),
             ):
                 within_limits(embed)
                 key = f"{code} {'table' if embed.fields and 'Score' in str(embed.fields) else ''}"

@@ -135,13 +135,31 @@ class Profile:
         return self.rating if self.rating.row is not None else self.computer_rating
 
 
-def seat_label(seat: str, names: Mapping[int, str], t: Lang = EN) -> str:
-    """A lineup seat as people read it: a person's name, or the computer's level."""
+def seat_label(seat: str, names: Mapping[int, str], t: Lang = EN, number: int = 1) -> str:
+    """A lineup seat as people read it: a person's name, or the computer's level (the
+    ``number``-th of its level at the table, as the lobby named it: ``🤖 Normal bot 2``)."""
     if seat.startswith("c:"):
-        level = seat[2:]
-        return t("🤖 {level} bot", level=t(LEVEL_NAMES.get(level, level)))
+        level = t(LEVEL_NAMES.get(seat[2:], seat[2:]))
+        if number > 1:
+            return t("🤖 {level} bot {number}", level=level, number=number)
+        return t("🤖 {level} bot", level=level)
     user = int(seat[1:])
     return names.get(user) or f"<@{user}>"
+
+
+def side_labels(lineup: ratings.Lineup, names: Mapping[int, str], t: Lang = EN) -> list[list[str]]:
+    """Each side's seats as people read them, side by side; two computers of one level
+    are told apart by number, in the order they sat (``🤖 Normal bot``, ``🤖 Normal bot
+    2``), so a result line never names the same bot twice."""
+    seen: dict[str, int] = {}
+    labels = []
+    for side in lineup.sides:
+        row = []
+        for seat in side.seats:
+            seen[seat] = seen.get(seat, 0) + 1
+            row.append(seat_label(seat, names, t, seen[seat]))
+        labels.append(row)
+    return labels
 
 
 def totals_text(tally: Tally, t: Lang, label: str = "") -> str:
@@ -230,14 +248,21 @@ def result_line(line: ResultLine, user_id: int, names: Mapping[int, str], t: Lan
     mine = total_text(line.points, t)
     text = t("Won {score}", score=mine) if line.won else t("Lost {score}", score=mine)
     if lineup is not None:
-        partners = [seat_label(s, names, t) for s in lineup.partners_of(user_id)]
+        me = f"u{user_id}"
+        labelled = list(zip(lineup.sides, side_labels(lineup, names, t), strict=True))
+        partners = [
+            label
+            for side, labels in labelled
+            if me in side.seats
+            for seat, label in zip(side.seats, labels, strict=True)
+            if seat != me
+        ]
         if partners:
             text += t(" with {names}", names=t.listing(partners))
         others = [
-            f"{' & '.join(seat_label(s, names, t) for s in side.seats)} "
-            + total_text(side.points, t)
-            for side in lineup.sides
-            if f"u{user_id}" not in side.seats
+            f"{' & '.join(labels)} " + total_text(side.points, t)
+            for side, labels in labelled
+            if me not in side.seats
         ]
         if others:
             text += " – " + ", ".join(others)

@@ -116,18 +116,6 @@ class Lineup:
         keys = [(0 if side.won else 1, sign * side.points) for side in self.sides]
         return [sum(other < key for other in keys) for key in keys]
 
-    def opponents_of(self, user_id: int) -> list[str]:
-        """The seats on the other sides from a person's."""
-        mine = f"u{user_id}"
-        return [seat for side in self.sides if mine not in side.seats for seat in side.seats]
-
-    def partners_of(self, user_id: int) -> list[str]:
-        """The other seats of a person's own side."""
-        mine = f"u{user_id}"
-        return [
-            seat for side in self.sides if mine in side.seats for seat in side.seats if seat != mine
-        ]
-
 
 @dataclass(frozen=True, slots=True)
 class Rating:

@@ -138,6 +138,10 @@ def test_results_name_every_other_side_with_its_total() -> None:
     assert "✅ Won **16** with bjorn – anna & 🤖 Hard bot **12** · " in result_line(
         won, 1, names, EN
     )
+    # two computers of one level are told apart as the lobby named them
+    bots = ratings.lineup_of([(0, "u1"), (1, "c:normal"), (2, "c:normal")], [20, 13, 9], 2)
+    lost = ResultLine(6, "krypkasino", False, 20, True, bots.dumps(), 0.0)
+    assert " – 🤖 Normal bot **13**, 🤖 Normal bot 2 **9** · " in result_line(lost, 1, names, EN)
 
 
 def history_row() -> HistoryRow:

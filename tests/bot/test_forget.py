@@ -8,8 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.client import KasinoBot
+from bot.config import Config
+from bot.storage import Storage
 from bot.storage.rerate import rebuild
 from bot.storage.schema import TABLES
+from cogs.decks import USER
 from tests.bot.kasino_harness import Harness, button, custom_ids
 from tests.dbrows import query
 
@@ -82,3 +86,90 @@ async def test_not_while_seated_in_a_running_game(harness: Harness, db_path: Pat
     refused = await harness.slash(bjorn, "kasino forget-me")
     assert refused.ephemeral and "still running" in refused.response.content
     assert custom_ids(refused.response) == []
+
+
+async def what_is_shown(harness: Harness, game: Any, member: Any) -> str:
+    """Everything the bot shows ``member`` of a finished match, as text: its exported
+    record, its replay (first and last step) and the history page."""
+    exported = await harness.slash(member, "kasino export", game=game.id)
+    (attachment,) = exported.response.attachments
+    shown = [(await attachment.read()).decode("utf-8")]
+    table = harness.table_message(game)
+    opened = await harness.click(member, table, custom_id=f"k:replay:{game.id}:0:open")
+    last = next(c for c in custom_ids(opened.response) if c.endswith(":last"))
+    end = await harness.click(member, opened.response, custom_id=last)
+    history = await harness.slash(member, "kasino history")
+    for answer in (opened, end, history):
+        shown += [str(embed.to_dict()) for embed in answer.response.embeds]
+    return "\n".join(shown)
+
+
+async def confirm_forget(harness: Harness, member: Any) -> None:
+    asked = await harness.slash(member, "kasino forget-me")
+    done = await harness.click(member, asked.response, custom_id=answer(asked.response, "yes"))
+    assert "Done" in done.response.content
+
+
+def held_in_memory(harness: Harness, user_id: int) -> list[str]:
+    """The caches of the running bot that still hold the person: a record or a menu
+    snapshot with their seat, their chosen deck."""
+    cog = harness.cog
+    found = []
+    for record, _ in cog.records._records.values():
+        if str(user_id) in record.to_json():
+            found.append(f"record {record.game_id}")
+    for snapshot in cog.live.menus._snapshots.values():
+        if any(seat.user_id == user_id for seat in snapshot.seats):
+            found.append(f"snapshot {snapshot.id}")
+    if cog.inks.chosen(USER, user_id) is not None:
+        found.append("deck")
+    return found
+
+
+async def test_the_replay_export_and_history_forget_at_once(harness: Harness) -> None:
+    anna, bjorn = harness.members[:2]
+    game = await played_match(harness)
+    await harness.slash(anna, "kasino deck", style="four")
+    before = await what_is_shown(harness, game, bjorn)  # the record is cached now
+    assert anna.name in before and str(anna.id) in before
+    assert held_in_memory(harness, anna.id)
+    await confirm_forget(harness, anna)
+    assert held_in_memory(harness, anna.id) == []
+    after = await what_is_shown(harness, game, bjorn)
+    assert anna.name not in after and str(anna.id) not in after
+    assert bjorn.name in after  # the others' records stay whole
+
+
+async def test_a_forgetting_by_another_process_is_seen_at_the_next_interaction(
+    harness: Harness, db_path: Path | str
+) -> None:
+    """Another process (here a second storage client on the same database: a second bot
+    on the SQLite file, or a shard on PostgreSQL) forgets her; this bot learns it only
+    through the database, before it serves anything from its caches."""
+    anna, bjorn = harness.members[:2]
+    game = await played_match(harness)
+    await harness.slash(anna, "kasino deck", style="four")
+    assert anna.name in await what_is_shown(harness, game, bjorn)
+    other = await Storage.open(db_path)
+    try:
+        await other.forget_user(anna.id, 1.0)
+    finally:
+        await other.close()
+    assert held_in_memory(harness, anna.id)  # not told yet: nothing was asked of it
+    after = await what_is_shown(harness, game, bjorn)
+    assert anna.name not in after and str(anna.id) not in after
+    assert held_in_memory(harness, anna.id) == []
+
+
+async def test_the_forgotten_count_survives_a_restart(harness: Harness, bot_config: Config) -> None:
+    anna, bjorn = harness.members[:2]
+    game = await played_match(harness)
+    await confirm_forget(harness, anna)
+    await harness.restart(KasinoBot(bot_config, seed=3))
+    people = harness.cog.people
+    assert await harness.cog.games.storage.forgotten_count() == 1
+    # the restarted bot starts from the count: its first export drops nothing more
+    shown = await what_is_shown(harness, game, bjorn)
+    assert anna.name not in shown and people.epoch == 0
+    await confirm_forget(harness, harness.members[2])
+    assert await harness.cog.games.storage.forgotten_count() == 2 and people.epoch == 1

@@ -150,11 +150,7 @@ async def test_a_forgetting_by_another_process_is_seen_at_the_next_interaction(
     game = await played_match(harness)
     await harness.slash(anna, "kasino deck", style="four")
     assert anna.name in await what_is_shown(harness, game, bjorn)
-    other = await Storage.open(db_path)
-    try:
-        await other.forget_user(anna.id, 1.0)
-    finally:
-        await other.close()
+    await forgotten_elsewhere(db_path, anna.id)
     assert held_in_memory(harness, anna.id)  # not told yet: nothing was asked of it
     after = await what_is_shown(harness, game, bjorn)
     assert anna.name not in after and str(anna.id) not in after
@@ -173,3 +169,30 @@ async def test_the_forgotten_count_survives_a_restart(harness: Harness, bot_conf
     assert anna.name not in shown and people.epoch == 0
     await confirm_forget(harness, harness.members[2])
     assert await harness.cog.games.storage.forgotten_count() == 2 and people.epoch == 1
+
+
+async def forgotten_elsewhere(db_path: Path | str, user_id: int) -> None:
+    """Another process (a second storage client on the same database) forgets someone."""
+    other = await Storage.open(db_path)
+    try:
+        await other.forget_user(user_id, 1.0)
+    finally:
+        await other.close()
+
+
+async def test_any_command_or_click_first_drops_a_deck_forgotten_elsewhere(
+    harness: Harness, db_path: Path | str
+) -> None:
+    anna, bjorn, cecilia = harness.members[:3]
+    await harness.slash(anna, "kasino deck", style="four")
+    await harness.slash(bjorn, "kasino deck", style="four")
+    board = await harness.slash(cecilia, "kasino scores")
+    inks = harness.cog.inks
+    await forgotten_elsewhere(db_path, anna.id)
+    assert inks.chosen(USER, anna.id) == "four"  # not told yet
+    await harness.slash(cecilia, "kasino help")  # a command that reads no record
+    assert inks.chosen(USER, anna.id) is None
+    assert inks.chosen(USER, bjorn.id) == "four"  # read again, not lost
+    await forgotten_elsewhere(db_path, bjorn.id)
+    await harness.click(cecilia, board.response, label="By wins")  # a click, likewise
+    assert inks.chosen(USER, bjorn.id) is None

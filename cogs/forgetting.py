@@ -11,7 +11,14 @@ which would go on naming the person. Each of those registers here, once, and
   forget transaction adds a row to ``forgotten``, and :meth:`PeopleCaches.fresh` reads its
   highest id (one primary-key read) before an interaction is served. A count that grew
   means someone was forgotten: everything registered is dropped, before anything is read
-  from it. The count says nobody's name or id, so it keeps nothing about the person.
+  from it (any change drops: a database restored from a back-up may count fewer). The
+  count says nobody's name or id, so it keeps nothing about the person.
+
+Not registered, because they cannot hold a forgotten person: the open hand views
+(:class:`cogs.live.LiveHands`, with each reader's language) and the loaded games
+(:class:`bot.games.GameService`) are of running games only, and nobody seated in one can
+be forgotten; names (``recent_names``) and profiles are read from the database each time;
+the servers' languages (:class:`cogs.languages.Languages`) name servers, not people.
 
 Why a count read per interaction, not LISTEN/NOTIFY: it works the same on SQLite and
 PostgreSQL, needs no connection held open per process, cannot miss a notice sent while a

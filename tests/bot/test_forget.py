@@ -112,7 +112,7 @@ async def confirm_forget(harness: Harness, member: Any) -> None:
 
 def held_in_memory(harness: Harness, user_id: int) -> list[str]:
     """The caches of the running bot that still hold the person: a record or a menu
-    snapshot with their seat, their chosen deck."""
+    snapshot with their seat, their chosen deck, an open hand view (with their language)."""
     cog = harness.cog
     found = []
     for record, _ in cog.records._records.values():
@@ -123,6 +123,8 @@ def held_in_memory(harness: Harness, user_id: int) -> list[str]:
             found.append(f"snapshot {snapshot.id}")
     if cog.inks.chosen(USER, user_id) is not None:
         found.append("deck")
+    # an open hand view keeps the reader's client language; a finished game keeps none
+    found += [f"hand view {game}" for game, user in cog.live._open if user == user_id]
     return found
 
 

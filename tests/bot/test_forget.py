@@ -1,13 +1,19 @@
 """``/kasino forget-me``: after it, no row of any table names the person (their id, their
 name, a mention), on SQLite and PostgreSQL; the other players keep their games, results
 and ratings (which still add up); it asks first, only the person can confirm, and not
-while they are seated in a running game."""
+while they are seated in a running game. And nothing the bot keeps in memory names them
+after it either: records, replays, menu snapshots, decks (here, and when another process
+forgot them: see also ``test_forget_shards.py``)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import cogs.records as records_cog
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.storage import Storage
@@ -198,3 +204,30 @@ async def test_any_command_or_click_first_drops_a_deck_forgotten_elsewhere(
     await forgotten_elsewhere(db_path, bjorn.id)
     await harness.click(cecilia, board.response, label="By wins")  # a click, likewise
     assert inks.chosen(USER, bjorn.id) is None
+
+
+async def test_a_record_read_before_a_forgetting_is_served_but_not_kept(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record still being read when someone is forgotten may hold them: it answers the
+    one who asked before, but it is not cached for anyone after."""
+    game = await played_match(harness)
+    flow = harness.cog.records
+    started, go_on = asyncio.Event(), asyncio.Event()
+    load = records_cog.load_record
+
+    async def slow_load(*args: Any, **kwargs: Any) -> Any:
+        loaded = await load(*args, **kwargs)
+        started.set()
+        await go_on.wait()
+        return loaded
+
+    monkeypatch.setattr(records_cog, "load_record", slow_load)
+    reading = asyncio.create_task(flow.record(game.id, harness.guild.id))
+    await started.wait()
+    await harness.cog.people.forgot()  # as after a forget-me, while the read goes on
+    go_on.set()
+    assert (await reading).game_id == game.id
+    assert not flow._records
+    await flow.record(game.id, harness.guild.id)  # read after it: kept
+    assert list(flow._records) == [game.id]

@@ -123,6 +123,12 @@ class Menus:
         self._built.clear()
         self._snapshots.clear()
 
+    def drop_kept(self) -> None:
+        """Drop the kept snapshots and menus (someone was forgotten: a finished game's
+        snapshot names its players); what is asked for again is built again."""
+        self._built.clear()
+        self._snapshots.clear()
+
     def _worker(self) -> ThreadPoolExecutor:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="kasino-menus")

@@ -34,6 +34,13 @@ class Inks:
         """Read every server's and player's chosen deck."""
         self._chosen = await self._storage.deck_styles()
 
+    async def reload(self) -> None:
+        """Read the choices again (someone was forgotten, maybe by another process: their
+        deck goes from memory too). The players' choices go first, so a failed read
+        leaves nobody's in memory."""
+        self._chosen = {GUILD: self._chosen[GUILD], USER: {}}
+        await self.load()
+
     def chosen(self, kind: str, subject_id: int) -> str | None:
         """The deck a server (``kind`` "guild") or a player ("user") chose, if any."""
         return self._chosen[kind].get(subject_id)

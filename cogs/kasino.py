@@ -30,6 +30,7 @@ from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, r
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.decks import GUILD, USER, Inks
+from cogs.forgetting import PeopleCaches
 from cogs.hands import HandFlow
 from cogs.languages import Languages
 from cogs.live import LiveHands
@@ -107,9 +108,14 @@ class Kasino(
         self.games.compose = self.table.compose
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
-        self.privacy = ForgetFlow(bot.storage, self.inks)
+        # every cache that can hold a person, dropped at once when anyone is forgotten
+        # (here or in another process): see cogs/forgetting.py
+        self.people = PeopleCaches(bot.storage)
+        self.people.register("decks", self.inks.reload)
+        self.people.register("menus", self.live.menus.drop_kept)
+        self.privacy = ForgetFlow(bot.storage, self.people)
         self.profiles = ProfileFlow(bot.storage)
-        self.records = RecordFlow(bot.storage, self.inks)
+        self.records = RecordFlow(bot.storage, self.inks, self.people)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
         return list(await self.table.table_posted(game_id, message_id))
@@ -118,6 +124,7 @@ class Kasino(
         """Register the components, restart every stored timer and post what a stopped or
         killed process left unposted."""
         self.bot.add_dynamic_items(KasinoButton, KasinoSelect)
+        await self.people.start()  # before the loads: they are without everyone forgotten
         await self.languages.load()
         await self.inks.load()
         # only this process's shards' games: the other processes restart their own
@@ -461,11 +468,18 @@ class Kasino(
 
     # ------------------------------------------------------------- components
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Before every command: what this process keeps about people is dropped if anyone
+        was forgotten meanwhile, here or in another process."""
+        await self.people.fresh()
+        return True
+
     async def on_component(
         self, interaction: discord.Interaction, raw_id: str, values: object
     ) -> None:
         """Every Kasino button and select: parse strictly, check the component was really
         offered on its message and belongs to this channel's game, then act on it."""
+        await self.people.fresh()  # as before a command (interaction_check)
         try:
             click = parse_click(raw_id, values)
         except BadComponent:

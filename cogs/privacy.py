@@ -16,9 +16,10 @@ import discord
 
 from bot.i18n import N_
 from bot.storage import Storage
+from bot.timers import now
 from cogs.common import NOT_MINE, own_view, private, refuse
 from cogs.custom_ids import Click
-from cogs.decks import USER, Inks
+from cogs.forgetting import PeopleCaches
 from cogs.views import forget_view
 
 log = logging.getLogger(__name__)
@@ -32,9 +33,9 @@ SEATED = N_(
 class ForgetFlow:
     """The forget-me request and its confirmation."""
 
-    def __init__(self, storage: Storage, inks: Inks) -> None:
+    def __init__(self, storage: Storage, people: PeopleCaches) -> None:
         self.storage = storage
-        self.inks = inks
+        self.people = people
 
     async def ask(self, interaction: discord.Interaction) -> None:
         """Say what would be removed, privately, with the two buttons."""
@@ -64,8 +65,10 @@ class ForgetFlow:
         elif await self.storage.seated_in_active_game(user):
             text = t(SEATED)
         else:
-            done = await self.storage.forget_user(user)
-            await self.inks.choose(USER, user, None)
+            done = await self.storage.forget_user(user, now())
+            # the transaction removed their deck too; now every cache here that could
+            # name them (the other processes drop theirs when they see the count grow)
+            await self.people.forgot()
             log.info("a user had their data removed (%d games anonymised)", done.games)
             text = t.ngettext(
                 "Done: your settings are deleted, and your results, ratings and the {n} game"

@@ -2,7 +2,8 @@
 private replay view, and ``/kasino export``. Only a *finished* match of the clicker's
 server has a record (:func:`bot.records.record.load_record`), so nothing here can show a card that
 is still hidden. Stepping a replay costs more the later the step: it runs in a worker
-thread, on records kept in a small cache (a finished match never changes)."""
+thread, on records kept in a small cache (a finished match changes only when one of its players
+is forgotten, and then every process drops the cache: :mod:`cogs.forgetting`)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from cogs.common import NOT_MINE, private, refuse
 from cogs.components import kasino_ids
 from cogs.custom_ids import Click, HistoryPage
 from cogs.decks import Inks
+from cogs.forgetting import PeopleCaches
 from cogs.views import history_view, replay_view
 
 log = logging.getLogger(__name__)
@@ -55,17 +57,22 @@ def own_message(interaction: discord.Interaction, prefixes: tuple[str, ...]) -> 
 class RecordFlow:
     """The history pages, replays and exports."""
 
-    def __init__(self, storage: Storage, inks: Inks) -> None:
+    def __init__(self, storage: Storage, inks: Inks, people: PeopleCaches) -> None:
         self.storage = storage
         self.inks = inks
+        self.people = people
+        # a record names its players: dropped whenever anyone is forgotten
         self._records: OrderedDict[int, tuple[GameRecord, int]] = OrderedDict()
+        people.register("records", self._records.clear)
 
     # ---------------------------------------------------------------- records
 
     async def record(self, game_id: int, guild_id: int) -> GameRecord:
         """A finished match of this server's record (cached); :class:`NoRecord` else."""
+        await self.people.fresh()  # a person forgotten in another process: not named
         cached = self._records.get(game_id)
         if cached is None:
+            epoch = self.people.epoch
             try:
                 cached = await load_record(self.storage, game_id, build=asyncio.to_thread)
             except NoRecord:
@@ -73,14 +80,13 @@ class RecordFlow:
             except (RecordError, CorruptGame) as error:
                 log.warning("game %s: record refused (%s)", game_id, error)
                 raise NoRecord("damaged") from None
+            if epoch != self.people.epoch:  # read before a forgetting: served, not kept
+                return _here(cached, guild_id)
             self._records[game_id] = cached
             while len(self._records) > CACHED_RECORDS:
                 self._records.popitem(last=False)
         self._records.move_to_end(game_id)
-        record, guild = cached
-        if guild != guild_id:
-            raise NoRecord("elsewhere")
-        return record
+        return _here(cached, guild_id)
 
     async def _record_or_refuse(
         self, interaction: discord.Interaction, game_id: int
@@ -194,6 +200,14 @@ class RecordFlow:
             file=file,
             ephemeral=True,
         )
+
+
+def _here(cached: tuple[GameRecord, int], guild_id: int) -> GameRecord:
+    """The record, if its match was played in this server; :class:`NoRecord` else."""
+    record, guild = cached
+    if guild != guild_id:
+        raise NoRecord("elsewhere")
+    return record
 
 
 def _replay_page(

@@ -73,21 +73,32 @@ class PrivacyQueries(Queries):
         )
         return any(seat.get("user_id") == user_id for (seats,) in rows for seat in seat_list(seats))
 
-    async def forget_user(self, user_id: int) -> Forgotten:
+    async def forget_user(self, user_id: int, now: float) -> Forgotten:
         """Remove every row that names the person, in one transaction: their settings go;
         their results and ratings stay, under a random negative id listed on no board, so
         that the other players' ratings still add up; in the games they played their seat,
         their name in the stored words and their mentions are made anonymous (the games
         stay, so the other players' histories and replays do too). Games still running are
-        not touched: the caller refuses while the person is seated in one."""
+        not touched: the caller refuses while the person is seated in one. A row of
+        ``forgotten`` (at ``now``) tells every process to drop what it keeps in memory."""
         uid = int(user_id)
         anonymous = -1 - secrets.randbits(62)
         steps = [Statement(sql, (anonymous, uid)) for sql in ANONYMISE]
         steps += [Statement(sql, (uid,)) for sql in FORGET]
         steps += await self._lineups_without(uid, anonymous)
         games = await self._games_without(uid)
-        changed = await self.write([*steps, *games])
+        # in the same transaction: no process can read the anonymised rows and still see
+        # the old count, so none keeps serving what it held about the person
+        told = Statement("INSERT INTO forgotten (at) VALUES (?)", (now,))
+        changed = await self.write([*steps, *games, told])
         return Forgotten(results=int(changed[0]), games=len(games) // 2)
+
+    async def forgotten_count(self) -> int:
+        """How many people have been forgotten so far (the highest row of ``forgotten``):
+        a process that sees it grow drops what it keeps in memory about people. One read
+        of the primary key's end."""
+        rows = await self.fetch("SELECT MAX(id) FROM forgotten")
+        return int(rows[0][0] or 0)
 
     async def _lineups_without(self, uid: int, anonymous: int) -> list[Statement]:
         """Every match's lineup names all its seats, so the others' result rows too: the

@@ -1,15 +1,25 @@
 """``/kasino forget-me``: after it, no row of any table names the person (their id, their
 name, a mention), on SQLite and PostgreSQL; the other players keep their games, results
 and ratings (which still add up); it asks first, only the person can confirm, and not
-while they are seated in a running game."""
+while they are seated in a running game. And nothing the bot keeps in memory names them
+after it either: records, replays, menu snapshots, decks (here, and when another process
+forgot them: see also ``test_forget_shards.py``)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+import cogs.records as records_cog
+from bot.client import KasinoBot
+from bot.config import Config
+from bot.storage import Storage
 from bot.storage.rerate import rebuild
 from bot.storage.schema import TABLES
+from cogs.decks import USER
 from tests.bot.kasino_harness import Harness, button, custom_ids
 from tests.dbrows import query
 
@@ -82,3 +92,142 @@ async def test_not_while_seated_in_a_running_game(harness: Harness, db_path: Pat
     refused = await harness.slash(bjorn, "kasino forget-me")
     assert refused.ephemeral and "still running" in refused.response.content
     assert custom_ids(refused.response) == []
+
+
+async def what_is_shown(harness: Harness, game: Any, member: Any) -> str:
+    """Everything the bot shows ``member`` of a finished match, as text: its exported
+    record, its replay (first and last step) and the history page."""
+    exported = await harness.slash(member, "kasino export", game=game.id)
+    (attachment,) = exported.response.attachments
+    shown = [(await attachment.read()).decode("utf-8")]
+    table = harness.table_message(game)
+    opened = await harness.click(member, table, custom_id=f"k:replay:{game.id}:0:open")
+    last = next(c for c in custom_ids(opened.response) if c.endswith(":last"))
+    end = await harness.click(member, opened.response, custom_id=last)
+    history = await harness.slash(member, "kasino history")
+    for answer in (opened, end, history):
+        shown += [str(embed.to_dict()) for embed in answer.response.embeds]
+    return "\n".join(shown)
+
+
+async def confirm_forget(harness: Harness, member: Any) -> None:
+    asked = await harness.slash(member, "kasino forget-me")
+    done = await harness.click(member, asked.response, custom_id=answer(asked.response, "yes"))
+    assert "Done" in done.response.content
+
+
+def held_in_memory(harness: Harness, user_id: int) -> list[str]:
+    """The caches of the running bot that still hold the person: a record or a menu
+    snapshot with their seat, their chosen deck, an open hand view (with their language)."""
+    cog = harness.cog
+    found = []
+    for record, _ in cog.records._records.values():
+        if str(user_id) in record.to_json():
+            found.append(f"record {record.game_id}")
+    for snapshot in cog.live.menus._snapshots.values():
+        if any(seat.user_id == user_id for seat in snapshot.seats):
+            found.append(f"snapshot {snapshot.id}")
+    if cog.inks.chosen(USER, user_id) is not None:
+        found.append("deck")
+    # an open hand view keeps the reader's client language; a finished game keeps none
+    found += [f"hand view {game}" for game, user in cog.live._open if user == user_id]
+    return found
+
+
+async def test_the_replay_export_and_history_forget_at_once(harness: Harness) -> None:
+    anna, bjorn = harness.members[:2]
+    game = await played_match(harness)
+    await harness.slash(anna, "kasino deck", style="four")
+    before = await what_is_shown(harness, game, bjorn)  # the record is cached now
+    assert anna.name in before and str(anna.id) in before
+    assert held_in_memory(harness, anna.id)
+    await confirm_forget(harness, anna)
+    assert held_in_memory(harness, anna.id) == []
+    after = await what_is_shown(harness, game, bjorn)
+    assert anna.name not in after and str(anna.id) not in after
+    assert bjorn.name in after  # the others' records stay whole
+
+
+async def test_a_forgetting_by_another_process_is_seen_at_the_next_interaction(
+    harness: Harness, db_path: Path | str
+) -> None:
+    """Another process (here a second storage client on the same database: a second bot
+    on the SQLite file, or a shard on PostgreSQL) forgets her; this bot learns it only
+    through the database, before it serves anything from its caches."""
+    anna, bjorn = harness.members[:2]
+    game = await played_match(harness)
+    await harness.slash(anna, "kasino deck", style="four")
+    assert anna.name in await what_is_shown(harness, game, bjorn)
+    await forgotten_elsewhere(db_path, anna.id)
+    assert held_in_memory(harness, anna.id)  # not told yet: nothing was asked of it
+    after = await what_is_shown(harness, game, bjorn)
+    assert anna.name not in after and str(anna.id) not in after
+    assert held_in_memory(harness, anna.id) == []
+
+
+async def test_the_forgotten_count_survives_a_restart(harness: Harness, bot_config: Config) -> None:
+    anna, bjorn = harness.members[:2]
+    game = await played_match(harness)
+    await confirm_forget(harness, anna)
+    await harness.restart(KasinoBot(bot_config, seed=3))
+    people = harness.cog.people
+    assert await harness.cog.games.storage.forgotten_count() == 1
+    # the restarted bot starts from the count: its first export drops nothing more
+    shown = await what_is_shown(harness, game, bjorn)
+    assert anna.name not in shown and people.epoch == 0
+    await confirm_forget(harness, harness.members[2])
+    assert await harness.cog.games.storage.forgotten_count() == 2 and people.epoch == 1
+
+
+async def forgotten_elsewhere(db_path: Path | str, user_id: int) -> None:
+    """Another process (a second storage client on the same database) forgets someone."""
+    other = await Storage.open(db_path)
+    try:
+        await other.forget_user(user_id, 1.0)
+    finally:
+        await other.close()
+
+
+async def test_any_command_or_click_first_drops_a_deck_forgotten_elsewhere(
+    harness: Harness, db_path: Path | str
+) -> None:
+    anna, bjorn, cecilia = harness.members[:3]
+    await harness.slash(anna, "kasino deck", style="four")
+    await harness.slash(bjorn, "kasino deck", style="four")
+    board = await harness.slash(cecilia, "kasino scores")
+    inks = harness.cog.inks
+    await forgotten_elsewhere(db_path, anna.id)
+    assert inks.chosen(USER, anna.id) == "four"  # not told yet
+    await harness.slash(cecilia, "kasino help")  # a command that reads no record
+    assert inks.chosen(USER, anna.id) is None
+    assert inks.chosen(USER, bjorn.id) == "four"  # read again, not lost
+    await forgotten_elsewhere(db_path, bjorn.id)
+    await harness.click(cecilia, board.response, label="By wins")  # a click, likewise
+    assert inks.chosen(USER, bjorn.id) is None
+
+
+async def test_a_record_read_before_a_forgetting_is_served_but_not_kept(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record still being read when someone is forgotten may hold them: it answers the
+    one who asked before, but it is not cached for anyone after."""
+    game = await played_match(harness)
+    flow = harness.cog.records
+    started, go_on = asyncio.Event(), asyncio.Event()
+    load = records_cog.load_record
+
+    async def slow_load(*args: Any, **kwargs: Any) -> Any:
+        loaded = await load(*args, **kwargs)
+        started.set()
+        await go_on.wait()
+        return loaded
+
+    monkeypatch.setattr(records_cog, "load_record", slow_load)
+    reading = asyncio.create_task(flow.record(game.id, harness.guild.id))
+    await started.wait()
+    await harness.cog.people.forgot()  # as after a forget-me, while the read goes on
+    go_on.set()
+    assert (await reading).game_id == game.id
+    assert not flow._records
+    await flow.record(game.id, harness.guild.id)  # read after it: kept
+    assert list(flow._records) == [game.id]

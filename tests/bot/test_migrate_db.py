@@ -47,14 +47,18 @@ async def test_games_in_progress_move_to_postgresql_and_play_on(
     for _ in range(5):
         await harness.play_move(game)
     await harness.env.settle()
+    # someone who played nothing was forgotten: the count goes along, so no process on
+    # PostgreSQL takes its caches for newer than the forgetting
+    await harness.cog.games.storage.forget_user(harness.members[3].id, 1.0)
     await harness.cog.games.storage.close()  # the bot is stopped for the copy
     harness.env.bot.storage = None
 
     assert await migrate_from_test(db_path, postgres_url) == 0
     line = capsys.readouterr().out
     assert "copied 2 games" in line and "1 games in progress" in line and "counts match" in line
-    for name in ("games", "moves", "results", "meta", "ratings", "rating_changes"):
+    for name in ("games", "moves", "results", "meta", "ratings", "rating_changes", "forgotten"):
         assert table(postgres_url, name) == table(db_path, name), name
+    assert len(table(postgres_url, "forgotten")) == 1
     assert len(table(postgres_url, "rating_changes")) == 2  # the finished match, rated
 
     # the bot starts on PostgreSQL and the match goes on where it was, to the end
@@ -77,6 +81,10 @@ async def test_games_in_progress_move_to_postgresql_and_play_on(
     # a new game gets a fresh id after the copied ones
     harness.channel = harness.guild.create_text_channel("third")
     assert (await harness.start_game(2)).id == 3
+    # and the next forgetting counts on from the copied count
+    assert await storage.forgotten_count() == 1
+    await storage.forget_user(harness.members[2].id, 2.0)
+    assert await storage.forgotten_count() == 2
 
 
 async def test_a_target_with_data_is_refused_unless_replaced(

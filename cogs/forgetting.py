@@ -20,11 +20,16 @@ Not registered, because they cannot hold a forgotten person: the open hand views
 be forgotten; names (``recent_names``) and profiles are read from the database each time;
 the servers' languages (:class:`cogs.languages.Languages`) name servers, not people.
 
-Why a count read per interaction, not LISTEN/NOTIFY: it works the same on SQLite and
+Where a record is served (an export, a replay, the history) the count is read every time:
+nothing there may name a person forgotten a moment ago in another process. Before other
+interactions it is read at most every :data:`LOOK_EVERY` seconds (the decks and menu
+snapshots it guards hold ids, not records): a read per click would put every click in the
+database's queue behind the writes, which is where a busy evening's clicks wait longest.
+
+Why a count read, not LISTEN/NOTIFY: it works the same on SQLite and
 PostgreSQL, needs no connection held open per process, cannot miss a notice sent while a
 process was restarting or reconnecting, and is exact: the row commits with the anonymised
-rows, so a process that can read those rows sees the new count too. One read of an index's
-end per interaction costs little beside the reads an interaction makes anyway.
+rows, so a process that can read those rows sees the new count too.
 
 A cache that loads from the database must not keep what it read before a drop it did not
 see (an export loading while another interaction drops): it stores an entry only if
@@ -38,8 +43,11 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.storage import Storage
+from bot.timers import now
 
 log = logging.getLogger(__name__)
+
+LOOK_EVERY = 1.0  # seconds between two reads of the count before ordinary interactions
 
 Drop = Callable[[], Awaitable[None] | None]
 
@@ -52,6 +60,7 @@ class PeopleCaches:
         self._storage = storage
         self._drops: dict[str, Drop] = {}
         self._seen: int | None = None  # the count last read (None: not read yet)
+        self._looked = float("-inf")  # when it was read
         self.epoch = 0  # grows at every drop: an entry loaded before it is not kept
         self._lock = asyncio.Lock()
 
@@ -70,9 +79,13 @@ class PeopleCaches:
         everyone forgotten so far."""
         self._seen = await self._storage.forgotten_count()
 
-    async def fresh(self) -> None:
+    async def fresh(self, *, within: float = 0.0) -> None:
         """Before serving from a cache that holds people: drop everything if anyone was
-        forgotten since the last look (in this process or another)."""
+        forgotten since the last look (in this process or another). ``within``: no new
+        read if the count was read less than that many seconds ago."""
+        if within and now() - self._looked < within:
+            return
+        self._looked = now()
         count = await self._storage.forgotten_count()
         if count != self._seen:
             await self._drop(count)

@@ -30,7 +30,7 @@ from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, r
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.decks import GUILD, USER, Inks
-from cogs.forgetting import PeopleCaches
+from cogs.forgetting import LOOK_EVERY, PeopleCaches
 from cogs.hands import HandFlow
 from cogs.languages import Languages
 from cogs.live import LiveHands
@@ -470,8 +470,9 @@ class Kasino(
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Before every command: what this process keeps about people is dropped if anyone
-        was forgotten meanwhile, here or in another process."""
-        await self.people.fresh()
+        was forgotten meanwhile, here or in another process (looked up at most every
+        second; a record is looked up every time it is served)."""
+        await self.people.fresh(within=LOOK_EVERY)
         return True
 
     async def on_component(
@@ -479,7 +480,7 @@ class Kasino(
     ) -> None:
         """Every Kasino button and select: parse strictly, check the component was really
         offered on its message and belongs to this channel's game, then act on it."""
-        await self.people.fresh()  # as before a command (interaction_check)
+        await self.people.fresh(within=LOOK_EVERY)  # as before a command
         try:
             click = parse_click(raw_id, values)
         except BadComponent:

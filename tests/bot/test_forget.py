@@ -20,6 +20,7 @@ from bot.storage import Storage
 from bot.storage.rerate import rebuild
 from bot.storage.schema import TABLES
 from cogs.decks import USER
+from cogs.forgetting import LOOK_EVERY
 from tests.bot.kasino_harness import Harness, button, custom_ids
 from tests.dbrows import query
 
@@ -198,10 +199,15 @@ async def test_any_command_or_click_first_drops_a_deck_forgotten_elsewhere(
     inks = harness.cog.inks
     await forgotten_elsewhere(db_path, anna.id)
     assert inks.chosen(USER, anna.id) == "four"  # not told yet
+    # the count is read at most every LOOK_EVERY seconds before an ordinary interaction
+    await harness.slash(cecilia, "kasino help")
+    assert inks.chosen(USER, anna.id) == "four"
+    await harness.env.advance_time(LOOK_EVERY)
     await harness.slash(cecilia, "kasino help")  # a command that reads no record
     assert inks.chosen(USER, anna.id) is None
     assert inks.chosen(USER, bjorn.id) == "four"  # read again, not lost
     await forgotten_elsewhere(db_path, bjorn.id)
+    await harness.env.advance_time(LOOK_EVERY)
     await harness.click(cecilia, board.response, label="By wins")  # a click, likewise
     assert inks.chosen(USER, bjorn.id) is None
 

@@ -110,7 +110,13 @@ class Match:
             self.round_scores.append([Score(drop_zeros(i)) for i in items])
 
     def _end_round(self) -> None:
-        finished = self.round
+        self._score_round(self.round)
+        if self.winner is None:
+            self._next_round()
+
+    def _score_round(self, finished: Round) -> None:
+        """Bank a finished round's scores (from the totals it started with) and decide
+        the winner, if any; the next round is not dealt here."""
         scores = finished.score()
         self.round_scores.append(scores)
         self.rounds_played += 1
@@ -136,8 +142,6 @@ class Match:
             self.winner = _winner(self.rules, self.banked)
         if self.winner is None and self.rules.tiebreak == "spades":
             self.winner = _leader(self.banked, self.rules.target, finished.spades_taken())
-        if self.winner is None:
-            self._next_round()
 
     def _nets(self, finished: Round) -> bool:
         rules = self.rules
@@ -272,6 +276,37 @@ class Match:
                 raise ValueError(f"side {self.winner} has not won with {brief(best)} points")
             if not extra and not self.round.is_over:
                 raise ValueError("a match won at the end of a round has that round over")
+            self._check_ending()
+
+    def _check_ending(self) -> None:
+        """A won match's totals, winner and last round's scores are the ones its last
+        round gives: the totals it started from plus its scores (raise ``ValueError``).
+
+        Its last play is scored again on a twin, exactly as :meth:`play` scored it: live
+        counting first, then the end of the round if the round is over and nobody won.
+        """
+        finished = self.round
+        twin = Match(self.rules, self.players, self.seed, finished, list(finished.scores))
+        if self.rules.live:
+            twin._live_winner(leftovers=False)
+        if twin.winner is None and finished.is_over:
+            twin._score_round(finished)
+        if twin.banked != self.banked:
+            raise ValueError(
+                f"the totals {self.banked} are not the last round's start {finished.scores}"
+                f" plus its scores: {twin.banked}"
+            )
+        if twin.winner != self.winner:
+            raise ValueError(f"the totals {self.banked} do not make side {self.winner} the winner")
+        extra = len(self.round_scores) - self.rounds_played
+        if len(twin.round_scores) - twin.rounds_played != extra:
+            when = "as it was played" if extra == 0 else "when its round was counted"
+            raise ValueError(
+                f"{len(self.round_scores)} round scores for {self.rounds_played} rounds,"
+                f" but the last play won the match {when}"
+            )
+        if self.round_scores[-1:] != twin.round_scores:
+            raise ValueError("the last round's saved scores are not the ones its cards give")
 
 
 def _round_score(data: object, sides: int) -> list[Score]:

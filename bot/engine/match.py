@@ -132,7 +132,7 @@ class Match:
                     return
                 self.banked = [b + items[item] for b, items in zip(self.banked, end, strict=True)]
                 self.winner = _leader(self.banked, self.rules.target)
-        elif self._nets(finished):
+        elif self._nets():
             # Target 11, two players (7.1): the round's winner scores the difference.
             low = min(s.total for s in scores)
             self.banked = [b + s.total - low for b, s in zip(self.banked, scores, strict=True)]
@@ -143,9 +143,10 @@ class Match:
         if self.winner is None and self.rules.tiebreak == "spades":
             self.winner = _leader(self.banked, self.rules.target, finished.spades_taken())
 
-    def _nets(self, finished: Round) -> bool:
+    def _nets(self) -> bool:
+        """Target 11 with two players (7.1): a round's winner banks the difference."""
         rules = self.rules
-        return rules.net_at_eleven and rules.target == 11 and finished.players == 2
+        return rules.net_at_eleven and rules.target == 11 and self.players == 2
 
     def _count_out(self, finished: Round) -> None:
         """7.1's counting out: from the points before the round, add the round's items in
@@ -259,6 +260,7 @@ class Match:
             raise ValueError(
                 f"{len(self.round_scores)} round scores for {brief(self.rounds_played)} rounds"
             )
+        self._check_history()
         if self.winner is None:
             if self.round.is_over:
                 raise ValueError("a finished round without a winner is followed by the next deal")
@@ -277,6 +279,32 @@ class Match:
             if not extra and not self.round.is_over:
                 raise ValueError("a match won at the end of a round has that round over")
             self._check_ending()
+
+    def _check_history(self) -> None:
+        """The rounds before the current one went on without a winner (``ValueError``).
+
+        Each finished round banked its scores on the totals it started from, so counting
+        back from the current round's start through the saved round scores gives the
+        totals after every earlier round, and the match's start: none may have a winner
+        (the match would have ended there), and the start is one :meth:`start` takes.
+        """
+        rules = self.rules
+        done = len(self.round_scores) - (self.winner is not None)
+        totals = list(self.round.scores)
+        for scores in reversed(self.round_scores[:done]):
+            if _winner(rules, totals) is not None:
+                raise ValueError(
+                    f"the totals {totals} after an earlier round had a winner, so the match"
+                    " would have ended there"
+                )
+            points = [s.total for s in scores]
+            if self._nets():
+                points = [p - min(points) for p in points]
+            totals = [t - p for t, p in zip(totals, points, strict=True)]
+        for total in totals:
+            as_score(total, "the match's start", rules.lowest_wins)
+        if _winner(rules, totals) is not None:
+            raise ValueError(f"the match would have started won, at {totals}")
 
     def _check_ending(self) -> None:
         """A won match's totals, winner and last round's scores are the ones its last

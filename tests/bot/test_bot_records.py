@@ -153,14 +153,36 @@ async def test_unfinished_and_foreign_games_are_refused(harness: Harness) -> Non
         assert not any(card in text for card in hidden)
     missing = await harness.slash(anna, "kasino export", game=999_999)
     assert missing.response.content == EN(NO_RECORD["missing"], id=999_999)
-    # another server's finished match
-    await harness.cog.games.stop(game, allowed=True)
+
+
+async def test_another_servers_game_is_answered_as_a_missing_one(harness: Harness) -> None:
+    """An outsider learns nothing of another server's game ids: its finished and its
+    unfinished games get the very answer of a number no game has, by export, by the
+    replay button and by the history's replay menu, before and after the record is
+    cached by its own server."""
     done = await finished_match(harness, 2, target=5)
+    playing = await harness.start_game(2, target=5)
     elsewhere = harness.env.create_guild("Other Club")
     channel = elsewhere.create_text_channel("kasino")
     stranger = elsewhere.add_member(harness.env.create_user("erik"))
-    answer = await stranger.slash(channel, "kasino export", game=done.id)
-    assert answer.response.content == EN(NO_RECORD["elsewhere"], id=done.id)
+    page = (await stranger.slash(channel, "kasino history")).response
+    home = harness.guild
+    for game_id in (done.id, playing.id, 999_999, done.id):
+        answers = [await stranger.slash(channel, "kasino export", game=game_id)]
+        harness.guild = elsewhere  # forge() sends from the harness's server
+        try:
+            for custom_id in (f"k:replay:{game_id}:0:open", "k:histpick:0:-:1:zz"):
+                values = [str(game_id)] if custom_id.startswith("k:histpick:") else None
+                answers.append(await harness.forge(stranger, page, custom_id, values))
+        finally:
+            harness.guild = home
+        for answer in answers:
+            assert answer.ephemeral
+            assert answer.response.content == EN(NO_RECORD["missing"], id=game_id)
+            assert not answer.response.embeds and not answer.response.attachments
+        # its own server sees the finished match (and caches its record)
+        own = await harness.slash(harness.members[0], "kasino export", game=done.id)
+        assert own.response.attachments
 
 
 def _slot(message: Any, slot: str) -> str:

@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 
 from bot.engine import Match, Round, rules_for
 from bot.engine.match import _winner
-from bot.engine.rules import rules_to_dict
 
 KRYP = rules_for("krypkasino")
 
@@ -204,12 +203,6 @@ def test_team_size_is_a_whole_number(size):
 def test_target_is_a_whole_number(target):
     with pytest.raises(ValueError, match="target is a whole number"):
         rules_for("krypkasino", target=target)
-
-
-def test_a_float_team_size_never_reaches_the_deal():
-    rules = rules_for("krypkasino", teams=True, team_size=3)
-    assert Round.deal(rules, 6, seed=1).scores == [0, 0]
-    assert rules_to_dict(rules)["team_size"] == 3
 
 
 # -- the property -------------------------------------------------------------------------

@@ -55,7 +55,12 @@ class _ServerGames:
         self._guild_id = guild_id
 
     async def get_game(self, game_id: int) -> Game | None:
-        game = await self._storage.get_game(game_id)
+        try:
+            game = await self._storage.get_game(game_id)
+        except CorruptGame as error:
+            if error.guild_id != self._guild_id:
+                return None  # another server's damaged game: not "damaged" here either
+            raise
         return game if game is not None and game.guild_id == self._guild_id else None
 
     def __getattr__(self, name: str) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import tempfile
+from pathlib import Path
 from typing import Any
 
 from bot.i18n import EN
@@ -14,10 +15,12 @@ from bot.models import Status
 from bot.records.cli import replay_file, verify_file
 from bot.records.deals import round_commitment, short
 from bot.records.record import GameRecord, load_record
+from bot.storage import is_postgres
 from cogs.common import NOT_MINE
 from cogs.records import NO_PAGE, NO_RECORD, NO_STEP
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
 from tests.bot.test_bot_match import play_match
+from tests.dbrows import execute
 
 
 async def finished_match(harness: Harness, players: int = 2, **options: Any) -> Any:
@@ -183,6 +186,26 @@ async def test_another_servers_game_is_answered_as_a_missing_one(harness: Harnes
         # its own server sees the finished match (and caches its record)
         own = await harness.slash(harness.members[0], "kasino export", game=done.id)
         assert own.response.attachments
+
+
+async def test_another_servers_damaged_game_is_answered_as_a_missing_one(
+    harness: Harness, db_path: Path | str
+) -> None:
+    """A game whose saved form cannot be read is "damaged" in its own server only."""
+    done = await finished_match(harness, 2, target=5)
+    damage = (
+        "(state::jsonb #- '{round,hands}')::text"
+        if is_postgres(db_path)
+        else "json_remove(state, '$.round.hands')"
+    )
+    execute(db_path, f"UPDATE games SET state = {damage} WHERE id = ?", (done.id,))
+    elsewhere = harness.env.create_guild("Other Club")
+    channel = elsewhere.create_text_channel("kasino")
+    stranger = elsewhere.add_member(harness.env.create_user("erik"))
+    answer = await stranger.slash(channel, "kasino export", game=done.id)
+    assert answer.response.content == EN(NO_RECORD["missing"], id=done.id)
+    own = await harness.slash(harness.members[0], "kasino export", game=done.id)
+    assert own.response.content == EN(NO_RECORD["damaged"], id=done.id)
 
 
 def _slot(message: Any, slot: str) -> str:

@@ -275,6 +275,18 @@ def tamper(data: dict, thing: Round | Match, draw) -> bool:
 @PROPERTY
 @given(st.data(), st.sampled_from(SETUPS), st.integers(0, 10**6), st.booleans())
 def test_saved_krypkasino_games_round_trip_and_refuse_one_tampering(data, setup, seed, is_match):
+    """Random rounds and matches (2-6 players, teams, mid-round or over) load back as
+    they were saved, and one random change is refused exactly when no play reaches it.
+
+    Exact because each changed thing follows from the rest: rewards from the tabbar, a
+    match's totals and its round's start from the round scores (and, once won, the last
+    round's cards), so such a change is legal only when it changes nothing; the options
+    not offered, not whole or giving another number of sides are never legal; a new
+    limit is legal where counting the round scores forwards from zero reaches the saved
+    state with it (:func:`legal_with_target`). ``take_all`` and ``majorities`` are not
+    changed: the saved plays are not replayed, so which of them the option allowed is
+    not checked.
+    """
     options, players = setup
     moves = data.draw(st.one_of(st.none(), st.integers(0, 300)), label="moves")
     if is_match:

@@ -11,10 +11,12 @@ import asyncio
 import io
 import logging
 from collections import OrderedDict
+from typing import Any
 
 import discord
 
 from bot.i18n import N_, Lang
+from bot.models import Game
 from bot.records.record import GameRecord, NoRecord, RecordError, load_record
 from bot.records.replays import history_embed, history_option_label, replay_embed
 from bot.storage import CorruptGame, Storage
@@ -36,11 +38,35 @@ NO_RECORD = {
         " exported (its hidden cards stay hidden)."
     ),
     "old": N_("Game #{id} was played before moves were kept whole, so it cannot be replayed."),
-    "elsewhere": N_("Game #{id} was played in another server, so it is not shown here."),
     "damaged": N_("Game #{id}'s record is damaged, so it cannot be replayed."),
 }
 NO_PAGE = N_("There is no page {page}: the history has {pages}.")
 NO_STEP = N_("Game #{id} has no step {step}: it has {steps}.")
+
+
+class _ServerGames:
+    """The storage as one server's records see it: another server's game does not exist.
+
+    An outsider asking for a game id of another server is answered exactly as for an id
+    no game has ("missing", from :func:`load_record` itself), before anything else is
+    read: "not finished", "old" or "damaged" would tell that the number exists.
+    """
+
+    def __init__(self, storage: Storage, guild_id: int) -> None:
+        self._storage = storage
+        self._guild_id = guild_id
+
+    async def get_game(self, game_id: int) -> Game | None:
+        try:
+            game = await self._storage.get_game(game_id)
+        except CorruptGame as error:
+            if error.guild_id != self._guild_id:
+                return None  # another server's damaged game: not "damaged" here either
+            raise
+        return game if game is not None and game.guild_id == self._guild_id else None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._storage, name)  # the moves and the time it finished
 
 
 def own_message(interaction: discord.Interaction, prefixes: tuple[str, ...]) -> bool:
@@ -74,7 +100,8 @@ class RecordFlow:
         if cached is None:
             epoch = self.people.epoch
             try:
-                cached = await load_record(self.storage, game_id, build=asyncio.to_thread)
+                server = _ServerGames(self.storage, guild_id)
+                cached = await load_record(server, game_id, build=asyncio.to_thread)
             except NoRecord:
                 raise
             except (RecordError, CorruptGame) as error:
@@ -203,10 +230,11 @@ class RecordFlow:
 
 
 def _here(cached: tuple[GameRecord, int], guild_id: int) -> GameRecord:
-    """The record, if its match was played in this server; :class:`NoRecord` else."""
+    """The record, if its match was played in this server; else :class:`NoRecord`, as
+    for a game that does not exist (kept by its own server: here it does not exist)."""
     record, guild = cached
     if guild != guild_id:
-        raise NoRecord("elsewhere")
+        raise NoRecord("missing")
     return record
 
 

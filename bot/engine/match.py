@@ -110,7 +110,13 @@ class Match:
             self.round_scores.append([Score(drop_zeros(i)) for i in items])
 
     def _end_round(self) -> None:
-        finished = self.round
+        self._score_round(self.round)
+        if self.winner is None:
+            self._next_round()
+
+    def _score_round(self, finished: Round) -> None:
+        """Bank a finished round's scores (from the totals it started with) and decide
+        the winner, if any; the next round is not dealt here."""
         scores = finished.score()
         self.round_scores.append(scores)
         self.rounds_played += 1
@@ -126,7 +132,7 @@ class Match:
                     return
                 self.banked = [b + items[item] for b, items in zip(self.banked, end, strict=True)]
                 self.winner = _leader(self.banked, self.rules.target)
-        elif self._nets(finished):
+        elif self._nets():
             # Target 11, two players (7.1): the round's winner scores the difference.
             low = min(s.total for s in scores)
             self.banked = [b + s.total - low for b, s in zip(self.banked, scores, strict=True)]
@@ -136,12 +142,11 @@ class Match:
             self.winner = _winner(self.rules, self.banked)
         if self.winner is None and self.rules.tiebreak == "spades":
             self.winner = _leader(self.banked, self.rules.target, finished.spades_taken())
-        if self.winner is None:
-            self._next_round()
 
-    def _nets(self, finished: Round) -> bool:
+    def _nets(self) -> bool:
+        """Target 11 with two players (7.1): a round's winner banks the difference."""
         rules = self.rules
-        return rules.net_at_eleven and rules.target == 11 and finished.players == 2
+        return rules.net_at_eleven and rules.target == 11 and self.players == 2
 
     def _count_out(self, finished: Round) -> None:
         """7.1's counting out: from the points before the round, add the round's items in
@@ -255,6 +260,7 @@ class Match:
             raise ValueError(
                 f"{len(self.round_scores)} round scores for {brief(self.rounds_played)} rounds"
             )
+        self._check_history()
         if self.winner is None:
             if self.round.is_over:
                 raise ValueError("a finished round without a winner is followed by the next deal")
@@ -272,6 +278,63 @@ class Match:
                 raise ValueError(f"side {self.winner} has not won with {brief(best)} points")
             if not extra and not self.round.is_over:
                 raise ValueError("a match won at the end of a round has that round over")
+            self._check_ending()
+
+    def _check_history(self) -> None:
+        """The rounds before the current one went on without a winner (``ValueError``).
+
+        Each finished round banked its scores on the totals it started from, so counting
+        back from the current round's start through the saved round scores gives the
+        totals after every earlier round, and the match's start: none may have a winner
+        (the match would have ended there), and the start is one :meth:`start` takes.
+        """
+        rules = self.rules
+        done = len(self.round_scores) - (self.winner is not None)
+        totals = list(self.round.scores)
+        for scores in reversed(self.round_scores[:done]):
+            if _winner(rules, totals) is not None:
+                raise ValueError(
+                    f"the totals {totals} after an earlier round had a winner, so the match"
+                    " would have ended there"
+                )
+            points = [s.total for s in scores]
+            if self._nets():
+                points = [p - min(points) for p in points]
+            totals = [t - p for t, p in zip(totals, points, strict=True)]
+        for total in totals:
+            as_score(total, "the match's start", rules.lowest_wins)
+        if _winner(rules, totals) is not None:
+            raise ValueError(f"the match would have started won, at {totals}")
+
+    def _check_ending(self) -> None:
+        """A won match's totals, winner and last round's scores are the ones its last
+        round gives: the totals it started from plus its scores (raise ``ValueError``).
+
+        Its last play is scored again on a twin, exactly as :meth:`play` scored it: live
+        counting first, then the end of the round if the round is over and nobody won.
+        """
+        finished = self.round
+        twin = Match(self.rules, self.players, self.seed, finished, list(finished.scores))
+        if self.rules.live:
+            twin._live_winner(leftovers=False)
+        if twin.winner is None and finished.is_over:
+            twin._score_round(finished)
+        if twin.banked != self.banked:
+            raise ValueError(
+                f"the totals {self.banked} are not the last round's start {finished.scores}"
+                f" plus its scores: {twin.banked}"
+            )
+        if twin.winner != self.winner:
+            raise ValueError(f"the totals {self.banked} do not make side {self.winner} the winner")
+        extra = len(self.round_scores) - self.rounds_played
+        if len(twin.round_scores) - twin.rounds_played != extra:
+            when = "as it was played" if extra == 0 else "when its round was counted"
+            raise ValueError(
+                f"{len(self.round_scores)} round scores for {self.rounds_played} rounds,"
+                f" but the last play won the match {when}"
+            )
+        if self.round_scores[-1:] != twin.round_scores:
+            raise ValueError("the last round's saved scores are not the ones its cards give")
 
 
 def _round_score(data: object, sides: int) -> list[Score]:

@@ -314,8 +314,8 @@ class Round:
                     raise ValueError("more sweeps or mulles than captures")
         elif self.last_capturer is None and any(self.piles):
             raise ValueError("captured cards and the last capturer do not agree")
-        if self.rules.reward_points and sum(self.rewards) != sum(self.sweeps):
-            raise ValueError("every tabbe rewards the seat before its capturer, once")
+        if self.rules.reward_points:
+            self._check_rewards()
         if self.leftovers:
             last = self.last_capturer
             pile = [] if last is None else self.piles[self.pile_of(last)]
@@ -323,6 +323,19 @@ class Round:
                 raise ValueError("leftovers go to the last capturer when the round ends")
         for play in self.plays:
             as_seat(play.seat, self.players, "a play's seat")
+
+    def _check_rewards(self) -> None:
+        """Krypkasino: each seat is rewarded once for every tabbe made by the seat after it
+        (:meth:`_capture` credits the seat just before the capturer), so ``rewards`` is
+        ``sweeps`` moved one seat back; equal sums are not enough."""
+        for seat, rewarded in enumerate(self.rewards):
+            after = (seat + 1) % self.players
+            made = self.sweeps[after]
+            if rewarded != made:
+                raise ValueError(
+                    f"every tabbe rewards the seat before its capturer, once: seat {seat} is"
+                    f" rewarded for {rewarded} but seat {after}, the seat after it, made {made}"
+                )
 
     def _check_all_cards(self) -> None:
         everything = self._everything()

@@ -24,6 +24,11 @@ LAYOUTS = ("dealt", "cut")
 NEXT_DEALERS = ("left", "right", "loser")
 
 
+def _is_whole(value: object) -> bool:
+    """Whether ``value`` is a whole number (an int, not a bool or a float)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class Rules:
     """Everything that makes one variant differ from another.
@@ -89,11 +94,7 @@ class Rules:
     lowest_wins: bool = False  # points are penalties: the lowest total wins
 
     def __post_init__(self) -> None:
-        if not isinstance(self.target, int) or isinstance(self.target, bool):
-            raise ValueError(
-                f"the target is a whole number from 5 to 100, not {brief(self.target)}"
-            )
-        if not 5 <= self.target <= 100:
+        if not _is_whole(self.target) or not 5 <= self.target <= 100:
             raise ValueError(
                 f"the target is a whole number from 5 to 100, not {brief(self.target)}"
             )
@@ -107,7 +108,9 @@ class Rules:
                 "teams, live, sweeps, permissive, last_capture_point, redeal, crazy, "
                 "demands, take_all and majorities are true or false"
             )
-        if self.team_size not in (2, 3) or isinstance(self.team_size, bool):
+        # Whole numbers only: 2.0 equals 2, but the sides counted with it would be a float
+        # no deal can use; True equals 1.
+        if not _is_whole(self.team_size) or self.team_size not in (2, 3):
             raise ValueError(f"team_size is 2 or 3, not {brief(self.team_size)}")
         if self.team_size == 3 and not self.teams:
             raise ValueError("team_size 3 is for teams (6 players in two teams of three)")
@@ -120,11 +123,7 @@ class Rules:
             or self.next_dealer not in NEXT_DEALERS
         ):
             raise ValueError("unknown building family, pile order, layout or dealer rule")
-        if (
-            not isinstance(self.table_builds, int)
-            or isinstance(self.table_builds, bool)
-            or not 0 <= self.table_builds <= 3
-        ):
+        if not _is_whole(self.table_builds) or not 0 <= self.table_builds <= 3:
             raise ValueError(f"table_builds is 0, 1, 2 or 3, not {brief(self.table_builds)}")
         if isinstance(self.sizes, list):  # from a saved game's JSON
             object.__setattr__(self, "sizes", tuple(tuple(s) for s in self.sizes))
@@ -132,6 +131,25 @@ class Rules:
             if isinstance(getattr(self, name), list):
                 object.__setattr__(self, name, tuple(getattr(self, name)))
         self._check_shape()
+        self._check_penalties()
+
+    def _check_penalties(self) -> None:
+        """Where the lowest total wins (Krypkasino, docs/rules.md 10.8), refuse the options
+        the game does not offer: counting as you go would end a match in mid-round, and the
+        spades tiebreak hands a shared lowest total to the *highest* one (it picks among
+        the highest totals)."""
+        if not self.lowest_wins:
+            return
+        if self.live:
+            raise ValueError(
+                f"{self.name} has no counting as you go (live): the match is decided only"
+                " after a whole round"
+            )
+        if self.tiebreak != "extra-round":
+            raise ValueError(
+                f"{self.name} breaks a shared lowest total with another round: tiebreak is"
+                f" always 'extra-round', not {brief(self.tiebreak)}"
+            )
 
     def _check_shape(self) -> None:
         """Refuse a variant shape no deal can follow (``decks=7``, ``hand_size=0``)."""
@@ -433,7 +451,9 @@ def rules_for(name: str = "swedish", **overrides: object) -> Rules:
     its card can take and that cards fitting your side's builds are added to them).
     Krypkasino adds ``team_size`` (2 or 3: with 6 players and ``teams``, two teams of
     three), ``take_all`` (on by default: a capture takes every group it can) and
-    ``majorities`` (most cards 1 and most spades 2, as penalties).
+    ``majorities`` (most cards 1 and most spades 2, as penalties); it offers neither
+    ``live`` nor the ``"spades"`` tiebreak. Numbers are whole numbers (ints, not floats
+    or bools).
     """
     key = ALIASES.get(str(name).lower(), str(name).lower())
     if key not in VARIANTS:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import tempfile
+from pathlib import Path
 from typing import Any
 
 from bot.i18n import EN
@@ -14,10 +15,12 @@ from bot.models import Status
 from bot.records.cli import replay_file, verify_file
 from bot.records.deals import round_commitment, short
 from bot.records.record import GameRecord, load_record
+from bot.storage import is_postgres
 from cogs.common import NOT_MINE
 from cogs.records import NO_PAGE, NO_RECORD, NO_STEP
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
 from tests.bot.test_bot_match import play_match
+from tests.dbrows import execute
 
 
 async def finished_match(harness: Harness, players: int = 2, **options: Any) -> Any:
@@ -153,14 +156,56 @@ async def test_unfinished_and_foreign_games_are_refused(harness: Harness) -> Non
         assert not any(card in text for card in hidden)
     missing = await harness.slash(anna, "kasino export", game=999_999)
     assert missing.response.content == EN(NO_RECORD["missing"], id=999_999)
-    # another server's finished match
-    await harness.cog.games.stop(game, allowed=True)
+
+
+async def test_another_servers_game_is_answered_as_a_missing_one(harness: Harness) -> None:
+    """An outsider learns nothing of another server's game ids: its finished and its
+    unfinished games get the very answer of a number no game has, by export, by the
+    replay button and by the history's replay menu, before and after the record is
+    cached by its own server."""
     done = await finished_match(harness, 2, target=5)
+    playing = await harness.start_game(2, target=5)
+    elsewhere = harness.env.create_guild("Other Club")
+    channel = elsewhere.create_text_channel("kasino")
+    stranger = elsewhere.add_member(harness.env.create_user("erik"))
+    page = (await stranger.slash(channel, "kasino history")).response
+    home = harness.guild
+    for game_id in (done.id, playing.id, 999_999, done.id):
+        answers = [await stranger.slash(channel, "kasino export", game=game_id)]
+        harness.guild = elsewhere  # forge() sends from the harness's server
+        try:
+            for custom_id in (f"k:replay:{game_id}:0:open", "k:histpick:0:-:1:zz"):
+                values = [str(game_id)] if custom_id.startswith("k:histpick:") else None
+                answers.append(await harness.forge(stranger, page, custom_id, values))
+        finally:
+            harness.guild = home
+        for answer in answers:
+            assert answer.ephemeral
+            assert answer.response.content == EN(NO_RECORD["missing"], id=game_id)
+            assert not answer.response.embeds and not answer.response.attachments
+        # its own server sees the finished match (and caches its record)
+        own = await harness.slash(harness.members[0], "kasino export", game=done.id)
+        assert own.response.attachments
+
+
+async def test_another_servers_damaged_game_is_answered_as_a_missing_one(
+    harness: Harness, db_path: Path | str
+) -> None:
+    """A game whose saved form cannot be read is "damaged" in its own server only."""
+    done = await finished_match(harness, 2, target=5)
+    damage = (
+        "(state::jsonb #- '{round,hands}')::text"
+        if is_postgres(db_path)
+        else "json_remove(state, '$.round.hands')"
+    )
+    execute(db_path, f"UPDATE games SET state = {damage} WHERE id = ?", (done.id,))
     elsewhere = harness.env.create_guild("Other Club")
     channel = elsewhere.create_text_channel("kasino")
     stranger = elsewhere.add_member(harness.env.create_user("erik"))
     answer = await stranger.slash(channel, "kasino export", game=done.id)
-    assert answer.response.content == EN(NO_RECORD["elsewhere"], id=done.id)
+    assert answer.response.content == EN(NO_RECORD["missing"], id=done.id)
+    own = await harness.slash(harness.members[0], "kasino export", game=done.id)
+    assert own.response.content == EN(NO_RECORD["damaged"], id=done.id)
 
 
 def _slot(message: Any, slot: str) -> str:

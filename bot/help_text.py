@@ -12,19 +12,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import N_, Lang
+from bot.i18n import Lang
+from bot.records.profile import rating_meaning
 from bot.render import TABLE_COLOUR
 from bot.translator import COMMAND, translated
-
-# What the rating number means (the same words as docs/players.md, "Ratings").
-RATING_MEANING = N_(
-    "A rating starts at 1500 and moves after each rated match: up when you place better"
-    " than the ratings at the table expected, down when worse; 200 points apart, the"
-    " higher-rated player is expected to win about three matches in four."
-)
-PROVISIONAL_MARK = N_(
-    "A “?” (1480?) marks a provisional rating: fewer than 5 rated matches so far."
-)
 
 
 def command_lines(group: app_commands.Group, t: Lang) -> list[str]:
@@ -43,9 +34,7 @@ def help_embed(group: app_commands.Group, t: Lang) -> discord.Embed:
     4,096 characters, a field 1,024: both far more than this needs)."""
     embed = discord.Embed(title=t("Kasino commands"), colour=TABLE_COLOUR)
     embed.description = "\n".join(command_lines(group, t))
-    embed.add_field(
-        name=t("Ratings"), value=f"{t(RATING_MEANING)}\n{t(PROVISIONAL_MARK)}", inline=False
-    )
+    embed.add_field(name=t("Ratings"), value=rating_meaning(t), inline=False)
     return embed
 
 

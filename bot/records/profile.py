@@ -31,13 +31,16 @@ def total_text(points: int, t: Lang = EN) -> str:
 
 
 def rating_meaning(t: Lang = EN) -> str:
-    """What a rating means, in a footer's words (the same as ``/kasino help``'s)."""
+    """What a rating means, in two sentences: a board's footer, the profile's caption and
+    ``/kasino help`` say it alike."""
     return t(
-        "A rating starts at {start} and moves after each rated match; {gap} points apart,"
-        " the higher-rated player is expected to win about three matches in four."
-        " “?”: provisional, fewer than {n} rated matches.",
+        "A rating starts at {start} and moves after each rated match: up when you place"
+        " better than the ratings at the table expected, down when worse; {gap} points"
+        " apart, the higher-rated player is expected to win about three matches in four."
+        " A “?” ({example}) marks a provisional rating: fewer than {n} rated matches so far.",
         start=ratings.START,
         gap=200,
+        example=f"{ratings.START - 20}?",
         n=ratings.PROVISIONAL,
     )
 

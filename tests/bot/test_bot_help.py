@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot.help_text import PROVISIONAL_MARK, RATING_MEANING, command_lines
-from bot.i18n import lang
+from bot.help_text import command_lines
+from bot.i18n import EN, lang
+from bot.records.profile import rating_meaning
 from tests.bot.kasino_harness import Harness
 from tests.bot.test_bot_languages import client_locales  # noqa: F401 (the members' languages)
 
@@ -53,13 +54,13 @@ async def test_help_lists_every_command_privately_in_the_readers_language(
         assert f"`/kasino {name}`: {description}" in lines, (locale, command["name"])
     (ratings,) = embed.fields
     assert ratings.name == t("Ratings")
-    assert ratings.value == f"{t(RATING_MEANING)}\n{t(PROVISIONAL_MARK)}"
+    assert ratings.value == rating_meaning(t)
     if locale == "en-US":
         assert "`/kasino help`: What each /kasino command does, and ratings" in lines
         assert ratings.value.startswith("A rating starts at 1500 and moves after each rated")
         assert "fewer than 5 rated matches so far." in ratings.value
     else:  # translated, names included (the Swedish list is /kasino ny, the Finnish /kasino uusi)
-        assert RATING_MEANING not in ratings.value and PROVISIONAL_MARK not in ratings.value
+        assert ratings.value != rating_meaning(EN) and "1500" in ratings.value
         new = {"sv-SE": "ny", "fi": "uusi"}[locale]
         assert any(line.startswith(f"`/kasino {new}`: ") for line in lines)
     assert harness.public_messages() == []  # nothing in the channel

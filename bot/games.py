@@ -26,6 +26,7 @@ from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_
 from bot.moves import auto_move, computer_move
 from bot.records.deals import new_seed
 from bot.records.ratings import lineup_of
+from bot.records.seal import seal_move
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
@@ -363,6 +364,9 @@ class GameService:
         rules = opts.rules(len(game.seats))
         seed = new_seed() if self._secret_seeds else self._rng.getrandbits(64)
         game.match = Match.start(rules, len(game.seats), seed=seed)
+        # every move of this match is sealed (bot.records.seal): the chain starts from the
+        # seed's commitment once the game has its id
+        game.extra["seal"] = {"moves": 0}
         game.status = Status.PLAYING
         game.version += 1
         self.set_turn_timer(game)
@@ -492,13 +496,15 @@ class GameService:
         game.extra["run"] = [] if outcome.finished_round is not None else outcome.run
         game.version += 1
         results = self._finish(game, outcome, player)
+        whole = move.to_dict()
         record = MoveRecord(
             seat,
             str(move.card),
             move_log(move),
             auto,
             round=rounds_before + 1,
-            move=json.dumps(move.to_dict()),
+            move=json.dumps(whole),
+            seal=seal_move(game, rounds_before + 1, seat, whole),
         )
         if self.compose is not None:
             self.compose(outcome)  # what the channel sees of it, committed with it

@@ -17,6 +17,7 @@ from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
 from bot.records.deals import round_commitment, short
+from bot.records.seal import live_head
 from bot.turns import item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
@@ -649,6 +650,11 @@ def table_embed(
         number = match.rounds_played + 1
         deal = short(round_commitment(match.seed, game.id, number))
         footer += t(" · deal {number}: {commitment}", number=number, commitment=deal)
+    head = live_head(game)
+    if head is not None and game.status in (Status.PLAYING, Status.FINISHED):
+        # the sealed log's head after the last move (bot.records.seal): what proves later
+        # that an export's moves are the ones played here
+        footer += t(" · moves: {head}", head=short(head))
     embed.set_footer(text=footer)
     return embed
 
@@ -684,8 +690,13 @@ def ended_text(status: Status, t: Lang = EN) -> str:
 
 
 def final_line(game: Game, t: Lang = EN) -> str:
-    """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``"""
-    return t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
+    """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``, and
+    the head of its sealed move log (what ``python -m bot verify --head`` checks)."""
+    line = t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
+    head = live_head(game)
+    if head is not None:
+        line += "\n" + t("Moves sealed: `{head}`", head=short(head))
+    return line
 
 
 # The most characters the table and a summary give the moves of a run (as drawn, card

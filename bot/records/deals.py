@@ -17,6 +17,7 @@ import hashlib
 import secrets
 
 COMMITMENT_PREFIX = "kasino-deal/v1"
+SEED_PREFIX = "kasino-seed/v1"
 SHORT = 16  # hex digits of the commitment the table shows
 
 
@@ -46,3 +47,10 @@ def short(full: str) -> str:
 def round_commitment(seed: object, game_id: int, round_number: int) -> str:
     """The commitment of round ``round_number`` of a match dealt from ``seed``."""
     return commitment(round_seed(seed, round_number), game_id, round_number)
+
+
+def seed_commitment(seed: object, game_id: int) -> str:
+    """The commitment to a whole match's seed (64 hex digits), which starts its sealed move
+    log (:mod:`bot.records.seal`), so the log binds every deal the seed makes."""
+    text = f"{SEED_PREFIX}|{int(game_id)}|{seed}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

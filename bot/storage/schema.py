@@ -179,6 +179,11 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX finished_players_member_variant
         ON finished_players(guild_id, user_id, variant, finished_at DESC, game_id DESC);
     """,
+    # version 8: each move's hash in the game's sealed log (bot.records.seal), chained to
+    # the move before it; NULL in games dealt before moves were sealed
+    """
+    ALTER TABLE moves ADD COLUMN seal TEXT;
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the

@@ -14,6 +14,7 @@ from bot.models import Status
 from bot.records.cli import replay_file, verify_file
 from bot.records.deals import round_commitment, short
 from bot.records.record import GameRecord, load_record
+from bot.records.seal import live_head
 from cogs.common import NOT_MINE
 from cogs.records import NO_PAGE, NO_RECORD, NO_STEP
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
@@ -167,3 +168,53 @@ def _slot(message: Any, slot: str) -> str:
     found = [c for c in custom_ids(message) if c.startswith("k:replay:") and c.endswith(slot)]
     assert len(found) == 1, custom_ids(message)
     return found[0]
+
+
+async def test_the_moves_are_sealed_and_the_export_proves_them(harness: Harness) -> None:
+    """The table's footer shows the sealed log's head after every move, the end message
+    shows the final head, and ``verify --head`` with it passes on the export (and fails
+    with another head); every stored move carries its seal."""
+    game = await harness.start_game(2, target=5)
+    footer = harness.table_message(game).embeds[0].footer.text
+    assert f"moves: {short(live_head(game) or '')}" in footer  # h_0, before any move
+    await harness.play_move(game)
+    head = live_head(game)
+    assert head is not None and game.extra["seal"]["moves"] == 1
+    assert f"moves: {short(head)}" in harness.table_message(game).embeds[0].footer.text
+    await play_match(harness, game)
+    assert game.status is Status.FINISHED
+    final = short(live_head(game) or "")
+    ends = [m for m in harness.public_messages() if "Game over" in (m.content or "")]
+    assert ends and f"Moves sealed: `{final}`" in ends[-1].content
+    stored = await harness.cog.games.storage.game_moves(game.id)
+    assert all(row.seal for row in stored) and stored[-1].seal.startswith(final)
+    exported = await harness.slash(harness.members[0], "kasino export", game=game.id)
+    (attachment,) = exported.response.attachments
+    data = await attachment.read()
+    assert json.loads(data)["chain"]["head"].startswith(final)
+    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as file:
+        file.write(data)
+    out = io.StringIO()
+    assert verify_file(file.name, out, head=final) == 0, out.getvalue()
+    assert "they are the ones played" in out.getvalue()
+    assert verify_file(file.name, io.StringIO(), head="0" * 16) == 1
+
+
+async def test_a_game_dealt_before_the_seal_plays_on_and_exports_without_one(
+    harness: Harness,
+) -> None:
+    """A game saved before moves were sealed (no ``seal`` in its state, no seal column
+    values) resumes, finishes and exports; its record says it has no chain."""
+    game = await harness.start_game(2, target=5)
+    game.extra.pop("seal")  # as a game dealt by the bot before this change
+    await harness.play_move(game)
+    assert "moves:" not in harness.table_message(game).embeds[0].footer.text
+    await play_match(harness, game)
+    stored = await harness.cog.games.storage.game_moves(game.id)
+    assert all(row.seal is None for row in stored)
+    record, _ = await load_record(harness.cog.games.storage, game.id)
+    assert not record.sealed and json.loads(record.to_json())["chain"] is None
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(record.to_json())
+    out = io.StringIO()
+    assert verify_file(file.name, out) == 0 and "No sealed move log" in out.getvalue()

@@ -1,0 +1,195 @@
+"""The sealed move log without Discord (bot/records/seal.py, record.py, verify --head): a
+sealed record verifies against the head shown during play; any edit of its moves (swap,
+change, drop, add) fails against that head, even where the replay alone would pass; a
+record without a chain (an older game) still verifies, with its weaker guarantee said."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.__main__ import main
+from bot.engine import Move
+from bot.records.cli import verify_file
+from bot.records.deals import seed_commitment
+from bot.records.record import GameRecord, read
+from bot.records.seal import canonical, chain, link, matches_head, origin, seal_move
+from bot.storage import StoredMove
+from tests.engine.test_records import played
+
+
+def sealed(variant: str = "swedish", seed: object = "seal-seed", players: int = 2) -> GameRecord:
+    """A finished game's record whose moves were sealed as ``GameService.play`` seals them."""
+    game = played(variant, seed, players)
+    game.extra["seal"] = {"moves": 0}
+    # the play is over: seal the log afresh, move by move, as the bot did
+    rows = []
+    for row in game.extra["log"]:
+        whole = json.loads(row.move)
+        hashed = seal_move(game, row.round, row.seat, whole)
+        rows.append(StoredMove(row.version, row.seat, row.card, row.taken, row.auto, row.at,
+                               row.round, row.move, hashed))  # fmt: skip
+    return GameRecord.from_game(game, rows, 2.0)
+
+
+RECORD = sealed()
+EXPORTED = json.loads(RECORD.to_json())
+HEAD = RECORD.heads()[-1]
+
+
+def _verify(data: dict[str, Any], tmp: Path, head: str | None = HEAD) -> tuple[int, str]:
+    path = tmp / "game.json"
+    path.write_text(json.dumps(data))
+    out = io.StringIO()
+    return verify_file(str(path), out, head=head), out.getvalue()
+
+
+def test_the_chain_is_the_documented_hash() -> None:
+    record = RECORD
+    start = origin(record.game_id, seed_commitment(record.seed, record.game_id))
+    assert record.heads()[0] == start
+    first = record.moves[0]
+    text = canonical(first.move.to_dict())
+    assert " " not in text and text == json.dumps(
+        first.move.to_dict(), sort_keys=True, separators=(",", ":")
+    )
+    assert record.heads()[1] == link(start, record.game_id, first.round, first.seat, text, 1)
+    assert record.seals == record.heads()[1:]
+    assert EXPORTED["schema"] == 2 and EXPORTED["chain"]["head"] == HEAD
+    assert [m["seal"] for m in EXPORTED["moves"]] == record.seals
+
+
+def test_a_sealed_record_verifies_against_the_head_shown(tmp_path: Path) -> None:
+    code, out = _verify(EXPORTED, tmp_path, head=HEAD[:16].upper())
+    assert code == 0, out
+    assert f"seals all {len(RECORD.moves)} moves" in out
+    # an earlier head (a table seen mid-game) seals the moves up to it
+    code, out = _verify(EXPORTED, tmp_path, head=RECORD.heads()[5][:20])
+    assert code == 0 and "seals the first 5 moves" in out
+    # too short or not hex: refused
+    for bad in (HEAD[:15], "z" * 16, ""):
+        assert _verify(EXPORTED, tmp_path, head=bad)[0] == 1
+    # through the command line
+    path = tmp_path / "game.json"
+    assert main(["verify", str(path), "--head", HEAD[:16]]) == 0
+    assert main(["verify", str(path), "--head", "0" * 16]) == 1
+
+
+def _edited(data: dict[str, Any], kind: str, i: int, j: int) -> dict[str, Any] | None:
+    """``data`` with its move list edited: ``swap`` moves i and j, ``change`` move i into
+    move j's, ``drop`` move i, ``add`` a copy of move j after i; ``None`` if no change."""
+    moves = [dict(m) for m in data["moves"]]
+    if kind == "swap":
+        moves[i], moves[j] = moves[j], moves[i]
+    elif kind == "change":
+        moves[i] = {**moves[i], "move": moves[j]["move"]}
+    elif kind == "drop":
+        del moves[i]
+    else:
+        moves.insert(i + 1, dict(moves[j]))
+    if [(m["seat"], m["round"], m["move"]) for m in moves] == [
+        (m["seat"], m["round"], m["move"]) for m in data["moves"]
+    ]:
+        return None
+    return {**data, "moves": moves}
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    kind=st.sampled_from(["swap", "change", "drop", "add"]),
+    i=st.integers(0, len(RECORD.moves) - 1),
+    j=st.integers(0, len(RECORD.moves) - 1),
+    recompute=st.booleans(),
+)
+def test_any_edit_of_the_moves_fails_against_the_head(
+    tmp_path: Path, kind: str, i: int, j: int, recompute: bool
+) -> None:
+    edited = _edited(EXPORTED, kind, i, j)
+    if edited is None:
+        return
+    if recompute:
+        # a forger who rewrites every seal and the chain to match the edited moves: the
+        # file is then consistent, but its head is not the one the players saw
+        record = GameRecord.from_dict(edited)
+        heads = record.heads()
+        seals = zip(edited["moves"], heads[1:], strict=True)
+        edited["moves"] = [{**m, "seal": h} for m, h in seals]
+        edited["chain"] = {**edited["chain"], "head": heads[-1]}
+    code, out = _verify(edited, tmp_path)
+    assert code == 1, out
+    # not only the replay: the chain itself refuses it
+    record, _ = read(json.dumps(edited))
+    assert record.chain_problems(HEAD)
+
+
+def _same_result_forgery(record: GameRecord) -> dict[str, Any] | None:
+    """The record's export with one move replaced by another legal one such that the whole
+    game still replays to the same scores and winner (the seals left as they were)."""
+    data = json.loads(record.to_json())
+    match = record.start()
+    for index, recorded in enumerate(record.moves):
+        for other in match.round.legal_moves():
+            if other.to_dict() == recorded.move.to_dict():
+                continue
+            moves = [dict(m) for m in data["moves"]]
+            moves[index] = {**moves[index], "move": other.to_dict()}
+            forged = {**data, "moves": moves}
+            unsealed = GameRecord.from_dict({**forged, "chain": None})
+            if unsealed.verify() == []:
+                return forged
+        match.play(recorded.move)
+    return None
+
+
+def test_an_edit_that_scores_the_same_still_fails(tmp_path: Path) -> None:
+    """A move replaced by another legal one (a jack trailed instead of taking a jack) and
+    the game still ends the same: the replay alone passes, the sealed log does not."""
+    forged = _same_result_forgery(sealed("swedish", "s0"))
+    assert forged is not None
+    code, out = _verify(forged, tmp_path, head=None)
+    assert code == 1 and "seal" in out, out
+    # rewriting every seal and the head to match: the head the players saw refuses it
+    record = GameRecord.from_dict(forged)
+    heads = record.heads()
+    forged["moves"] = [{**m, "seal": h} for m, h in zip(forged["moves"], heads[1:], strict=True)]
+    forged["chain"] = {**forged["chain"], "head": heads[-1]}
+    assert _verify(forged, tmp_path, head=None)[0] == 0  # consistent in itself
+    seen = sealed("swedish", "s0").heads()[-1]
+    code, out = _verify(forged, tmp_path, head=seen[:16])
+    assert code == 1 and "not the moves that were played" in out
+    # passing it off as an older, unsealed record: the head cannot be checked, so it fails
+    old = {**forged, "chain": None, "moves": [{k: v for k, v in m.items() if k != "seal"}
+                                              for m in forged["moves"]]}  # fmt: skip
+    code, out = _verify(old, tmp_path, head=seen[:16])
+    assert code == 1 and "no sealed move log" in out
+
+
+def test_an_unsealed_record_verifies_with_its_weaker_guarantee(tmp_path: Path) -> None:
+    game = played("swedish", "old-seed")  # its log has no seals: a game from before
+    old = GameRecord.from_game(game, game.extra["log"], 2.0)
+    assert not old.sealed
+    data = json.loads(old.to_json())
+    assert data["chain"] is None and "seal" not in data["moves"][0]
+    code, out = _verify(data, tmp_path, head=None)
+    assert code == 0 and "No sealed move log" in out and "legal game" in out
+    # a head cannot be checked against it
+    code, out = _verify(data, tmp_path, head="0" * 16)
+    assert code == 1 and "no sealed move log" in out
+    # a schema-1 file (exported before the seal) reads and verifies the same
+    first = {k: v for k, v in data.items() if k != "chain"}
+    first["schema"] = 1
+    code, out = _verify(first, tmp_path, head=None)
+    assert code == 0 and "No sealed move log" in out
+
+
+def test_matches_head_wants_sixteen_hex_digits() -> None:
+    full = chain(1, "c", [(1, 0, Move.from_dict(EXPORTED["moves"][0]["move"]).to_dict())])[-1]
+    assert matches_head(full, full) and matches_head(full, full[:16])
+    assert not matches_head(full, full[:15]) and not matches_head(full, "x" + full[1:])

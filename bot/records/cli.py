@@ -56,14 +56,26 @@ def guarantees(record: GameRecord, head: str | None) -> list[str]:
     """What a verified record proves, in lines: a sealed one its moves' order (and, given
     a head a player saw, that they are the moves played); an older one only a legal game
     from committed deals."""
+    if record.cut is None:
+        cut = (
+            "Dealt from the seed alone (before the players' cut): each deal is the one"
+            " committed to, but the bot drew the seed without the players' part."
+        )
+    else:
+        cut = (
+            f"Cut by the players: round 1 by the click that dealt it ({record.cut}), each"
+            " later round by the sealed moves of the round before, after the seed was"
+            " committed to: neither the host nor the bot could choose a deal."
+        )
     if not record.sealed:
         return [
             "No sealed move log: this game was dealt before moves were sealed. The record"
             " proves a legal game dealt from the committed deals, not that these are the"
-            " moves played in this order (any legal sequence with these deals would pass)."
+            " moves played in this order (any legal sequence with these deals would pass).",
+            cut,
         ]
     heads = record.heads()
-    lines = [f"Sealed move log: head {heads[-1]} (the table showed {heads[-1][:16]})."]
+    lines = [cut, f"Sealed move log: head {heads[-1]} (the table showed {heads[-1][:16]})."]
     if head is None:
         lines.append(
             "Give the head you saw (--head HEX) to prove these are the moves that were played."

@@ -102,6 +102,10 @@ class GameRecord:
     seals: list[str] | None = None
     # what an exported file's "chain" claims (checked by verify; None: built from storage)
     chain_claim: dict[str, Any] | None = None
+    # round 1's cut (bot.records.seal); later rounds are cut by the chain's head at the
+    # end of the round before. None: a game dealt from the seed alone (before cuts)
+    cut: str | None = None
+    _heads: list[str] | None = field(default=None, repr=False, compare=False)
     _index: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------- building
@@ -123,6 +127,7 @@ class GameRecord:
                 raise RecordError(f"move {row.version}: {error}") from None
             played.append(RecordedMove(row.seat, row.round, move, row.auto, row.at))
         match = game.match
+        cuts = game.extra.get("cuts")
         return cls(
             game_id=game.id,
             guild_id=str(game.guild_id),
@@ -156,6 +161,7 @@ class GameRecord:
             finished_at=float(finished_at or 0.0),
             # a game dealt before moves were sealed has none (no row of it has a seal)
             seals=[str(h) for h in seals] if seals and all(seals) else None,
+            cut=str(cuts[0]) if isinstance(cuts, list) and cuts else None,
         )
 
     @property
@@ -163,9 +169,17 @@ class GameRecord:
         """How many rounds were dealt."""
         return max((m.round for m in self.moves), default=1)
 
+    def round_cut(self, number: int) -> str | None:
+        """Round ``number``'s cut: round 1's from the Start click, round ``k``'s the
+        sealed log's head after round ``k-1``'s last move (None: dealt before cuts)."""
+        if self.cut is None or number <= 1:
+            return self.cut
+        last = max((i for i, m in enumerate(self.moves, 1) if m.round == number - 1), default=0)
+        return self.heads()[last]
+
     def round_seed(self, number: int) -> str:
-        """Round ``number``'s seed."""
-        return round_seed(self.seed, number)
+        """Round ``number``'s seed (with its cut)."""
+        return round_seed(self.seed, number, self.round_cut(number))
 
     def commitment(self, number: int) -> str:
         """Round ``number``'s commitment, as the table showed its start."""
@@ -181,9 +195,11 @@ class GameRecord:
         return seed_commitment(self.seed, self.game_id)
 
     def heads(self) -> list[str]:
-        """The sealed log recomputed from the moves: ``[h_0, h_1, …, h_n]``."""
-        moves = ((m.round, m.seat, m.move.to_dict()) for m in self.moves)
-        return chain(self.game_id, self.seed_commitment(), moves)
+        """The sealed log recomputed from the moves: ``[h_0, h_1, …, h_n]`` (once)."""
+        if self._heads is None:
+            moves = ((m.round, m.seat, m.move.to_dict()) for m in self.moves)
+            self._heads = chain(self.game_id, self.seed_commitment(), moves, self.cut)
+        return self._heads
 
     def chain_dict(self) -> dict[str, Any] | None:
         """The export's ``chain``: the seed's commitment, ``h_0`` and the head (``None``
@@ -210,10 +226,8 @@ class GameRecord:
             "players": self.players,
             "seats": self.seats,
             "seed": self.seed,
-            "rounds": [
-                {"round": n, "seed": self.round_seed(n), "commitment": self.commitment(n)}
-                for n in range(1, self.rounds + 1)
-            ],
+            "cut": self.cut,
+            "rounds": [self._round_dict(n) for n in range(1, self.rounds + 1)],
             "chain": self.chain_dict(),
             "moves": [self._move_dict(i) for i in range(len(self.moves))],
             "result": {
@@ -222,6 +236,19 @@ class GameRecord:
                 "round_scores": self.round_scores,
             },
         }
+
+    def _round_dict(self, number: int) -> dict[str, Any]:
+        """Round ``number`` in the JSON form: its seed and commitment, and in a game dealt
+        with cuts its cut and who made it (``start``: the click; ``moves``: the chain)."""
+        data: dict[str, Any] = {
+            "round": number,
+            "seed": self.round_seed(number),
+            "commitment": self.commitment(number),
+        }
+        if self.cut is not None:
+            data["cut"] = self.round_cut(number)
+            data["cut_by"] = "start" if number == 1 else "moves"
+        return data
 
     def _move_dict(self, index: int) -> dict[str, Any]:
         """Move ``index`` (from 0) in the JSON form, with its seal in a sealed game."""
@@ -264,6 +291,9 @@ class GameRecord:
             raise RecordError('"rules" are not a known variant\'s rules, written out whole')
         result = data["result"]
         sealed = data.get("chain") is not None
+        cut = data.get("cut")
+        if cut is not None and not isinstance(cut, str):
+            raise RecordError('"cut" is text or null')
         return cls(
             game_id=_whole(data["game"], "game"),
             guild_id=str(data["guild"]),
@@ -290,13 +320,15 @@ class GameRecord:
             finished_at=float(data.get("finished_at", 0.0)),
             seals=[str(m.get("seal", "")) for m in moves] if sealed else None,
             chain_claim=dict(data["chain"]) if sealed else None,
+            cut=cut,
         )
 
     # ----------------------------------------------------------- the engine
 
     def start(self) -> Match:
-        """The match as it was dealt."""
-        return Match.start(rules_from_dict(self.rules), self.players, seed=self.seed)
+        """The match as it was dealt (round 1 with its cut)."""
+        rules = rules_from_dict(self.rules)
+        return Match.start(rules, self.players, seed=self.seed, cut=self.cut)
 
     def game_at(self, match: Match, status: Status = Status.FINISHED) -> Game:
         """A game (for the texts) with the record's seats and options around ``match``."""
@@ -331,6 +363,9 @@ class GameRecord:
                 f"move {number}: logged for seat {recorded.seat}, seat"
                 f" {match.round.to_move} was to move"
             )
+        if self.cut is not None:
+            # as the bot did: should this move end the round, the head after it cuts the next
+            match.cut = self.heads()[number]
         try:
             return match.play(recorded.move)
         except IllegalMove as error:
@@ -501,6 +536,12 @@ def read(text: str) -> tuple[GameRecord, list[Any]]:
     for number, entry in enumerate(rounds, start=1):
         if not isinstance(entry, dict):
             raise RecordError('each of "rounds" is an object')
+        if entry.get("cut") != record.round_cut(number):
+            what = "the Start click's" if number == 1 else f"round {number - 1}'s chain head"
+            raise RecordError(
+                f"round {number}: its cut {entry.get('cut')!r} is not {what}"
+                f" {record.round_cut(number)!r}"
+            )
         if entry.get("seed") != record.round_seed(number):
             raise RecordError(
                 f"round {number}: its seed {entry.get('seed')!r} is not the match seed's"

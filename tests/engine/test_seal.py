@@ -14,30 +14,48 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.__main__ import main
-from bot.engine import Move
+from bot.engine import Match, Move
+from bot.engine.round import Round
+from bot.models import Game, GameOptions, Seat, Status
+from bot.moves import auto_move
 from bot.records.cli import verify_file
-from bot.records.deals import seed_commitment
-from bot.records.record import GameRecord, read
-from bot.records.seal import canonical, chain, link, matches_head, origin, seal_move
+from bot.records.deals import round_seed, seed_commitment
+from bot.records.record import GameRecord, RecordError, read
+from bot.records.seal import canonical, chain, link, matches_head, next_seal, origin
 from bot.storage import StoredMove
 from tests.engine.test_records import played
 
+CUT = "start:1456074443980800118"
 
-def sealed(variant: str = "swedish", seed: object = "seal-seed", players: int = 2) -> GameRecord:
-    """A finished game's record whose moves were sealed as ``GameService.play`` seals them."""
-    game = played(variant, seed, players)
-    game.extra["seal"] = {"moves": 0}
-    # the play is over: seal the log afresh, move by move, as the bot did
+
+def sealed(
+    variant: str = "swedish", seed: object = "seal-seed", target: int = 5, cut: str = CUT
+) -> GameRecord:
+    """A finished two-player game's record, dealt with the players' cut and its moves
+    sealed as ``GameService.play`` does: before each move the head it will give is the
+    engine's cut for the next round, should the move end this one."""
+    options = GameOptions(variant=variant, target=target)
+    game = Game(9, 1, 2, 100, options, [Seat(111, "anna"), Seat.computer("normal", 1)])
+    game.status = Status.PLAYING
+    game.match = match = Match.start(options.rules(2), 2, seed=seed, cut=cut)
+    game.extra.update(cuts=[cut], seal={"moves": 0})
     rows = []
-    for row in game.extra["log"]:
-        whole = json.loads(row.move)
-        hashed = seal_move(game, row.round, row.seat, whole)
-        rows.append(StoredMove(row.version, row.seat, row.card, row.taken, row.auto, row.at,
-                               row.round, row.move, hashed))  # fmt: skip
+    while not match.is_over:
+        move = auto_move(match.round, "test")
+        seat, number, whole = match.round.to_move, match.rounds_played + 1, move.to_dict()
+        head, order = next_seal(game, number, seat, whole) or ("", 0)
+        match.cut = head
+        match.play(move)
+        game.extra["seal"] = {"head": head, "moves": order}
+        if match.rounds_played == number and not match.is_over:
+            game.extra["cuts"].append(head)
+        rows.append(StoredMove(order, seat, str(move.card), "", False, 1.0, number,
+                               json.dumps(whole), head))  # fmt: skip
+    game.status = Status.FINISHED
     return GameRecord.from_game(game, rows, 2.0)
 
 
-RECORD = sealed()
+RECORD = sealed(target=11)
 EXPORTED = json.loads(RECORD.to_json())
 HEAD = RECORD.heads()[-1]
 
@@ -51,7 +69,7 @@ def _verify(data: dict[str, Any], tmp: Path, head: str | None = HEAD) -> tuple[i
 
 def test_the_chain_is_the_documented_hash() -> None:
     record = RECORD
-    start = origin(record.game_id, seed_commitment(record.seed, record.game_id))
+    start = origin(record.game_id, seed_commitment(record.seed, record.game_id), CUT)
     assert record.heads()[0] == start
     first = record.moves[0]
     text = canonical(first.move.to_dict())
@@ -124,8 +142,13 @@ def test_any_edit_of_the_moves_fails_against_the_head(
         edited["chain"] = {**edited["chain"], "head": heads[-1]}
     code, out = _verify(edited, tmp_path)
     assert code == 1, out
-    # not only the replay: the chain itself refuses it
-    record, _ = read(json.dumps(edited))
+    # not only the replay: the chain itself refuses it (or, its head cutting the rounds
+    # after, the file's later cuts no longer follow from its moves)
+    try:
+        record, _ = read(json.dumps(edited))
+    except RecordError as error:
+        assert "cut" in str(error)
+        return
     assert record.chain_problems(HEAD)
 
 
@@ -193,3 +216,63 @@ def test_matches_head_wants_sixteen_hex_digits() -> None:
     full = chain(1, "c", [(1, 0, Move.from_dict(EXPORTED["moves"][0]["move"]).to_dict())])[-1]
     assert matches_head(full, full) and matches_head(full, full[:16])
     assert not matches_head(full, full[:15]) and not matches_head(full, "x" + full[1:])
+
+
+# ------------------------------------------------------------- the players' cut
+
+
+def test_the_deal_depends_on_the_players_cut() -> None:
+    """The same seed with another cut (or none) deals otherwise: without the players'
+    click nobody, the bot included, can reproduce a deal from the seed alone."""
+    rules = GameOptions(variant="swedish").rules(2)
+    dealt = Match.start(rules, 2, seed="same-seed", cut=CUT).round
+    for other in ("start:1456074443980800119", None):
+        again = Match.start(rules, 2, seed="same-seed", cut=other).round
+        assert (again.hands, again.table) != (dealt.hands, dealt.table)
+    assert RECORD.round_seed(1) == f"seal-seed/0/{CUT}" == round_seed("seal-seed", 1, CUT)
+
+
+def test_each_later_round_is_cut_by_the_moves_of_the_round_before() -> None:
+    record = RECORD
+    assert record.rounds >= 2
+    heads = record.heads()
+    data = json.loads(record.to_json())
+    for number in range(2, record.rounds + 1):
+        last = max(i for i, m in enumerate(record.moves, 1) if m.round == number - 1)
+        assert record.round_cut(number) == heads[last]
+        entry = data["rounds"][number - 1]
+        assert entry["cut"] == heads[last] and entry["cut_by"] == "moves"
+        assert entry["seed"] == f"seal-seed/{number - 1}/{heads[last]}"
+    assert data["cut"] == CUT and data["rounds"][0]["cut_by"] == "start"
+    # the replay deals round 2 exactly as Round.deal does from that seed
+    match = record.start()
+    first_of_two = next(i for i, m in enumerate(record.moves) if m.round == 2)
+    for number in range(1, first_of_two + 1):
+        record._play(match, number)
+    deal = Round.deal(
+        match.rules, 2, match.round.dealer, seed=record.round_seed(2), scores=match.banked
+    )
+    assert (deal.hands, deal.table) == (match.round.hands, match.round.table)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(cut=st.text(min_size=1, max_size=40), round_index=st.integers(0, 5))
+def test_a_changed_cut_fails(tmp_path: Path, cut: str, round_index: int) -> None:
+    """Another cut for round 1 (with its seeds and commitments rewritten to match) or for
+    any round: verify fails."""
+    data = json.loads(json.dumps(EXPORTED))
+    rounds = data["rounds"]
+    index = round_index % len(rounds)
+    if rounds[index]["cut"] == cut:
+        return
+    rounds[index]["cut"] = cut
+    assert _verify(data, tmp_path)[0] == 1
+    if index == 0 and cut != data["cut"]:
+        # a consistent forgery of round 1's cut: the file's own seeds and commitments agree
+        forged = {**EXPORTED, "cut": cut}
+        record = GameRecord.from_dict(forged)
+        forged["rounds"] = [record._round_dict(n) for n in range(1, record.rounds + 1)]
+        code, out = _verify(forged, tmp_path)
+        assert code == 1, out

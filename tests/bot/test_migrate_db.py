@@ -76,6 +76,7 @@ async def test_games_in_progress_move_to_postgresql_and_play_on(
     # the chain runs on across the copy: the record's seals are the moves' hashes
     record, _ = await load_record(storage, game.id)
     assert record.sealed and record.chain_problems(record.heads()[-1]) == []
+    assert record.cut is not None and record.verify() == []  # each round's cut follows
     versions = [r["version"] for r in table(postgres_url, "moves") if r["game_id"] == game.id]
     assert len(versions) == len(set(versions)) == copied + played == 5 + played
     _, total = await storage.leaderboard(harness.guild.id)

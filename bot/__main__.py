@@ -85,9 +85,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="check an exported game record: its deals' commitments and every move",
         description="Recompute each round's deck from its seed, check it against the"
         " commitment the table showed and against every card played (the engine replays the"
-        " game), and compare the final scores. Prints OK or what failed; exit code 0 or 1.",
+        " game), and compare the final scores; recompute the sealed move log and, given the"
+        " head a player saw, prove the moves are the ones played. Prints OK or what failed;"
+        " exit code 0 or 1.",
     )
     verify.add_argument("file", metavar="FILE", help="a record from /kasino export (JSON)")
+    verify.add_argument(
+        "--head",
+        metavar="HEX",
+        default=None,
+        help="the moves' head a player saw (the table's or the end message's 'moves:'),"
+        " at least 16 hex digits",
+    )
     replay = commands.add_parser(
         "replay",
         help="play an exported game record back in the terminal",
@@ -262,7 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("verify", "replay"):
         from bot.records.cli import replay_file, verify_file
 
-        return (verify_file if args.command == "verify" else replay_file)(args.file)
+        if args.command == "verify":
+            return verify_file(args.file, head=args.head)
+        return replay_file(args.file)
     try:
         config = load_config(require_token=not (args.preview or args.command))
     except ConfigError as error:

@@ -26,6 +26,7 @@ from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_
 from bot.moves import auto_move, computer_move
 from bot.records.deals import new_seed
 from bot.records.ratings import lineup_of
+from bot.records.seal import next_seal, start_cut
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
@@ -255,7 +256,10 @@ class GameService:
         """Create a lobby with the host seated; raises ``ChannelBusy`` if the channel is taken.
         ``locale``: the server's language as the host's interaction gave it."""
         options.rules()  # validates
-        extra = {"locale": locale} if locale else {}
+        extra: dict[str, Any] = {"locale": locale} if locale else {}
+        # the match seed is drawn now, and its commitment shown on the lobby, before
+        # anyone presses Start (whose click cuts the first deal: bot.records.seal)
+        extra["seed"] = self._draw_seed()
         game = Game(0, guild_id, channel_id, int(host.user_id or 0), options, [host], extra=extra)
         await self.storage.create_game(game, now())
         self._games[game.id] = game
@@ -334,8 +338,15 @@ class GameService:
         game.version += 1
         await self.save(game)
 
-    async def start(self, game: Game, user_id: int, announce: Announce | None = None) -> None:
-        """The host deals the first round (``announce`` queues the first table)."""
+    async def start(
+        self,
+        game: Game,
+        user_id: int,
+        announce: Announce | None = None,
+        click_id: int | None = None,
+    ) -> None:
+        """The host deals the first round (``announce`` queues the first table), cut by
+        the Start click (``click_id``: its Discord id)."""
         self._require(game, Status.LOBBY, N_("The game has already started."))
         if user_id != game.host_id:
             raise GameError("Only the host can start the game.")
@@ -354,21 +365,39 @@ class GameService:
             )
         # four players of Casino, Swazi… always play in partnerships
         game.options = game.options.for_players(len(game.seats))
-        self.deal_match(game)
+        self.deal_match(game, click_id, user_id)
         await self._commit(game, announce)
 
-    def deal_match(self, game: Game) -> None:
-        """Start the match in memory: shuffle, deal, set the first turn's deadline."""
+    def _draw_seed(self) -> str | int:
+        """A match seed: secret in production, reproducible with a test seed."""
+        return new_seed() if self._secret_seeds else self._rng.getrandbits(64)
+
+    def deal_match(
+        self, game: Game, click_id: int | None = None, user_id: int = 0, how: str = "start"
+    ) -> None:
+        """Start the match in memory: shuffle, deal, set the first turn's deadline. The
+        first round is cut by the click that dealt it (``click_id``, by ``user_id``)."""
         opts = game.options
         rules = opts.rules(len(game.seats))
-        seed = new_seed() if self._secret_seeds else self._rng.getrandbits(64)
-        game.match = Match.start(rules, len(game.seats), seed=seed)
+        # drawn when the lobby opened (a rematch has none: drawn now)
+        seed = game.extra.pop("seed", None)
+        if seed is None:
+            seed = self._draw_seed()
+        cut = start_cut(click_id, how)
+        game.match = Match.start(rules, len(game.seats), seed=seed, cut=cut)
+        # every round's cut, and who made the first (bot.records.seal); every move of
+        # this match is sealed, the chain starting from the seed's commitment and the cut
+        game.extra["cuts"] = [cut]
+        # by seat, not by person: forgetting a person must not leave their id here
+        game.extra["cut_by"] = {"seat": game.seat_of(user_id), "how": how}
+        game.extra["seal"] = {"moves": 0}
         game.status = Status.PLAYING
         game.version += 1
         self.set_turn_timer(game)
 
-    async def rematch(self, old: Game, user_id: int) -> Game:
-        """A new match with the same seats and rules, dealt at once."""
+    async def rematch(self, old: Game, user_id: int, click_id: int | None = None) -> Game:
+        """A new match with the same seats and rules, dealt at once (cut by the Rematch
+        click, ``click_id``)."""
         if old.status.active:
             raise GameError("This game is still running.")
         if old.seat_of(user_id) is None:
@@ -382,7 +411,7 @@ class GameService:
             [seat.fresh() for seat in old.seats],
             extra=_kept(old.extra),
         )
-        self.deal_match(game)
+        self.deal_match(game, click_id, user_id, "rematch")
         await self.storage.create_game(game, now())
         self._games[game.id] = game
         return game
@@ -456,6 +485,13 @@ class GameService:
         """Apply a move for ``seat`` and commit it; :class:`GameError` if it is illegal."""
         match = game.match
         rounds_before = match.rounds_played
+        whole = move.to_dict()
+        # the move's hash on the sealed log; in a game dealt with cuts it cuts the next
+        # round, should this move end the round (set before the move, which deals it)
+        sealed = next_seal(game, rounds_before + 1, seat, whole)
+        cuts = game.extra.get("cuts")
+        if sealed is not None and isinstance(cuts, list):
+            match.cut = sealed[0]
         try:
             if building(match.round):
                 # checking a move can list a card's moves (a busy Swazi table: ~0.1 s), so
@@ -491,6 +527,11 @@ class GameService:
         game.extra["last_move"] = {} if outcome.finished_round is not None else texts
         game.extra["run"] = [] if outcome.finished_round is not None else outcome.run
         game.version += 1
+        if sealed is not None:
+            game.extra["seal"] = {"head": sealed[0], "moves": sealed[1]}
+            dealt = match.rounds_played > rounds_before and not match.is_over
+            if isinstance(cuts, list) and dealt:
+                game.extra["cuts"] = [*cuts, sealed[0]]  # the round just dealt
         results = self._finish(game, outcome, player)
         record = MoveRecord(
             seat,
@@ -498,7 +539,8 @@ class GameService:
             move_log(move),
             auto,
             round=rounds_before + 1,
-            move=json.dumps(move.to_dict()),
+            move=json.dumps(whole),
+            seal=None if sealed is None else sealed[0],
         )
         if self.compose is not None:
             self.compose(outcome)  # what the channel sees of it, committed with it

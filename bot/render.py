@@ -16,7 +16,8 @@ from bot.engine import Build, Card, Move, Round, Rules, capture_targets, rules_f
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
-from bot.records.deals import round_commitment, short
+from bot.records.deals import round_commitment, seed_commitment, short
+from bot.records.seal import live_head, round_cut
 from bot.turns import item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
@@ -455,7 +456,12 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
             " (🤖 easy, normal or hard) and presses **Start**.",
             need=need,
         )
-    embed.set_footer(text=t("Game #{id}", id=game.id))
+    footer = t("Game #{id}", id=game.id)
+    if game.status is Status.LOBBY and game.extra.get("seed") is not None:
+        # the seed is drawn when the lobby opens: committed to before anyone presses Start
+        seed = short(seed_commitment(game.extra["seed"], game.id))
+        footer += t(" · seed: {commitment}", commitment=seed)
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -567,6 +573,27 @@ def deal_line(game: Game, t: Lang = EN) -> str:
     return line
 
 
+def cut_line(game: Game, t: Lang = EN) -> str:
+    """Who cut the round in play (bot.records.seal): ``Cut: Anna's click on Start``, or
+    ``Cut: the moves of round 1``; ``""`` for a game dealt before cuts."""
+    match = game.match
+    number = match.rounds_played + 1
+    if round_cut(game, number) is None:
+        return ""
+    if number > 1:
+        return t("Cut: the moves of round {number}", number=number - 1)
+    cut_by = game.extra.get("cut_by")
+    cut_by = cut_by if isinstance(cut_by, dict) else {}
+    by = cut_by.get("seat")
+    if isinstance(by, int) and 0 <= by < len(game.seats):
+        name = seat_name(game.seats[by], t)
+    else:
+        name = t("the host")
+    if cut_by.get("how") == "rematch":
+        return t("Cut: {name}'s click on Rematch", name=name)
+    return t("Cut: {name}'s click on Start", name=name)
+
+
 def score_line(game: Game, t: Lang = EN) -> str:
     """``Anna **3** · Bjorn **5** (to 16)``; where the lowest wins, lowest first:
     ``Bjorn **12** · Anna **30** (lowest wins, limit 50)``."""
@@ -621,6 +648,9 @@ def table_embed(
     lines = [t("**Table ({count}):** {table}", count=len(rnd.table), table=table)]
     if game.status is Status.PLAYING:
         lines.append(deal_line(game, t))
+        cut = cut_line(game, t)
+        if cut:
+            lines.append(cut)
         if paused:
             lines.append(
                 t(
@@ -647,8 +677,13 @@ def table_embed(
         footer += t(" · press “Your hand” to see your cards and play")
         # the round's deal, committed to from its first table (checked after the match)
         number = match.rounds_played + 1
-        deal = short(round_commitment(match.seed, game.id, number))
+        deal = short(round_commitment(match.seed, game.id, number, round_cut(game, number)))
         footer += t(" · deal {number}: {commitment}", number=number, commitment=deal)
+    head = live_head(game)
+    if head is not None and game.status in (Status.PLAYING, Status.FINISHED):
+        # the sealed log's head after the last move (bot.records.seal): what proves later
+        # that an export's moves are the ones played here
+        footer += t(" · moves: {head}", head=short(head))
     embed.set_footer(text=footer)
     return embed
 
@@ -684,8 +719,13 @@ def ended_text(status: Status, t: Lang = EN) -> str:
 
 
 def final_line(game: Game, t: Lang = EN) -> str:
-    """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``"""
-    return t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
+    """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``, and
+    the head of its sealed move log (what ``python -m bot verify --head`` checks)."""
+    line = t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
+    head = live_head(game)
+    if head is not None:
+        line += "\n" + t("Moves sealed: `{head}`", head=short(head))
+    return line
 
 
 # The most characters the table and a summary give the moves of a run (as drawn, card

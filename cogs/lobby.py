@@ -36,7 +36,10 @@ class LobbyFlow:
             elif action == "cancel":
                 await self.games.cancel(game, user.id)
             elif action == "start":
-                await self.games.start(game, user.id, announce=lambda: self._dealt(game))
+                # the click's Discord id cuts the first deal (bot.records.seal)
+                await self.games.start(
+                    game, user.id, announce=lambda: self._dealt(game), click_id=interaction.id
+                )
             elif action.startswith("add-"):
                 await self.games.add_computer(game, user.id, action.removeprefix("add-"))
             elif action == "remove-computer":
@@ -69,7 +72,7 @@ class LobbyFlow:
         """Same seats and rules, new match (inside the old game's session; the new game
         gets its own)."""
         try:
-            new = await self.games.rematch(old, interaction.user.id)
+            new = await self.games.rematch(old, interaction.user.id, click_id=interaction.id)
         except ChannelBusy:
             await refuse(interaction, "A game is already running in this channel.")
             return

@@ -31,6 +31,9 @@ class Match:
         self.rounds_played = 0
         self.winner: int | None = None
         self.round_scores: list[list[Score]] = []
+        # the players' cut the next round's shuffle mixes in (None: dealt from the seed
+        # alone, as before cuts); the caller sets it before each move (not saved)
+        self.cut: str | None = None
 
     @classmethod
     def start(
@@ -40,8 +43,10 @@ class Match:
         seed: object = None,
         dealer: int = 0,
         scores: Sequence[int] | None = None,
+        cut: str | None = None,
     ) -> Match:
-        """Deal the first round. ``seed`` makes every round's shuffle reproducible.
+        """Deal the first round. ``seed`` makes every round's shuffle reproducible;
+        ``cut`` (text the players supplied) is mixed into the first round's shuffle.
 
         ``scores`` (match points per side to start from) are whole numbers from 0 up (any
         whole numbers where the lowest wins), and must not already decide the match (a tie
@@ -65,7 +70,7 @@ class Match:
                 f"side {winner} already has {banked[winner]} points and the target is "
                 f"{rules.target}: that match is over"
             )
-        first = Round.deal(rules, players, dealer, seed=_round_seed(seed, 0), scores=banked)
+        first = Round.deal(rules, players, dealer, seed=_round_seed(seed, 0, cut), scores=banked)
         return cls(rules, players, seed, first, banked)
 
     def copy(self) -> Match:
@@ -193,7 +198,7 @@ class Match:
             self.rules,
             self.players,
             dealer,
-            seed=_round_seed(self.seed, self.rounds_played),
+            seed=_round_seed(self.seed, self.rounds_played, self.cut),
             scores=self.banked,
         )
 
@@ -361,8 +366,9 @@ def _ace(suit: str) -> Card:
     return Card(1, suit)
 
 
-def _round_seed(seed: object, number: int) -> str:
-    return f"{seed}/{number}"
+def _round_seed(seed: object, number: int, cut: str | None = None) -> str:
+    """Round ``number`` (from 0)'s shuffle seed; with the players' ``cut``, that too."""
+    return f"{seed}/{number}" if cut is None else f"{seed}/{number}/{cut}"
 
 
 def _winner(rules: Rules, totals: Sequence[int]) -> int | None:

@@ -26,15 +26,17 @@ def _load(path: str, out: TextIO) -> tuple[GameRecord, list[Any]] | None:
         return None
 
 
-def verify_file(path: str, out: TextIO | None = None) -> int:
-    """Check every round's commitment against its seed and replay every move through the
-    engine to the record's final scores: print OK (exit code 0) or what failed (1)."""
+def verify_file(path: str, out: TextIO | None = None, head: str | None = None) -> int:
+    """Check every round's commitment against its seed, replay every move through the
+    engine to the record's final scores, and recompute the sealed move log (``head``: the
+    one a player saw, which must be one of its heads): print OK and what the record
+    guarantees (exit code 0) or what failed (1)."""
     out = out or sys.stdout
     loaded = _load(path, out)
     if loaded is None:
         return 1
     record, commitments = loaded
-    problems = record.verify(commitments)
+    problems = record.verify(commitments, head)
     if problems:
         for problem in problems:
             print(f"FAILED: {problem}", file=out)
@@ -45,7 +47,49 @@ def verify_file(path: str, out: TextIO | None = None) -> int:
         f" (winner: side {record.winner}).",
         file=out,
     )
+    for line in guarantees(record, head):
+        print(line, file=out)
     return 0
+
+
+def guarantees(record: GameRecord, head: str | None) -> list[str]:
+    """What a verified record proves, in lines: a sealed one its moves' order (and, given
+    a head a player saw, that they are the moves played); an older one only a legal game
+    from committed deals."""
+    if record.cut is None:
+        cut = (
+            "Dealt from the seed alone (before the players' cut): each deal is the one"
+            " committed to, but the bot drew the seed without the players' part."
+        )
+    else:
+        cut = (
+            f"Cut by the players: round 1 by the click that dealt it ({record.cut}), each"
+            " later round by the sealed moves of the round before, after the seed was"
+            " committed to: neither the host nor the bot could choose a deal."
+        )
+    if not record.sealed:
+        return [
+            "No sealed move log: this game was dealt before moves were sealed. The record"
+            " proves a legal game dealt from the committed deals, not that these are the"
+            " moves played in this order (any legal sequence with these deals would pass).",
+            cut,
+        ]
+    heads = record.heads()
+    lines = [cut, f"Sealed move log: head {heads[-1]} (the table showed {heads[-1][:16]})."]
+    if head is None:
+        lines.append(
+            "Give the head you saw (--head HEX) to prove these are the moves that were played."
+        )
+        return lines
+    sealed = record.sealed_by(head) or 0
+    if sealed == len(record.moves):
+        lines.append(f"The head you saw seals all {sealed} moves: they are the ones played.")
+    else:
+        lines.append(
+            f"The head you saw seals the first {sealed} moves: they are the ones played;"
+            " the later ones are checked only by the replay."
+        )
+    return lines
 
 
 def replay_file(path: str, out: TextIO | None = None) -> int:

@@ -17,6 +17,7 @@ import hashlib
 import secrets
 
 COMMITMENT_PREFIX = "kasino-deal/v1"
+SEED_PREFIX = "kasino-seed/v1"
 SHORT = 16  # hex digits of the commitment the table shows
 
 
@@ -25,11 +26,13 @@ def new_seed() -> str:
     return secrets.token_hex(16)
 
 
-def round_seed(seed: object, round_number: int) -> str:
-    """The seed round ``round_number`` (from 1) is shuffled from, as the engine makes it."""
+def round_seed(seed: object, round_number: int, cut: str | None = None) -> str:
+    """The seed round ``round_number`` (from 1) is shuffled from, as the engine makes it:
+    with the players' ``cut`` (bot.records.seal) ``"<seed>/<n-1>/<cut>"``."""
     if round_number < 1:
         raise ValueError("rounds are numbered from 1")
-    return f"{seed}/{round_number - 1}"
+    base = f"{seed}/{round_number - 1}"
+    return base if cut is None else f"{base}/{cut}"
 
 
 def commitment(round_seed_text: str, game_id: int, round_number: int) -> str:
@@ -43,6 +46,14 @@ def short(full: str) -> str:
     return full[:SHORT]
 
 
-def round_commitment(seed: object, game_id: int, round_number: int) -> str:
-    """The commitment of round ``round_number`` of a match dealt from ``seed``."""
-    return commitment(round_seed(seed, round_number), game_id, round_number)
+def round_commitment(seed: object, game_id: int, round_number: int, cut: str | None = None) -> str:
+    """The commitment of round ``round_number`` of a match dealt from ``seed`` (and the
+    round's ``cut``)."""
+    return commitment(round_seed(seed, round_number, cut), game_id, round_number)
+
+
+def seed_commitment(seed: object, game_id: int) -> str:
+    """The commitment to a whole match's seed (64 hex digits), which starts its sealed move
+    log (:mod:`bot.records.seal`), so the log binds every deal the seed makes."""
+    text = f"{SEED_PREFIX}|{int(game_id)}|{seed}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

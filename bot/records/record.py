@@ -18,12 +18,14 @@ from bot.engine import IllegalMove, Match, Move
 from bot.engine.rules import rules_from_dict, rules_to_dict
 from bot.i18n import EN, Lang
 from bot.models import Game, GameOptions, Seat, Status
-from bot.records.deals import commitment, round_seed
+from bot.records.deals import commitment, round_seed, seed_commitment
+from bot.records.seal import chain, matches_head
 from bot.render import played_words
 from bot.turns import after
 
 FORMAT = "kasino-record"
-SCHEMA = 1
+SCHEMA = 2  # 2: the sealed move log ("chain", each move's "seal"); 1 is still read
+READABLE_SCHEMAS = (1, 2)
 MAX_MOVES = 20_000  # no real match comes near; a bigger file is refused unread
 
 
@@ -96,6 +98,14 @@ class GameRecord:
     round_scores: list[list[dict[str, int]]]
     started_at: float = 0.0
     finished_at: float = 0.0
+    # each move's hash in the sealed log as stored or exported (None: a game without one)
+    seals: list[str] | None = None
+    # what an exported file's "chain" claims (checked by verify; None: built from storage)
+    chain_claim: dict[str, Any] | None = None
+    # round 1's cut (bot.records.seal); later rounds are cut by the chain's head at the
+    # end of the round before. None: a game dealt from the seed alone (before cuts)
+    cut: str | None = None
+    _heads: list[str] | None = field(default=None, repr=False, compare=False)
     _index: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------- building
@@ -107,6 +117,7 @@ class GameRecord:
         if game.status is not Status.FINISHED or game.match is None:
             raise NoRecord("unfinished")
         played = []
+        seals = [row.seal for row in moves]
         for row in moves:
             if row.move is None or row.round is None:
                 raise NoRecord("old")
@@ -116,6 +127,7 @@ class GameRecord:
                 raise RecordError(f"move {row.version}: {error}") from None
             played.append(RecordedMove(row.seat, row.round, move, row.auto, row.at))
         match = game.match
+        cuts = game.extra.get("cuts")
         return cls(
             game_id=game.id,
             guild_id=str(game.guild_id),
@@ -147,6 +159,9 @@ class GameRecord:
             round_scores=[[dict(s.items) for s in scores] for scores in match.round_scores],
             started_at=float(game.created_at or 0.0),
             finished_at=float(finished_at or 0.0),
+            # a game dealt before moves were sealed has none (no row of it has a seal)
+            seals=[str(h) for h in seals] if seals and all(seals) else None,
+            cut=str(cuts[0]) if isinstance(cuts, list) and cuts else None,
         )
 
     @property
@@ -154,13 +169,45 @@ class GameRecord:
         """How many rounds were dealt."""
         return max((m.round for m in self.moves), default=1)
 
+    def round_cut(self, number: int) -> str | None:
+        """Round ``number``'s cut: round 1's from the Start click, round ``k``'s the
+        sealed log's head after round ``k-1``'s last move (None: dealt before cuts)."""
+        if self.cut is None or number <= 1:
+            return self.cut
+        last = max((i for i, m in enumerate(self.moves, 1) if m.round == number - 1), default=0)
+        return self.heads()[last]
+
     def round_seed(self, number: int) -> str:
-        """Round ``number``'s seed."""
-        return round_seed(self.seed, number)
+        """Round ``number``'s seed (with its cut)."""
+        return round_seed(self.seed, number, self.round_cut(number))
 
     def commitment(self, number: int) -> str:
         """Round ``number``'s commitment, as the table showed its start."""
         return commitment(self.round_seed(number), self.game_id, number)
+
+    @property
+    def sealed(self) -> bool:
+        """Whether the game's moves were sealed as they were played (not an older game)."""
+        return self.seals is not None
+
+    def seed_commitment(self) -> str:
+        """The commitment to the match seed, which starts the sealed log."""
+        return seed_commitment(self.seed, self.game_id)
+
+    def heads(self) -> list[str]:
+        """The sealed log recomputed from the moves: ``[h_0, h_1, …, h_n]`` (once)."""
+        if self._heads is None:
+            moves = ((m.round, m.seat, m.move.to_dict()) for m in self.moves)
+            self._heads = chain(self.game_id, self.seed_commitment(), moves, self.cut)
+        return self._heads
+
+    def chain_dict(self) -> dict[str, Any] | None:
+        """The export's ``chain``: the seed's commitment, ``h_0`` and the head (``None``
+        for a game without a sealed log)."""
+        if not self.sealed:
+            return None
+        heads = self.heads()
+        return {"seed_commitment": self.seed_commitment(), "origin": heads[0], "head": heads[-1]}
 
     # ---------------------------------------------------------------- JSON
 
@@ -179,17 +226,36 @@ class GameRecord:
             "players": self.players,
             "seats": self.seats,
             "seed": self.seed,
-            "rounds": [
-                {"round": n, "seed": self.round_seed(n), "commitment": self.commitment(n)}
-                for n in range(1, self.rounds + 1)
-            ],
-            "moves": [m.to_dict() for m in self.moves],
+            "cut": self.cut,
+            "rounds": [self._round_dict(n) for n in range(1, self.rounds + 1)],
+            "chain": self.chain_dict(),
+            "moves": [self._move_dict(i) for i in range(len(self.moves))],
             "result": {
                 "scores": self.scores,
                 "winner": self.winner,
                 "round_scores": self.round_scores,
             },
         }
+
+    def _round_dict(self, number: int) -> dict[str, Any]:
+        """Round ``number`` in the JSON form: its seed and commitment, and in a game dealt
+        with cuts its cut and who made it (``start``: the click; ``moves``: the chain)."""
+        data: dict[str, Any] = {
+            "round": number,
+            "seed": self.round_seed(number),
+            "commitment": self.commitment(number),
+        }
+        if self.cut is not None:
+            data["cut"] = self.round_cut(number)
+            data["cut_by"] = "start" if number == 1 else "moves"
+        return data
+
+    def _move_dict(self, index: int) -> dict[str, Any]:
+        """Move ``index`` (from 0) in the JSON form, with its seal in a sealed game."""
+        data = self.moves[index].to_dict()
+        if self.seals is not None:
+            data["seal"] = self.seals[index]
+        return data
 
     def to_json(self) -> str:
         """The record as a JSON document (UTF-8 text, indented)."""
@@ -210,8 +276,10 @@ class GameRecord:
     def _from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f'not a Kasino record (no "format": "{FORMAT}")')
-        if data.get("schema") != SCHEMA:
-            raise RecordError(f"record schema {data.get('schema')!r}; this bot reads {SCHEMA}")
+        if data.get("schema") not in READABLE_SCHEMAS:
+            raise RecordError(
+                f"record schema {data.get('schema')!r}; this bot reads 1 and {SCHEMA}"
+            )
         moves = data["moves"]
         if not isinstance(moves, list) or len(moves) > MAX_MOVES:
             raise RecordError('"moves" is a list of at most 20000 moves')
@@ -222,6 +290,10 @@ class GameRecord:
         if rules_to_dict(rules_from_dict(data["rules"])) != data["rules"]:
             raise RecordError('"rules" are not a known variant\'s rules, written out whole')
         result = data["result"]
+        sealed = data.get("chain") is not None
+        cut = data.get("cut")
+        if cut is not None and not isinstance(cut, str):
+            raise RecordError('"cut" is text or null')
         return cls(
             game_id=_whole(data["game"], "game"),
             guild_id=str(data["guild"]),
@@ -246,13 +318,17 @@ class GameRecord:
             round_scores=list(result.get("round_scores", [])),
             started_at=float(data.get("started_at", 0.0)),
             finished_at=float(data.get("finished_at", 0.0)),
+            seals=[str(m.get("seal", "")) for m in moves] if sealed else None,
+            chain_claim=dict(data["chain"]) if sealed else None,
+            cut=cut,
         )
 
     # ----------------------------------------------------------- the engine
 
     def start(self) -> Match:
-        """The match as it was dealt."""
-        return Match.start(rules_from_dict(self.rules), self.players, seed=self.seed)
+        """The match as it was dealt (round 1 with its cut)."""
+        rules = rules_from_dict(self.rules)
+        return Match.start(rules, self.players, seed=self.seed, cut=self.cut)
 
     def game_at(self, match: Match, status: Status = Status.FINISHED) -> Game:
         """A game (for the texts) with the record's seats and options around ``match``."""
@@ -287,6 +363,9 @@ class GameRecord:
                 f"move {number}: logged for seat {recorded.seat}, seat"
                 f" {match.round.to_move} was to move"
             )
+        if self.cut is not None:
+            # as the bot did: should this move end the round, the head after it cuts the next
+            match.cut = self.heads()[number]
         try:
             return match.play(recorded.move)
         except IllegalMove as error:
@@ -363,12 +442,55 @@ class GameRecord:
 
     # -------------------------------------------------------------- checks
 
-    def verify(self, commitments: Sequence[str] | None = None) -> list[str]:
+    def sealed_by(self, head: str) -> int | None:
+        """How many moves the head a player saw (16 or more hex digits) seals: ``n`` when
+        it is this record's ``h_n``; ``None`` when it is none of its heads."""
+        if not self.sealed:
+            return None
+        for number, computed in reversed(list(enumerate(self.heads()))):
+            if matches_head(computed, head):
+                return number
+        return None
+
+    def chain_problems(self, head: str | None = None) -> list[str]:
+        """What is wrong with the sealed log: each move's seal must be the hash of the
+        moves up to it, the file's ``chain`` the recomputed one, and ``head`` (what a player
+        saw) one of the log's heads."""
+        if not self.sealed:
+            if head is None:
+                return []
+            return [
+                "this record has no sealed move log (the game was dealt before moves were"
+                " sealed): no head can be checked against it"
+            ]
+        heads = self.heads()
+        problems = [
+            f"move {number}: its seal {str(claimed)[:16]}… is not the hash of the moves up to"
+            f" it ({heads[number][:16]}…)"
+            for number, claimed in enumerate(self.seals or [], start=1)
+            if claimed != heads[number]
+        ]
+        if self.chain_claim is not None and self.chain_claim != self.chain_dict():
+            problems.append(
+                f"the chain {self.chain_claim!r} is not the one the seed and moves give"
+                f" (head {heads[-1][:16]}…)"
+            )
+        if head is not None and self.sealed_by(head) is None:
+            problems.append(
+                f"the head {head.strip()[:64]} is not this record's (its head is"
+                f" {heads[-1][:16]}…): these are not the moves that were played"
+            )
+        return problems
+
+    def verify(
+        self, commitments: Sequence[str] | None = None, head: str | None = None
+    ) -> list[str]:
         """What is wrong with the record (empty: nothing): each round's commitment must be
-        the one its seed gives (``commitments``: the ones the file claims), and the
-        replay through the engine must accept every move (each card played came from the
-        hand the seed dealt) and end on the record's scores and winner."""
-        problems = []
+        the one its seed gives (``commitments``: the ones the file claims), the replay
+        through the engine must accept every move (each card played came from the hand
+        the seed dealt) and end on the record's scores and winner, and the sealed log
+        must be the moves' (``head``: one a player saw, :meth:`chain_problems`)."""
+        problems = self.chain_problems(head)
         if commitments is not None:
             if len(commitments) != self.rounds:
                 problems.append(
@@ -414,6 +536,12 @@ def read(text: str) -> tuple[GameRecord, list[Any]]:
     for number, entry in enumerate(rounds, start=1):
         if not isinstance(entry, dict):
             raise RecordError('each of "rounds" is an object')
+        if entry.get("cut") != record.round_cut(number):
+            what = "the Start click's" if number == 1 else f"round {number - 1}'s chain head"
+            raise RecordError(
+                f"round {number}: its cut {entry.get('cut')!r} is not {what}"
+                f" {record.round_cut(number)!r}"
+            )
         if entry.get("seed") != record.round_seed(number):
             raise RecordError(
                 f"round {number}: its seed {entry.get('seed')!r} is not the match seed's"

@@ -219,9 +219,9 @@ class Storage(OutboxQueries, PrivacyQueries):
             steps.append(
                 Statement(
                     "INSERT INTO moves (game_id, version, seat, card, taken, auto, at, round,"
-                    " move) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " move, seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (game.id, game.version, move.seat, move.card, " ".join(move.taken),
-                     int(move.auto), now, move.round, move.move),
+                     int(move.auto), now, move.round, move.move, move.seal),
                 )
             )  # fmt: skip
             if game.status is Status.FINISHED:
@@ -305,14 +305,15 @@ class Storage(OutboxQueries, PrivacyQueries):
     async def game_moves(self, game_id: int) -> list[StoredMove]:
         """A game's move log in the order played."""
         rows = await self.fetch(
-            "SELECT version, seat, card, taken, auto, at, round, move FROM moves"
+            "SELECT version, seat, card, taken, auto, at, round, move, seal FROM moves"
             " WHERE game_id = ? ORDER BY version",
             (game_id,),
         )
         return [
             StoredMove(int(v), int(seat), str(card), str(taken), bool(auto), float(at),
-                       None if rnd is None else int(rnd), None if mv is None else str(mv))
-            for v, seat, card, taken, auto, at, rnd, mv in rows
+                       None if rnd is None else int(rnd), None if mv is None else str(mv),
+                       None if sl is None else str(sl))
+            for v, seat, card, taken, auto, at, rnd, mv, sl in rows
         ]  # fmt: skip
 
     async def finished_at(self, game_id: int) -> float | None:

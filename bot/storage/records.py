@@ -50,12 +50,14 @@ class MoveRecord:
     auto: bool = False
     round: int | None = None  # the round it was played in, from 1
     move: str | None = None  # the whole move, ``Move.to_dict()`` as JSON (for replays)
+    seal: str | None = None  # its hash in the sealed log (bot.records.seal; None: no log)
 
 
 @dataclass(frozen=True, slots=True)
 class StoredMove:
     """A row of the move log as read back (``round`` and ``move`` are ``None`` in rows
-    written before replays existed)."""
+    written before replays existed, ``seal`` in rows of games dealt before moves were
+    sealed)."""
 
     version: int
     seat: int
@@ -65,6 +67,7 @@ class StoredMove:
     at: float
     round: int | None
     move: str | None
+    seal: str | None = None  # its hash in the sealed log (None: a game without one)
 
 
 @dataclass(frozen=True, slots=True)

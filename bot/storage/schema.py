@@ -188,6 +188,11 @@ MIGRATIONS: tuple[str, ...] = (
         at REAL    NOT NULL
     );
     """,
+    # version 9: each move's hash in the game's sealed log (bot.records.seal), chained to
+    # the move before it; NULL in games dealt before moves were sealed
+    """
+    ALTER TABLE moves ADD COLUMN seal TEXT;
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the

@@ -173,7 +173,9 @@ class Fuzzer:
         return rng.choice([text + ":1", ":".join(parts[:-1]), "k:" + "9" * 90, text[:-1] + "²"])
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+# the fuzzer needs real moves among its picks: seeds whose deals give some (3 no longer
+# does since the first deal is cut by the Start click; 3, 4 and 8 of 1 to 8 do not)
+@pytest.mark.parametrize("seed", [1, 2, 5])
 async def test_random_and_mutated_interactions(harness: Harness, db_path: Path, seed: int) -> None:
     fuzz = Fuzzer(harness, random.Random(seed))
     await fuzz.start()

@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from bot.engine import Match
 from bot.i18n import EN
 from bot.models import Status
 from bot.records.cli import replay_file, verify_file
-from bot.records.deals import round_commitment, short
+from bot.records.deals import round_commitment, seed_commitment, short
 from bot.records.record import GameRecord, load_record
+from bot.records.seal import live_head
 from bot.storage import is_postgres
 from cogs.common import NOT_MINE
 from cogs.records import NO_PAGE, NO_RECORD, NO_STEP
-from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
+from tests.bot.kasino_harness import Harness, button, cid, custom_ids, select_options
 from tests.bot.test_bot_match import play_match
 from tests.dbrows import execute
 
@@ -57,7 +60,7 @@ async def test_the_table_commits_to_each_deal(harness: Harness) -> None:
     game = await harness.start_game(2, target=5)
     table = harness.table_message(game)
     footer = table.embeds[0].footer.text
-    expected = short(round_commitment(game.match.seed, game.id, 1))
+    expected = short(round_commitment(game.match.seed, game.id, 1, game.extra["cuts"][0]))
     assert f"deal 1: {expected}" in footer
     # the seed itself is never shown while the match is played
     assert str(game.match.seed) not in footer + (table.embeds[0].description or "")
@@ -123,7 +126,8 @@ async def test_history_replay_and_export(harness: Harness) -> None:
     record = json.loads(data)
     assert record["format"] == "kasino-record" and record["game"] == game.id
     assert record["result"]["scores"] == game.match.scores
-    assert record["rounds"][0]["seed"] == f"{game.match.seed}/0"
+    assert record["cut"].startswith("start:") and record["rounds"][0]["cut_by"] == "start"
+    assert record["rounds"][0]["seed"] == f"{game.match.seed}/0/{record['cut']}"
     out_text = io.StringIO()
     with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as file:
         file.write(data)
@@ -212,3 +216,105 @@ def _slot(message: Any, slot: str) -> str:
     found = [c for c in custom_ids(message) if c.startswith("k:replay:") and c.endswith(slot)]
     assert len(found) == 1, custom_ids(message)
     return found[0]
+
+
+async def test_the_moves_are_sealed_and_the_export_proves_them(harness: Harness) -> None:
+    """The table's footer shows the sealed log's head after every move, the end message
+    shows the final head, and ``verify --head`` with it passes on the export (and fails
+    with another head); every stored move carries its seal."""
+    game = await harness.start_game(2, target=5)
+    footer = harness.table_message(game).embeds[0].footer.text
+    assert f"moves: {short(live_head(game) or '')}" in footer  # h_0, before any move
+    await harness.play_move(game)
+    head = live_head(game)
+    assert head is not None and game.extra["seal"]["moves"] == 1
+    assert f"moves: {short(head)}" in harness.table_message(game).embeds[0].footer.text
+    await play_match(harness, game)
+    assert game.status is Status.FINISHED
+    final = short(live_head(game) or "")
+    ends = [m for m in harness.public_messages() if "Game over" in (m.content or "")]
+    assert ends and f"Moves sealed: `{final}`" in ends[-1].content
+    stored = await harness.cog.games.storage.game_moves(game.id)
+    assert all(row.seal for row in stored) and stored[-1].seal.startswith(final)
+    exported = await harness.slash(harness.members[0], "kasino export", game=game.id)
+    (attachment,) = exported.response.attachments
+    data = await attachment.read()
+    assert json.loads(data)["chain"]["head"].startswith(final)
+    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as file:
+        file.write(data)
+    out = io.StringIO()
+    assert verify_file(file.name, out, head=final) == 0, out.getvalue()
+    assert "they are the ones played" in out.getvalue()
+    assert verify_file(file.name, io.StringIO(), head="0" * 16) == 1
+
+
+async def test_a_game_dealt_before_the_seal_plays_on_and_exports_without_one(
+    harness: Harness,
+) -> None:
+    """A game saved before moves were sealed and deals cut (no ``seal`` nor ``cuts`` in
+    its state, no seal column values) resumes, keeps its old dealing to the end and
+    exports; its record says it has no chain and no cut, and verifies as before."""
+    game = await harness.start_game(2, target=21)
+    for key in ("seal", "cuts", "cut_by"):  # as a game dealt by the bot before this change
+        game.extra.pop(key)
+    game.match = Match.start(game.match.rules, 2, seed=game.match.seed)  # no cut
+    await harness.play_move(game)
+    assert "Cut:" not in (harness.table_message(game).embeds[0].description or "")
+    assert "moves:" not in harness.table_message(game).embeds[0].footer.text
+    await play_match(harness, game)
+    stored = await harness.cog.games.storage.game_moves(game.id)
+    assert all(row.seal is None for row in stored)
+    record, _ = await load_record(harness.cog.games.storage, game.id)
+    assert not record.sealed and json.loads(record.to_json())["chain"] is None
+    assert record.cut is None and record.rounds >= 2
+    assert [record.round_seed(n) for n in (1, 2)] == [
+        f"{game.match.seed}/0",
+        f"{game.match.seed}/1",
+    ]
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(record.to_json())
+    out = io.StringIO()
+    assert verify_file(file.name, out) == 0 and "No sealed move log" in out.getvalue()
+    assert "Dealt from the seed alone" in out.getvalue()
+
+
+async def test_the_players_cut_every_deal(harness: Harness) -> None:
+    """The seed is committed to on the lobby before Start; round 1 is cut by the Start
+    click (its Discord id and the players'), round 2 by the moves of round 1; the table
+    says who cut, and the export's cuts verify."""
+    anna, bjorn = harness.members[:2]
+    lobby = await harness.open_lobby(anna)
+    await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
+    opened = await harness.game()
+    assert opened is not None
+    seed = opened.extra["seed"]
+    shown = short(seed_commitment(seed, opened.id))
+    assert f"seed: {shown}" in harness.current(lobby).embeds[0].footer.text
+    started = await harness.click(anna, harness.current(lobby), custom_id=button(lobby, "start"))
+    game = await harness.game()
+    assert game is not None and game.match.seed == seed and "seed" not in game.extra
+    cut = game.extra["cuts"][0]
+    click = re.fullmatch(r"start:(\d+)", cut)  # no person's id: forget-me must not stay
+    assert click is not None and int(click[1]) == started._interaction.id  # Discord's id
+    table = harness.table_message(game).embeds[0].description
+    assert "Cut: anna's click on Start" in table
+    while game.match.rounds_played == 0:
+        await harness.play_move(game)
+    head_after_round_1 = live_head(game)
+    assert game.extra["cuts"] == [cut, head_after_round_1]
+    table = harness.table_message(game)
+    assert "Cut: the moves of round 1" in table.embeds[0].description
+    deal = short(round_commitment(seed, game.id, 2, head_after_round_1))
+    assert f"deal 2: {deal}" in table.embeds[0].footer.text
+    await play_match(harness, game)
+    record, _ = await load_record(harness.cog.games.storage, game.id)
+    assert record.cut == cut and record.round_cut(2) == head_after_round_1
+    assert record.seed_commitment().startswith(shown)
+    assert record.verify([record.commitment(n) for n in range(1, record.rounds + 1)]) == []
+    # a rematch is cut by its click
+    old_table = harness.table_message(game)
+    (rematch,) = [c for c in custom_ids(old_table) if c.startswith("k:rematch:")]
+    await harness.click(bjorn, old_table, custom_id=rematch)
+    again = await harness.game()
+    assert again is not None and again.extra["cuts"][0].startswith("rematch:")
+    assert "Cut: bjorn's click on Rematch" in harness.table_message(again).embeds[0].description

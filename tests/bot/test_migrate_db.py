@@ -13,6 +13,7 @@ from bot.__main__ import main
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.models import Status
+from bot.records.record import load_record
 from tests.bot.kasino_harness import Harness
 from tests.dbrows import query
 
@@ -60,6 +61,8 @@ async def test_games_in_progress_move_to_postgresql_and_play_on(
         assert table(postgres_url, name) == table(db_path, name), name
     assert len(table(postgres_url, "forgotten")) == 1
     assert len(table(postgres_url, "rating_changes")) == 2  # the finished match, rated
+    # the sealed log's hashes are copied with their moves
+    assert all(row["seal"] for row in table(postgres_url, "moves"))
 
     # the bot starts on PostgreSQL and the match goes on where it was, to the end
     config = dataclasses.replace(bot_config, db_path=postgres_url)
@@ -74,6 +77,10 @@ async def test_games_in_progress_move_to_postgresql_and_play_on(
         played += 1
     assert moved.status is Status.FINISHED
     storage = harness.cog.games.storage
+    # the chain runs on across the copy: the record's seals are the moves' hashes
+    record, _ = await load_record(storage, game.id)
+    assert record.sealed and record.chain_problems(record.heads()[-1]) == []
+    assert record.cut is not None and record.verify() == []  # each round's cut follows
     versions = [r["version"] for r in table(postgres_url, "moves") if r["game_id"] == game.id]
     assert len(versions) == len(set(versions)) == copied + played == 5 + played
     _, total = await storage.leaderboard(harness.guild.id)

@@ -379,7 +379,8 @@ class GameService:
         first round is cut by the click that dealt it (``click_id``, by ``user_id``)."""
         opts = game.options
         rules = opts.rules(len(game.seats))
-        # drawn when the lobby opened (a rematch has none: drawn now)
+        # drawn when the lobby opened, or a rematch's when the match before it ended
+        # (a match finished before that has none: drawn now)
         seed = game.extra.pop("seed", None)
         if seed is None:
             seed = self._draw_seed()
@@ -411,6 +412,10 @@ class GameService:
             [seat.fresh() for seat in old.seats],
             extra=_kept(old.extra),
         )
+        if "next_seed" in old.extra:
+            # drawn and committed to when the old match ended (its end message shows it)
+            game.extra["seed"] = old.extra["next_seed"]
+            game.extra["seed_game"] = old.id
         self.deal_match(game, click_id, user_id, "rematch")
         await self.storage.create_game(game, now())
         self._games[game.id] = game
@@ -553,6 +558,9 @@ class GameService:
             outcome.match_over = True
             game.status = Status.FINISHED
             game.deadline = game.timer = None
+            # a rematch is dealt at its click: its seed is drawn now, and its commitment
+            # shown in the end message, before anyone clicks (the click cuts its deal)
+            game.extra["next_seed"] = self._draw_seed()
             return self.results(game)
         if mover.idle >= self.config.max_auto_moves:
             outcome.abandoned = True

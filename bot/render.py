@@ -719,12 +719,18 @@ def ended_text(status: Status, t: Lang = EN) -> str:
 
 
 def final_line(game: Game, t: Lang = EN) -> str:
-    """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``, and
-    the head of its sealed move log (what ``python -m bot verify --head`` checks)."""
+    """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``, the
+    head of its sealed move log (what ``python -m bot verify --head`` checks), and the
+    commitment to a rematch's seed, drawn now so that the Rematch click cuts a deal the
+    bot committed to before it."""
     line = t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
     head = live_head(game)
     if head is not None:
         line += "\n" + t("Moves sealed: `{head}`", head=short(head))
+    following = game.extra.get("next_seed")
+    if following is not None:
+        seed = short(seed_commitment(following, game.id))
+        line += " · " + t("a rematch's seed: `{seed}`", seed=seed)
     return line
 
 

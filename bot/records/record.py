@@ -19,7 +19,7 @@ from bot.engine.rules import rules_from_dict, rules_to_dict
 from bot.i18n import EN, Lang
 from bot.models import Game, GameOptions, Seat, Status
 from bot.records.deals import commitment, round_seed, seed_commitment
-from bot.records.seal import chain, matches_head
+from bot.records.seal import chain, matches_head, seed_shown_in
 from bot.render import played_words
 from bot.turns import after
 
@@ -105,6 +105,9 @@ class GameRecord:
     # round 1's cut (bot.records.seal); later rounds are cut by the chain's head at the
     # end of the round before. None: a game dealt from the seed alone (before cuts)
     cut: str | None = None
+    # the game whose message showed the seed's commitment first (a rematch: the match
+    # before it, whose end message did); None: this game's own lobby
+    seed_game: int | None = None
     _heads: list[str] | None = field(default=None, repr=False, compare=False)
     _index: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
@@ -162,6 +165,7 @@ class GameRecord:
             # a game dealt before moves were sealed has none (no row of it has a seal)
             seals=[str(h) for h in seals] if seals and all(seals) else None,
             cut=str(cuts[0]) if isinstance(cuts, list) and cuts else None,
+            seed_game=None if seed_shown_in(game) == game.id else seed_shown_in(game),
         )
 
     @property
@@ -192,7 +196,7 @@ class GameRecord:
 
     def seed_commitment(self) -> str:
         """The commitment to the match seed, which starts the sealed log."""
-        return seed_commitment(self.seed, self.game_id)
+        return seed_commitment(self.seed, self.seed_game or self.game_id)
 
     def heads(self) -> list[str]:
         """The sealed log recomputed from the moves: ``[h_0, h_1, …, h_n]`` (once)."""
@@ -227,6 +231,7 @@ class GameRecord:
             "seats": self.seats,
             "seed": self.seed,
             "cut": self.cut,
+            **({"seed_game": self.seed_game} if self.seed_game is not None else {}),
             "rounds": [self._round_dict(n) for n in range(1, self.rounds + 1)],
             "chain": self.chain_dict(),
             "moves": [self._move_dict(i) for i in range(len(self.moves))],
@@ -294,6 +299,8 @@ class GameRecord:
         cut = data.get("cut")
         if cut is not None and not isinstance(cut, str):
             raise RecordError('"cut" is text or null')
+        shown = data.get("seed_game")
+        seed_game = None if shown is None else _whole(shown, "seed_game")
         return cls(
             game_id=_whole(data["game"], "game"),
             guild_id=str(data["guild"]),
@@ -321,6 +328,7 @@ class GameRecord:
             seals=[str(m.get("seal", "")) for m in moves] if sealed else None,
             chain_claim=dict(data["chain"]) if sealed else None,
             cut=cut,
+            seed_game=seed_game,
         )
 
     # ----------------------------------------------------------- the engine

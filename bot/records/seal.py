@@ -108,7 +108,15 @@ def live_head(game: Any) -> str | None:
     if isinstance(head, str) and head:
         return head
     # set at the deal, before the game had its id (a rematch): the start, from the seed
-    return origin(game.id, seed_commitment(game.match.seed, game.id), round_cut(game, 1))
+    committed = seed_commitment(game.match.seed, seed_shown_in(game))
+    return origin(game.id, committed, round_cut(game, 1))
+
+
+def seed_shown_in(game: Any) -> int:
+    """The game whose message first showed the match seed's commitment: its own lobby,
+    or for a rematch the end message of the match before it (``extra["seed_game"]``)."""
+    shown = game.extra.get("seed_game")
+    return shown if isinstance(shown, int) and not isinstance(shown, bool) else game.id
 
 
 def round_cut(game: Any, number: int) -> str | None:

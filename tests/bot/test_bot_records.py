@@ -311,10 +311,25 @@ async def test_the_players_cut_every_deal(harness: Harness) -> None:
     assert record.cut == cut and record.round_cut(2) == head_after_round_1
     assert record.seed_commitment().startswith(shown)
     assert record.verify([record.commitment(n) for n in range(1, record.rounds + 1)]) == []
-    # a rematch is cut by its click
+    # a rematch is dealt from a seed committed to in the end message, before its click,
+    # and cut by that click
     old_table = harness.table_message(game)
+    following = short(seed_commitment(game.extra["next_seed"], game.id))
+    assert f"a rematch's seed: `{following}`" in old_table.content
     (rematch,) = [c for c in custom_ids(old_table) if c.startswith("k:rematch:")]
     await harness.click(bjorn, old_table, custom_id=rematch)
     again = await harness.game()
     assert again is not None and again.extra["cuts"][0].startswith("rematch:")
+    assert again.match.seed == game.extra["next_seed"] and again.extra["seed_game"] == game.id
     assert "Cut: bjorn's click on Rematch" in harness.table_message(again).embeds[0].description
+    await play_match(harness, again)
+    replayed, _ = await load_record(harness.cog.games.storage, again.id)
+    assert replayed.seed_game == game.id and replayed.seed_commitment().startswith(following)
+    assert replayed.verify([replayed.commitment(n) for n in range(1, replayed.rounds + 1)]) == []
+    exported = json.loads(replayed.to_json())
+    assert exported["seed_game"] == game.id
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(replayed.to_json())
+    out = io.StringIO()
+    head = live_head(again)  # as its end message showed it
+    assert verify_file(file.name, out, head=head) == 0, out.getvalue()

@@ -194,8 +194,8 @@ async def test_a_first_loss_reads_as_a_rating(harness: Harness) -> None:
         seen.append(int(rating[:-1]))
     assert min(seen) < 1500 < max(seen)
     cecilia = harness.members[2]
-    lobby = await harness.open_lobby(cecilia)
-    await harness.click(cecilia, lobby, label="Add hard computer")
+    lobby = await harness.open_lobby(cecilia, target=5)
+    await harness.click(cecilia, lobby, label="Add normal computer")
     await harness.click(cecilia, lobby, custom_id=button(lobby, "start"))
     game = await harness.game()
     assert game is not None

@@ -27,9 +27,8 @@ import discord
 import pytest
 
 from bot.ai import LEVELS
-from bot.engine import Match, rules_for
 from bot.i18n import Lang, lang, languages
-from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status
+from bot.models import VARIANT_NAMES, Game, Seat, Status
 from bot.turns import moves_of
 from cogs.views import (
     forget_view,
@@ -46,6 +45,7 @@ from cogs.views import (
     take_view,
     which_view,
 )
+from tests.i18n import test_every_variant as every_variant
 
 MIN_DISTANCE = 3
 # a label that names cards or numbers: told apart by them (see the module's docstring)
@@ -102,11 +102,8 @@ def test_a_close_pair_is_found() -> None:
 
 
 def game_of(variant: str, seed: int) -> Game:
-    seats = [Seat(1, "Anna"), Seat(2, "Bjorn")]
-    game = Game(7, 1, 2, 1, GameOptions(variant=variant, target=rules_for(variant).target), seats)
-    game.status = Status.PLAYING
-    game.match = Match.start(game.options.rules(2), 2, seed=seed)
-    game.deadline = 1_800_000_000.0
+    """A two-player game of ``variant`` in play (as the variant test makes it), hints on."""
+    game = every_variant.game_of(variant, seed)
     game.extra["hints"] = True
     return game
 

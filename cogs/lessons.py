@@ -103,7 +103,7 @@ class LessonFlow:
             practice = self.position(row)
             assert practice is not None
         lesson = lesson_for(variant)
-        note = t(RESUMED, step=row.step + 1) if row.step else t(lesson.intro)
+        note = t(RESUMED, step=row.step + 1) if row.step else f"*{t(lesson.intro)}*"
         await self.practice.show(interaction, practice, note)
 
     # ------------------------------------------------------------ the owner

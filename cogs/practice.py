@@ -36,7 +36,17 @@ An owner
       position, the view to show under the text (for example "play a real game"). An
       accepted move must be committed (the owner's row advanced, its version bumped)
       *before* the judge returns: the flow answers right after. A judge that finds the
-      row moved on meanwhile (another process) answers :meth:`Verdict.gone`.
+      row moved on meanwhile (another process) answers :meth:`Verdict.stale` (the learner is
+      told the position is over or was replaced; nothing is shown as judged).
+
+What the learner sees
+    The message (:func:`practice_content`): the title in bold, the note (``"✅ " + text``
+    after an accepted move, ``"❌ " + why`` and "Nothing was played: try again." after a
+    refused one, the engine's reason after an illegal one, the "out of date" notice after
+    a stale click), the task, the hand, the table (builds with their owners' names: the
+    learner's display name, else :attr:`Practice.names`), the step's prompt, then the
+    menus and a Refresh button. An accepted move with no next position shows
+    ``"✅ " + text`` and :attr:`Verdict.view` (or no components).
 
 Ids and versions
     The menus' custom_ids are the game kinds with an ``x`` and the owner after the kind:

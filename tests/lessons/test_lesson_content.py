@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import Build, Card, IllegalMove, Move, Round, rules_for
 from bot.lessons import LESSONS, lesson_for
-from bot.lessons.steps import Step, cards
+from bot.lessons.steps import Step, cards, items
 from bot.models import VARIANT_NAMES
 
 ALL_STEPS = sorted({(key, n) for key, lesson in LESSONS.items() for n in range(len(lesson.steps))})
@@ -173,3 +173,32 @@ def test_a_krypkasino_tabbe_costs_five() -> None:
     twin = rnd.copy()
     twin.play(sweep[0])
     assert twin.live_items()[0]["tabbe"] == 5
+
+
+def test_an_ace_on_the_table_counts_1_or_14_in_swedish_kasino() -> None:
+    rnd = Round.from_position(
+        rules_for("swedish"), [cards("5C"), cards("KC")], cards("AS 4D"), to_move=0
+    )
+    assert rnd.is_legal(Move(Card.parse("5C"), cards("AS 4D")))  # 1 + 4
+
+
+def test_a_multiple_build_is_never_raised() -> None:
+    rnd, move = the_right_move("casino", 3)
+    rnd.play(move)
+    (build,) = [i for i in rnd.table if isinstance(i, Build)]
+    again = Round.from_position(
+        rules_for("casino"), [cards("2C 10S"), cards("QC KC")], [build.with_owner(1)], to_move=0
+    )
+    assert not any(m.kind == "build" and m.value == 10 for m in again.legal_moves())
+    simple = Round.from_position(
+        rules_for("casino"), [cards("2C 10S"), cards("QC KC")], items("[8: 5H 3D]@1"), to_move=0
+    )
+    assert any(m.kind == "build" and m.value == 10 for m in simple.legal_moves())
+
+
+def test_krypkasino_penalty_cards_and_the_reward_for_a_tabbe() -> None:
+    for card, points in (("10D", 3), ("2S", 2), ("AH", 1), ("5S", 1), ("AS", 2), ("9D", 0)):
+        assert penalty("krypkasino", cards(card)) == points, card
+    rnd = step_of("krypkasino", 2).position()
+    rnd.play(Move(Card.parse("9D"), cards("5S 4C")))
+    assert rnd.live_items()[1]["reward"] == -5  # the player before the one who swept

@@ -33,9 +33,11 @@ from cogs.decks import GUILD, USER, Inks
 from cogs.forgetting import LOOK_EVERY, PeopleCaches
 from cogs.hands import HandFlow
 from cogs.languages import Languages
+from cogs.lessons import LessonFlow
 from cogs.live import LiveHands
 from cogs.lobby import LobbyFlow
 from cogs.outbox import Outbox, Post
+from cogs.practice import PracticeFlow
 from cogs.privacy import ForgetFlow
 from cogs.profiles import DEFAULT_VARIANT, ProfileFlow
 from cogs.records import RecordFlow
@@ -116,6 +118,10 @@ class Kasino(
         self.privacy = ForgetFlow(bot.storage, self.people)
         self.profiles = ProfileFlow(bot.storage)
         self.records = RecordFlow(bot.storage, self.inks, self.people)
+        # private practice positions (lessons, puzzles) with the hand view's menus
+        self.practice = PracticeFlow(self.hands)
+        self.people.register("practice", self.practice.drop_kept)
+        self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
         return list(await self.table.table_posted(game_id, message_id))
@@ -144,6 +150,7 @@ class Kasino(
         self.timers.cancel_all()
         await self.table.outbox.close()
         await self.live.close()
+        self.practice.close()
         self.bot.remove_dynamic_items(KasinoButton, KasinoSelect)
 
     # --------------------------------------------------------------- commands
@@ -192,6 +199,13 @@ class Kasino(
             take_all=True if take_all is None else take_all,
             majorities=majorities,
         )
+        await self.post_lobby(interaction, options)
+
+    async def post_lobby(
+        self, interaction: discord.Interaction, options: GameOptions, *, computer: str = ""
+    ) -> None:
+        """``/kasino new``'s lobby of ``options`` in the interaction's channel, with a
+        ``computer`` of that level seated if given (a finished lesson's first game)."""
         problem = options_problem(options, private(interaction))
         if problem:
             await tell(interaction, problem)
@@ -210,6 +224,8 @@ class Kasino(
                 options,
                 locale=locale.value if locale is not None else None,
             )
+            if computer:
+                await self.games.add_computer(game, host.user_id or 0, computer)
         except ChannelBusy:
             if running:
                 await refuse(
@@ -240,6 +256,26 @@ class Kasino(
                 await refuse(interaction, NO_GAME)
                 return
             await self.hands.show_hand(interaction, game)
+
+    @app_commands.command(
+        name="learn", description="A short private lesson: learn a game by playing"
+    )
+    @app_commands.describe(variant="Which game (default Swedish Kasino)")
+    @app_commands.choices(variant=VARIANTS)
+    async def learn(
+        self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
+    ) -> None:
+        """A private lesson of small positions, resumed where it was left."""
+        await self.lessons.learn(interaction, variant.value if variant else "swedish")
+
+    async def first_game(self, interaction: discord.Interaction, variant: str) -> None:
+        """A finished lesson's first game: a lobby of ``variant`` with an easy computer."""
+        options = GameOptions(
+            variant=variant,
+            target=rules_for(variant).target,
+            turn_seconds=self.bot.config.turn_seconds,
+        )
+        await self.post_lobby(interaction, options, computer="easy")
 
     @app_commands.command(name="scores", description="The server's Kasino leaderboard")
     @app_commands.describe(
@@ -523,6 +559,12 @@ class Kasino(
             return
         if click.kind in ("replay", "jump"):
             await self.records.on_replay(interaction, click)
+            return
+        if click.kind == "learn":
+            await self.lessons.on_button(interaction, click)
+            return
+        if click.owner:  # a practice position's menus (cogs.practice)
+            await self.practice.on_click(interaction, click)
             return
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):

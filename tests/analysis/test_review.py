@@ -4,6 +4,7 @@ runs in every variant with costs and verdicts as documented."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -178,7 +179,9 @@ def test_every_variant_analyses_a_short_match(variant: str, players: int, teams:
         assert review.round_number == record.moves[review.step - 1].round
         assert set(review.reasons) == set(languages()) and all(review.reasons.values())
     middle = analysis.reviews[len(steps) // 2]
-    assert review_move(record, middle.step, seat, budget_ms=SMALL) == middle
+    # the unit of work of a worker process: its arguments and its result cross by pickle
+    sent = pickle.loads(pickle.dumps((record, middle.step, seat, SMALL)))
+    assert pickle.loads(pickle.dumps(review_move(*sent))) == middle
     with pytest.raises(ValueError):
         review_move(record, timed_out[0], seat)
     with pytest.raises(ValueError):

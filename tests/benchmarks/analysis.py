@@ -10,7 +10,8 @@ to ``--target``, by default the bot's), then analyses seat 0's chosen moves as t
 :func:`review_move` per move, each replaying the record to its position), and prints per
 variant the moves analysed, the per-move median and worst time, and the whole-match total.
 
-``--calibrate`` measures what the verdict thresholds rest on: matches in which ``hard``
+``--calibrate`` (with ``--level normal`` or ``easy``: their moves instead, to compare)
+measures what the verdict thresholds rest on: matches in which ``hard``
 plays every seat (play's budget, its own seed), their moves reviewed by the analysis
 (another seed, the analysis budget), and the distribution of the costs it finds in
 hard's own moves (share of same move, median, p90, p95, p99, worst, and how many land
@@ -50,11 +51,18 @@ SETUPS = {
 CALIBRATION = (
     ("swedish", 2, False),
     ("swedish", 4, True),
+    ("overspader", 3, False),
     ("finnish", 3, False),
     ("mulle", 2, False),
     ("casino", 2, False),
+    ("casino", 4, True),
+    ("royal", 3, False),
+    ("mulle-glimne", 2, False),
     ("swazi", 4, True),
+    ("sotho", 2, False),
+    ("south-african", 2, False),
     ("krypkasino", 3, False),
+    ("krypkasino", 5, False),
 )
 
 
@@ -76,13 +84,14 @@ def timing(variants: list[str], budget: float, target: int | None) -> None:
               f"{max(times):>10.0f}{sum(times) / 1000:>9.1f}")  # fmt: skip
 
 
-def calibrate(budget: float, play_budget: float, target: int) -> None:
-    """Review hard's own moves and print the distribution of their costs."""
+def calibrate(budget: float, play_budget: float, target: int, level: str = "hard") -> None:
+    """Review the moves of ``level`` (hard's own, by default) and print the distribution
+    of their costs."""
     costs: list[float] = []
     noise: list[float] = []
     same = 0
     for variant, players, teams in CALIBRATION:
-        record = play_match(variant, players, f"cal-{variant}-{players}", ["hard"] * players,
+        record = play_match(variant, players, f"cal-{variant}-{players}", [level] * players,
                             target=target, teams=teams, budget_ms=play_budget)  # fmt: skip
         mine: list[float] = []
         for step in moves_to_analyse(record, 0):
@@ -91,11 +100,14 @@ def calibrate(budget: float, play_budget: float, target: int) -> None:
             same += review.best == review.played
             again = _again(record, step, budget)
             noise.append(abs(again - review.cost))
+            if review.verdict not in ("best", "fine") or abs(again - review.cost) >= 0.3:
+                print(f"  step {step}: {review.played} (best {review.best}) cost"
+                      f" {review.cost:.2f}, with other worlds {again:.2f}")  # fmt: skip
         costs.extend(mine)
         print(f"{variant:<12}{players}p: {len(mine)} moves, worst {max(mine):.2f},"
               f" {_counts(mine)}", flush=True)  # fmt: skip
     costs.sort()
-    print(f"hard's own moves: {len(costs)}, hard's move again: {same / len(costs):.0%}")
+    print(f"{level}'s moves: {len(costs)}, hard's move again: {same / len(costs):.0%}")
     for name, q in (("median", 0.5), ("p90", 0.9), ("p95", 0.95), ("p99", 0.99)):
         print(f"  {name}: {costs[min(len(costs) - 1, int(q * len(costs)))]:.2f}")
     print(f"  worst: {costs[-1]:.2f}; verdicts {_counts(costs)}")
@@ -128,12 +140,13 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(VARIANT_NAMES))
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--play-budget", type=float, default=75.0)
+    parser.add_argument("--level", default="hard", help="whose moves --calibrate reviews")
     args = parser.parse_args()
     from bot.analysis import DEFAULT_BUDGET_MS
 
     budget = DEFAULT_BUDGET_MS if args.budget is None else args.budget
     if args.calibrate:
-        calibrate(budget, args.play_budget, args.target or 5)
+        calibrate(budget, args.play_budget, args.target or 5, args.level)
     else:
         timing(args.variants.split(","), budget, args.target)
 

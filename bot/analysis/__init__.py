@@ -23,22 +23,25 @@ inaccuracy    0.6 to < 1.5           a real loss, about a point (a tabbe, an ace
 mistake       1.5 or more            more than a point given away in one move
 ============  =====================  =================================================
 
-Measured with ``python tests/benchmarks/analysis.py --calibrate`` (seven matches to 5,
-Swedish 2 and 4 players in teams, Finnish 3, Mulle, Casino, Swazi 4 in teams and
-Krypkasino 3, ``hard`` playing every seat at play's 75 ms, seat 0's 169 moves reviewed
-at 150 ms with other worlds): 91% of hard's own moves are hard's move again, and their
-costs are 0.00 at the median and p90, 0.18 at p95, 0.56 at p99, 1.00 at worst. Two
-reviews of one move with different worlds differ by 0.00 at the median, 0.02 at p90,
-0.81 at worst (a Krypkasino position whose cost falls to 0.16 at eight times the
-budget). So "best" is the noise band, "fine" holds 99% of hard's own moves, and the one
-move of hard's above it (a Finnish Kasino trail that hard's own search with other seeds
-rejects three times in four, 0.88 at eight times the budget) is a real slip, correctly
-an inaccuracy. A mistake gives away more than a whole point: a tabbe and more.
+Measured with ``python tests/benchmarks/analysis.py --calibrate``: fourteen matches to 5
+(every variant; 2 to 5 players; teams), ``hard`` playing every seat at play's 75 ms,
+seat 0's 321 moves reviewed at 150 ms with other worlds. 95% of them are the analysis's
+best move again; their costs are 0.00 up to p95, 0.19 at p99 and 0.55 at worst, so all
+are best (313) or fine (8). Reviewing the same moves again with other worlds changes a
+cost by 0.00 at the median and p90, 0.40 at worst (a Krypkasino position): "best" is that
+noise band. The moves of ``normal`` (``--level normal``, 315 moves) come out 263 best,
+41 fine, 6 inaccuracies and 5 mistakes: the thresholds tell the levels apart. An earlier
+run with other seeds found one move of hard's at 1.00 (a Finnish Kasino trail that hard's
+own search with other seeds rejects three times in four): a real slip, an inaccuracy.
+A mistake gives away more than a whole point in one move (a tabbe and its cards, storan).
 
 Each review is seeded by the game, the seat and the step and bounded by counted work,
 never by the clock, so an analysis comes out the same on any machine. A review costs
-about ``DEFAULT_BUDGET_MS`` of hard's search twice (hard's choice, then the comparison):
-the bot runs reviews in worker processes (``bot/analysis/pool.py``).
+hard's search at twice play's budget (``DEFAULT_BUDGET_MS``, 150 ms, shared by hand size
+as in play: up to five times as much for a full hand), then the comparison of the two
+moves at 150 ms more: 0.1 to 0.35 s a move at the median, about 4 to 22 s for one
+seat's moves in a whole match (``python tests/benchmarks/analysis.py``). The bot runs
+the reviews in worker processes (``bot/analysis/pool.py``).
 """
 
 from __future__ import annotations

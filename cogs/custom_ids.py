@@ -30,6 +30,12 @@ custom_id formats (``k`` for Kasino)::
     k:replay:<game>:<step>:<open|first|back|next|last>   a replay at a step (0: the
                                         first deal); ``open`` sends a new private replay
     k:jump:<game>:<render>              select: the step a round or deal starts at
+    k:x<kind>:<owner>:<id>:<version>…   a practice position's hand view (cogs.practice):
+                                        ``xhand``, ``xcard``, ``xtake``, ``xpick`` and
+                                        ``xwhich``, each with the fields of the game kind
+                                        without the ``x`` after ``<owner>`` (one of
+                                        :data:`PRACTICE_OWNERS`): ``<id>`` is the owner's
+                                        position id, ``<version>`` its version
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -78,6 +84,13 @@ _FIELDS = {
     "rules": 1, "forget": 2, "history": 3, "histpick": 3, "replay": 3, "jump": 1,
 }  # fmt: skip
 FORGET_ANSWERS = ("yes", "no")
+# A practice position's hand view (cogs.practice): the game kinds' menus, another namespace.
+PRACTICE_OWNERS = ("lesson", "puzzle")
+PRACTICE_KINDS = {
+    "xhand": "hand", "xcard": "card", "xtake": "take", "xpick": "pick", "xwhich": "which",
+}  # fmt: skip
+BUTTON_KINDS += ("xhand",)
+SELECT_KINDS += ("xcard", "xtake", "xpick", "xwhich")
 
 
 class BadComponent(ValueError):
@@ -145,6 +158,12 @@ class Click:
     history: HistoryPage | None = None
     step: int = 0
     slot: str = ""
+    owner: str = ""  # a practice kind's owner (PRACTICE_OWNERS); ``game`` is its id
+
+    @property
+    def base(self) -> str:
+        """The game kind a practice kind mirrors (``xcard``: ``card``), else the kind."""
+        return PRACTICE_KINDS.get(self.kind, self.kind)
 
 
 def custom_id(kind: str, *parts: object) -> str:
@@ -190,6 +209,8 @@ def parse_click(text: object, values: object = None) -> Click:
     if len(parts) < 2 or parts[0] != "k":
         raise BadComponent(f"not a Kasino custom_id: {text!r}")
     kind, fields = parts[1], parts[2:]
+    if kind in PRACTICE_KINDS:
+        return _practice(kind, fields, values)
     if kind == "scores":
         _no_values(values)
         return Click("scores", scores=_scores(fields))
@@ -325,6 +346,18 @@ def _records(kind: str, fields: list[str], values: object, render: str, text: st
         return Click(kind, history=page)
     (value,) = _exactly_one(_values(values))
     return Click(kind, number(value, MAX_ID, 1), history=page, render=render)
+
+
+def _practice(kind: str, fields: list[str], values: object) -> Click:
+    """A practice position's menu: its owner, then exactly the fields of the game kind it
+    mirrors (read by the same code)."""
+    if not fields or fields[0] not in PRACTICE_OWNERS:
+        raise BadComponent(f"not a practice owner: {fields[:1]!r}")
+    base = PRACTICE_KINDS[kind]
+    if base in SELECT_KINDS and len(fields) != _FIELDS[base] + 2:
+        raise BadComponent("a practice menu carries its render tag")  # no formats from before
+    click = parse_click(":".join(("k", base, *fields[1:])), values)
+    return dataclasses.replace(click, kind=kind, owner=fields[0])
 
 
 def _values(values: object) -> list[str]:

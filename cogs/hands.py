@@ -27,7 +27,7 @@ from bot.games import GameError, GameService
 from bot.i18n import N_, Lang
 from bot.models import Game, Status
 from bot.moves import round_choices
-from bot.offloop import heavy, ready, view_key
+from bot.offloop import Menus, heavy, ready, view_key
 from bot.render import CardInk, hand_content, value_note
 from bot.turns import building, items_text, matching, moves_of, why_not, why_unusable
 from cogs.common import (
@@ -46,6 +46,8 @@ from cogs.live import LiveHands
 from cogs.table import TableFlow, built_hand_view
 from cogs.views import (
     CAPTURE_CHOICES,
+    GAME_IDS,
+    MenuIds,
     hand_view,
     pick_items,
     pick_view,
@@ -73,7 +75,9 @@ class CardStep:
     view: discord.ui.View | None = None
 
 
-def card_step(game: Game, *, seat: int, index: int, ink: CardInk, t: Lang) -> CardStep:
+def card_step(
+    game: Game, *, seat: int, index: int, ink: CardInk, t: Lang, ids: MenuIds = GAME_IDS
+) -> CardStep:
     """Choosing the seat's card at ``index`` (in the menus' worker, on a snapshot)."""
     rnd = game.match.round
     played = rnd.hands[seat][index]
@@ -82,7 +86,7 @@ def card_step(game: Game, *, seat: int, index: int, ink: CardInk, t: Lang) -> Ca
         return CardStep(why=why_not(rnd, played, t, ink.label))
     if moves == [Move(played)]:
         return CardStep(move=moves[0])
-    return CardStep(view=take_view(game, seat, index, ink, t))
+    return CardStep(view=take_view(game, seat, index, ink, t, ids=ids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +102,13 @@ class ItemsStep:
 
 
 def items_step(
-    game: Game, *, index: int, positions: tuple[int, ...], ink: CardInk, t: Lang
+    game: Game,
+    *,
+    index: int,
+    positions: tuple[int, ...],
+    ink: CardInk,
+    t: Lang,
+    ids: MenuIds = GAME_IDS,
 ) -> ItemsStep:
     """The card at ``index`` with the picked items at ``positions`` (in the menus'
     worker, on a snapshot)."""
@@ -111,9 +121,10 @@ def items_step(
     if len(moves) == 1:
         return ItemsStep(items, moves)
     if moves:
-        return ItemsStep(items, moves, which_view(game, index, positions, moves, t, ink))
+        view = which_view(game, index, positions, moves, t, ink, ids=ids)
+        return ItemsStep(items, moves, view)
     why = why_unusable(rnd, played, items, t, ink.label)
-    return ItemsStep(items, moves, pick_view(game, index, ink, t), why)
+    return ItemsStep(items, moves, pick_view(game, index, ink, t, ids=ids), why)
 
 
 def moves_using(game: Game, *, index: int, positions: tuple[int, ...]) -> list[Move]:
@@ -130,12 +141,35 @@ def ranked_of(game: Game, *, card: Card) -> list[Move]:
 
 
 class HandFlow:
-    """Everything a player does from their private hand view."""
+    """Everything a player does from their private hand view.
+
+    The choosing of a move (card, what it takes, picking items, which move) is shared with
+    a practice position's hand view (:class:`cogs.practice.PracticeFlow`), which overrides
+    the hooks: :meth:`ids_for` (the menus' custom_id namespace), :meth:`menus_for` (where
+    menus are built off the loop), :meth:`content` (the message's text), :meth:`remember` (a
+    shown view), :meth:`send_hand` and :meth:`play` (what happens with the chosen move).
+    """
 
     def __init__(self, games: GameService, table: TableFlow, hands: LiveHands) -> None:
         self.games = games
         self.table = table
         self.hands = hands
+
+    def ids_for(self, game: Game) -> MenuIds:
+        """The custom_id namespace of the game's menus."""
+        return GAME_IDS
+
+    def menus_for(self, game: Game) -> Menus:
+        """Where the game's menus are built off the loop, kept per game and version."""
+        return self.hands.menus
+
+    def content(self, game: Game, seat: int, note: str, step: str, ink: CardInk, t: Lang) -> str:
+        """The hand view's text at a step (``card``, ``take``, ``pick``)."""
+        return hand_content(game, seat, note, step=step, ink=ink, t=t)
+
+    def remember(self, game: Game, interaction: discord.Interaction) -> None:
+        """A hand view was shown: it follows the game while its token is valid."""
+        self.hands.remember(game.id, interaction.user.id, interaction)
 
     def ink(self, interaction: discord.Interaction, game: Game) -> CardInk:
         """How cards are written for the clicker: the deck they chose (else the server's),
@@ -152,7 +186,7 @@ class HandFlow:
         """``build`` of a snapshot of the game at its version, in the menus' worker (the
         result kept under ``key`` is shared: a view in it is reissued before use). The
         click is deferred if the result is not ready within :data:`GRACE`."""
-        future = self.hands.menus.start(game, key, build)
+        future = self.menus_for(game).start(game, key, build)
         return await ready(future, GRACE, lambda: self.defer(interaction))
 
     @staticmethod
@@ -177,8 +211,11 @@ class HandFlow:
     ) -> discord.ui.View:
         """The seat's hand view: built off the loop when its menus may be slow."""
         if not heavy(game, seat):
-            return hand_view(game, seat, ink, t)
-        build = functools.partial(built_hand_view, seat=seat, ink=ink, t=t)
+            return hand_view(game, seat, ink, t, ids=self.ids_for(game))
+        if self.ids_for(game) != GAME_IDS:
+            build = functools.partial(hand_view, seat=seat, ink=ink, t=t, ids=self.ids_for(game))
+        else:
+            build = functools.partial(built_hand_view, seat=seat, ink=ink, t=t)
         key = view_key("hand", seat, t, ink)
         return reissue(await self.off_loop(interaction, game, key, build))
 
@@ -201,7 +238,7 @@ class HandFlow:
         is already in it)."""
         t = private(interaction)
         ink = self.ink(interaction, game)
-        content = hand_content(game, seat, note, ink=ink, t=t)
+        content = self.content(game, seat, note, "card", ink, t)
         view = await self.hand_menus(interaction, game, seat, ink, t)
         await self.answer_privately(interaction, game, content, view)
 
@@ -223,7 +260,7 @@ class HandFlow:
             await interaction.response.edit_message(content=content, view=view, embed=None)
         else:
             await interaction.response.send_message(content, view=view, ephemeral=True)
-        self.hands.remember(game.id, interaction.user.id, interaction)
+        self.remember(game, interaction)
 
     async def on_move_select(
         self, interaction: discord.Interaction, game: Game, click: Click
@@ -242,11 +279,18 @@ class HandFlow:
         except GameError as error:
             await refuse_error(interaction, error)
             return
-        if click.kind == "card":
+        await self.on_choice(interaction, game, seat, click)
+
+    async def on_choice(
+        self, interaction: discord.Interaction, game: Game, seat: int, click: Click
+    ) -> None:
+        """A card, take, pick or which select of the seat to move, checked as current and
+        its own (its kind read as the game kind it mirrors: :attr:`Click.base`)."""
+        if click.base == "card":
             await self.on_card(interaction, game, seat, click.numbers[0])
-        elif click.kind == "take":
+        elif click.base == "take":
             await self.on_take(interaction, game, seat, click)
-        elif click.kind == "which":
+        elif click.base == "which":
             await self.on_which(interaction, game, seat, click)
         elif building(game.match.round):
             await self.on_pick_items(interaction, game, seat, click)
@@ -265,7 +309,9 @@ class HandFlow:
         t = private(interaction)
         ink = self.ink(interaction, game)
         if building(rnd):
-            build = functools.partial(card_step, seat=seat, index=index, ink=ink, t=t)
+            build = functools.partial(
+                card_step, seat=seat, index=index, ink=ink, t=t, ids=self.ids_for(game)
+            )
             key = view_key("card", seat, t, ink, index)
             step = await self.off_loop(interaction, game, key, build)
             if step.why is not None:
@@ -286,8 +332,8 @@ class HandFlow:
             return
         else:
             note = t("You play **{card}**. What does it take?", card=ink.label(played))
-            view = take_view(game, seat, index, ink, t)
-        content = hand_content(game, seat, note, step="take", ink=ink, t=t)
+            view = take_view(game, seat, index, ink, t, ids=self.ids_for(game))
+        content = self.content(game, seat, note, "take", ink, t)
         await self.answer_privately(interaction, game, content, view)
 
     @staticmethod
@@ -315,8 +361,8 @@ class HandFlow:
             note = t(
                 "You play **{card}**. Choose the table cards it takes:", card=ink.label(played)
             )
-            content = hand_content(game, seat, note, step="pick", ink=ink, t=t)
-            view = pick_view(game, click.card or 0, ink, t)
+            content = self.content(game, seat, note, "pick", ink, t)
+            view = pick_view(game, click.card or 0, ink, t, ids=self.ids_for(game))
             await self.answer_privately(interaction, game, content, view)
             return
         if click.choice == "trail":
@@ -360,8 +406,8 @@ class HandFlow:
                 card=ink.label(played),
                 values=values_text,
             )
-            content = hand_content(game, seat, note, step="pick", ink=ink, t=t)
-            view = pick_view(game, click.card or 0, ink, t)
+            content = self.content(game, seat, note, "pick", ink, t)
+            view = pick_view(game, click.card or 0, ink, t, ids=self.ids_for(game))
             await self.answer_privately(interaction, game, content, view)
             return
         await self.play(interaction, game, seat, Move(played, taken))
@@ -377,7 +423,9 @@ class HandFlow:
         t = private(interaction)
         ink = self.ink(interaction, game)
         index = click.card or 0
-        build = functools.partial(items_step, index=index, positions=click.numbers, ink=ink, t=t)
+        build = functools.partial(
+            items_step, index=index, positions=click.numbers, ink=ink, t=t, ids=self.ids_for(game)
+        )
         key = view_key("items", seat, t, ink, index, click.numbers)
         step = await self.off_loop(interaction, game, key, build)
         if step.items is None:
@@ -401,7 +449,7 @@ class HandFlow:
                 items=shown,
                 why=step.why,
             )
-        content = hand_content(game, seat, note, step="pick", ink=ink, t=t)
+        content = self.content(game, seat, note, "pick", ink, t)
         await self.answer_privately(interaction, game, content, reissue(step.view))
 
     async def on_which(

@@ -36,6 +36,7 @@ from cogs.languages import Languages
 from cogs.live import LiveHands
 from cogs.lobby import LobbyFlow
 from cogs.outbox import Outbox, Post
+from cogs.practice import PracticeFlow
 from cogs.privacy import ForgetFlow
 from cogs.profiles import DEFAULT_VARIANT, ProfileFlow
 from cogs.records import RecordFlow
@@ -116,6 +117,9 @@ class Kasino(
         self.privacy = ForgetFlow(bot.storage, self.people)
         self.profiles = ProfileFlow(bot.storage)
         self.records = RecordFlow(bot.storage, self.inks, self.people)
+        # private practice positions (lessons, puzzles) with the hand view's menus
+        self.practice = PracticeFlow(self.hands)
+        self.people.register("practice", self.practice.drop_kept)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
         return list(await self.table.table_posted(game_id, message_id))
@@ -144,6 +148,7 @@ class Kasino(
         self.timers.cancel_all()
         await self.table.outbox.close()
         await self.live.close()
+        self.practice.close()
         self.bot.remove_dynamic_items(KasinoButton, KasinoSelect)
 
     # --------------------------------------------------------------- commands
@@ -523,6 +528,9 @@ class Kasino(
             return
         if click.kind in ("replay", "jump"):
             await self.records.on_replay(interaction, click)
+            return
+        if click.owner:  # a practice position's menus (cogs.practice)
+            await self.practice.on_click(interaction, click)
             return
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
 import discord
@@ -44,6 +45,31 @@ V = TypeVar("V", bound=discord.ui.View | None)
 CAPTURE_CHOICES = MAX_MENU_OPTIONS - 2
 # what a card can do, as its card-menu option says it
 KIND_WORDS = {"capture": N_("take"), "build": N_("build"), "trail": N_("trail and build")}
+
+
+@dataclass(frozen=True, slots=True)
+class MenuIds:
+    """The custom_id kinds of the move menus (and leading fields before the position's id
+    and version): a real game's hand view (:data:`GAME_IDS`), or a practice position's
+    (:mod:`cogs.practice`), whose menus are the same with another namespace."""
+
+    card: str = "card"
+    take: str = "take"
+    pick: str = "pick"
+    which: str = "which"
+    hand: str = "hand"
+    head: tuple[str, ...] = ()
+
+    def select(self, kind: str, game: Game, *more: object, **options: object) -> KasinoSelect:
+        """A select of this namespace for the game at its version."""
+        return KasinoSelect(kind, *self.head, game.id, game.version, *more, **options)  # type: ignore[arg-type]
+
+    def back(self, game: Game, label: str, emoji: str | None = None) -> KasinoButton:
+        """The hand button (Back, Refresh) of this namespace."""
+        return KasinoButton(self.hand, *self.head, game.id, game.version, label=label, emoji=emoji)
+
+
+GAME_IDS = MenuIds()
 
 
 def _view() -> discord.ui.View:
@@ -246,9 +272,12 @@ KIND_OF = {"capture": "capture", "build": "build", "table-build": "trail"}  # la
 
 
 @_static
-def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> discord.ui.View:
+def hand_view(
+    game: Game, seat: int, ink: CardInk = TEXT_INK, t: Lang = EN, *, ids: MenuIds = GAME_IDS
+) -> discord.ui.View:
     """On your turn a select of the card to play, in the sorted order of the hand (its
-    values stay hand positions), and Hint when hints are on; always a Refresh button."""
+    values stay hand positions), and Hint when hints are on; always a Refresh button
+    (``ids``: the custom_id namespace, a practice position's or a real game's)."""
     view = _view()
     rnd = game.match.round
     my_turn = game.status is Status.PLAYING and not game.extra.get("paused") and rnd.to_move == seat
@@ -259,10 +288,9 @@ def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> d
         by_card = rnd.moves.by_card() if building(rnd) else {}
         options = [_card_option(game, i, seat, ink, by_card, t) for i in order]
         view.add_item(
-            KasinoSelect(
-                "card",
-                game.id,
-                game.version,
+            ids.select(
+                ids.card,
+                game,
                 options=options[:MAX_MENU_OPTIONS],
                 placeholder=t("Your turn: choose a card to play"),
             )
@@ -270,7 +298,7 @@ def hand_view(game: Game, seat: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> d
     if my_turn and game.hints:
         view.add_item(KasinoButton("hint", game.id, game.version, label=t("Hint"), emoji="💡"))
     if game.status is Status.PLAYING:
-        view.add_item(KasinoButton("hand", game.id, game.version, label=t("Refresh"), emoji="🔄"))
+        view.add_item(ids.back(game, t("Refresh"), "🔄"))
     return view
 
 
@@ -283,14 +311,20 @@ def ranked_moves(rnd: Round, played: Card) -> list[Move]:
 
 @_static
 def take_view(
-    game: Game, seat: int, index: int, ink: CardInk = TEXT_INK, t: Lang = EN
+    game: Game,
+    seat: int,
+    index: int,
+    ink: CardInk = TEXT_INK,
+    t: Lang = EN,
+    *,
+    ids: MenuIds = GAME_IDS,
 ) -> discord.ui.View:
     """What the chosen card takes: ranked captures, trail, or choosing the cards yourself."""
     rnd = game.match.round
     rules = game.match.rules
     played = rnd.hands[seat][index]
     if building(rnd):
-        return _building_take_view(game, played, index, ink, t)
+        return _building_take_view(game, played, index, ink, t, ids=ids)
     choices = round_choices(rnd, played, CAPTURE_CHOICES)
     # a capture names several cards: its emoji is the face of the first it takes (each
     # option's own), the label names them all as text (see CardInk.label)
@@ -325,21 +359,20 @@ def take_view(
         )
     view = _view()
     view.add_item(
-        KasinoSelect(
-            "take",
-            game.id,
-            game.version,
+        ids.select(
+            ids.take,
+            game,
             index,
             options=options,
             placeholder=t("What does {card} take?", card=ink.label(played)),
         )
     )
-    view.add_item(KasinoButton("hand", game.id, game.version, label=t("Back")))
+    view.add_item(ids.back(game, t("Back")))
     return view
 
 
 def _building_take_view(
-    game: Game, played: Card, index: int, ink: CardInk, t: Lang = EN
+    game: Game, played: Card, index: int, ink: CardInk, t: Lang = EN, *, ids: MenuIds = GAME_IDS
 ) -> discord.ui.View:
     """The ranked moves of the card (captures, builds, raises, adds, Swazi trails with
     builds), then the plain trail when allowed, then "choose it myself"."""
@@ -365,7 +398,7 @@ def _building_take_view(
         )
     )
     placeholder = t("What does {card} do?", card=ink.label(played))
-    return _move_menu(game, "take", index, options, placeholder, t=t)
+    return _move_menu(game, ids.take, index, options, placeholder, t=t, ids=ids)
 
 
 def _move_options(
@@ -414,13 +447,12 @@ def _move_menu(
     placeholder: str,
     *extra: object,
     t: Lang = EN,
+    ids: MenuIds = GAME_IDS,
 ) -> discord.ui.View:
     """A one-choice select of moves for the card at ``index``, and Back."""
     view = _view()
-    view.add_item(KasinoSelect(
-        kind, game.id, game.version, index, *extra, options=options, placeholder=placeholder
-    ))  # fmt: skip
-    view.add_item(KasinoButton("hand", game.id, game.version, label=t("Back")))
+    view.add_item(ids.select(kind, game, index, *extra, options=options, placeholder=placeholder))
+    view.add_item(ids.back(game, t("Back")))
     return view
 
 
@@ -441,16 +473,20 @@ def which_view(
     moves: list[Move],
     t: Lang = EN,
     ink: CardInk = TEXT_INK,
+    *,
+    ids: MenuIds = GAME_IDS,
 ) -> discord.ui.View:
     """The moves of one card that use exactly the picked items (a capture or builds of
     several values)."""
     options = _move_options(game.match.round, moves, t, ink)
     mask = positions_mask(picked)
-    return _move_menu(game, "which", index, options, t("Which move?"), mask, t=t)
+    return _move_menu(game, ids.which, index, options, t("Which move?"), mask, t=t, ids=ids)
 
 
 @_static
-def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> discord.ui.View:
+def pick_view(
+    game: Game, index: int, ink: CardInk = TEXT_INK, t: Lang = EN, *, ids: MenuIds = GAME_IDS
+) -> discord.ui.View:
     """A multi-select of the table items (values are positions: cards may repeat), then
     the pile tops a game with builds lets you use."""
     items = pick_items(game.match.round)
@@ -466,17 +502,16 @@ def pick_view(game: Game, index: int, ink: CardInk = TEXT_INK, t: Lang = EN) -> 
     ]
     view = _view()
     view.add_item(
-        KasinoSelect(
-            "pick",
-            game.id,
-            game.version,
+        ids.select(
+            ids.pick,
+            game,
             index,
             options=options,
             placeholder=t("Choose the table items it uses"),
             max_values=len(options),
         )
     )
-    view.add_item(KasinoButton("hand", game.id, game.version, label=t("Back")))
+    view.add_item(ids.back(game, t("Back")))
     return view
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from bot.engine import Round
+from bot.engine import Match, Round
 from bot.records.record import GameRecord
 
 from .families import family_of
 from .model import MARGIN, Puzzle, position_of
-from .solve import Solver, TooBig, solvable
+from .solve import Solver, TooBig, line_end, solvable
 
 
 def puzzle_at(
@@ -35,11 +35,13 @@ def puzzle_at(
     moves = round_.legal_moves()
     if len(moves) < 2:
         return None
+    solver = solver or Solver()
     try:
-        valued = (solver or Solver()).solve(round_)
+        valued = solver.solve(round_)
+        if valued[0].value - valued[1].value < MARGIN:
+            return None
+        endings = tuple(tuple(line_end(solver, round_, v.move)) for v in valued)
     except TooBig:
-        return None
-    if valued[0].value - valued[1].value < MARGIN:
         return None
     return Puzzle(
         round_.rules.name,
@@ -47,6 +49,7 @@ def puzzle_at(
         position_of(round_),
         tuple((v.move.to_dict(), v.value) for v in valued),
         source,
+        endings,
     )
 
 
@@ -57,7 +60,7 @@ def positions(record: GameRecord) -> Iterator[tuple[int, Round]]:
         return
     found: list[tuple[int, Round]] = []
 
-    def keep(number: int, match, play, words) -> None:  # noqa: ANN001 (replay's callback)
+    def keep(number: int, match: Match, play: object, words: str) -> None:
         if not match.is_over and solvable(match.round):
             found.append((number, match.round.copy()))
 

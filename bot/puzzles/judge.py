@@ -1,5 +1,5 @@
 """Judging an answer: the played move's exact value against the best, and how the round
-ends after each with best play by both (what the explanation says).
+ends after each with best play by both (stored with the puzzle: judging is a lookup).
 
 The first answer a person gives to the day's puzzle is the one counted (solved or not);
 later tries are judged and explained the same way but change nothing (docs/players.md).
@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine import Move, Round, Score
+from bot.engine import Move, Score
 
 from .model import Puzzle
-from .solve import Solver
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +27,8 @@ class Ending:
 @dataclass(frozen=True, slots=True)
 class Judgement:
     """An answer judged: ``right`` when it reaches the best value; ``played`` how the
-    round ends after it, ``best`` after the answer, ``other`` after the next best move
-    (compared with the answer when the answer was right)."""
+    round ends after it, ``best`` after the answer, ``other`` after the move the answer
+    is compared with (the played one, or the next best when the answer was right)."""
 
     right: bool
     played: Ending
@@ -47,40 +46,17 @@ class Judgement:
         return self.best.value - self.other.value
 
 
-def ending(puzzle: Puzzle, move: Move, solver: Solver | None = None) -> Ending:
-    """How the round ends after ``move`` with best play by both (ValueError: not a legal
-    move of the puzzle)."""
-    value = puzzle.value_of(move)
-    if value is None:
-        raise ValueError(f"{move} is not a legal move of the puzzle")
-    solver = solver or Solver()
-    rnd = puzzle.round
-    rnd.play(move)
-    while not rnd.is_over:
-        rnd.play(_best_reply(rnd, solver))
-    return Ending(move, value, tuple(rnd.score()))
-
-
-def _best_reply(rnd: Round, solver: Solver) -> Move:
-    """A best move of the seat to move (the first in the engine's order)."""
-    mine = rnd.side_of(rnd.to_move) == 0
-    best_move, best = None, None
-    for move in rnd.legal_moves():
-        value = solver.after(rnd, move)
-        if best is None or (value > best if mine else value < best):
-            best_move, best = move, value
-    assert best_move is not None  # a round not over has a move
-    return best_move
+def _ending(puzzle: Puzzle, index: int) -> Ending:
+    data, value = puzzle.values[index]
+    scores = tuple(Score(dict(items)) for items in puzzle.endings[index])
+    return Ending(Move.from_dict(data), value, scores)
 
 
 def judge(puzzle: Puzzle, move: Move) -> Judgement:
-    """Judge ``move`` (a legal move of the puzzle)."""
-    solver = Solver()
-    played = ending(puzzle, move, solver)
-    best = ending(puzzle, puzzle.best, solver)
+    """Judge ``move``; ValueError when it is not a legal move of the puzzle."""
+    index = puzzle.index_of(move)
+    if index is None:
+        raise ValueError(f"{move} is not a legal move of the puzzle")
+    played, best = _ending(puzzle, index), _ending(puzzle, 0)
     right = played.value == best.value
-    if right:
-        other = ending(puzzle, puzzle.moves()[1].move, solver)
-    else:
-        other = played
-    return Judgement(right, played, best, other)
+    return Judgement(right, played, best, _ending(puzzle, 1) if right else played)

@@ -28,6 +28,8 @@ class Puzzle:
     round for the mover's side minus the other's; Krypkasino: the other's penalty
     points minus the mover's), best first; ``values[0]`` is the answer. ``source`` says
     where the position comes from (``{"game": id, "step": n}`` or ``{"set": name}``).
+    ``endings`` holds, for each move of ``values``, each side's score items when the
+    round ends after it with best play by both (what a judged answer explains).
     """
 
     variant: str
@@ -35,6 +37,7 @@ class Puzzle:
     position: dict[str, Any]
     values: tuple[tuple[dict[str, Any], int], ...]
     source: dict[str, Any]
+    endings: tuple[tuple[dict[str, int], ...], ...] = ()
 
     @property
     def round(self) -> Round:
@@ -66,13 +69,18 @@ class Puzzle:
         """How much better the answer is than the next best move."""
         return self.best_value - self.second_value
 
+    def index_of(self, move: Move) -> int | None:
+        """Where ``move`` is in :attr:`values` (None: not a legal move of the position)."""
+        wanted = move.to_dict()
+        for index, (data, _) in enumerate(self.values):
+            if data == wanted:
+                return index
+        return None
+
     def value_of(self, move: Move) -> int | None:
         """The exact value of ``move`` (None: not a legal move of the position)."""
-        wanted = move.to_dict()
-        for data, value in self.values:
-            if data == wanted:
-                return value
-        return None
+        index = self.index_of(move)
+        return None if index is None else self.values[index][1]
 
     def moves(self) -> list[Valued]:
         """Every legal move with its value, best first."""
@@ -92,6 +100,7 @@ class Puzzle:
             "position": self.position,
             "values": [[data, value] for data, value in self.values],
             "source": self.source,
+            "endings": [list(ending) for ending in self.endings],
         }
 
     @classmethod
@@ -105,11 +114,17 @@ class Puzzle:
                 dict(data["position"]),
                 values,
                 dict(data.get("source") or {}),
+                tuple(
+                    tuple({str(k): int(v) for k, v in side.items()} for side in ending)
+                    for ending in data.get("endings", ())
+                ),
             )
-        except (KeyError, TypeError) as error:
+        except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"not a puzzle ({type(error).__name__})") from None
         if len(values) < 2:
             raise ValueError("a puzzle has at least two moves")
+        if len(puzzle.endings) != len(values):
+            raise ValueError("a puzzle has one ending per move")
         return puzzle
 
     def to_json(self) -> str:

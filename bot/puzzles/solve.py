@@ -144,3 +144,22 @@ def best_of(valued: Sequence[Valued]) -> tuple[int, int | None]:
     best = valued[0].value
     rest = [v.value for v in valued if v.value < best]
     return best, (max(rest) if rest else None)
+
+
+def line_end(solver: Solver, round_: Round, move: Move) -> list[dict[str, int]]:
+    """Each side's score items when the round ends after ``move`` and best play by both
+    (the first best move in the engine's order at each turn; what the explanation of a
+    judged answer shows). Uses ``solver``'s table, so after :meth:`Solver.solve` of the
+    position it costs little."""
+    rnd = round_.copy()
+    rnd.play(move)
+    while not rnd.is_over:
+        mine = rnd.side_of(rnd.to_move) == 0
+        best_move, best = None, 0
+        for option in rnd.legal_moves():
+            value = solver.after(rnd, option)
+            if best_move is None or (value > best if mine else value < best):
+                best_move, best = option, value
+        assert best_move is not None  # a round not over has a move
+        rnd.play(best_move)
+    return [dict(score.items) for score in rnd.score()]

@@ -9,14 +9,15 @@ Any family's puzzle counts for its day (two puzzles solved on one day count once
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 LOOKBACK = 400  # days read back for a streak (a longer one shows as at least this)
 
 
 def utc_day(now: float) -> date:
     """The UTC day of a Unix time."""
-    return datetime.fromtimestamp(now, timezone.utc).date()
+    return datetime.fromtimestamp(now, UTC).date()
 
 
 def day_text(day: date) -> str:
@@ -38,3 +39,9 @@ def streak(solved: Iterable[str | date], today: date) -> int:
 def since(today: date) -> str:
     """The first day a streak on ``today`` is read from."""
     return day_text(today - timedelta(days=LOOKBACK))
+
+
+async def puzzle_streak(storage: Any, guild_id: int, user_id: int, now: float) -> int:
+    """The person's puzzle streak in the server at Unix time ``now`` (from storage)."""
+    today = utc_day(now)
+    return streak(await storage.solved_days(guild_id, user_id, since(today)), today)

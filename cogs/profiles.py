@@ -32,6 +32,7 @@ class ProfileFlow:
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self.clock = time.time  # the puzzle streak's day (tests set another clock)
 
     async def profile(self, guild_id: int, user_id: int, name: str, variant: str | None) -> Profile:
         """Everything a profile shows, for a person in a server (``variant``: of that game
@@ -72,7 +73,7 @@ class ProfileFlow:
             current=current,
             last=await storage.player_results(guild_id, user_id, variant, LAST_RESULTS),
             history=await self._history(guild_id, shown, user_id, rating.row is None),
-            puzzle_streak=await puzzle_streak(storage, guild_id, user_id, time.time()),
+            puzzle_streak=await puzzle_streak(storage, guild_id, user_id, self.clock()),
         )
 
     async def _history(

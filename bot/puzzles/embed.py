@@ -11,8 +11,8 @@ from __future__ import annotations
 from bot.engine import Move, Round
 from bot.i18n import N_, Lang
 from bot.moves import penalty_points
+from bot.render import ITEM_NAMES, KRYP_ITEM_NAMES, item_name, plain, sorted_cards, variant_name
 from bot.render import cards as cards_text
-from bot.render import item_name, plain, sorted_cards, variant_name
 from bot.turns import move_label
 
 from .judge import Ending, Judgement
@@ -90,15 +90,15 @@ def task(puzzle: Puzzle, answered: bool | None, t: Lang) -> str:
     if rnd.rules.lowest_wins:
         lines.append(
             t(
-                "Find the best move: the one after which you take the fewest penalty points"
-                " against your opponent's, whatever they do."
+                "Find the move that leaves you the fewest penalty points against your"
+                " opponent's, whatever they do."
             )
         )
     else:
         lines.append(
             t(
-                "Find the best move: the one that ends this round with the most points for"
-                " you against your opponent's, whatever they do."
+                "Find the move that ends this round with the most points for you against"
+                " your opponent's, whatever they do."
             )
         )
     if answered is not None:
@@ -110,74 +110,82 @@ def task(puzzle: Puzzle, answered: bool | None, t: Lang) -> str:
     return "\n".join(lines)
 
 
-def _items(puzzle: Puzzle, ending: Ending, side: int, t: Lang) -> str:
-    rules = puzzle.round.rules
-    items = ending.scores[side].items
-    parts = [f"{item_name(rules, key, t)} {value}" for key, value in items.items() if value]
-    return ", ".join(parts) or t("nothing")
+def _order(key: str) -> int:
+    keys = list(KRYP_ITEM_NAMES) + list(ITEM_NAMES)
+    return keys.index(key) if key in keys else len(keys)
 
 
-def ending_words(puzzle: Puzzle, ending: Ending, t: Lang) -> str:
-    """How the round ends after a move: ``7–3 (you: Cards 3, Spades 2; your opponent:
-    Aces 1)``; Krypkasino says penalty points."""
+def score_words(puzzle: Puzzle, ending: Ending, t: Lang) -> str:
+    """How the round ends after a move: ``7–5`` for you first; in Krypkasino ``12
+    penalty points for you, 3 for your opponent``."""
     side = puzzle.round.side_of(puzzle.seat)
     mine, theirs = ending.scores[side].total, ending.scores[1 - side].total
-    fields = {
-        "mine": mine,
-        "theirs": theirs,
-        "my_items": _items(puzzle, ending, side, t),
-        "their_items": _items(puzzle, ending, 1 - side, t),
-    }
     if puzzle.round.rules.lowest_wins:
         return t(
-            "{mine} penalty points for you, {theirs} for your opponent (you: {my_items};"
-            " your opponent: {their_items})",
-            **fields,
+            "{mine} penalty points for you, {theirs} for your opponent", mine=mine, theirs=theirs
         )
-    return t("{mine}–{theirs} (you: {my_items}; your opponent: {their_items})", **fields)
+    return f"{mine}–{theirs}"
+
+
+def difference(puzzle: Puzzle, one: Ending, other: Ending, t: Lang) -> str:
+    """The score items whose balance differs between two endings, in the variant's
+    words: ``Cards, Sistan, Spades`` (what the better move wins)."""
+    side = puzzle.round.side_of(puzzle.seat)
+    rules = puzzle.round.rules
+
+    def net(ending: Ending, key: str) -> int:
+        return ending.scores[side][key] - ending.scores[1 - side][key]
+
+    keys = {k for e in (one, other) for score in e.scores for k in score.items}
+    changed = sorted((k for k in keys if net(one, k) != net(other, k)), key=_order)
+    return ", ".join(item_name(rules, key, t) for key in changed)
 
 
 def verdict_text(
     puzzle: Puzzle, judged: Judgement, counted: bool, solved_today: bool, streak: int, t: Lang
 ) -> str:
-    """The judged answer: right (why, and what the best move gets against the next best)
-    or wrong (what the played move gives away, and the best move); then whether this
-    answer counted, and the streak."""
+    """The judged answer: right (why: how the round ends after it against the next best
+    move, and the score items that make the difference) or wrong (what the played move
+    gives away, and the best move); then whether this answer counted, and the streak."""
     rnd = puzzle.round
     points = (
         (lambda n: t.ngettext("{n} penalty point", "{n} penalty points", n))
         if rnd.rules.lowest_wins
         else (lambda n: t.ngettext("{n} point", "{n} points", n))
     )
-    best = move_words(rnd, judged.best.move, t)
     if judged.right:
         lines = [
-            t("**Right!** {move} is the best move.", move=move_words(rnd, judged.played.move, t)),
             t(
-                "With best play by both the round ends {ending}.",
-                ending=ending_words(puzzle, judged.best, t),
+                "**Right!** {move} is the best move: with best play by both the round ends"
+                " {score}.",
+                move=move_words(rnd, judged.played.move, t),
+                score=score_words(puzzle, judged.best, t),
             ),
             t(
-                "The next best move, {move}, ends it {ending}: {points} worse.",
+                "The next best move, {move}, ends it {score}: {points} worse.",
                 move=move_words(rnd, judged.other.move, t),
-                ending=ending_words(puzzle, judged.other, t),
+                score=score_words(puzzle, judged.other, t),
                 points=points(judged.margin),
             ),
         ]
     else:
         lines = [
-            t("**Not the best move.** {move}", move=move_words(rnd, judged.played.move, t)),
             t(
-                "Against the best defence it ends the round {ending}: it gives away {points}.",
-                ending=ending_words(puzzle, judged.played, t),
+                "**Not the best move.** {move} ends the round {score} against the best"
+                " defence: it gives away {points}.",
+                move=move_words(rnd, judged.played.move, t),
+                score=score_words(puzzle, judged.played, t),
                 points=points(judged.loss),
             ),
             t(
-                "The best move was {move}, which ends it {ending}.",
-                move=best,
-                ending=ending_words(puzzle, judged.best, t),
+                "The best move was {move}, which ends it {score}.",
+                move=move_words(rnd, judged.best.move, t),
+                score=score_words(puzzle, judged.best, t),
             ),
         ]
+    changed = difference(puzzle, judged.best, judged.other, t)
+    if changed:
+        lines.append(t("The difference is in: {items}.", items=changed))
     if counted:
         lines.append(
             t("This was your answer of the day: solved.")

@@ -83,9 +83,18 @@ def candidates(record: GameRecord) -> list[Puzzle]:
 
 
 def best_candidate(record: GameRecord) -> Puzzle | None:
-    """The record's best puzzle: the widest margin, then the most moves to choose from,
-    then the earliest (None when the game has none)."""
+    """The record's best puzzle: the most cards left in hands (the richest position),
+    then the most moves to choose from, then the widest margin, then the earliest (None
+    when the game has none)."""
     found = candidates(record)
     if not found:
         return None
-    return max(found, key=lambda p: (p.margin, len(p.values), -int(p.source["step"])))
+    return max(
+        found,
+        key=lambda p: (
+            sum(map(len, p.position["hands"])),
+            len(p.values),
+            p.margin,
+            -int(p.source["step"]),
+        ),
+    )

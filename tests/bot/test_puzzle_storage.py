@@ -16,7 +16,7 @@ from bot.puzzles.builtin import builtin
 from bot.puzzles.daily import TRIES
 from bot.puzzles.streak import puzzle_streak
 from bot.puzzles.today import choose, todays
-from bot.storage import StoredMove, Storage
+from bot.storage import Storage, StoredMove
 from bot.storage.schema import ID_TABLES, TABLES
 
 GUILD, ANNA, BJORN = 7, 41, 42

@@ -152,6 +152,7 @@ class Kasino(
         await self.table.outbox.close()
         await self.live.close()
         self.practice.close()
+        self.puzzles.close()
         self.bot.remove_dynamic_items(KasinoButton, KasinoSelect)
 
     # --------------------------------------------------------------- commands

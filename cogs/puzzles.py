@@ -7,15 +7,20 @@ player is whoever clicks (each on their own private message). A position is only
 playable on its own UTC day: a click on yesterday's puzzle is refused as over. The first
 answer counts (solved or missed, with the streak); later tries are judged and explained
 but change nothing. Choosing the day's puzzle replays and solves finished games: it runs
-in a worker thread, once per server, family and day (one at a time in this process).
+once per server, family and day (one at a time in this process): the records are read
+in a worker thread, the replays and solves (up to seconds of CPU) in a worker process of
+its own, so the event loop and every table's clicks never wait for them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
 
 import discord
 
@@ -32,6 +37,7 @@ from bot.storage.puzzles import PuzzleDay
 from cogs.common import refuse
 from cogs.practice import Practice, PracticeFlow, Verdict
 
+T = TypeVar("T")
 UNKNOWN_FAMILY = N_("There is no puzzle for that game.")
 VERSION = 1  # a puzzle position never changes within its day (its row is written once)
 
@@ -48,7 +54,21 @@ class PuzzleFlow:
         self.practice = practice
         self.clock = clock
         self._choosing: dict[tuple[int, str, str], asyncio.Lock] = {}
+        self._pool: ProcessPoolExecutor | None = None
         practice.register(self)
+
+    async def solve(self, function: Callable[..., T], *args: object) -> T:
+        """Run ``function`` (pure, plain data in and out) in the worker process, started
+        the first time it is needed (a server with no finished game never needs it)."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+
+    def close(self) -> None:
+        """Stop the worker process (the cog is unloaded)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
     def today(self) -> str:
         """Today's UTC day, as stored."""
@@ -70,7 +90,13 @@ class PuzzleFlow:
             lock = self._choosing.setdefault(key, asyncio.Lock())
             async with lock:
                 stored, _ = await todays(
-                    self.storage, guild_id, family, day, self.clock(), asyncio.to_thread
+                    self.storage,
+                    guild_id,
+                    family,
+                    day,
+                    self.clock(),
+                    asyncio.to_thread,
+                    self.solve,
                 )
             self._choosing.pop(key, None)
         await self.practice.show(interaction, await self._practice(stored, interaction.user.id))

@@ -145,4 +145,7 @@ class PuzzleFlow:
         solved = bool(attempt and attempt.solved)
         streak = await puzzle_streak(storage, stored.guild_id, user, now)
         text = embed.verdict_text(puzzle, judged, counted, solved, streak, t)
-        return Verdict.accept(text) if judged.right else Verdict.refuse(text)
+        if not judged.right:
+            return Verdict.refuse(text)  # shown above the position, under its title
+        # the last message of the puzzle: it says which puzzle it answers
+        return Verdict.accept(f"{text}\n*{embed.title(puzzle, stored.day, t)}*")

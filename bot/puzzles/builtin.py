@@ -3,13 +3,14 @@
 ``builtin.json`` (beside this file) is made by ``python -m bot.puzzles build``
 (:func:`build`): computer-vs-computer matches (the ``normal`` level, two players) of
 every variant from fixed seeds, each game's best puzzle kept
-(:func:`bot.puzzles.extract.best_candidate`) until each variant has :data:`PER_VARIANT`.
+(:func:`bot.puzzles.extract.best_candidate`), and the :data:`PER_VARIANT` richest kept.
 The same seeds give the same file; ``tests/puzzles`` re-solves every puzzle in it.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from .model import Puzzle
 
 PATH = Path(__file__).with_name("builtin.json")
 PER_VARIANT = {"nordic": 2, "krypkasino": 6, "casino": 2}
-MAX_GAMES = 40  # seeds tried per variant before giving up on more puzzles of it
+GAMES = 10  # games played per variant; their richest puzzles are kept
 
 
 @lru_cache(maxsize=1)
@@ -60,25 +61,28 @@ def played_record(variant: str, seed: str) -> GameRecord:
     )  # fmt: skip
 
 
+def richness(puzzle: Puzzle) -> tuple[int, int, int]:
+    """How much a puzzle asks: cards left in hands, moves to choose from, then margin."""
+    return (sum(map(len, puzzle.position["hands"])), len(puzzle.values), puzzle.margin)
+
+
 def build(path: Path = PATH, log: bool = True) -> dict[str, list[dict]]:
-    """Make the built-in set and write it to ``path``."""
+    """Make the built-in set and write it to ``path``: per variant, the best puzzles of
+    :data:`GAMES` games (each game's best, then the richest of them)."""
     data: dict[str, list[dict]] = {family: [] for family in FAMILIES}
     for family in FAMILIES:
         for variant in variants_of(family):
-            found = 0
-            for number in range(MAX_GAMES):
-                if found >= PER_VARIANT[family]:
-                    break
+            found = []
+            for number in range(GAMES):
                 seed = f"puzzle-{variant}-{number}"
-                record = played_record(variant, seed)
-                puzzle = best_candidate(record)
-                if puzzle is None:
-                    continue
-                source = {"set": "builtin", "seed": seed, "step": puzzle.source["step"]}
-                data[family].append({**puzzle.to_dict(), "source": source})
-                found += 1
+                puzzle = best_candidate(played_record(variant, seed))
+                if puzzle is not None:
+                    source = {"set": "builtin", "seed": seed, "step": puzzle.source["step"]}
+                    found.append(replace(puzzle, source=source))
+            found.sort(key=richness, reverse=True)
+            data[family] += [p.to_dict() for p in found[: PER_VARIANT[family]]]
             if log:
-                print(f"{variant}: {found} puzzles", flush=True)
+                print(f"{variant}: {min(len(found), PER_VARIANT[family])} puzzles", flush=True)
     path.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
     _all.cache_clear()
     return data

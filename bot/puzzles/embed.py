@@ -199,4 +199,5 @@ def verdict_text(
             else t("Your first answer today counts (missed).")
         )
     lines.append(t.ngettext("Puzzle streak: {n} day", "Puzzle streak: {n} days", streak))
-    return "\n".join(lines)
+    # a wrong answer is followed by the position again: an empty line sets it apart
+    return "\n".join(lines) + ("" if judged.right else "\n")

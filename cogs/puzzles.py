@@ -99,16 +99,20 @@ class PuzzleFlow:
                     self.solve,
                 )
             self._choosing.pop(key, None)
+        # the person's row: only a puzzle opened in its own server can be answered
+        await self.storage.open_puzzle(stored, interaction.user.id, self.clock())
         await self.practice.show(interaction, await self._practice(stored, interaction.user.id))
 
     # ------------------------------------------------------------ the owner
 
     async def load(self, practice_id: int, user_id: int) -> Practice | None:
-        """Today's puzzle ``practice_id`` for the person (None: no such puzzle, or not
-        today's)."""
+        """Today's puzzle ``practice_id`` for the person (None: no such puzzle, not
+        today's, or not one they opened with the command in its server)."""
         stored = await self.storage.puzzle_day_by_id(practice_id)
         if stored is None or stored.day != self.today():
             return None
+        if await self.storage.puzzle_attempt(stored.id, user_id) is None:
+            return None  # a forged id: the person never opened this puzzle
         return await self._practice(stored, user_id)
 
     async def _practice(self, stored: PuzzleDay, user_id: int) -> Practice:
@@ -116,7 +120,7 @@ class PuzzleFlow:
         is said in its task)."""
         puzzle = Puzzle.from_json(stored.puzzle)
         attempt = await self.storage.puzzle_attempt(stored.id, user_id)
-        answered = None if attempt is None else attempt.solved
+        answered = attempt.solved if attempt is not None and attempt.answered else None
 
         def title(t: Lang) -> str:
             return embed.title(puzzle, stored.day, t)

@@ -2,7 +2,10 @@
 
 The day's puzzle is stored the first time anyone asks for it; a second process choosing
 at the same moment finds the row there and takes it, so everyone in the server gets the
-same puzzle all day. A person's first answer to it is the one that counts.
+same puzzle all day. A person's row of ``puzzle_attempts`` is written when they open the
+puzzle with the command in the server (``move`` empty: not answered yet), and their first
+answer fills it: that answer is the one that counts. A puzzle nobody opened in their
+server has no row for them, so its menus cannot be answered with a forged id.
 """
 
 from __future__ import annotations
@@ -26,11 +29,17 @@ class PuzzleDay:
 
 @dataclass(frozen=True, slots=True)
 class PuzzleAttempt:
-    """A person's counted answer: the move (JSON) and whether it was the best."""
+    """A person's row for a puzzle: the counted answer (``move`` as JSON, empty while
+    they have opened the puzzle but not answered) and whether it was the best."""
 
     move: str
     solved: bool
     at: float
+
+    @property
+    def answered(self) -> bool:
+        """Whether the person has answered (their first answer counted)."""
+        return bool(self.move)
 
 
 _DAY = "SELECT id, guild_id, family, day, puzzle FROM puzzle_days"
@@ -68,8 +77,21 @@ class PuzzleQueries(Queries):
         assert kept is not None  # just written, or written by another process first
         return kept
 
+    async def open_puzzle(self, day: PuzzleDay, user_id: int, now: float) -> None:
+        """The person opened the puzzle with the command in its server (kept once)."""
+        await self.write(
+            [
+                Statement(
+                    "INSERT INTO puzzle_attempts"
+                    " (puzzle_id, user_id, guild_id, day, move, solved, at)"
+                    " VALUES (?, ?, ?, ?, '', 0, ?) ON CONFLICT (puzzle_id, user_id) DO NOTHING",
+                    (day.id, user_id, day.guild_id, day.day, now),
+                )
+            ]
+        )
+
     async def puzzle_attempt(self, puzzle_id: int, user_id: int) -> PuzzleAttempt | None:
-        """The person's counted answer to the puzzle, if they answered."""
+        """The person's row for the puzzle (None: they never opened it)."""
         rows = await self.fetch(
             "SELECT move, solved, at FROM puzzle_attempts WHERE puzzle_id = ? AND user_id = ?",
             (puzzle_id, user_id),
@@ -82,14 +104,16 @@ class PuzzleQueries(Queries):
     async def answer_puzzle(
         self, day: PuzzleDay, user_id: int, move: str, solved: bool, now: float
     ) -> bool:
-        """Count the person's answer unless they answered already; whether it counted."""
+        """Count the person's answer (``move`` as JSON, not empty) unless they answered
+        already; whether it counted (False too for a puzzle they never opened)."""
+        if not move:
+            raise ValueError("an answer is a move")
         changed = await self.write(
             [
                 Statement(
-                    "INSERT INTO puzzle_attempts"
-                    " (puzzle_id, user_id, guild_id, day, move, solved, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle_id, user_id) DO NOTHING",
-                    (day.id, user_id, day.guild_id, day.day, move, int(solved), now),
+                    "UPDATE puzzle_attempts SET move = ?, solved = ?, at = ?"
+                    " WHERE puzzle_id = ? AND user_id = ? AND move = ''",
+                    (move, int(solved), now, day.id, user_id),
                 )
             ]
         )

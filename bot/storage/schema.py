@@ -195,8 +195,9 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # version 11: the puzzle of the day per server and family (bot.puzzles: the Puzzle as
     # JSON, chosen once and kept all day, so everyone in the server gets the same), and
-    # each person's first answer to it (later tries do not count); forgetting a person
-    # deletes their answers
+    # each person's row for it: written when they open it with the command in that server
+    # (``move`` empty), filled by their first answer (later tries do not count);
+    # forgetting a person deletes their rows
     """
     CREATE TABLE puzzle_days (
         id          INTEGER PRIMARY KEY,

@@ -69,7 +69,15 @@ async def test_a_puzzle_a_day_judged_counted_and_streaked(harness: Harness) -> N
     assert "nothing happened" in other.response.content
     forged = await harness.forge(anna, view, "k:xcard:puzzle:999999:1:zz", ["0"])
     assert "nothing happened" in forged.response.content
-    assert await cog.bot.storage.puzzle_attempt(stored.id, anna.id) is None
+    # another server's puzzle of today, which Anna never opened there: refused
+    elsewhere = await cog.bot.storage.keep_puzzle_day(
+        harness.channel.guild.id + 1, "nordic", "2026-03-01", stored.puzzle, MARCH_1
+    )
+    foreign_id = cid(view, "k:xcard:").replace(f":{stored.id}:", f":{elsewhere.id}:")
+    foreign = await harness.forge(anna, view, foreign_id, ["0"])
+    assert "nothing happened" in foreign.response.content
+    assert await cog.bot.storage.puzzle_attempt(elsewhere.id, anna.id) is None
+    assert not (await cog.bot.storage.puzzle_attempt(stored.id, anna.id)).answered
 
     # a wrong first answer: what it gives away and the best move, counted as missed
     wrong = await answer(harness, anna, view, puzzle, menu_move(puzzle, right=False))

@@ -36,6 +36,13 @@ async def test_the_day_is_kept_once_and_the_first_answer_counts(db_path: Path | 
         assert await storage.puzzle_day(GUILD, "casino", "2026-03-01") is None
 
         move = json.dumps(one.best.to_dict())
+        # not opened with the command in its server: nothing to answer
+        assert not await storage.answer_puzzle(kept, ANNA, move, True, 4.0)
+        assert await storage.puzzle_attempt(kept.id, ANNA) is None
+        await storage.open_puzzle(kept, ANNA, 4.5)
+        opened = await storage.puzzle_attempt(kept.id, ANNA)
+        assert opened is not None and not opened.answered
+        await storage.open_puzzle(kept, ANNA, 4.6)  # again: still one row, unanswered
         assert await storage.answer_puzzle(kept, ANNA, "{}", False, 5.0)  # counted
         assert not await storage.answer_puzzle(kept, ANNA, move, True, 6.0)  # not counted
         attempt = await storage.puzzle_attempt(kept.id, ANNA)
@@ -46,6 +53,7 @@ async def test_the_day_is_kept_once_and_the_first_answer_counts(db_path: Path | 
         # lives on through a day not yet solved, and dies after a whole day missed
         for number, day in enumerate(("2026-02-27", "2026-02-28", "2026-03-01")):
             stored = await storage.keep_puzzle_day(GUILD, "casino", day, two.to_json(), 1.0)
+            await storage.open_puzzle(stored, BJORN, 1.0 + number)
             assert await storage.answer_puzzle(stored, BJORN, move, True, 1.0 + number)
         assert await puzzle_streak(storage, GUILD, BJORN, MARCH_1 + 60) == 3
         assert await puzzle_streak(storage, GUILD, BJORN, MARCH_1 + DAY + 60) == 3

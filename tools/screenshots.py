@@ -662,24 +662,24 @@ class Match:
         time.sleep(1)
         self.shoot("p1-puzzle", message)
         self.choose(message, open_shot="p2-puzzle-menu")
-        time.sleep(2)
         judged = ("❌", "✅")
-        answer = self.wait(
-            lambda: (m := latest()) is not None and any(j in self.text(m) for j in judged) and m,
-            20,
-            "the judged answer",
-        )
-        if not answer:
+
+        def answered() -> Locator | None:
+            found = latest()
+            return (
+                found if found is not None and any(j in self.text(found) for j in judged) else None
+            )
+
+        answer = None
+        for _ in range(3):  # the card, then what it takes (or which move): first options
+            time.sleep(2)
+            answer = answered()
+            if answer is not None:
+                break
             message = latest()
             assert message is not None
-            self.choose(message)  # the card's capture menu: its first option
-            answer = self.wait(
-                lambda: (
-                    (m := latest()) is not None and any(j in self.text(m) for j in judged) and m
-                ),
-                20,
-                "the judged answer",
-            )
+            self.choose(message)
+        answer = answer or self.wait(answered, 20, "the judged answer")
         assert isinstance(answer, Locator)
         time.sleep(1)
         self.shoot("p3-puzzle-answer", answer)

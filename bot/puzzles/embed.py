@@ -31,17 +31,20 @@ def family_name(family: str, t: Lang) -> str:
 
 
 def title(puzzle: Puzzle, day: str, t: Lang) -> str:
-    """``Puzzle of the day · 2026-11-26 · Building games: Royal Casino``."""
+    """``Puzzle of the day · 2026-11-26 · Building games: Royal Casino`` (a family of one
+    game, Krypkasino, is named once)."""
+    family, variant = family_name(puzzle.family, t), variant_name(puzzle.variant, t)
+    if family == variant:
+        return t("Puzzle of the day · {day} · {variant}", day=day, variant=variant)
     return t(
-        "Puzzle of the day · {day} · {family}: {variant}",
-        day=day,
-        family=family_name(puzzle.family, t),
-        variant=variant_name(puzzle.variant, t),
+        "Puzzle of the day · {day} · {family}: {variant}", day=day, family=family, variant=variant
     )
 
 
 def move_words(round_: Round, move: Move, t: Lang) -> str:
     """A move as the menus say it, with the card played: ``7♠ → Take 3♥ 4♦``."""
+    if round_.rules.forced_capture and move.is_trail:
+        return t("{card}: krypa", card=plain(move.card))  # as the card menu says it
     label = move_label(round_, move, plain, t)
     return f"{plain(move.card)} → {label}" if move.kind == "capture" else label
 
@@ -116,14 +119,12 @@ def _order(key: str) -> int:
 
 
 def score_words(puzzle: Puzzle, ending: Ending, t: Lang) -> str:
-    """How the round ends after a move: ``7–5`` for you first; in Krypkasino ``12
-    penalty points for you, 3 for your opponent``."""
+    """How the round ends after a move: ``7–5``, yours first; in Krypkasino ``12–3 in
+    penalty points``."""
     side = puzzle.round.side_of(puzzle.seat)
     mine, theirs = ending.scores[side].total, ending.scores[1 - side].total
     if puzzle.round.rules.lowest_wins:
-        return t(
-            "{mine} penalty points for you, {theirs} for your opponent", mine=mine, theirs=theirs
-        )
+        return t("{mine}–{theirs} in penalty points", mine=mine, theirs=theirs)
     return f"{mine}–{theirs}"
 
 

@@ -132,7 +132,17 @@ def check(path: Path) -> str:
             )
         games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         results = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-    return f"{games} games, {results} results, schema version {version}"
+        lessons = _count(db, "lesson_progress")
+    learning = f", {lessons} lessons" if lessons is not None else ""
+    return f"{games} games, {results} results{learning}, schema version {version}"
+
+
+def _count(db: sqlite3.Connection, table: str) -> int | None:
+    """The rows of a table added by a later migration (``None``: not there yet)."""
+    found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,))
+    if found.fetchone() is None:
+        return None
+    return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 
 
 def _open(path: Path, mode: str) -> sqlite3.Connection:

@@ -36,6 +36,7 @@ custom_id formats (``k`` for Kasino)::
                                         without the ``x`` after ``<owner>`` (one of
                                         :data:`PRACTICE_OWNERS`): ``<id>`` is the owner's
                                         position id, ``<version>`` its version
+    k:learn:<variant>:play              a finished lesson's "Play the easy computer"
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -91,6 +92,8 @@ PRACTICE_KINDS = {
 }  # fmt: skip
 BUTTON_KINDS += ("xhand",)
 SELECT_KINDS += ("xcard", "xtake", "xpick", "xwhich")
+BUTTON_KINDS += ("learn",)
+LEARN_ACTIONS = ("play",)
 
 
 class BadComponent(ValueError):
@@ -211,6 +214,8 @@ def parse_click(text: object, values: object = None) -> Click:
     kind, fields = parts[1], parts[2:]
     if kind in PRACTICE_KINDS:
         return _practice(kind, fields, values)
+    if kind == "learn":
+        return _learn(fields, values)
     if kind == "scores":
         _no_values(values)
         return Click("scores", scores=_scores(fields))
@@ -358,6 +363,14 @@ def _practice(kind: str, fields: list[str], values: object) -> Click:
         raise BadComponent("a practice menu carries its render tag")  # no formats from before
     click = parse_click(":".join(("k", base, *fields[1:])), values)
     return dataclasses.replace(click, kind=kind, owner=fields[0])
+
+
+def _learn(fields: list[str], values: object) -> Click:
+    """A finished lesson's button: the lesson's variant and the action."""
+    if len(fields) != 2 or fields[0] not in VARIANT_NAMES or fields[1] not in LEARN_ACTIONS:
+        raise BadComponent("not a lesson button")
+    _no_values(values)
+    return Click("learn", variant=fields[0], action=fields[1])
 
 
 def _values(values: object) -> list[str]:

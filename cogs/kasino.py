@@ -33,6 +33,7 @@ from cogs.decks import GUILD, USER, Inks
 from cogs.forgetting import LOOK_EVERY, PeopleCaches
 from cogs.hands import HandFlow
 from cogs.languages import Languages
+from cogs.lessons import LessonFlow
 from cogs.live import LiveHands
 from cogs.lobby import LobbyFlow
 from cogs.outbox import Outbox, Post
@@ -123,6 +124,7 @@ class Kasino(
         self.people.register("practice", self.practice.drop_kept)
         # the puzzle of the day (a practice owner)
         self.puzzles = PuzzleFlow(bot.storage, self.practice)
+        self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
         return list(await self.table.table_posted(game_id, message_id))
@@ -201,6 +203,13 @@ class Kasino(
             take_all=True if take_all is None else take_all,
             majorities=majorities,
         )
+        await self.post_lobby(interaction, options)
+
+    async def post_lobby(
+        self, interaction: discord.Interaction, options: GameOptions, *, computer: str = ""
+    ) -> None:
+        """``/kasino new``'s lobby of ``options`` in the interaction's channel, with a
+        ``computer`` of that level seated if given (a finished lesson's first game)."""
         problem = options_problem(options, private(interaction))
         if problem:
             await tell(interaction, problem)
@@ -219,6 +228,8 @@ class Kasino(
                 options,
                 locale=locale.value if locale is not None else None,
             )
+            if computer:
+                await self.games.add_computer(game, host.user_id or 0, computer)
         except ChannelBusy:
             if running:
                 await refuse(
@@ -249,6 +260,26 @@ class Kasino(
                 await refuse(interaction, NO_GAME)
                 return
             await self.hands.show_hand(interaction, game)
+
+    @app_commands.command(
+        name="learn", description="A short private lesson: learn a game by playing"
+    )
+    @app_commands.describe(variant="Which game (default Swedish Kasino)")
+    @app_commands.choices(variant=VARIANTS)
+    async def learn(
+        self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
+    ) -> None:
+        """A private lesson of small positions, resumed where it was left."""
+        await self.lessons.learn(interaction, variant.value if variant else "swedish")
+
+    async def first_game(self, interaction: discord.Interaction, variant: str) -> None:
+        """A finished lesson's first game: a lobby of ``variant`` with an easy computer."""
+        options = GameOptions(
+            variant=variant,
+            target=rules_for(variant).target,
+            turn_seconds=self.bot.config.turn_seconds,
+        )
+        await self.post_lobby(interaction, options, computer="easy")
 
     @app_commands.command(name="scores", description="The server's Kasino leaderboard")
     @app_commands.describe(
@@ -541,6 +572,9 @@ class Kasino(
             return
         if click.kind in ("replay", "jump"):
             await self.records.on_replay(interaction, click)
+            return
+        if click.kind == "learn":
+            await self.lessons.on_button(interaction, click)
             return
         if click.owner:  # a practice position's menus (cogs.practice)
             await self.practice.on_click(interaction, click)

@@ -36,7 +36,17 @@ An owner
       position, the view to show under the text (for example "play a real game"). An
       accepted move must be committed (the owner's row advanced, its version bumped)
       *before* the judge returns: the flow answers right after. A judge that finds the
-      row moved on meanwhile (another process) answers :meth:`Verdict.gone`.
+      row moved on meanwhile (another process) answers :meth:`Verdict.stale` (the learner is
+      told the position is over or was replaced; nothing is shown as judged).
+
+What the learner sees
+    The message (:func:`practice_content`): the title in bold, the note (``"✅ " + text``
+    after an accepted move, ``"❌ " + why`` and "Nothing was played: try again." after a
+    refused one, the engine's reason after an illegal one, the "out of date" notice after
+    a stale click), the task, the hand, the table (builds with their owners' names: the
+    learner's display name, else :attr:`Practice.names`), the step's prompt, then the
+    menus and a Refresh button. An accepted move with no next position shows
+    ``"✅ " + text`` and :attr:`Verdict.view` (or no components).
 
 Ids and versions
     The menus' custom_ids are the game kinds with an ``x`` and the owner after the kind:
@@ -71,6 +81,7 @@ from cogs.hands import HandFlow
 from cogs.views import MenuIds
 
 PRACTICE_GONE = N_("This practice position is over or was replaced, so nothing happened.")
+TRY_AGAIN = N_("Nothing was played: try again.")
 OPPONENT = N_("Opponent")
 PARTNER = N_("Partner")
 # the practice game's key in Game.extra (the flow's hooks read their position there)
@@ -162,9 +173,12 @@ def practice_ids(owner: str) -> MenuIds:
     return MenuIds("xcard", "xtake", "xpick", "xwhich", "xhand", head=(owner,))
 
 
-def practice_game(practice: Practice, learner: str, t: Lang = EN) -> Game:
+def practice_game(
+    practice: Practice, learner: str, t: Lang = EN, guild_id: int = 0, channel_id: int = 0
+) -> Game:
     """The position as an in-memory game the hand view's menus read (never stored): the
-    learner's seat named ``learner``, the others by :attr:`Practice.names`."""
+    learner's seat named ``learner``, the others by :attr:`Practice.names`; in the server
+    and channel it is shown in (whose deck it is drawn with)."""
     rnd = practice.round
     seat = rnd.to_move
     seats = []
@@ -178,8 +192,8 @@ def practice_game(practice: Practice, learner: str, t: Lang = EN) -> Game:
     match = Match(rnd.rules, rnd.players, 0, rnd, [0] * rnd.rules.sides(rnd.players))
     return Game(
         id=practice.id,
-        guild_id=0,
-        channel_id=0,
+        guild_id=guild_id,
+        channel_id=channel_id,
         host_id=practice.user_id,
         options=options,
         seats=seats,
@@ -271,7 +285,8 @@ class PracticeFlow(HandFlow):
         if verdict.gone:
             await refuse(interaction, PRACTICE_GONE)
         elif not verdict.accepted:
-            await self.send_hand(interaction, game, seat, f"❌ {verdict.text}")
+            again = t(TRY_AGAIN)
+            await self.send_hand(interaction, game, seat, f"❌ {verdict.text} {again}")
         elif verdict.next is not None:
             await self.show(interaction, verdict.next, f"✅ {verdict.text}")
         else:
@@ -281,7 +296,13 @@ class PracticeFlow(HandFlow):
 
     def game_of(self, interaction: discord.Interaction, practice: Practice) -> Game:
         """The position as a game, its learner named as the clicker is."""
-        return practice_game(practice, interaction.user.display_name, private(interaction))
+        return practice_game(
+            practice,
+            interaction.user.display_name,
+            private(interaction),
+            interaction.guild_id or 0,
+            interaction.channel_id or 0,
+        )
 
     async def show(
         self, interaction: discord.Interaction, practice: Practice, note: str = ""

@@ -18,6 +18,11 @@ a test: run it by hand and look at the pictures.
     .venv/bin/python tools/screenshots.py --out /tmp/kryp-screens --variant krypkasino
     .venv/bin/python tools/screenshots.py --out /tmp/sv-fi --locale sv-SE --server-locale fi
     .venv/bin/python tools/screenshots.py --out /tmp/four --four-colour
+    .venv/bin/python tools/screenshots.py --out /tmp/lesson --lesson casino
+
+``--lesson VARIANT`` pictures ``/kasino learn`` instead of a match: the lesson's first
+step (``L1-lesson-step``), its card menu open (``L2-lesson-menu``) and a wrong move's
+explanation (``L3-lesson-wrong``).
 
 ``--locale`` is Anna's Discord client language (her hand, menus and refusals) and
 ``--server-locale`` the server's (lobby, table, summaries); the script finds the buttons and
@@ -47,8 +52,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, sync_playwright
 
 from bot.i18n import Lang, lang_of
+from bot.lessons import lesson_for
 from bot.models import BUILDING, VARIANT_NAMES, Status, seat_limit
-from bot.render import ENDINGS, LEVEL_NAMES, STEP_PROMPTS
+from bot.render import ENDINGS, LEVEL_NAMES, STEP_PROMPTS, SUIT_NEUTRAL
 from bot.turns import BUILD_LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,6 +210,9 @@ class Words:
         self.replay = pub("Replay")
         self.replay_title = before(me("Replay: game #{id} · {variant}", id="\x00", variant=""))
         self.forward = me("Forward")
+        self.lesson = before(
+            me("Lesson: {variant} · step {step} of {steps}", variant="\x00", step="", steps="")
+        )
         self.step = before(me("Step {step} of {steps} · round {round} · deal {k} of {n}",
                               step="\x00", steps="", round="", k="", n=""))  # fmt: skip
         self.puzzle = before(me("Puzzle of the day · {day} · {family}: {variant}",
@@ -613,6 +622,42 @@ class Match:
         assert isinstance(replay, Locator)
         self.shoot("11-replay", replay)
 
+    def lesson_view(self) -> Locator | None:
+        """Anna's latest lesson message (ephemeral)."""
+        found = (
+            self.messages()
+            .filter(has_text="Only you can see this")
+            .filter(has_text=self.words.lesson)
+        )
+        return found.last if found.count() else None
+
+    def lesson(self, variant: str) -> None:
+        """``/kasino learn``: the first step, its card menu open, then a card that is not
+        the right one (trailed, or its first capture) and the explanation of it."""
+        self.command("/kasino learn", **({"variant": variant} if variant != "swedish" else {}))
+        time.sleep(1)
+        if self.lesson_view() is None:  # a choice picked last: the composer keeps the focus
+            self.page.get_by_role("button", name=re.compile("send", re.I)).last.click()
+        view = self.wait(self.lesson_view, what="the lesson")
+        assert isinstance(view, Locator)
+        self.shoot("L1-lesson-step", view)
+        first = lesson_for(variant).steps[0]
+        rnd = first.position()
+        right = next(m for m in rnd.legal_moves() if first.right(m))
+        other = next(c for c in rnd.hands[0] if c != right.card)
+        self.choose(
+            view, f"{other.rank_name}{SUIT_NEUTRAL[other.suit][0]}", open_shot="L2-lesson-menu"
+        )
+        time.sleep(1.5)
+        view = self.lesson_view()
+        if view is not None and "❌" not in self.text(view):  # its take menu: what it takes
+            self.choose(view)
+        wrong = self.wait(
+            lambda: "❌" in self.text(v := self.lesson_view()) and v, what="the explanation"
+        )
+        assert isinstance(wrong, Locator)
+        self.shoot("L3-lesson-wrong", wrong)
+
     def stop(self) -> None:
         """A second game, stopped while Anna's hand is open: the lobby and the hand say so."""
         words = self.words
@@ -701,6 +746,9 @@ def main() -> None:
     parser.add_argument(
         "--puzzle", action="store_true", help="only /kasino puzzle: the position and an answer"
     )
+    parser.add_argument(
+        "--lesson", default="", choices=["", *VARIANT_NAMES], help="picture /kasino learn"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     words = Words(lang_of(args.locale), lang_of(args.server_locale))
@@ -718,6 +766,8 @@ def main() -> None:
             try:
                 if args.puzzle:
                     match.puzzle()
+                elif args.lesson:
+                    match.lesson(args.lesson)
                 else:
                     match.play()
                     match.profile()

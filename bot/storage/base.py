@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from bot.models import LOWEST_WINS, Game, Status, lowest_wins
 from bot.records import ratings
+from bot.storage.lessons import LessonQueries
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
 from bot.storage.privacy import PrivacyQueries
 from bot.storage.puzzles import PuzzleQueries
@@ -64,7 +65,7 @@ def ratings_lock(guild_id: int, variant: str) -> tuple[int, int]:
     return RATINGS_LOCK, int.from_bytes(digest, "big", signed=True)
 
 
-class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries):
+class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries):
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 
     ``shared``: other processes may write the same database (PostgreSQL), so a loaded

@@ -24,6 +24,7 @@ ANONYMISE: tuple[str, ...] = (
 FORGET: tuple[str, ...] = (
     "DELETE FROM deck_styles WHERE kind = 'user' AND subject_id = ?",
     "DELETE FROM finished_players WHERE user_id = ?",
+    "DELETE FROM lesson_progress WHERE user_id = ?",
     "UPDATE games SET host_id = 0 WHERE host_id = ?",
     "DELETE FROM puzzle_attempts WHERE user_id = ?",
 )

@@ -254,3 +254,24 @@ def for_postgres(statement: str) -> str:
     for pattern, replacement in _POSTGRES_TYPES:
         statement = pattern.sub(replacement, statement)
     return statement
+
+
+# version 12: each person's place in each lesson (/kasino learn, bot.lessons): the step
+# they are at, a version that every answered step bumps (a stale menu is refused), and
+# whether they finished it. A person's rows go with /kasino forget-me.
+MIGRATIONS += (
+    """
+    CREATE TABLE lesson_progress (
+        id         INTEGER PRIMARY KEY,
+        user_id    INTEGER NOT NULL,
+        lesson     TEXT    NOT NULL,
+        step       INTEGER NOT NULL DEFAULT 0,
+        version    INTEGER NOT NULL DEFAULT 1,
+        finished   INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL    NOT NULL,
+        UNIQUE (user_id, lesson)
+    );
+    """,
+)
+TABLES += ("lesson_progress",)
+ID_TABLES += ("lesson_progress",)

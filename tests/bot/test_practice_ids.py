@@ -60,3 +60,24 @@ def test_a_take_word_is_kept() -> None:
 def test_anything_else_is_refused(text: str, values: list[str] | None) -> None:
     with pytest.raises(BadComponent):
         parse_click(text, values)
+
+
+def test_a_finished_lessons_button() -> None:
+    click = parse_click("k:learn:royal:play")
+    assert (click.kind, click.variant, click.action, click.owner) == ("learn", "royal", "play", "")
+    assert known_custom_id("k:learn:royal:play")
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("k:learn:chess:play", None),
+        ("k:learn:royal:stop", None),
+        ("k:learn:royal", None),
+        ("k:learn:royal:play:1", None),
+        ("k:learn:royal:play", ["1"]),
+    ],
+)
+def test_anything_else_for_a_lesson_is_refused(text: str, values: list[str] | None) -> None:
+    with pytest.raises(BadComponent):
+        parse_click(text, values)

@@ -20,6 +20,7 @@ import multiprocessing
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 import discord
@@ -62,7 +63,11 @@ class PuzzleFlow:
         the first time it is needed (a server with no finished game never needs it)."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+        except BrokenProcessPool:
+            self._pool = None  # the worker died: the next choice starts another
+            raise
 
     def close(self) -> None:
         """Stop the worker process (the cog is unloaded)."""

@@ -67,7 +67,11 @@ async def choose(
         exported = await run(_exported, record)
         if exported is not None:
             records.append(exported)
-    found = await solve(first_puzzle, records) if records else None
+    found = None
+    try:
+        found = await solve(first_puzzle, records) if records else None
+    except Exception:  # a worker that died, a damaged record: the day still gets a puzzle
+        log.exception("guild %s: no puzzle from its games (%s, %s)", guild_id, family, day)
     if found is not None:
         return Puzzle.from_dict(found)
     shipped = builtin(family)

@@ -156,3 +156,13 @@ async def test_the_solves_run_in_the_flows_worker_process() -> None:
     finally:
         flow.close()
     assert pooled == inline and "game" in pooled.source
+
+
+async def test_a_failing_worker_still_gives_the_day_a_puzzle() -> None:
+    games = [finished_game(n, "swedish", f"seed-{n}", Status.FINISHED) for n in range(1, 3)]
+
+    async def broken(function: Any, *args: Any) -> Any:
+        raise RuntimeError("the worker died")
+
+    puzzle = await choose(Games(games), GUILD, "nordic", "2026-03-01", solve=broken)
+    assert puzzle in builtin("nordic")

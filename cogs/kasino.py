@@ -40,6 +40,7 @@ from cogs.outbox import Outbox, Post
 from cogs.practice import PracticeFlow
 from cogs.privacy import ForgetFlow
 from cogs.profiles import DEFAULT_VARIANT, ProfileFlow
+from cogs.puzzles import PuzzleFlow
 from cogs.records import RecordFlow
 from cogs.table import TableFlow
 from cogs.views import lobby_view, rules_view, scores_view
@@ -121,6 +122,8 @@ class Kasino(
         # private practice positions (lessons, puzzles) with the hand view's menus
         self.practice = PracticeFlow(self.hands)
         self.people.register("practice", self.practice.drop_kept)
+        # the puzzle of the day (a practice owner)
+        self.puzzles = PuzzleFlow(bot.storage, self.practice)
         self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
@@ -151,6 +154,7 @@ class Kasino(
         await self.table.outbox.close()
         await self.live.close()
         self.practice.close()
+        self.puzzles.close()
         self.bot.remove_dynamic_items(KasinoButton, KasinoSelect)
 
     # --------------------------------------------------------------- commands
@@ -326,6 +330,15 @@ class Kasino(
         await self.profiles.on_profile(
             interaction, member, variant.value if variant else None, private(interaction)
         )
+
+    @app_commands.command(name="puzzle", description="The server's puzzle of the day, privately")
+    @app_commands.describe(variant="A game: its family's puzzle (default: the Nordic games)")
+    @app_commands.choices(variant=VARIANTS)
+    async def puzzle(
+        self, interaction: discord.Interaction, variant: app_commands.Choice[str] | None = None
+    ) -> None:
+        """Today's puzzle of a family, with the hand menus; the answer is judged."""
+        await self.puzzles.on_command(interaction, variant.value if variant else None)
 
     @app_commands.command(name="versus", description="You against another player, head to head")
     @app_commands.describe(member="The other player")

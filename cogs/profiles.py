@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 from collections.abc import Sequence
 
 import discord
 
 from bot.i18n import N_, Lang
 from bot.models import LOWEST_WINS, VARIANT_NAMES
+from bot.puzzles.streak import puzzle_streak
 from bot.records import ratings
 from bot.records.chart import CHART_FILE, rating_chart
 from bot.records.profile import LAST_RESULTS, Placed, Profile, Tally, profile_embed, versus_embed
@@ -30,6 +32,7 @@ class ProfileFlow:
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self.clock = time.time  # the puzzle streak's day (tests set another clock)
 
     async def profile(self, guild_id: int, user_id: int, name: str, variant: str | None) -> Profile:
         """Everything a profile shows, for a person in a server (``variant``: of that game
@@ -70,6 +73,7 @@ class ProfileFlow:
             current=current,
             last=await storage.player_results(guild_id, user_id, variant, LAST_RESULTS),
             history=await self._history(guild_id, shown, user_id, rating.row is None),
+            puzzle_streak=await puzzle_streak(storage, guild_id, user_id, self.clock()),
         )
 
     async def _history(

@@ -215,6 +215,8 @@ class Words:
         )
         self.step = before(me("Step {step} of {steps} · round {round} · deal {k} of {n}",
                               step="\x00", steps="", round="", k="", n=""))  # fmt: skip
+        self.puzzle = before(me("Puzzle of the day · {day} · {family}: {variant}",
+                                day="\x00", family="", variant=""))  # fmt: skip
 
 
 class Match:
@@ -682,6 +684,51 @@ class Match:
         assert isinstance(hand, Locator)
         self.shoot("8-stopped-game", hand)
 
+    def puzzle(self) -> None:
+        """``--puzzle``: ``/kasino puzzle`` (the family of ``--variant``; a fresh server
+        has no finished game, so a built-in puzzle): the position (``p1-puzzle``), its card
+        menu open (``p2-puzzle-menu``), and the judged answer to the first card and its
+        first option (``p3-puzzle-answer``)."""
+        title = self.words.puzzle
+        self.command("/kasino puzzle", variant=self.variant)
+
+        def latest() -> Locator | None:
+            found = self.messages().filter(has_text=title)
+            return found.last if found.count() else None
+
+        time.sleep(2)
+        if not latest():
+            # Enter stayed in the option: press the composer's send button
+            with contextlib.suppress(PlaywrightError):
+                self.page.locator("#send-message").click(timeout=3000)
+
+        message = self.wait(latest, 60, "the puzzle")
+        assert isinstance(message, Locator)
+        time.sleep(1)
+        self.shoot("p1-puzzle", message)
+        self.choose(message, open_shot="p2-puzzle-menu")
+        judged = ("❌", "✅")
+
+        def answered() -> Locator | None:
+            found = latest()
+            return (
+                found if found is not None and any(j in self.text(found) for j in judged) else None
+            )
+
+        answer = None
+        for _ in range(3):  # the card, then what it takes (or which move): first options
+            time.sleep(2)
+            answer = answered()
+            if answer is not None:
+                break
+            message = latest()
+            assert message is not None
+            self.choose(message)
+        answer = answer or self.wait(answered, 20, "the judged answer")
+        assert isinstance(answer, Locator)
+        time.sleep(1)
+        self.shoot("p3-puzzle-answer", answer)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -695,6 +742,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--seats", type=int, default=None, help="players with Anna (default 2; Krypkasino 6)"
+    )
+    parser.add_argument(
+        "--puzzle", action="store_true", help="only /kasino puzzle: the position and an answer"
     )
     parser.add_argument(
         "--lesson", default="", choices=["", *VARIANT_NAMES], help="picture /kasino learn"
@@ -714,7 +764,9 @@ def main() -> None:
             seats = args.seats or (seat_limit(args.variant) if args.variant == "krypkasino" else 2)
             match = Match(page, args.out, args.variant, words, seats)
             try:
-                if args.lesson:
+                if args.puzzle:
+                    match.puzzle()
+                elif args.lesson:
                     match.lesson(args.lesson)
                 else:
                     match.play()

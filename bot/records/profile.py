@@ -130,6 +130,7 @@ class Profile:
     current: int = 0
     last: list[ResultLine] = field(default_factory=list)
     history: list[tuple[float, float, float, float]] = field(default_factory=list)
+    puzzle_streak: int = 0  # consecutive UTC days with a solved puzzle here (bot.puzzles)
 
     @property
     def charted(self) -> Placed:
@@ -297,6 +298,10 @@ def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> d
             "Favourite game: {variant} ({matches})",
             variant=variant_name(key, t),
             matches=t.ngettext("{n} match", "{n} matches", count),
+        )
+    if profile.puzzle_streak:
+        embed.description += "\n" + t.ngettext(
+            "Puzzle streak: {n} day", "Puzzle streak: {n} days", profile.puzzle_streak
         )
     scope = variant_name(profile.variant, t) if profile.chosen else t("all games")
     label = variant_name("krypkasino", t)

@@ -20,6 +20,7 @@ from bot.records import ratings
 from bot.storage.lessons import LessonQueries
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
 from bot.storage.privacy import PrivacyQueries
+from bot.storage.puzzles import PuzzleQueries
 from bot.storage.records import (
     GAME_COLUMNS,
     BoardRow,
@@ -64,7 +65,7 @@ def ratings_lock(guild_id: int, variant: str) -> tuple[int, int]:
     return RATINGS_LOCK, int.from_bytes(digest, "big", signed=True)
 
 
-class Storage(OutboxQueries, PrivacyQueries, LessonQueries):
+class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries):
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 
     ``shared``: other processes may write the same database (PostgreSQL), so a loaded

@@ -26,6 +26,7 @@ FORGET: tuple[str, ...] = (
     "DELETE FROM finished_players WHERE user_id = ?",
     "DELETE FROM lesson_progress WHERE user_id = ?",
     "UPDATE games SET host_id = 0 WHERE host_id = ?",
+    "DELETE FROM puzzle_attempts WHERE user_id = ?",
 )
 
 

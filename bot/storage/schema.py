@@ -193,6 +193,33 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE moves ADD COLUMN seal TEXT;
     """,
+    # version 11: the puzzle of the day per server and family (bot.puzzles: the Puzzle as
+    # JSON, chosen once and kept all day, so everyone in the server gets the same), and
+    # each person's row for it: written when they open it with the command in that server
+    # (``move`` empty), filled by their first answer (later tries do not count);
+    # forgetting a person deletes their rows
+    """
+    CREATE TABLE puzzle_days (
+        id          INTEGER PRIMARY KEY,
+        guild_id    INTEGER NOT NULL,
+        family      TEXT    NOT NULL,
+        day         TEXT    NOT NULL,
+        puzzle      TEXT    NOT NULL,
+        created_at  REAL    NOT NULL,
+        UNIQUE (guild_id, family, day)
+    );
+    CREATE TABLE puzzle_attempts (
+        puzzle_id   INTEGER NOT NULL REFERENCES puzzle_days(id),
+        user_id     INTEGER NOT NULL,
+        guild_id    INTEGER NOT NULL,
+        day         TEXT    NOT NULL,
+        move        TEXT    NOT NULL,
+        solved      INTEGER NOT NULL,
+        at          REAL    NOT NULL,
+        PRIMARY KEY (puzzle_id, user_id)
+    );
+    CREATE INDEX puzzle_attempts_member ON puzzle_attempts(guild_id, user_id, solved, day);
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
@@ -201,9 +228,11 @@ TABLES: tuple[str, ...] = (
     "games", "moves", "results", "meta", "guild_settings", "outbox", "deck_styles",
     "ratings", "rating_changes",
     "finished", "finished_players", "forgotten",
+    "puzzle_days", "puzzle_attempts",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = (
     "games", "moves", "results", "outbox", "rating_changes", "forgotten",
+    "puzzle_days",
 )  # fmt: skip
 
 _POSTGRES_TYPES = (

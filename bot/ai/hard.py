@@ -18,7 +18,7 @@ engine itself); the search around them is the same.
 
 The budget is spent as counted work (weighed steps, calibrated to microseconds on the
 project's machine) rather than measured time, so a seeded search is reproducible: it never
-reads the clock, only unseeded play also stops when its time is up (:mod:`.stop`). A full
+reads the clock; only unseeded play also stops when its time is up (:mod:`.stop`). A full
 hand, whose choice shapes the whole deal, gets several times the typical budget, and is
 searched wider; the last cards get less (:func:`budget_for`).
 """
@@ -112,8 +112,8 @@ def search(
     """Candidates with their mean values, best first.
 
     ``stop`` bounds the search: counted work only (by default ``DEFAULT_BUDGET_MS`` of
-    it), which makes the result a function of ``rng`` alone, or for unseeded play the
-    clock too (:class:`~bot.ai.stop.Stop`).
+    it), which makes the result a function of the view and ``rng`` alone, or for
+    unseeded play the clock too (:class:`~bot.ai.stop.Stop`).
     ``worlds`` replaces the sampling of hidden cards: the benchmarks tell it the hidden
     cards, to measure what knowing them is worth (``tests/benchmarks/tournament.py``).
     """

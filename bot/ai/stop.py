@@ -6,6 +6,13 @@ never reads the clock. Unseeded play, which no one replays, also stops when its 
 up, so a slow machine still answers on time. A search gets one :class:`Stop`, which is
 either the one kind or the other, and asks it only :meth:`Stop.out_of_time`; a counted
 stop answers that without looking at the clock, so the two cannot be mixed.
+
+Counted work bounds a search by construction: no world is started once the work reaches
+the budget (at least ``MIN_WORLDS``, at most ``MAX_WORLDS`` of them), and one world's work
+is bounded: a few candidate moves, each followed by a fixed horizon of greedy plies whose
+captures are listed with bounds (:mod:`.fastcap`, :mod:`.buildmoves`), or one exact solve of
+at most ``endgame.NODE_LIMIT`` positions. Its time is the work's: longer on a slower or
+busier machine, never cut short.
 """
 
 from __future__ import annotations

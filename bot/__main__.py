@@ -2,7 +2,7 @@
 
 The bot needs DISCORD_TOKEN, in the environment or in a .env file (copy .env.example).
 With --preview it runs against SimCord's local Preview instead: no token, a throwaway
-database. Stop either with Ctrl+C.
+database. Stop either with Ctrl+C (or SIGTERM), however it was started.
 """
 
 from __future__ import annotations
@@ -200,6 +200,17 @@ def describe_startup_error(error: BaseException, config: Config) -> str | None:
     return _network_error(error)
 
 
+def _ctrl_c_stops() -> None:
+    """Let Ctrl+C (SIGINT) stop this process whoever started it.
+
+    A shell starts background jobs (``cmd &`` in a script, a test suite run as a job) with
+    SIGINT ignored, and the children they start inherit that: Python then installs no
+    KeyboardInterrupt and asyncio no handler, so the bot would stop only on SIGTERM.
+    """
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 @contextlib.contextmanager
 def _sigterm_cancels(task: asyncio.Task[None]) -> Iterator[list[bool]]:
     """While inside, SIGTERM (``docker stop``) cancels ``task``, as Ctrl+C does.
@@ -296,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "ratings":
         return asyncio.run(_ratings(args.db or config.db_path, write=args.rebuild))
     discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
+    _ctrl_c_stops()
     if args.preview:
         return _preview(config, args.port, args.locale, args.server_locale, args.deck)
     try:

@@ -19,6 +19,7 @@ from bot.i18n import EN, Lang
 from . import easy, hard, normal
 from .buildmoves import building_moves
 from .explain import explain_move
+from .stop import Stop
 from .view import SeatView
 
 LEVELS = ("easy", "normal", "hard")
@@ -34,11 +35,11 @@ def choose_move(
     the typical thinking time of ``hard`` (default 75 ms; a full hand gets up to 5 times
     as much, the last card less, a building game's every move twice; ``easy`` and
     ``normal`` take about a millisecond, and at worst a few hundred on the huge tables of
-    rounds in which everyone trails). The search counts its own work, so with a seed the
-    result does not depend on the machine's speed (short of a safety stop at four times
-    the budget, at least half a second); without one it also stops when the budget runs
-    out. Raises ``ValueError`` for an unknown level, a round that is over, or a seat not
-    to move.
+    rounds in which everyone trails). The search counts its own work and with a seed
+    stops on that alone, never on the clock, so the result does not depend on the
+    machine's speed or load (its time grows with the load, its work does not); without a
+    seed it also stops when the budget's time runs out. Raises ``ValueError`` for an
+    unknown level, a round that is over, or a seat not to move.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -63,9 +64,8 @@ def _choose(
         return easy.choose(view, rng)
     if level == "normal":
         return normal.choose(view)
-    budget = hard.budget_for(view, budget_ms)
-    deadline = hard.deadline_for(budget, seeded=seed is not None)
-    return hard.choose(view, rng, budget, deadline)
+    stop = Stop.of(hard.budget_for(view, budget_ms), seeded=seed is not None)
+    return hard.choose(view, rng, stop)
 
 
 def hint(

@@ -17,7 +17,8 @@ In the building games the worlds are engine rounds and the policy is
 engine itself); the search around them is the same.
 
 The budget is spent as counted work (weighed steps, calibrated to microseconds on the
-project's machine) rather than measured time, so a seeded search is reproducible. A full
+project's machine) rather than measured time, so a seeded search is reproducible: it never
+reads the clock; only unseeded play also stops when its time is up (:mod:`.stop`). A full
 hand, whose choice shapes the whole deal, gets several times the typical budget, and is
 searched wider; the last cards get less (:func:`budget_for`).
 """
@@ -25,7 +26,6 @@ searched wider; the last cards get less (:func:`budget_for`).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -36,6 +36,7 @@ from .buildrollout import BuildRollout
 from .evidence import Evidence
 from .kryp import KrypRollout, is_kryp
 from .sim import Sim, SimRollout
+from .stop import Stop
 from .values import Marginals, majority_points, objective
 from .view import SeatView
 
@@ -55,7 +56,6 @@ PRIOR = 0.05  # weight of the normal evaluation, to break near-ties
 LEAF_SHARE = 0.6  # how much of the next capture the side to move is credited with
 WIN = normal.WIN
 POINTS_TIE = 0.01  # weight of the round's points beside the match chance
-SAFETY, SAFETY_FLOOR_MS = 4, 500  # the seeded search's time limit (see deadline_for)
 TURNS = 3  # the horizon: how many times each player answers the candidate move
 BUILD_TURNS = 1  # the same in the building games (longer measured weaker in Swazi)
 
@@ -71,18 +71,6 @@ def budget_for(view: SeatView, budget_ms: float | None) -> float:
     size = max(2, view.rules.hand_size)
     held = min(len(view.hand), size)
     return budget * (LAST_CARD + (FULL_HAND - LAST_CARD) * ((held - 1) / (size - 1)) ** 2)
-
-
-def deadline_for(budget_ms: float | None, seeded: bool) -> float:
-    """When to stop at the latest: the budget itself, or with a seed a generous safety net.
-
-    A seeded search stops on its counted work, so it gives the same move on any machine;
-    only a machine so loaded that the work takes ``SAFETY`` times longer cuts it short.
-    """
-    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-    if seeded:
-        budget = max(SAFETY * budget, SAFETY_FLOOR_MS)
-    return time.perf_counter() + budget / 1000
 
 
 def horizon(players: int, builds: bool = False) -> int:
@@ -105,14 +93,9 @@ def _nordic_rollout(view: SeatView) -> Rollout | KrypRollout:
     return Rollout(view)
 
 
-def choose(
-    view: SeatView,
-    rng: random.Random,
-    budget_ms: float | None = None,
-    deadline: float | None = None,
-) -> Move:
-    """The ``hard`` player's move (``deadline``: a ``perf_counter`` time to stop by)."""
-    return search(view, rng, budget_ms, deadline)[0][1]
+def choose(view: SeatView, rng: random.Random, stop: Stop | None = None) -> Move:
+    """The ``hard`` player's move, searched until ``stop`` (see :func:`search`)."""
+    return search(view, rng, stop)[0][1]
 
 
 class Worlds(Protocol):
@@ -124,30 +107,29 @@ class Worlds(Protocol):
 
 
 def search(
-    view: SeatView,
-    rng: random.Random,
-    budget_ms: float | None = None,
-    deadline: float | None = None,
-    worlds: Worlds | None = None,
+    view: SeatView, rng: random.Random, stop: Stop | None = None, worlds: Worlds | None = None
 ) -> list[tuple[float, Move]]:
     """Candidates with their mean values, best first.
 
+    ``stop`` bounds the search: counted work only (by default ``DEFAULT_BUDGET_MS`` of
+    it), which makes the result a function of the view and ``rng`` alone, or for
+    unseeded play the clock too (:class:`~bot.ai.stop.Stop`).
     ``worlds`` replaces the sampling of hidden cards: the benchmarks tell it the hidden
     cards, to measure what knowing them is worth (``tests/benchmarks/tournament.py``).
     """
     scored = normal.ranked(view)
     if len(scored) == 1:
         return scored
-    budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+    stop = Stop.counted(DEFAULT_BUDGET_MS) if stop is None else stop
     evidence = Evidence.of(view) if worlds is None else worlds
     if not view.rules.builds and not view.deck_size:
-        exact = _exact(view, rng, scored, budget, deadline, evidence)
+        exact = _exact(view, rng, scored, stop, evidence)
         if exact is not None:
             return exact
     wide = not view.rules.builds and len(view.hand) >= view.rules.hand_size - 1
     candidates = _pick(scored, WIDE if wide else CANDIDATES)
     plies = horizon(view.players, bool(view.rules.builds))
-    limit = budget * WORK_PER_MS
+    limit = stop.budget_ms * WORK_PER_MS
     judge = _rollout(view)
     hidden = view.hidden()
     totals = [0.0] * len(candidates)
@@ -157,7 +139,7 @@ def search(
         judge.work += WORLD_WORK + CANDIDATE_WORK * len(candidates)
         values = []
         for _, move in candidates:
-            if done and deadline is not None and time.perf_counter() > deadline:
+            if done and stop.out_of_time():
                 break
             after = judge.after(world, move)
             if after is None:  # not legal in this world (a Swazi partner's hand)
@@ -180,8 +162,7 @@ def _exact(
     view: SeatView,
     rng: random.Random,
     scored: Sequence[tuple[float, Move]],
-    budget: float,
-    deadline: float | None,
+    stop: Stop,
     evidence: Worlds,
 ) -> list[tuple[float, Move]] | None:
     """Every move valued by solving the rest of the round exactly (the deck is empty).
@@ -194,7 +175,7 @@ def _exact(
     hidden = view.hidden()
     moves = [move for _, move in scored]
     totals = [0.0] * len(moves)
-    limit = budget * WORK_PER_MS
+    limit = stop.budget_ms * WORK_PER_MS
     done = 0
     while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
         world = judge.world(evidence.sample(view, rng, hidden))
@@ -212,7 +193,7 @@ def _exact(
         judge.work += WORLD_WORK + NODE_WORK * solver.nodes
         totals = [t + v for t, v in zip(totals, values, strict=True)]
         done += 1
-        if view.players == 2 or (deadline is not None and time.perf_counter() > deadline):
+        if view.players == 2 or stop.out_of_time():
             break  # two players: every world is the same one
     if not done:
         return None

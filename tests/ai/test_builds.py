@@ -5,11 +5,11 @@ both sides, multiple builds, Swazi pile tops, and owners who may not trail.
 """
 
 import random
-import time
 
 import pytest
 
 from bot.ai import LEVELS, SeatView, choose_move, hard
+from bot.ai.stop import Stop
 from bot.engine import Build
 
 from ..engine.worst import at_most_calls
@@ -115,5 +115,5 @@ def test_hard_stops_at_its_deadline_in_the_building_games():
     round_ = next(r for r in building_positions(("swazi", 2, False), seed=2) if len(r.table) > 5)
     view = SeatView.of(round_, round_.to_move)
     with at_most_calls(150_000):  # one world at most, not the 10 seconds asked for
-        move = hard.choose(view, random.Random(1), 10_000, deadline=time.perf_counter())
+        move = hard.choose(view, random.Random(1), Stop.timed(10_000, seconds=0))
     assert round_.is_legal(move)

@@ -6,6 +6,7 @@ import random
 
 from bot.ai import choose_move, hard
 from bot.ai.evidence import TRAIL_ODDS, Evidence
+from bot.ai.stop import Stop
 from bot.ai.view import SeatView
 from bot.engine import Move, Round, capture_masks, parse_cards, rules_for
 
@@ -88,6 +89,6 @@ def test_the_search_can_be_told_its_worlds():
             asked.append(sorted(hidden) == sorted(view.hidden()))
             return round_
 
-    results = hard.search(view, random.Random(1), 20, worlds=Truth())
+    results = hard.search(view, random.Random(1), Stop.counted(20), worlds=Truth())
     assert len(asked) >= hard.MIN_WORLDS and all(asked)
     assert results[0][1] in round_.legal_moves()

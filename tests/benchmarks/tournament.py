@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.ai import choose_move, hard
+from bot.ai.stop import Stop
 from bot.ai.view import SeatView
 from bot.engine import Card, Match, Round, rules_for
 
@@ -103,10 +104,9 @@ class Told:
 def told(round: Round, seat: int, seed: tuple, config: Config, deck: bool):
     """``hard``'s move, searched over worlds that hold the hidden cards it is told."""
     view = SeatView.of(round, seat)
-    budget = hard.budget_for(view, config.budget)
-    deadline = hard.deadline_for(budget, seeded=True)
+    stop = Stop.counted(hard.budget_for(view, config.budget))
     worlds = Told(round, deck)
-    return hard.search(view, random.Random(repr(seed)), budget, deadline, worlds)[0][1]
+    return hard.search(view, random.Random(repr(seed)), stop, worlds)[0][1]
 
 
 def play_match(task: tuple[str, int, int, Config]) -> dict:

@@ -305,9 +305,9 @@ def test_help_is_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "``" not in out and "`" not in out
 
 
-def _default_sigint() -> None:  # pragma: no cover - runs in the child before exec
-    # A shell may start background jobs with SIGINT ignored; the child must see Ctrl+C.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def _ignored_sigint() -> None:  # pragma: no cover - runs in the child before exec
+    # As a shell starts background jobs: SIGINT ignored. Ctrl+C must stop the bot even so.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
@@ -332,7 +332,7 @@ def test_one_signal_stops_the_preview_cleanly(tmp_path: Path, stop: signal.Signa
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        preexec_fn=_default_sigint,
+        preexec_fn=_ignored_sigint,
     )
     lines: queue.Queue[str | None] = queue.Queue()
 
@@ -400,7 +400,7 @@ def test_one_signal_stops_the_bot_cleanly(tmp_path: Path, stop: signal.Signals) 
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        preexec_fn=_default_sigint,
+        preexec_fn=_ignored_sigint,
     )
     try:
         assert child.stdout is not None

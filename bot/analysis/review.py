@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.ai import hard, normal
-from bot.ai.buildmoves import building_moves
+from bot.ai import choose_move
 from bot.ai.evaluate import evaluate
 from bot.ai.explain import explain_move
 from bot.ai.view import SeatView
@@ -111,7 +110,7 @@ def review_round(
     played move gives away against it, both valued on the same sampled worlds."""
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
     view = SeatView.of(round_, seat)
-    best = _hard_move(round_, view, random.Random(f"{key}/choose"), budget)
+    best = choose_move(round_, seat, "hard", seed=f"{key}/choose", budget_ms=budget)
     cost = 0.0
     if best != played:
         rng = random.Random(f"{key}/value")
@@ -123,15 +122,6 @@ def review_round(
     reasons = {code: explain_move(round_, seat, best, lang(code)) for code in languages()}
     verdict = verdict_for(cost, best == played)
     return MoveReview(step, round_number, played, best, cost, verdict, reasons)
-
-
-def _hard_move(round_: Round, view: SeatView, rng: random.Random, budget: float) -> Move:
-    """hard's move, as :func:`bot.ai.choose_move` makes it but with no clock at all."""
-    move = hard.choose(view, rng, hard.budget_for(view, budget), None)
-    if view.rules.builds and not round_.is_legal(move):
-        # as in play: a Swazi partner's hand may not allow a build made for them
-        move = normal.ranked(view, building_moves(round_))[0][1]
-    return move
 
 
 def _key(record: GameRecord, seat: int, step: int) -> str:

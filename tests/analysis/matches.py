@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.ai import SeatView, choose_move, hard, normal
-from bot.ai.buildmoves import building_moves
+from bot.ai import choose_move
 from bot.engine import Match, Move, Round
 from bot.models import Game, GameOptions, Seat, Status
 from bot.moves import auto_move
@@ -58,12 +56,6 @@ def play_match(
 def _move(round_: Round, seat: int, level: str | None, seed: object, budget: float | None) -> Move:
     if level is None:
         return auto_move(round_, seed)
-    if level != "hard":
-        return choose_move(round_, seat, level, seed=seed, budget_ms=budget)
-    # hard as it plays, but with no clock at all (play has a safety stop on a slow
-    # machine), so the matches are the same on any machine
-    view = SeatView.of(round_, seat)
-    move = hard.choose(view, random.Random(repr(seed)), hard.budget_for(view, budget), None)
-    if view.rules.builds and not round_.is_legal(move):
-        move = normal.ranked(view, building_moves(round_))[0][1]
-    return move
+    # a seeded search counts its work and never reads the clock (bot.ai.stop), so the
+    # matches are the same on any machine
+    return choose_move(round_, seat, level, seed=seed, budget_ms=budget)

@@ -8,7 +8,6 @@ design is in :mod:`bot.engine.building`).
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
@@ -56,6 +55,22 @@ class Play(NamedTuple):
     sweep: bool = False
     sweep_scores: bool = False
     mulle: bool = False
+
+
+# The lists of a round copied whole by Round.copy (cards and plays are immutable).
+_COPIED_LISTS = (
+    "table",
+    "deck",
+    "sweeps",
+    "void_sweeps",
+    "mulles",
+    "mulle_points",
+    "rewards",
+    "scores",
+    "plays",
+    "leftovers",
+)
+_new_round = object.__new__
 
 
 class Round:
@@ -401,24 +416,17 @@ class Round:
 
     def copy(self) -> Round:
         """An independent copy (cards and plays are immutable, so lists are copied shallowly)."""
-        twin = copy.copy(self)
-        twin.hands = [list(h) for h in self.hands]
-        twin.piles = [list(p) for p in self.piles]
-        for name in (
-            "table",
-            "deck",
-            "sweeps",
-            "void_sweeps",
-            "mulles",
-            "mulle_points",
-            "rewards",
-            "scores",
-            "plays",
-            "leftovers",
-        ):
-            setattr(twin, name, list(getattr(self, name)))
-        twin.known = [list(k) for k in self.known]
-        twin._context = None
+        # One copy of the attributes, then the lists the round changes (the hot path of
+        # every search: a building game's worlds are rounds).
+        state = self.__dict__.copy()
+        state["hands"] = [h[:] for h in self.hands]
+        state["piles"] = [p[:] for p in self.piles]
+        for name in _COPIED_LISTS:
+            state[name] = state[name][:]
+        state["known"] = [k[:] for k in self.known]
+        state["_context"] = None
+        twin = _new_round(self.__class__)
+        twin.__dict__ = state
         return twin
 
     # -- dealing ----------------------------------------------------------------------

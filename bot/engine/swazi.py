@@ -25,9 +25,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from .buildgroups import (
-    _bits,
-)
+from .buildgroups import _bits
 from .building import _keep_message, holds
 from .builds import Build, item_cards
 from .cards import Card
@@ -57,7 +55,9 @@ if TYPE_CHECKING:
 
 
 class Swazi(SwaziListing, Casino):
-    """7.4 Swazi and 7.5 Sotho (Sotho is data: no numbers on pictures, aces 1, own piles)."""
+    """7.4 Swazi and 7.5 Sotho (Sotho is data: no numbers on pictures, aces 1, own piles).
+
+    The rules of a turn are here; :class:`~.swazilist.SwaziListing` generates the turns."""
 
     # Hooks --------------------------------------------------------------------------------
 
@@ -104,6 +104,8 @@ class Swazi(SwaziListing, Casino):
         if not ctx.pile_ok(mask):
             return None
         left = [(value, owner) for bit, value, owner in ctx.build_list if not bit & mask]
+        if not touches and ctx.distinct_builds:
+            return left  # the table's builds have a value each, and none is added
         values = [v for v, _ in left] + [t.value for t in touches]
         if len(values) != len(set(values)):
             return None  # never two builds of one value

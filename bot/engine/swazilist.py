@@ -111,6 +111,7 @@ class SwaziContext(Picker):
         self.build_list = [
             (bit, items[bit.bit_length() - 1].value, owner) for bit, owner in self.owner.items()
         ]
+        self.distinct_builds = len(self.builds_of) == len(self.build_list)  # a value each
         self.holding: dict[tuple[Card, frozenset[int]], bool] = {}
         self.round = rnd
         self.demands = rules.demands  # off once no move can meet the demands
@@ -515,8 +516,9 @@ class SwaziListing(CasinoListing):
                     shapes.extend((g, 0) for g in ctx.groups(value - mine))
                     shapes.extend((bit, bit) for bit, v in ctx.opp_simple if v + mine == value)
             done: set[int] = set()
+            unions = [(0, 0), *ctx.unions(value).items()] if shapes else []
             for shape, changed in shapes:
-                for union, flags in [(0, 0), *ctx.unions(value).items()]:
+                for union, flags in unions:
                     if union & shape:
                         continue
                     mask = shape | union | kept

@@ -38,6 +38,11 @@ class BuildRollout:
         self.me = view.side
         self.marginals = marginals
         self.work = 0.0
+        # What each card scores by itself, and whether it is a spade, looked up at every
+        # leaf for whole capture piles (whole numbers: the sums are the same in any order).
+        deck = view.rules.deck()
+        self._worth = {card: card_worth(view.rules, card) for card in deck}
+        self._spade = {card: int(card.suit == "S") for card in deck}
 
     # -- the search's world interface -----------------------------------------------------
 
@@ -170,13 +175,14 @@ class BuildRollout:
             return objective([s.total for s in world.score()], self.me)
         rules = self.rules
         piles = world.side_piles()
-        points = [sum(card_worth(rules, c) for c in pile) for pile in piles]
+        worth, spade = self._worth.__getitem__, self._spade.__getitem__
+        points = [sum(map(worth, pile)) for pile in piles]
         for seat, made in enumerate(world.mulle_points):
             points[world.side_of(seat)] += made
         if rules.sweeps:
             for seat, (swept, void) in enumerate(zip(world.sweeps, world.void_sweeps, strict=True)):
                 points[world.side_of(seat)] += swept - void
-        spades = [sum(c.suit == "S" for c in pile) for pile in piles]
+        spades = [sum(map(spade, pile)) for pile in piles]
         cards = [len(pile) for pile in piles]
         majors = majority_points(rules, spades, cards)
         values = [p + m for p, m in zip(points, majors, strict=True)]

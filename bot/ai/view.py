@@ -137,6 +137,16 @@ class SeatView:
             rest = self.hand_sizes[seat] - len(hands[seat])
             hands[seat] += pool[:rest]
             del pool[:rest]
+        # Every world of one view differs only in the hidden cards: when the seat moves
+        # (its own hand decides whether it can play, dealing nothing), the first world is
+        # checked by the engine and the others are its copies with other hidden cards.
+        alike = self.seat == self.to_move and bool(self.hand)
+        template = self.__dict__.get("_template") if alike else None
+        if template is not None:
+            world = template.copy()
+            world.hands = hands
+            world.deck = pool
+            return world
         world = Round.from_position(
             self.rules,
             hands,
@@ -155,6 +165,8 @@ class SeatView:
         world.void_sweeps = list(self.void_sweeps)
         world.mulles = list(self.mulles)
         world.mulle_points = list(self.mulle_points)
+        if alike:
+            self.__dict__["_template"] = world.copy()  # a frozen view: its cache, beside it
         return world
 
 

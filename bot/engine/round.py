@@ -2,17 +2,18 @@
 
 The table holds cards and, in the building games, :class:`Build` items; capture piles are
 lists of cards with the top card last. The Nordic games take the original fast paths
-below; a building game's moves go through its family in :mod:`bot.engine.building`.
+below; a building game's moves go through its family (:mod:`bot.engine.families`; the
+design is in :mod:`bot.engine.building`).
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
+from .building import holds, split_groups
 from .builds import Build, Item, item_cards, item_from_data, item_to_data
 from .captures import (
     SMALL_TABLE,
@@ -35,6 +36,7 @@ from .checks import (
     per_seat,
     saved_version,
 )
+from .families import family_of
 from .legal import LegalMoves
 from .moves import IllegalMove, Move
 from .reasons import Joined, reason
@@ -53,6 +55,22 @@ class Play(NamedTuple):
     sweep: bool = False
     sweep_scores: bool = False
     mulle: bool = False
+
+
+# The lists of a round copied whole by Round.copy (cards and plays are immutable).
+_COPIED_LISTS = (
+    "table",
+    "deck",
+    "sweeps",
+    "void_sweeps",
+    "mulles",
+    "mulle_points",
+    "rewards",
+    "scores",
+    "plays",
+    "leftovers",
+)
+_new_round = object.__new__
 
 
 class Round:
@@ -77,7 +95,7 @@ class Round:
         self.rewards = [0] * players  # Krypkasino: tabbar made by the next seat
         self.last_capturer: int | None = None
         self.to_move = (dealer + rules.direction) % players
-        self._family = rules.family  # the building family's rules, None for Nordic games
+        self._family = family_of(rules)  # the building family's rules, None for Nordic games
         self.is_last_deal = False
         self.is_over = False
         self.deal_number = 0
@@ -226,7 +244,6 @@ class Round:
 
     def _check_build(self, build: Build) -> None:
         """A build on the table must be possible: its groups make its value, its owner a seat."""
-        from .building import split_groups
 
         if not isinstance(build, Build):
             raise ValueError(f"a {type(build).__name__} is not a table item")
@@ -241,7 +258,6 @@ class Round:
     def _check_owners(self) -> None:
         """A saved building game must be playable: each owner holds its own card for every
         value it owns, Swazi and Sotho never have two builds of one value."""
-        from .building import holds
 
         builds = [b for b in self.table if isinstance(b, Build)]
         for seat in range(self.players):
@@ -268,7 +284,6 @@ class Round:
         it owns (as play always leaves it) may take its builds of one value whole with
         theirs. Only an owner without its cards is decided by listing its moves.
         """
-        from .building import holds
 
         seat = self.to_move
         owned = {
@@ -401,24 +416,17 @@ class Round:
 
     def copy(self) -> Round:
         """An independent copy (cards and plays are immutable, so lists are copied shallowly)."""
-        twin = copy.copy(self)
-        twin.hands = [list(h) for h in self.hands]
-        twin.piles = [list(p) for p in self.piles]
-        for name in (
-            "table",
-            "deck",
-            "sweeps",
-            "void_sweeps",
-            "mulles",
-            "mulle_points",
-            "rewards",
-            "scores",
-            "plays",
-            "leftovers",
-        ):
-            setattr(twin, name, list(getattr(self, name)))
-        twin.known = [list(k) for k in self.known]
-        twin._context = None
+        # One copy of the attributes, then the lists the round changes (the hot path of
+        # every search: a building game's worlds are rounds).
+        state = self.__dict__.copy()
+        state["hands"] = [h[:] for h in self.hands]
+        state["piles"] = [p[:] for p in self.piles]
+        for name in _COPIED_LISTS:
+            state[name] = state[name][:]
+        state["known"] = [k[:] for k in self.known]
+        state["_context"] = None
+        twin = _new_round(self.__class__)
+        twin.__dict__ = state
         return twin
 
     # -- dealing ----------------------------------------------------------------------

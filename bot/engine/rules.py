@@ -2,9 +2,10 @@
 
 A variant is data: the fields below say how it deals, counts and scores. The building
 games (RULES.md section 7) also name a *family* in ``builds`` (``"casino"``, ``"swazi"``
-or ``"south-african"``): :mod:`bot.engine.building` gives each family's move rules as a
-small class overriding a few hooks of the Casino core, as python-chess's ``variant.py``
-does. The Nordic variants have ``builds=""`` and never reach that code.
+or ``"south-african"``): :mod:`bot.engine.families` gives each family's move rules as
+a small class overriding a few hooks of the Casino core (:mod:`bot.engine.casino`), as
+python-chess's ``variant.py`` does; :mod:`bot.engine.building` tells the design. The
+Nordic variants have ``builds=""`` and never reach that code.
 """
 
 from __future__ import annotations
@@ -207,15 +208,6 @@ class Rules:
     def hand_values(self) -> dict[Card, tuple[int, ...]]:
         """The values each card may take when played from hand."""
         return {card: capture_values(self, card, True) for card in full_deck()}
-
-    @cached_property
-    def family(self):  # -> building.Family (imported late: building imports rules)
-        """The building family's move rules (``None`` for the Nordic games)."""
-        if not self.builds:
-            return None
-        from .building import family_for
-
-        return family_for(self)
 
     @property
     def cards_in_deck(self) -> int:

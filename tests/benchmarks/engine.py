@@ -33,11 +33,11 @@ from bot.ai import choose_move, hint
 from bot.ai.explain import explain_move
 from bot.ai.fastcap import clear_caches as clear_ai_caches
 from bot.engine import Build, Card, Move, Round, Rules, capture_options, parse_cards, rules_for
-from bot.engine.building import clear_caches as clear_building_caches
 from bot.engine.building import holds
 from bot.engine.captures import EFFORT
 from bot.engine.captures import clear_caches as clear_capture_caches
 from bot.engine.cards import SUITS, full_deck
+from bot.engine.families import clear_caches as clear_building_caches
 from tests.engine.worst import low_table, trailed_all_round, worst_positions
 
 SWEDISH = rules_for("swedish")

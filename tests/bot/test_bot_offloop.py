@@ -13,6 +13,7 @@ import pytest
 
 import bot.turns
 from bot.engine import Build, Card, Round, parse_cards, rules_for
+from bot.engine.families import family_of
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
 
 # The issue's busy Swazi position: 24,224 legal moves for the first hand.
@@ -59,7 +60,7 @@ def listings(monkeypatch: pytest.MonkeyPatch) -> Iterator[Listings]:
     (wherever a module imported them), recorded. The tests run the loop on the main thread."""
     found = Listings()
     monkeypatch.setattr(Round, "legal_moves", found.wrap("Round", Round.legal_moves))
-    for cls in type(rules_for("swazi").family).__mro__:
+    for cls in type(family_of(rules_for("swazi"))).__mro__:
         for name in FAMILY_LISTINGS:
             if name in vars(cls):
                 method = vars(cls)[name]

@@ -8,8 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import rules_for
-from bot.engine.building import _reach, family_for, holds
+from bot.engine.buildgroups import _reach
+from bot.engine.building import holds
 from bot.engine.cards import full_deck
+from bot.engine.families import family_for
 
 VARIANTS = ("casino", "royal", "mulle-glimne", "south-african", "swazi", "sotho")
 

@@ -30,6 +30,12 @@ custom_id formats (``k`` for Kasino)::
     k:replay:<game>:<step>:<open|first|back|next|last>   a replay at a step (0: the
                                         first deal); ``open`` sends a new private replay
     k:jump:<game>:<render>              select: the step a round or deal starts at
+    k:analyse:<game>                    Analyse my moves (the clicker's own seat, on a
+                                        finished match's end message or replay)
+    k:review:<game>:<seat>:<page>:<slot>   a page of a private analysis (0: the summary,
+                                        n: the n-th move analysed); ``slot`` tells the
+                                        buttons to the same page apart (summary, back,
+                                        next, c1-c3: the costliest moves)
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -53,6 +59,7 @@ from bot.models import VARIANT_NAMES
 
 BUTTON_KINDS = (
     "lobby", "hand", "hint", "rematch", "scores", "forget", "show", "history", "replay",
+    "analyse", "review",
 )  # fmt: skip
 SHOW_KINDS = ("profile", "versus")
 SELECT_KINDS = ("card", "take", "pick", "which", "rules", "histpick", "jump")
@@ -76,8 +83,12 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _FIELDS = {
     "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1,
     "rules": 1, "forget": 2, "history": 3, "histpick": 3, "replay": 3, "jump": 1,
+    "analyse": 1, "review": 4,
 }  # fmt: skip
 FORGET_ANSWERS = ("yes", "no")
+REVIEW_SLOTS = ("summary", "back", "next", "c1", "c2", "c3")
+MAX_SEAT = 5  # six seats at most (Krypkasino)
+MAX_REVIEW_PAGE = MAX_STEP  # a page per move analysed
 
 
 class BadComponent(ValueError):
@@ -145,6 +156,7 @@ class Click:
     history: HistoryPage | None = None
     step: int = 0
     slot: str = ""
+    seat: int = 0  # an analysis page's seat (whose moves)
 
 
 def custom_id(kind: str, *parts: object) -> str:
@@ -205,6 +217,8 @@ def parse_click(text: object, values: object = None) -> Click:
         return Click("rules", variant=_rules(fields, values), render=render)
     if kind in ("history", "histpick", "replay", "jump"):
         return _records(kind, fields, values, render, text)
+    if kind in ("analyse", "review"):
+        return _analysis(kind, fields, values, text)
     if kind not in _FIELDS or len(fields) != _FIELDS[kind]:
         raise BadComponent(f"unknown custom_id {text!r}")
     game = number(fields[0], MAX_ID, 1)
@@ -325,6 +339,22 @@ def _records(kind: str, fields: list[str], values: object, render: str, text: st
         return Click(kind, history=page)
     (value,) = _exactly_one(_values(values))
     return Click(kind, number(value, MAX_ID, 1), history=page, render=render)
+
+
+def _analysis(kind: str, fields: list[str], values: object, text: str) -> Click:
+    """Analyse my moves, and the pages of an analysis (``seat``: whose moves; ``step``:
+    the page, 0 the summary; ``slot``: which button of the page)."""
+    _no_values(values)
+    if len(fields) != _FIELDS[kind]:
+        raise BadComponent(f"unknown custom_id {text!r}")
+    game = number(fields[0], MAX_ID, 1)
+    if kind == "analyse":
+        return Click(kind, game)
+    if fields[3] not in REVIEW_SLOTS:
+        raise BadComponent(f"unknown analysis button {fields[3]!r}")
+    seat = number(fields[1], MAX_SEAT)
+    page = number(fields[2], MAX_REVIEW_PAGE)
+    return Click(kind, game, step=page, slot=fields[3], seat=seat)
 
 
 def _values(values: object) -> list[str]:

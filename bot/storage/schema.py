@@ -193,6 +193,20 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE moves ADD COLUMN seal TEXT;
     """,
+    # version 10: a finished match's analysis of one seat's moves (bot.analysis: the
+    # Analysis as JSON, of ANALYSIS_VERSION ``version``), computed once, shown privately to
+    # whoever sat there; it names nobody (a seat, moves and reasons), and forgetting a
+    # person deletes the analyses of the seats they sat in
+    """
+    CREATE TABLE analyses (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        seat        INTEGER NOT NULL,
+        version     INTEGER NOT NULL,
+        body        TEXT    NOT NULL,
+        created_at  REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
@@ -201,6 +215,7 @@ TABLES: tuple[str, ...] = (
     "games", "moves", "results", "meta", "guild_settings", "outbox", "deck_styles",
     "ratings", "rating_changes",
     "finished", "finished_players", "forgotten",
+    "analyses",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = (
     "games", "moves", "results", "outbox", "rating_changes", "forgotten",

@@ -153,6 +153,14 @@ class AnalysisPool:
         self._pump()
         return job.future
 
+    def listen(self, key: Hashable, on_progress: Progress) -> bool:
+        """Follow the progress of the running analysis ``key`` too (``False``: none runs:
+        it is done, or was never asked for)."""
+        job = self._jobs.get(key)
+        if job is not None:
+            job.listeners.append(on_progress)
+        return job is not None
+
     async def close(self) -> None:
         """Refuse new analyses, fail the waiting ones (:class:`PoolClosed`) and stop the
         workers (a move being reviewed is finished first: at most a second or so)."""
@@ -194,12 +202,18 @@ class AnalysisPool:
                 self._broken(job, error)
                 continue
             self._in_flight += 1
-            loop = asyncio.get_running_loop()
-            work.add_done_callback(
-                lambda done, job=job, step=step: loop.call_soon_threadsafe(
-                    self._reviewed, job, step, done
-                )
-            )
+            work.add_done_callback(self._back_on_loop(job, step))
+
+    def _back_on_loop(self, job: Job, step: int) -> Callable[[Future[Any]], None]:
+        """A worker future's callback (run in the executor's thread): hands the result
+        to :meth:`_reviewed` on the loop."""
+        loop = asyncio.get_running_loop()
+
+        def back(work: Future[Any]) -> None:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(self._reviewed, job, step, work)
+
+        return back
 
     def _reviewed(self, job: Job, step: int, work: Future[Any]) -> None:
         """On the loop: one move came back."""

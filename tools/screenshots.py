@@ -5,7 +5,8 @@ headless Chromium with Playwright and saves PNGs of the lobby, a hand on your tu
 card menu and a capture menu open, the table, a round summary and the match end, each on
 the dark and the light theme; after the match her ``/kasino profile`` (and a close-up of
 its rating picture, ``9b-profile-chart``), the rating board against computers, ``/kasino
-history`` and a replay. Anna plays a match to 5 against a normal computer player
+history`` and a replay (with ``--analysis`` instead: Analyse my moves, its summary and a
+move's page). Anna plays a match to 5 against a normal computer player
 (Krypkasino: five, at a six-seat table, to the limit 5, lowest wins; ``--seats`` changes
 it). With ``--variant`` (a game with builds, e.g. ``casino``) she builds whenever she can,
 the menu pictured is a build menu, and the table is pictured once a build lies on it. Not
@@ -18,6 +19,7 @@ a test: run it by hand and look at the pictures.
     .venv/bin/python tools/screenshots.py --out /tmp/kryp-screens --variant krypkasino
     .venv/bin/python tools/screenshots.py --out /tmp/sv-fi --locale sv-SE --server-locale fi
     .venv/bin/python tools/screenshots.py --out /tmp/four --four-colour
+    .venv/bin/python tools/screenshots.py --out /tmp/analysis --analysis
 
 ``--locale`` is Anna's Discord client language (her hand, menus and refusals) and
 ``--server-locale`` the server's (lobby, table, summaries); the script finds the buttons and
@@ -204,6 +206,17 @@ class Words:
         self.replay = pub("Replay")
         self.replay_title = before(me("Replay: game #{id} · {variant}", id="\x00", variant=""))
         self.forward = me("Forward")
+        self.analyse = pub("Analyse my moves")
+        self.analysis_title = before(me("Your moves in game #{id} · {variant}", id="\x00",
+                                        variant=""))  # fmt: skip
+        self.move_by_move = me("Move by move")
+        self.next_move = me("Next")
+        # " · move 2 of " (a move's page title, between the game and the count)
+        self.move_page = [
+            me("Game #{id} · move {n} of {count} · round {round}", id="\x00", n=n,
+               count="\x00", round="").split("\x00")[1]
+            for n in (1, 2)
+        ]  # fmt: skip
         self.step = before(me("Step {step} of {steps} · round {round} · deal {k} of {n}",
                               step="\x00", steps="", round="", k="", n=""))  # fmt: skip
 
@@ -611,6 +624,31 @@ class Match:
         assert isinstance(replay, Locator)
         self.shoot("11-replay", replay)
 
+    def analysis(self) -> None:
+        """After the match: Analyse my moves on its end message, the summary
+        (``12-analysis-summary``) once every move is reviewed, and a move's page
+        (``13-analysis-move``: the second move analysed)."""
+        words = self.words
+        end = self.messages().filter(has_text=words.game_over).last
+        self.button(end, words.analyse)
+
+        def analysis(wanted: str) -> Locator | None:
+            found = self.messages().filter(has_text="Only you can see this").filter(has_text=wanted)
+            return found.last if found.count() else None
+
+        summary = self.wait(lambda: analysis(words.analysis_title), 240, "the analysis")
+        assert isinstance(summary, Locator)
+        time.sleep(1)
+        self.shoot("12-analysis-summary", summary)
+        self.button(summary, words.move_by_move)
+        page = self.wait(lambda: analysis(words.move_page[0]), 30, "the first move's page")
+        assert isinstance(page, Locator)
+        self.button(page, words.next_move)
+        page = self.wait(lambda: analysis(words.move_page[1]), 30, "the second move's page")
+        assert isinstance(page, Locator)
+        time.sleep(1)
+        self.shoot("13-analysis-move", page)
+
     def stop(self) -> None:
         """A second game, stopped while Anna's hand is open: the lobby and the hand say so."""
         words = self.words
@@ -651,6 +689,11 @@ def main() -> None:
     parser.add_argument(
         "--seats", type=int, default=None, help="players with Anna (default 2; Krypkasino 6)"
     )
+    parser.add_argument(
+        "--analysis",
+        action="store_true",
+        help="after the match only its analysis: the summary and a move's page",
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     words = Words(lang_of(args.locale), lang_of(args.server_locale))
@@ -667,10 +710,13 @@ def main() -> None:
             match = Match(page, args.out, args.variant, words, seats)
             try:
                 match.play()
-                match.profile()
-                match.board()
-                match.records()
-                match.stop()
+                if args.analysis:
+                    match.analysis()
+                else:
+                    match.profile()
+                    match.board()
+                    match.records()
+                    match.stop()
             except (PlaywrightError, TimeoutError):
                 page.screenshot(path=str(args.out / "failure.png"))  # what the page showed
                 raise

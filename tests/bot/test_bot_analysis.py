@@ -126,3 +126,9 @@ async def test_forged_and_stale_analysis_buttons_change_nothing(
         assert asked.ephemeral
         assert "moves analysed" in asked.response.embeds[0].description
     assert len(stored(db_path, game.id)) == 1
+    # forgetting her deletes her analysis (it is about how she played)
+    asked = await harness.slash(anna, "kasino forget-me")
+    yes = next(c for c in custom_ids(asked.response) if c.endswith(":yes"))
+    done = await harness.click(anna, asked.response, custom_id=yes)
+    assert "Done" in done.response.content
+    assert not stored(db_path, game.id)

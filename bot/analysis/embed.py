@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import discord
 
-from bot.analysis.model import VERDICTS, Analysis, MoveReview
+from bot.analysis.model import (
+    BEST_BELOW,
+    FINE_BELOW,
+    INACCURACY_BELOW,
+    VERDICTS,
+    Analysis,
+    MoveReview,
+)
 from bot.engine import Move, Round
 from bot.i18n import DEFAULT, N_, Lang
 from bot.records.record import GameRecord
@@ -93,8 +100,11 @@ def summary_embed(analysis: Analysis, variant: str, t: Lang) -> discord.Embed:
     embed.set_footer(
         text=t(
             "Points: what the move gave away in the round's expected points against the"
-            " better move. Best: under 0.1 · fine: under 0.4 · inaccuracy: under 1 ·"
-            " mistake: 1 or more."
+            " better move. Best: under {best} · fine: under {fine} · inaccuracy: under"
+            " {inaccuracy} · mistake: {inaccuracy} or more.",
+            best=t.decimal(BEST_BELOW),
+            fine=t.decimal(FINE_BELOW),
+            inaccuracy=t.decimal(INACCURACY_BELOW),
         )
     )
     return embed

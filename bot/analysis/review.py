@@ -56,8 +56,8 @@ def analyse(
     budget_ms: float | None = None,
 ) -> Analysis:
     """The reviews of every chosen move of ``seat`` in the game (``progress(done, total)``
-    after each). Replays the record once: the same reviews as :func:`review_move` gives
-    one by one."""
+    once before the first, with ``done`` 0, and after each). Replays the record once: the
+    same reviews as :func:`review_move` gives one by one."""
     steps = moves_to_analyse(record, seat)
     wanted = set(steps)
     rounds: dict[int, Round] = {}
@@ -69,6 +69,8 @@ def analyse(
             rounds[number + 1] = match.round.copy()  # type: ignore[attr-defined]
 
     record.replay(keep)
+    if progress is not None:
+        progress(0, len(steps))
     reviews = []
     for done, step in enumerate(steps, 1):
         recorded = record.moves[step - 1]

@@ -315,12 +315,19 @@ class Progress:
     """One private message's progress: edited at most every :data:`PROGRESS_EVERY`
     seconds (the loop's clock), and only while its token lasts."""
 
-    def __init__(self, interaction: discord.Interaction, t: Lang, total: int) -> None:
+    def __init__(
+        self,
+        interaction: discord.Interaction,
+        t: Lang,
+        total: int,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         self.interaction = interaction
         self.t = t
         self.total = total
         self.loop = asyncio.get_running_loop()
-        self.born = self.loop.time()
+        self.clock = clock or self.loop.time  # the loop's (SimCord's virtual one in tests)
+        self.born = self.clock()
         self.last = self.born
         self.editing: asyncio.Task[None] | None = None
         self.live = False
@@ -332,7 +339,7 @@ class Progress:
     def started(self) -> None:
         """The message is sent: edits may follow."""
         self.live = True
-        self.last = self.loop.time()
+        self.last = self.clock()
 
     def stop(self) -> None:
         """No more progress edits (the result follows, or nothing)."""
@@ -340,11 +347,11 @@ class Progress:
 
     def time_left(self) -> float:
         """Seconds until the token is too old to edit the message with."""
-        return max(0.0, TOKEN_SECONDS - (self.loop.time() - self.born))
+        return max(0.0, TOKEN_SECONDS - (self.clock() - self.born))
 
     def __call__(self, done: int, total: int) -> None:
         """The pool's note: ``done`` of ``total`` moves reviewed."""
-        now = self.loop.time()
+        now = self.clock()
         if not self.live or self.editing is not None or now - self.last < PROGRESS_EVERY:
             return
         if done >= total or not self.time_left():

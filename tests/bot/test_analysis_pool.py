@@ -1,11 +1,13 @@
 """The analyses' pool (bot/analysis/pool.py) with a real worker process: moves go
 round-robin across the analyses queued, asking again joins, a full queue is refused, a
-failing move fails its analysis only, and closing leaves no process behind."""
+failing move fails its analysis only, the workers run at the lowest CPU priority, and
+closing leaves no process behind."""
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 
 import pytest
 
@@ -42,6 +44,19 @@ async def test_moves_go_round_robin_and_asking_again_joins() -> None:
     finally:
         await pool.close()
     assert multiprocessing.active_children() == []
+
+
+def niceness(record: str, step: int, seat: int, budget_ms: float | None = None) -> int:
+    """A review that tells the worker's CPU priority."""
+    return os.nice(0)
+
+
+async def test_workers_run_at_the_lowest_priority() -> None:
+    pool = AnalysisPool(niceness, workers=1)
+    try:
+        assert await pool.submit("a", "A", 0, [1]) == [min(19, os.nice(0) + 19)]
+    finally:
+        await pool.close()
 
 
 async def test_closing_fails_the_waiting_and_refuses_more() -> None:

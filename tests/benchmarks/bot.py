@@ -6,7 +6,7 @@ Run as a script (it is not a test)::
     python tests/benchmarks/bot.py --computers [--target 16] [--pause 1.5]
     python tests/benchmarks/bot.py --db postgresql://user@host/empty_db [--processes 2]
     python tests/benchmarks/bot.py --busy [--games 30] [--busy-tables 3] [--fresh] [--no-debug]
-    python tests/benchmarks/bot.py --analyses 10 [--busy] [--games 30]
+    python tests/benchmarks/bot.py --analyses 10 [--busy] [--games 30] [--repeat 2]
 
 Every game is played by its two simulated members with the same three interactions a
 person uses per move ("Your hand", the card select, the take select). In each wave the
@@ -52,7 +52,8 @@ with both players of each of those matches pressing "Analyse my moves" as the cl
 starts, so that ``N`` analyses run in the bot's analysis pool (``ANALYSIS_WORKERS``, one
 worker process by default, the real analysis) while the tables play. It prints every
 click kind's p50/p99/max without and with them, side by side, and how many moves the pool
-reviewed while the tables played (SimCord's settling does not wait for an analysis: its
+reviewed while the tables played (``--repeat K``: K runs of each, in turn, their figures
+pooled, as a shared machine's load drifts; SimCord's settling does not wait for an analysis: its
 waits are declared external, as Discord's would be).
 """
 
@@ -818,22 +819,34 @@ def split_figures() -> dict[str, list[float]]:
 
 def compare_analyses(args: argparse.Namespace, debug: bool) -> None:
     """The same load without and with ``--analyses`` analyses running, side by side."""
-    runs = {}
-    for analyse in (False, True):
-        for kept in (STARTED, FIRST, FINAL, SPLIT):
-            kept.clear()
-        work = run(args.games, args.target, args.wave, args.variant,
-                   busy=args.busy_tables if args.busy else 0, fresh=args.fresh,
-                   analyses=args.analyses, analyse=analyse)  # fmt: skip
-        handled, elapsed, moves = asyncio.run(work, debug=debug)
-        runs[analyse] = (split_figures(), handled, elapsed, moves, list(ANALYSED))
+    runs: dict[bool, Any] = {}
+    # without, with, without, with…: a shared machine's load drifts, and each side gets
+    # its share of the drift
+    for _ in range(args.repeat):
+        for analyse in (False, True):
+            for kept in (STARTED, FIRST, FINAL, SPLIT):
+                kept.clear()
+            work = run(args.games, args.target, args.wave, args.variant,
+                       busy=args.busy_tables if args.busy else 0, fresh=args.fresh,
+                       analyses=args.analyses, analyse=analyse)  # fmt: skip
+            handled, elapsed, moves = asyncio.run(work, debug=debug)
+            kinds, before = split_figures(), runs.get(analyse)
+            if before is not None:
+                for kind, values in before[0].items():
+                    kinds.setdefault(kind, []).extend(values)
+                handled += before[1]
+                elapsed += before[2]
+                moves += before[3]
+            analysed = len(ANALYSED) + (before[4] if before else 0)
+            runs[analyse] = (kinds, handled, elapsed, moves, analysed)
     busy = f", {args.busy_tables} busy tables" if args.busy else ""
     print(f"one bot process over a new SQLite file: {args.games} 2-player {args.variant} games"
           f" to {args.target}{busy}; without, then with {args.analyses} analyses running"
-          f" (ANALYSIS_WORKERS=1, the real analysis)")  # fmt: skip
+          f" (ANALYSIS_WORKERS=1, the real analysis), {args.repeat} time(s) each,"
+          " in turn")  # fmt: skip
     for analyse, (_, handled, elapsed, moves, analysed) in runs.items():
         label = f"with {args.analyses} analyses" if analyse else "without analyses"
-        extra = f"; the pool reviewed {len(analysed)} moves meanwhile" if analyse else ""
+        extra = f"; the pool reviewed {analysed} moves meanwhile" if analyse else ""
         print(f"  {label}: {handled} interactions in {elapsed:.1f} s, {moves} moves{extra}")
     without, with_ = runs[False][0], runs[True][0]
     for kind in with_:
@@ -1109,6 +1122,7 @@ def main() -> None:
     parser.add_argument(
         "--analyses", type=int, default=0, help="run without and with N analyses running"
     )
+    parser.add_argument("--repeat", type=int, default=1, help="--analyses: runs of each, in turn")
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
     if args.analyses:

@@ -81,7 +81,7 @@ def summary_embed(analysis: Analysis, variant: str, t: Lang) -> discord.Embed:
     if costliest:
         rows = [
             t(
-                "{n}. Move {move} (round {round}): {verdict}, {points} given away",
+                "{n}. Move {move} (round {round}): {verdict}, {points} points given away",
                 n=rank,
                 move=move_number(analysis, review),
                 round=review.round_number,

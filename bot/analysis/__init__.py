@@ -38,9 +38,11 @@ A mistake gives away more than a whole point in one move (a tabbe and its cards,
 Each review is seeded by the game, the seat and the step and bounded by counted work,
 never by the clock, so an analysis comes out the same on any machine. A review costs
 hard's search at twice play's budget (``DEFAULT_BUDGET_MS``, 150 ms, shared by hand size
-as in play: up to five times as much for a full hand), then the comparison of the two
-moves at 150 ms more: 0.1 to 0.35 s a move at the median, about 4 to 22 s for one
-seat's moves in a whole match (``python tests/benchmarks/analysis.py``). The bot runs
+as in play: up to five times as much for a full hand), then, when the played move is
+another, the comparison of the two at 300 ms (``COMPARE_SHARE``). Measured with
+``python tests/benchmarks/analysis.py`` (one match to the default target per variant,
+seat 0, on the project's 2 shared cores): 0.12 to 0.4 s of CPU a move at the median,
+1.2 s at worst, 5 to 25 s of CPU for one seat's moves in a whole match. The bot runs
 the reviews in worker processes (``bot/analysis/pool.py``).
 """
 

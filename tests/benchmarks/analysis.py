@@ -8,7 +8,8 @@ Run as a script (it is not a test)::
 The default mode plays one match of every variant (the safe move for every seat, seeded,
 to ``--target``, by default the bot's), then analyses seat 0's chosen moves as the bot does (one
 :func:`review_move` per move, each replaying the record to its position), and prints per
-variant the moves analysed, the per-move median and worst time, and the whole-match total.
+variant the moves analysed, the per-move median and worst time, and the whole-match total,
+in wall-clock time and in the process's CPU time (steadier on a shared machine).
 
 ``--calibrate`` (with ``--level normal`` or ``easy``: their moves instead, to compare)
 measures what the verdict thresholds rest on: matches in which ``hard``
@@ -71,17 +72,19 @@ def timing(variants: list[str], budget: float, target: int | None) -> None:
     goal = "the default target" if target is None else target
     print(f"analysis of seat 0's moves in one match to {goal}, budget {budget:g} ms a move")
     print(f"{'variant':<15}{'players':>8}{'moves':>7}{'median ms':>11}{'worst ms':>10}"
-          f"{'total s':>9}")  # fmt: skip
+          f"{'total s':>9}{'cpu median':>12}{'cpu worst':>11}{'cpu total':>11}")  # fmt: skip
     for variant in variants:
         players, teams = SETUPS[variant]
         record = play_match(variant, players, f"bench-{variant}", target=target, teams=teams)
-        times = []
+        times, cpu = [], []
         for step in moves_to_analyse(record, 0):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             review_move(record, step, 0, budget_ms=budget)
             times.append((time.perf_counter() - start) * 1000)
+            cpu.append((time.process_time() - start_cpu) * 1000)
         print(f"{variant:<15}{players:>8}{len(times):>7}{statistics.median(times):>11.0f}"
-              f"{max(times):>10.0f}{sum(times) / 1000:>9.1f}")  # fmt: skip
+              f"{max(times):>10.0f}{sum(times) / 1000:>9.1f}{statistics.median(cpu):>12.0f}"
+              f"{max(cpu):>11.0f}{sum(cpu) / 1000:>11.1f}", flush=True)  # fmt: skip
 
 
 def calibrate(budget: float, play_budget: float, target: int, level: str = "hard") -> None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 import simcord
 
-from bot.analysis import MoveReview, moves_to_analyse
+from bot.analysis import ANALYSIS_VERSION, MoveReview, moves_to_analyse
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.i18n import languages
@@ -72,7 +71,7 @@ async def test_real_analysis_is_private_stored_once_and_survives_a_restart(
     seat = next(i for i, s in enumerate(game.seats) if s.user_id == anna.id)
     moves = len(moves_to_analyse(record, seat))
     assert f"{moves} moves analysed" in summary.embeds[0].description
-    assert stored(db_path, game.id) == [{"seat": seat, "version": 1}]
+    assert stored(db_path, game.id) == [{"seat": seat, "version": ANALYSIS_VERSION}]
     # a move's page, and its replay at that step
     start = f"k:review:{game.id}:{seat}:1:next"
     assert start in custom_ids(summary)
@@ -94,7 +93,7 @@ async def test_real_analysis_is_private_stored_once_and_survives_a_restart(
 async def test_forged_and_stale_analysis_buttons_change_nothing(
     harness: Harness, db_path: Path | str
 ) -> None:
-    anna, bjorn = harness.members[:2]
+    anna = harness.members[0]
     harness.env.bot.analysis_review = quick_review
     game = await finished_against_computer(harness)
     end = harness.table_message(game)

@@ -838,16 +838,23 @@ def compare_analyses(args: argparse.Namespace, debug: bool) -> None:
                 elapsed += before[2]
                 moves += before[3]
             analysed = len(ANALYSED) + (before[4] if before else 0)
-            runs[analyse] = (kinds, handled, elapsed, moves, analysed)
+            # the loop thread's CPU (other processes' load does not count in it): what an
+            # analysis could cost the clicks through the GIL shows here
+            cpu = [took for took, _ in SLOW_CPU] + (before[5] if before else [])
+            runs[analyse] = (kinds, handled, elapsed, moves, analysed, cpu)
     busy = f", {args.busy_tables} busy tables" if args.busy else ""
     print(f"one bot process over a new SQLite file: {args.games} 2-player {args.variant} games"
           f" to {args.target}{busy}; without, then with {args.analyses} analyses running"
           f" (ANALYSIS_WORKERS=1, the real analysis), {args.repeat} time(s) each,"
           " in turn")  # fmt: skip
-    for analyse, (_, handled, elapsed, moves, analysed) in runs.items():
+    for analyse, (_, handled, elapsed, moves, analysed, cpu) in runs.items():
         label = f"with {args.analyses} analyses" if analyse else "without analyses"
         extra = f"; the pool reviewed {analysed} moves meanwhile" if analyse else ""
         print(f"  {label}: {handled} interactions in {elapsed:.1f} s, {moves} moves{extra}")
+        if args.busy:
+            worst = max(cpu, default=0) * 1000
+            print(f"      callbacks over {SLOW_LIMIT * 1000:.0f} ms of the loop thread's CPU"
+                  f" time: {len(cpu)} (worst {worst:.1f} ms)")  # fmt: skip
     without, with_ = runs[False][0], runs[True][0]
     for kind in with_:
         print(f"  {kind}:")

@@ -209,14 +209,9 @@ class Words:
         self.analyse = pub("Analyse my moves")
         self.analysis_title = before(me("Your moves in game #{id} · {variant}", id="\x00",
                                         variant=""))  # fmt: skip
-        self.move_by_move = me("Move by move")
-        self.next_move = me("Next")
-        # " · move 2 of " (a move's page title, between the game and the count)
-        self.move_page = [
-            me("Game #{id} · move {n} of {count} · round {round}", id="\x00", n=n,
-               count="\x00", round="").split("\x00")[1]
-            for n in (1, 2)
-        ]  # fmt: skip
+        # " · move " (a move's page title, between the game and its number)
+        self.move_page = me("Game #{id} · move {n} of {count} · round {round}", id="\x00",
+                            n="\x00", count="", round="").split("\x00")[1]  # fmt: skip
         self.step = before(me("Step {step} of {steps} · round {round} · deal {k} of {n}",
                               step="\x00", steps="", round="", k="", n=""))  # fmt: skip
 
@@ -627,7 +622,7 @@ class Match:
     def analysis(self) -> None:
         """After the match: Analyse my moves on its end message, the summary
         (``12-analysis-summary``) once every move is reviewed, and a move's page
-        (``13-analysis-move``: the second move analysed)."""
+        (``13-analysis-move``: the costliest move's)."""
         words = self.words
         end = self.messages().filter(has_text=words.game_over).last
         self.button(end, words.analyse)
@@ -640,11 +635,9 @@ class Match:
         assert isinstance(summary, Locator)
         time.sleep(1)
         self.shoot("12-analysis-summary", summary)
-        self.button(summary, words.move_by_move)
-        page = self.wait(lambda: analysis(words.move_page[0]), 30, "the first move's page")
-        assert isinstance(page, Locator)
-        self.button(page, words.next_move)
-        page = self.wait(lambda: analysis(words.move_page[1]), 30, "the second move's page")
+        # the costliest move's page (its button comes first; with none, Move by move)
+        summary.get_by_role("button").first.click()
+        page = self.wait(lambda: analysis(words.move_page), 30, "a move's page")
         assert isinstance(page, Locator)
         time.sleep(1)
         self.shoot("13-analysis-move", page)

@@ -16,6 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.acks import already_acknowledged, log_summary, note_already_acknowledged, where
+from bot.analysis import review_move
+from bot.analysis.pool import AnalysisPool
 from bot.card_emojis import Faces, faces_on_application, sync_card_emojis
 from bot.config import Config
 from bot.faces import DEFAULT_STYLE, STYLES
@@ -94,6 +96,20 @@ class KasinoBot(commands.Bot):
         # production (and the load benchmark) sets it; tests start hundreds of bots in one
         # process, where freezing would keep each earlier bot's garbage for good
         self.freeze_on_start = False
+        # the analyses' worker processes (bot.analysis.pool), made on the first analysis;
+        # tests may hand the pool a quicker review function before that
+        self.analysis_review = review_move
+        self.analysis_pool: AnalysisPool | None = None
+
+    def analyses(self) -> AnalysisPool:
+        """The process's analysis pool, shared by every game (started on first use)."""
+        if self.analysis_pool is None:
+            self.analysis_pool = AnalysisPool(
+                self.analysis_review,
+                workers=self.config.analysis_workers,
+                budget_ms=self.config.hard_budget_ms,
+            )
+        return self.analysis_pool
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync commands if the set changed."""
@@ -178,6 +194,10 @@ class KasinoBot(commands.Bot):
         cog = self.get_cog("Kasino")
         if cog is not None:
             cog.timers.cancel_all()  # type: ignore[attr-defined]
+            await cog.analysis.close()  # type: ignore[attr-defined]
+        if self.analysis_pool is not None:
+            await self.analysis_pool.close()  # its worker processes stop with the bot
+            self.analysis_pool = None
         if self.storage is not None:
             await self.storage.close()
             self.storage = None

@@ -27,6 +27,7 @@ SETTINGS: dict[str, str | None] = {
     "HARD_BUDGET_MS": "75",  # the hard player's own default (bot.ai.hard.DEFAULT_BUDGET_MS)
     "LOG_LEVEL": "INFO",
     "CARD_FACES": "on",
+    "ANALYSIS_WORKERS": "1",
 }
 
 DEFAULT_DB_PATH = Path(SETTINGS["KASINO_DB"])
@@ -34,6 +35,7 @@ DEFAULT_TURN_SECONDS = int(SETTINGS["TURN_SECONDS"])
 DEFAULT_ROUND_PAUSE = float(SETTINGS["ROUND_PAUSE"])
 MAX_AUTO_MOVES = int(SETTINGS["MAX_AUTO_MOVES"])
 DEFAULT_COMPUTER_PAUSE = float(SETTINGS["COMPUTER_PAUSE"])
+DEFAULT_ANALYSIS_WORKERS = int(SETTINGS["ANALYSIS_WORKERS"])
 
 
 class ConfigError(RuntimeError):
@@ -54,6 +56,8 @@ class Config:
     application emojis and show cards with them (off: cards are text). ``shard_count``
     and ``shard_ids`` run the bot sharded (``None``: one unsharded process); the bot
     touches ``health_file`` while it is healthy (:mod:`bot.health`).
+    ``analysis_workers`` is how many processes analyse finished games' moves, shared by
+    every game of the process (:mod:`bot.analysis.pool`).
     """
 
     token: str | None
@@ -69,6 +73,7 @@ class Config:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     health_file: Path | None = None
+    analysis_workers: int = DEFAULT_ANALYSIS_WORKERS
 
     @property
     def shards(self) -> Shards | None:
@@ -170,6 +175,8 @@ def load_config(
         computer_pause=_float(env, "COMPUTER_PAUSE", DEFAULT_COMPUTER_PAUSE),
         hard_budget_ms=_int(env, "HARD_BUDGET_MS", None, low=1),
         card_faces=_switch(env, "CARD_FACES", SETTINGS["CARD_FACES"] == "on"),
+        analysis_workers=_int(env, "ANALYSIS_WORKERS", DEFAULT_ANALYSIS_WORKERS, low=1)
+        or DEFAULT_ANALYSIS_WORKERS,
     )
 
 

@@ -37,6 +37,12 @@ custom_id formats (``k`` for Kasino)::
                                         :data:`PRACTICE_OWNERS`): ``<id>`` is the owner's
                                         position id, ``<version>`` its version
     k:learn:<variant>:play              a finished lesson's "Play the easy computer"
+    k:analyse:<game>                    Analyse my moves (the clicker's own seat, on a
+                                        finished match's end message or replay)
+    k:review:<game>:<seat>:<page>:<slot>   a page of a private analysis (0: the summary,
+                                        n: the n-th move analysed); ``slot`` tells the
+                                        buttons to the same page apart (summary, back,
+                                        next, c1-c3: the costliest moves)
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -60,6 +66,7 @@ from bot.models import VARIANT_NAMES
 
 BUTTON_KINDS = (
     "lobby", "hand", "hint", "rematch", "scores", "forget", "show", "history", "replay",
+    "analyse", "review",
 )  # fmt: skip
 SHOW_KINDS = ("profile", "versus")
 SELECT_KINDS = ("card", "take", "pick", "which", "rules", "histpick", "jump")
@@ -83,6 +90,7 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _FIELDS = {
     "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1,
     "rules": 1, "forget": 2, "history": 3, "histpick": 3, "replay": 3, "jump": 1,
+    "analyse": 1, "review": 4,
 }  # fmt: skip
 FORGET_ANSWERS = ("yes", "no")
 # A practice position's hand view (cogs.practice): the game kinds' menus, another namespace.
@@ -94,6 +102,9 @@ BUTTON_KINDS += ("xhand",)
 SELECT_KINDS += ("xcard", "xtake", "xpick", "xwhich")
 BUTTON_KINDS += ("learn",)
 LEARN_ACTIONS = ("play",)
+REVIEW_SLOTS = ("summary", "back", "next", "c1", "c2", "c3")
+MAX_SEAT = 5  # six seats at most (Krypkasino)
+MAX_REVIEW_PAGE = MAX_STEP  # a page per move analysed
 
 
 class BadComponent(ValueError):
@@ -162,6 +173,7 @@ class Click:
     step: int = 0
     slot: str = ""
     owner: str = ""  # a practice kind's owner (PRACTICE_OWNERS); ``game`` is its id
+    seat: int = 0  # an analysis page's seat (whose moves)
 
     @property
     def base(self) -> str:
@@ -231,6 +243,8 @@ def parse_click(text: object, values: object = None) -> Click:
         return Click("rules", variant=_rules(fields, values), render=render)
     if kind in ("history", "histpick", "replay", "jump"):
         return _records(kind, fields, values, render, text)
+    if kind in ("analyse", "review"):
+        return _analysis(kind, fields, values, text)
     if kind not in _FIELDS or len(fields) != _FIELDS[kind]:
         raise BadComponent(f"unknown custom_id {text!r}")
     game = number(fields[0], MAX_ID, 1)
@@ -371,6 +385,22 @@ def _learn(fields: list[str], values: object) -> Click:
         raise BadComponent("not a lesson button")
     _no_values(values)
     return Click("learn", variant=fields[0], action=fields[1])
+
+
+def _analysis(kind: str, fields: list[str], values: object, text: str) -> Click:
+    """Analyse my moves, and the pages of an analysis (``seat``: whose moves; ``step``:
+    the page, 0 the summary; ``slot``: which button of the page)."""
+    _no_values(values)
+    if len(fields) != _FIELDS[kind]:
+        raise BadComponent(f"unknown custom_id {text!r}")
+    game = number(fields[0], MAX_ID, 1)
+    if kind == "analyse":
+        return Click(kind, game)
+    if fields[3] not in REVIEW_SLOTS:
+        raise BadComponent(f"unknown analysis button {fields[3]!r}")
+    seat = number(fields[1], MAX_SEAT)
+    page = number(fields[2], MAX_REVIEW_PAGE)
+    return Click(kind, game, step=page, slot=fields[3], seat=seat)
 
 
 def _values(values: object) -> list[str]:

@@ -26,6 +26,7 @@ from bot.render import ended_text, lobby_embed, scores_embed, standings
 from bot.rules_text import rules_embed
 from bot.storage import ChannelBusy, CorruptGame, Outgoing
 from bot.timers import Timers
+from cogs.analysis import AnalysisFlow
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
@@ -125,6 +126,7 @@ class Kasino(
         # the puzzle of the day (a practice owner)
         self.puzzles = PuzzleFlow(bot.storage, self.practice)
         self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
+        self.analysis = AnalysisFlow(bot.storage, self.records, self.inks, bot.analyses)
 
     async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
         return list(await self.table.table_posted(game_id, message_id))
@@ -151,6 +153,7 @@ class Kasino(
     async def cog_unload(self) -> None:
         """Stop the timers (their deadlines stay in the database)."""
         self.timers.cancel_all()
+        await self.analysis.close()
         await self.table.outbox.close()
         await self.live.close()
         self.practice.close()
@@ -578,6 +581,12 @@ class Kasino(
             return
         if click.owner:  # a practice position's menus (cogs.practice)
             await self.practice.on_click(interaction, click)
+            return
+        if click.kind == "analyse":
+            await self.analysis.on_analyse(interaction, click)
+            return
+        if click.kind == "review":
+            await self.analysis.on_review(interaction, click)
             return
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):

@@ -183,7 +183,7 @@ class RecordFlow:
         if click.kind == "replay" and click.slot == "open":
             await self.show_replay(interaction, click.game, click.step, edit=False)
             return
-        if not own_message(interaction, ("k:replay:", "k:jump:")):
+        if not own_message(interaction, ("k:replay:", "k:jump:", "k:analyse:")):
             await refuse(interaction, NOT_MINE)
             return
         await self.show_replay(interaction, click.game, click.step, edit=True)

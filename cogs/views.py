@@ -182,6 +182,7 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
             KasinoButton("rematch", game.id, label=t("Rematch"), style=discord.ButtonStyle.success)
         )
         view.add_item(replay_button(game.id, t))
+        view.add_item(analyse_button(game.id, t))
         return view
     return None
 
@@ -193,10 +194,18 @@ def replay_button(game_id: int, t: Lang = EN) -> KasinoButton:
 
 @_static
 def replay_only_view(game_id: int, t: Lang = EN) -> discord.ui.View:
-    """What a finished match's table keeps once a rematch is dealt: its Replay button."""
+    """What a finished match's table keeps once a rematch is dealt: its Replay and Analyse
+    my moves buttons."""
     view = _view()
     view.add_item(replay_button(game_id, t))
+    view.add_item(analyse_button(game_id, t))
     return view
+
+
+def analyse_button(game_id: int, t: Lang = EN, row: int | None = None) -> KasinoButton:
+    """Analyse my moves: a finished match's player's own moves, analysed privately
+    (:mod:`cogs.analysis`)."""
+    return KasinoButton("analyse", game_id, label=t("Analyse my moves"), emoji="🔍", row=row)
 
 
 def _card_option(
@@ -674,6 +683,7 @@ def replay_view(
             "jump", game_id, options=options, placeholder=t("Jump to a round or deal…"), row=1
         )
     )
+    view.add_item(analyse_button(game_id, t, row=2))
     return view
 
 

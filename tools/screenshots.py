@@ -5,7 +5,8 @@ headless Chromium with Playwright and saves PNGs of the lobby, a hand on your tu
 card menu and a capture menu open, the table, a round summary and the match end, each on
 the dark and the light theme; after the match her ``/kasino profile`` (and a close-up of
 its rating picture, ``9b-profile-chart``), the rating board against computers, ``/kasino
-history`` and a replay. Anna plays a match to 5 against a normal computer player
+history`` and a replay (with ``--analysis`` instead: Analyse my moves, its summary and a
+move's page). Anna plays a match to 5 against a normal computer player
 (Krypkasino: five, at a six-seat table, to the limit 5, lowest wins; ``--seats`` changes
 it). With ``--variant`` (a game with builds, e.g. ``casino``) she builds whenever she can,
 the menu pictured is a build menu, and the table is pictured once a build lies on it. Not
@@ -23,6 +24,7 @@ a test: run it by hand and look at the pictures.
 ``--lesson VARIANT`` pictures ``/kasino learn`` instead of a match: the lesson's first
 step (``L1-lesson-step``), its card menu open (``L2-lesson-menu``) and a wrong move's
 explanation (``L3-lesson-wrong``).
+    .venv/bin/python tools/screenshots.py --out /tmp/analysis --analysis
 
 ``--locale`` is Anna's Discord client language (her hand, menus and refusals) and
 ``--server-locale`` the server's (lobby, table, summaries); the script finds the buttons and
@@ -213,6 +215,12 @@ class Words:
         self.lesson = before(
             me("Lesson: {variant} · step {step} of {steps}", variant="\x00", step="", steps="")
         )
+        self.analyse = pub("Analyse my moves")
+        self.analysis_title = before(me("Your moves in game #{id} · {variant}", id="\x00",
+                                        variant=""))  # fmt: skip
+        # " · move " (a move's page title, between the game and its number)
+        self.move_page = me("Game #{id} · move {n} of {count} · round {round}", id="\x00",
+                            n="\x00", count="", round="").split("\x00")[1]  # fmt: skip
         self.step = before(me("Step {step} of {steps} · round {round} · deal {k} of {n}",
                               step="\x00", steps="", round="", k="", n=""))  # fmt: skip
         self.puzzle = before(me("Puzzle of the day · {day} · {family}: {variant}",
@@ -658,6 +666,29 @@ class Match:
         assert isinstance(wrong, Locator)
         self.shoot("L3-lesson-wrong", wrong)
 
+    def analysis(self) -> None:
+        """After the match: Analyse my moves on its end message, the summary
+        (``12-analysis-summary``) once every move is reviewed, and a move's page
+        (``13-analysis-move``: the costliest move's)."""
+        words = self.words
+        end = self.messages().filter(has_text=words.game_over).last
+        self.button(end, words.analyse)
+
+        def analysis(wanted: str) -> Locator | None:
+            found = self.messages().filter(has_text="Only you can see this").filter(has_text=wanted)
+            return found.last if found.count() else None
+
+        summary = self.wait(lambda: analysis(words.analysis_title), 240, "the analysis")
+        assert isinstance(summary, Locator)
+        time.sleep(1)
+        self.shoot("12-analysis-summary", summary)
+        # the costliest move's page (its button comes first; with none, Move by move)
+        summary.get_by_role("button").first.click()
+        page = self.wait(lambda: analysis(words.move_page), 30, "a move's page")
+        assert isinstance(page, Locator)
+        time.sleep(1)
+        self.shoot("13-analysis-move", page)
+
     def stop(self) -> None:
         """A second game, stopped while Anna's hand is open: the lobby and the hand say so."""
         words = self.words
@@ -749,6 +780,11 @@ def main() -> None:
     parser.add_argument(
         "--lesson", default="", choices=["", *VARIANT_NAMES], help="picture /kasino learn"
     )
+    parser.add_argument(
+        "--analysis",
+        action="store_true",
+        help="after the match only its analysis: the summary and a move's page",
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     words = Words(lang_of(args.locale), lang_of(args.server_locale))
@@ -768,6 +804,9 @@ def main() -> None:
                     match.puzzle()
                 elif args.lesson:
                     match.lesson(args.lesson)
+                elif args.analysis:
+                    match.play()
+                    match.analysis()
                 else:
                     match.play()
                     match.profile()

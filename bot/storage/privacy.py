@@ -9,7 +9,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.sql import ACTIVE, Queries, Statement, json_object, seat_list
+from bot.storage.analyses import AnalysisQueries
+from bot.storage.sql import ACTIVE, Statement, json_object, seat_list
 
 # What removes a person from the database, in one transaction with the anonymised seats
 # of their games (see :meth:`Storage.forget_user`). ``ANONYMISE`` gives their rows a
@@ -65,8 +66,9 @@ def _without(value: Any, names: list[str], user_id: int) -> Any:
     return value.replace(f"<@{user_id}>", ANONYMOUS)
 
 
-class PrivacyQueries(Queries):
-    """The storage's queries about a person's data."""
+class PrivacyQueries(AnalysisQueries):
+    """The storage's queries about a person's data (the analyses' among them: forgetting
+    a person deletes the analyses of their seats)."""
 
     async def seated_in_active_game(self, user_id: int) -> bool:
         """Whether the person has a seat in a lobby or a match still running."""
@@ -88,6 +90,7 @@ class PrivacyQueries(Queries):
         steps = [Statement(sql, (anonymous, uid)) for sql in ANONYMISE]
         steps += [Statement(sql, (uid,)) for sql in FORGET]
         steps += await self._lineups_without(uid, anonymous)
+        steps += await self._analyses_without(uid)
         games = await self._games_without(uid)
         # in the same transaction: no process can read the anonymised rows and still see
         # the old count, so none keeps serving what it held about the person

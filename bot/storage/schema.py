@@ -193,6 +193,20 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE moves ADD COLUMN seal TEXT;
     """,
+    # version 10: a finished match's analysis of one seat's moves (bot.analysis: the
+    # Analysis as JSON, of ANALYSIS_VERSION ``version``), computed once, shown privately to
+    # whoever sat there; it names nobody (a seat, moves and reasons), and forgetting a
+    # person deletes the analyses of the seats they sat in
+    """
+    CREATE TABLE analyses (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        seat        INTEGER NOT NULL,
+        version     INTEGER NOT NULL,
+        body        TEXT    NOT NULL,
+        created_at  REAL    NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
     # version 11: the puzzle of the day per server and family (bot.puzzles: the Puzzle as
     # JSON, chosen once and kept all day, so everyone in the server gets the same), and
     # each person's row for it: written when they open it with the command in that server
@@ -228,6 +242,7 @@ TABLES: tuple[str, ...] = (
     "games", "moves", "results", "meta", "guild_settings", "outbox", "deck_styles",
     "ratings", "rating_changes",
     "finished", "finished_players", "forgotten",
+    "analyses",
     "puzzle_days", "puzzle_attempts",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = (

@@ -6,6 +6,7 @@ Run as a script (it is not a test)::
     python tests/benchmarks/bot.py --computers [--target 16] [--pause 1.5]
     python tests/benchmarks/bot.py --db postgresql://user@host/empty_db [--processes 2]
     python tests/benchmarks/bot.py --busy [--games 30] [--busy-tables 3] [--fresh] [--no-debug]
+    python tests/benchmarks/bot.py --analyses 10 [--busy] [--games 30] [--repeat 2]
 
 Every game is played by its two simulated members with the same three interactions a
 person uses per move ("Your hand", the card select, the take select). In each wave the
@@ -44,6 +45,16 @@ interactions answered past 3 s. The loop runs in asyncio's debug mode (unless
 ``--no-debug``, which is faster) with ``slow_callback_duration`` 5 ms: the callbacks it
 reports are counted, and so are the callbacks that used over 5 ms of the loop thread's CPU
 time (fair on a shared machine).
+
+With ``--analyses N`` the same load is run twice in one process, each time after
+``N / 2`` short matches (to 5) have been played to their end: once as it is, and once
+with both players of each of those matches pressing "Analyse my moves" as the clock
+starts, so that ``N`` analyses run in the bot's analysis pool (``ANALYSIS_WORKERS``, one
+worker process by default, the real analysis) while the tables play. It prints every
+click kind's p50/p99/max without and with them, side by side, and how many moves the pool
+reviewed while the tables played (``--repeat K``: K runs of each, in turn, their figures
+pooled, as a shared machine's load drifts; SimCord's settling does not wait for an analysis: its
+waits are declared external, as Discord's would be).
 """
 
 from __future__ import annotations
@@ -54,6 +65,7 @@ import copy
 import gc
 import json
 import logging
+import math
 import random
 import re
 import statistics
@@ -107,6 +119,9 @@ COMMIT_PARTS: dict[str, list[float]] = {}
 # Every SQLite write (seconds): waiting for aiosqlite's one thread, running there, and
 # waiting for the loop to take its result back
 WRITE_PARTS: dict[str, list[float]] = {}
+ANALYSED: list[float] = []  # when the pool got each reviewed move back (perf_counter)
+ANALYSE_CLICKS: list[int] = []  # the ids of the Analyse my moves clicks
+ENVS: list[simcord.Env] = []  # the simulated Discord of the run going on (--analyses)
 STEP = 0.2  # virtual seconds between waves: players clicking as fast as the bot answers
 # Real seconds SimCord waits for the bot to settle (default 5): the machine may be shared.
 SETTLE = 120.0
@@ -594,11 +609,15 @@ async def run(
     start: Any = None,
     busy: int = 0,
     fresh: bool = False,
+    analyses: int = 0,
+    analyse: bool = False,
 ) -> tuple[int, float, int]:
     """Play ``games`` games; returns (interactions, seconds, moves). With ``shards``, this
     process runs shard ``shard`` of them and waits for ``start`` before the clock starts.
     ``busy`` more tables are held on busy positions meanwhile (``fresh``: nothing built
-    for them is reused)."""
+    for them is reused). With ``analyses``, ``analyses / 2`` short matches are played to
+    their end first; with ``analyse`` their players press Analyse my moves as the clock
+    starts."""
     instrument()
     if db is None:
         watch_commits()
@@ -647,6 +666,9 @@ async def run(
                 if isinstance(driver, BusyDriver):
                     await hold(cog, driver, options["variant"])
             await env.advance_time(10)  # the held tables are posted
+            finished = await finished_matches(env, guild, cog, math.ceil(analyses / 2), wave)
+            if analyses:
+                external_analyses(env)
             LATENCIES.clear()
             REST.clear()
             CREATES.clear()
@@ -660,6 +682,10 @@ async def run(
             if start is not None:
                 start()  # every process starts playing at once
             started = time.perf_counter()
+            ANALYSED.clear()
+            ANALYSE_CLICKS.clear()
+            if analyse:
+                await press_analyse(env, cog, finished, analyses)
             while True:
                 live = [d for d in drivers if not d.done]
                 if not live:
@@ -685,9 +711,163 @@ async def run(
                 await env.advance_time(STEP)
             await env.advance_time(10)  # the last tables go out
             elapsed = time.perf_counter() - started
+            ANALYSED[:] = [at - started for at in ANALYSED if at - started <= elapsed]
             moves = [await cog.games.storage.move_count(d.game.id) for d in drivers]
         await bot.close_storage()
     return handled, elapsed, sum(moves)
+
+
+async def play_out(env: simcord.Env, drivers: list[Driver], wave: int) -> None:
+    """Play the drivers' games to their end, untimed."""
+    while live := [d for d in drivers if not d.done]:
+        for first in range(0, len(live), wave):
+            batch = live[first : first + wave]
+            for driver in batch:
+                driver.next_interaction()
+            for driver in batch:
+                driver.emit()
+            await env.settle()
+            for driver in batch:
+                driver.advance()
+            forget_logs(env)
+        await env.advance_time(STEP)
+
+
+async def finished_matches(
+    env: simcord.Env, guild: Any, cog: Any, count: int, wave: int
+) -> list[Driver]:
+    """``count`` 2-player Swedish matches to 5, played to their end (to be analysed)."""
+    drivers = []
+    for n in range(count):
+        channel = guild.create_text_channel(f"played-{n}")
+        members = [guild.add_member(env.create_user(f"a{n}-{i}")) for i in range(2)]
+        driver = Driver(env, guild, channel, members)
+        a, b = members
+        lobby = (await a.slash(channel, "kasino new", target=5)).response
+        await b.click(lobby, label="Join")
+        await a.click(lobby, label="Start")
+        driver.game = await cog.games.active(channel.id)
+        drivers.append(driver)
+    await play_out(env, drivers, wave)
+    await env.advance_time(10)  # the end messages are posted
+    return drivers
+
+
+def external_analyses(env: simcord.Env) -> None:
+    """Let SimCord settle without waiting for analyses (their waits are external, as
+    they would be on Discord), and note when each reviewed move comes back."""
+    from bot.analysis.pool import AnalysisPool
+    from cogs.analysis import AnalysisFlow
+
+    ENVS[:] = [env]  # each run has its own
+    for name in ("_complete", "_show_when_done"):
+        original = getattr(AnalysisFlow, name)
+        if getattr(original, "external", False):
+            continue
+
+        def waiting(self: Any, *args: Any, __original: Any = original) -> Any:
+            return ENVS[0].external_wait(__original(self, *args), reason="an analysis")
+
+        waiting.external = True  # type: ignore[attr-defined]
+        setattr(AnalysisFlow, name, waiting)
+    reviewed = AnalysisPool._reviewed
+    if not getattr(reviewed, "counted", False):
+
+        def counted(self: Any, *args: Any) -> None:
+            ANALYSED.append(time.perf_counter())
+            reviewed(self, *args)
+
+        counted.counted = True  # type: ignore[attr-defined]
+        AnalysisPool._reviewed = counted  # type: ignore[method-assign]
+
+
+async def press_analyse(env: simcord.Env, cog: Any, finished: list[Driver], count: int) -> None:
+    """Both players of each finished match press Analyse my moves on its end message
+    (``count`` presses in all); answered at once, the analyses then run in the pool."""
+    payloads = []
+    for driver in finished:
+        game = await cog.games.storage.get_game(driver.game.id)  # its end message, as kept
+        message = env.backend.get_message(driver.channel.id, game.message_id)
+        for member in driver.members:
+            if len(payloads) == count:
+                break
+            data = {"custom_id": f"k:analyse:{game.id}", "component_type": 2}
+            record, payload = sim_interactions.base_payload(
+                env.backend, type=3, channel_id=driver.channel.id, guild_id=driver.guild.id,
+                user_id=member.id, data=data,
+            )  # fmt: skip
+            payload["message"] = dict(serializers.message_payload(env.backend, message))
+            record.source_message_id = message.id
+            payloads.append(payload)
+    for payload in payloads:
+        ANALYSE_CLICKS.append(int(payload["id"]))
+        env.backend.emit("INTERACTION_CREATE", payload)
+    await env.settle()
+
+
+def split_figures() -> dict[str, list[float]]:
+    """Every click's first answers by kind (the tables' clicks, and Analyse my moves)."""
+    kinds: dict[str, list[float]] = {"every click": [v for k, v in FIRST.items()
+                                                     if k not in ANALYSE_CLICKS]}  # fmt: skip
+    for (table, kind), values in sorted(SPLIT.items()):
+        kinds[f"{table} tables, {kind}"] = list(values)
+    presses = [FIRST[k] for k in ANALYSE_CLICKS if k in FIRST]
+    if presses:
+        kinds["Analyse my moves (the press)"] = presses
+    return kinds
+
+
+def compare_analyses(args: argparse.Namespace, debug: bool) -> None:
+    """The same load without and with ``--analyses`` analyses running, side by side."""
+    runs: dict[bool, Any] = {}
+    # without, with, without, with…: a shared machine's load drifts, and each side gets
+    # its share of the drift
+    for _ in range(args.repeat):
+        for analyse in (False, True):
+            for kept in (STARTED, FIRST, FINAL, SPLIT):
+                kept.clear()
+            work = run(args.games, args.target, args.wave, args.variant,
+                       busy=args.busy_tables if args.busy else 0, fresh=args.fresh,
+                       analyses=args.analyses, analyse=analyse)  # fmt: skip
+            handled, elapsed, moves = asyncio.run(work, debug=debug)
+            kinds, before = split_figures(), runs.get(analyse)
+            if before is not None:
+                for kind, values in before[0].items():
+                    kinds.setdefault(kind, []).extend(values)
+                handled += before[1]
+                elapsed += before[2]
+                moves += before[3]
+            analysed = len(ANALYSED) + (before[4] if before else 0)
+            # the loop thread's CPU (other processes' load does not count in it): what an
+            # analysis could cost the clicks through the GIL shows here
+            cpu = [took for took, _ in SLOW_CPU] + (before[5] if before else [])
+            runs[analyse] = (kinds, handled, elapsed, moves, analysed, cpu)
+    busy = f", {args.busy_tables} busy tables" if args.busy else ""
+    print(f"one bot process over a new SQLite file: {args.games} 2-player {args.variant} games"
+          f" to {args.target}{busy}; without, then with {args.analyses} analyses running"
+          f" (ANALYSIS_WORKERS=1, the real analysis), {args.repeat} time(s) each,"
+          " in turn")  # fmt: skip
+    for analyse, (_, handled, elapsed, moves, analysed, cpu) in runs.items():
+        label = f"with {args.analyses} analyses" if analyse else "without analyses"
+        extra = f"; the pool reviewed {analysed} moves meanwhile" if analyse else ""
+        print(f"  {label}: {handled} interactions in {elapsed:.1f} s, {moves} moves{extra}")
+        if args.busy:
+            worst = max(cpu, default=0) * 1000
+            print(f"      callbacks over {SLOW_LIMIT * 1000:.0f} ms of the loop thread's CPU"
+                  f" time: {len(cpu)} (worst {worst:.1f} ms)")  # fmt: skip
+    without, with_ = runs[False][0], runs[True][0]
+    for kind in with_:
+        print(f"  {kind}:")
+        if kind in without:
+            print(f"      without: {figures(without[kind])}")
+        print(f"      with:    {figures(with_[kind])}")
+        if kind in without and without[kind] and with_[kind]:
+            print(f"      p99 with / without: {p99(with_[kind]) / p99(without[kind]):.2f}")
+
+
+def p99(values: list[float]) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * 0.99))]
 
 
 def report_busy(games: int, busy: int, fresh: bool, debug: bool) -> None:
@@ -946,9 +1126,17 @@ def main() -> None:
     parser.add_argument("--busy-tables", type=int, default=3, help="how many, with --busy")
     parser.add_argument("--fresh", action="store_true", help="--busy: reuse no built menu")
     parser.add_argument("--no-debug", action="store_true", help="--busy: no asyncio debug")
+    parser.add_argument(
+        "--analyses", type=int, default=0, help="run without and with N analyses running"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="--analyses: runs of each, in turn")
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
-    if args.busy:
+    if args.analyses:
+        if args.busy:
+            watch_callbacks()
+        compare_analyses(args, debug=args.busy and not args.no_debug)
+    elif args.busy:
         watch_callbacks()
         debug = not args.no_debug
         work = run(args.games, args.target, args.wave, args.variant, busy=args.busy_tables,

@@ -209,3 +209,27 @@ def test_records_custom_ids_are_strict() -> None:
     ]:
         with pytest.raises(BadComponent):
             parse_click(forged, values)
+
+
+def test_analysis_custom_ids_are_strict() -> None:
+    assert parse_click(custom_id("analyse", 12)) == Click("analyse", 12)
+    page = parse_click(custom_id("review", 12, 3, 40, "c2"))
+    assert (page.kind, page.game, page.seat, page.step, page.slot) == ("review", 12, 3, 40, "c2")
+    assert parse_click("k:review:12:0:0:summary").step == 0
+    for forged, values in [
+        ("k:analyse:0", None),
+        ("k:analyse:12:1", None),
+        ("k:analyse", None),
+        ("k:analyse:12", ["1"]),
+        ("k:analyse:+12", None),
+        ("k:review:12:6:1:next", None),  # six seats at most: 0-5
+        ("k:review:12:0:99999:next", None),
+        ("k:review:12:0:1:sideways", None),
+        ("k:review:12:0:01:next", None),
+        ("k:review:12:0:1", None),
+        ("k:review:12:0:1:next:x", None),
+        ("k:review:12:٣:1:next", None),
+        ("k:review:12:0:1:next", ["1"]),
+    ]:
+        with pytest.raises(BadComponent):
+            parse_click(forged, values)

@@ -1,0 +1,273 @@
+"""The analyses' pool: one bounded set of worker processes shared by every game of the
+process, fed one move at a time.
+
+An analysis reviews each of a seat's moves with the ``hard`` searcher (0.1-1 s of CPU a
+move, tens of seconds a match). In a thread it would hold the event loop's GIL for that
+long; so it runs in a :class:`concurrent.futures.ProcessPoolExecutor` of
+``ANALYSIS_WORKERS`` processes (default 1), started with the ``spawn`` method (``fork``
+is unsafe in a process that runs threads: the database's and asyncio's).
+
+The unit of work is one move (:func:`bot.analysis.review_move`). The parent hands the
+workers at most one move per worker at a time and picks the next move round-robin across
+the analyses waiting: ten people asking at once each see their progress move, and a long
+match does not hold back a short one behind it. Progress is counted here, in the parent,
+as each move comes back. At most :data:`MAX_ANALYSES` analyses are running or queued;
+one more is refused (:class:`PoolBusy`), never queued without bound. Asking for an
+analysis already running joins it: the same :class:`asyncio.Future`, no work twice.
+
+The workers run at the lowest CPU priority (``nice`` :data:`NICENESS`): an analysis
+uses the cores play leaves idle, and when the bot's own process needs a core the kernel
+gives it that core first. Without it, on a machine with few cores, a worker busy for a
+minute takes half the CPU from the clicks (measured: every click's p99 doubled on two
+shared cores).
+
+The workers start on the first analysis (a bot nobody asks never starts one) and stop
+with :meth:`AnalysisPool.close` (the bot's ``close``). Nothing here imports Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+# Analyses running or queued at once in one process; one more is refused ("busy, try
+# again in a minute"). A whole match is tens of seconds of one worker: with one worker,
+# the last of sixteen waits some minutes, which is still an answer worth waiting for.
+MAX_ANALYSES = 16
+DEFAULT_WORKERS = 1
+START_METHOD = "spawn"  # never fork: the bot's process runs threads
+NICENESS = 19  # the workers' CPU priority: the lowest (play first)
+
+Review = Callable[..., Any]  # review_move(record, step, seat, budget_ms) -> MoveReview
+Progress = Callable[[int, int], None]  # (moves done, moves in all)
+
+
+def background(niceness: int = NICENESS) -> None:
+    """A worker's start: the lowest CPU priority (where the system lets it be lowered)."""
+    with contextlib.suppress(OSError, AttributeError):  # (not on Windows)
+        os.nice(niceness)
+
+
+class PoolBusy(RuntimeError):
+    """Too many analyses are running or queued; nothing was started."""
+
+
+class PoolClosed(RuntimeError):
+    """The pool was closed (the bot is stopping) before the analysis was done."""
+
+
+@dataclass(eq=False)
+class Job:
+    """One analysis: the moves to review, what came back, and who waits for it."""
+
+    key: Hashable
+    record: Any
+    seat: int
+    steps: list[int]
+    future: asyncio.Future[list[Any]]
+    listeners: list[Progress] = field(default_factory=list)
+    sent: int = 0  # moves handed to a worker so far (in order)
+    results: dict[int, Any] = field(default_factory=dict)
+
+    @property
+    def done(self) -> int:
+        """Moves reviewed so far."""
+        return len(self.results)
+
+    def tell(self) -> None:
+        """Tell every listener the progress (a listener's failure stops nothing)."""
+        for listener in list(self.listeners):
+            try:
+                listener(self.done, len(self.steps))
+            except Exception:  # a progress note is a courtesy: the analysis goes on
+                log.exception("analysis %s: progress listener failed", self.key)
+
+
+class AnalysisPool:
+    """The worker processes and the queue of analyses (one per process, on its loop).
+
+    ``review`` is called in a worker as ``review(record, step, seat, budget_ms=...)`` and
+    must be importable by name there (a module-level function): the real one is
+    :func:`bot.analysis.review_move`, tests may hand a quicker one.
+    """
+
+    def __init__(
+        self,
+        review: Review,
+        *,
+        workers: int = DEFAULT_WORKERS,
+        budget_ms: float | None = None,
+        max_analyses: int = MAX_ANALYSES,
+        start_method: str = START_METHOD,
+    ) -> None:
+        if workers < 1:
+            raise ValueError("an analysis pool needs at least one worker")
+        self.review = review
+        self.workers = workers
+        self.budget_ms = budget_ms
+        self.max_analyses = max_analyses
+        self.start_method = start_method
+        self._executor: ProcessPoolExecutor | None = None
+        self._jobs: dict[Hashable, Job] = {}
+        self._turn: list[Hashable] = []  # round-robin order of the jobs with moves to send
+        self._in_flight = 0
+        self._closed = False
+
+    # ----------------------------------------------------------------- public
+
+    @property
+    def queued(self) -> int:
+        """Analyses running or waiting."""
+        return len(self._jobs)
+
+    def running(self, key: Hashable) -> bool:
+        """Whether the analysis ``key`` is running or queued."""
+        return key in self._jobs
+
+    def progress(self, key: Hashable) -> tuple[int, int] | None:
+        """``(done, total)`` of a running analysis, or ``None``."""
+        job = self._jobs.get(key)
+        return None if job is None else (job.done, len(job.steps))
+
+    def submit(
+        self,
+        key: Hashable,
+        record: Any,
+        seat: int,
+        steps: list[int],
+        on_progress: Progress | None = None,
+    ) -> asyncio.Future[list[Any]]:
+        """The reviews of ``steps`` (in their order), as a future: a new analysis, or the
+        one already running under ``key`` (joined: ``record`` and ``steps`` are then not
+        read again). :class:`PoolBusy` when :data:`MAX_ANALYSES` are already queued."""
+        if self._closed:
+            raise PoolClosed("the analysis pool is closed")
+        job = self._jobs.get(key)
+        if job is None:
+            if len(self._jobs) >= self.max_analyses:
+                raise PoolBusy(f"{len(self._jobs)} analyses are queued")
+            loop = asyncio.get_running_loop()
+            job = Job(key, record, seat, list(steps), loop.create_future())
+            self._jobs[key] = job
+            if job.steps:
+                self._turn.append(key)
+            else:
+                self._finish(job)
+        if on_progress is not None:
+            job.listeners.append(on_progress)
+        self._pump()
+        return job.future
+
+    def listen(self, key: Hashable, on_progress: Progress) -> bool:
+        """Follow the progress of the running analysis ``key`` too (``False``: none runs:
+        it is done, or was never asked for)."""
+        job = self._jobs.get(key)
+        if job is not None:
+            job.listeners.append(on_progress)
+        return job is not None
+
+    async def close(self) -> None:
+        """Refuse new analyses, fail the waiting ones (:class:`PoolClosed`) and stop the
+        workers (a move being reviewed is finished first: at most a second or so)."""
+        self._closed = True
+        for job in list(self._jobs.values()):
+            if not job.future.done():
+                job.future.set_exception(PoolClosed("the bot is stopping"))
+                job.future.exception()  # retrieved: nobody may be waiting any more
+        self._jobs.clear()
+        self._turn.clear()
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+
+    # -------------------------------------------------------------- scheduling
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            context = multiprocessing.get_context(self.start_method)
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=background
+            )
+        return self._executor
+
+    def _pump(self) -> None:
+        """Hand the workers moves until each has one, round-robin across the jobs."""
+        while self._in_flight < self.workers and self._turn and not self._closed:
+            key = self._turn.pop(0)
+            job = self._jobs.get(key)
+            if job is None or job.sent >= len(job.steps):
+                continue
+            step = job.steps[job.sent]
+            job.sent += 1
+            if job.sent < len(job.steps):
+                self._turn.append(key)  # its next move waits for the others' turns
+            try:
+                work = self._pool().submit(
+                    self.review, job.record, step, job.seat, budget_ms=self.budget_ms
+                )
+            except (BrokenProcessPool, RuntimeError) as error:
+                self._broken(job, error)
+                continue
+            self._in_flight += 1
+            work.add_done_callback(self._back_on_loop(job, step))
+
+    def _back_on_loop(self, job: Job, step: int) -> Callable[[Future[Any]], None]:
+        """A worker future's callback (run in the executor's thread): hands the result
+        to :meth:`_reviewed` on the loop."""
+        loop = asyncio.get_running_loop()
+
+        def back(work: Future[Any]) -> None:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(self._reviewed, job, step, work)
+
+        return back
+
+    def _reviewed(self, job: Job, step: int, work: Future[Any]) -> None:
+        """On the loop: one move came back."""
+        self._in_flight -= 1
+        if self._closed or job.future.done():
+            return
+        error = work.exception() if not work.cancelled() else PoolClosed("cancelled")
+        if error is not None:
+            self._fail(job, error)
+        else:
+            job.results[step] = work.result()
+            job.tell()
+            if job.done == len(job.steps):
+                self._finish(job)
+        self._pump()
+
+    def _finish(self, job: Job) -> None:
+        self._jobs.pop(job.key, None)
+        if not job.future.done():
+            job.future.set_result([job.results[step] for step in job.steps])
+
+    def _fail(self, job: Job, error: BaseException) -> None:
+        """An analysis whose move failed is dropped whole (the person may ask again)."""
+        log.error("analysis %s failed at a move: %r", job.key, error)
+        self._jobs.pop(job.key, None)
+        if job.key in self._turn:
+            self._turn.remove(job.key)
+        if not job.future.done():
+            job.future.set_exception(error)
+        if isinstance(error, BrokenProcessPool):
+            self._drop_executor()  # a worker died: the next analysis starts new ones
+
+    def _broken(self, job: Job, error: BaseException) -> None:
+        self._drop_executor()
+        self._fail(job, error)
+
+    def _drop_executor(self) -> None:
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)

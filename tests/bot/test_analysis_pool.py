@@ -1,0 +1,71 @@
+"""The analyses' pool (bot/analysis/pool.py) with a real worker process: moves go
+round-robin across the analyses queued, asking again joins, a full queue is refused, a
+failing move fails its analysis only, the workers run at the lowest CPU priority, and
+closing leaves no process behind."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+
+import pytest
+
+from bot.analysis.pool import AnalysisPool, PoolBusy, PoolClosed
+
+
+def echo(record: str, step: int, seat: int, budget_ms: float | None = None) -> tuple[str, int]:
+    """A review that names what it was given (in the worker); step 13 fails."""
+    if step == 13:
+        raise ValueError("unlucky move")
+    return record, step
+
+
+async def test_moves_go_round_robin_and_asking_again_joins() -> None:
+    pool = AnalysisPool(echo, workers=1, max_analyses=2)
+    order: list[str] = []
+    try:
+        first = pool.submit("a", "A", 0, [1, 2, 3], lambda done, total: order.append("A"))
+        second = pool.submit("b", "B", 1, [10, 20], lambda done, total: order.append("B"))
+        joined = pool.submit("a", "ignored", 0, [99])
+        assert joined is first and pool.queued == 2
+        with pytest.raises(PoolBusy):
+            pool.submit("c", "C", 0, [1])
+        assert await first == [("A", 1), ("A", 2), ("A", 3)]
+        assert await second == [("B", 10), ("B", 20)]
+        # A's first move went out alone and A's next queued behind it; then B joined the
+        # turn: from there one move each in turn
+        assert order == ["A", "A", "B", "A", "B"]
+        assert pool.queued == 0 and not pool.running("a")
+        # a failing move fails its own analysis; the next one runs as before
+        with pytest.raises(ValueError, match="unlucky"):
+            await pool.submit("d", "D", 0, [12, 13, 14])
+        assert await pool.submit("e", "E", 0, [5]) == [("E", 5)]
+    finally:
+        await pool.close()
+    assert multiprocessing.active_children() == []
+
+
+def niceness(record: str, step: int, seat: int, budget_ms: float | None = None) -> int:
+    """A review that tells the worker's CPU priority."""
+    return os.nice(0)
+
+
+async def test_workers_run_at_the_lowest_priority() -> None:
+    pool = AnalysisPool(niceness, workers=1)
+    try:
+        assert await pool.submit("a", "A", 0, [1]) == [min(19, os.nice(0) + 19)]
+    finally:
+        await pool.close()
+
+
+async def test_closing_fails_the_waiting_and_refuses_more() -> None:
+    pool = AnalysisPool(echo, workers=1)
+    waiting = pool.submit("a", "A", 0, list(range(1, 13)))
+    await asyncio.sleep(0)
+    await pool.close()
+    with pytest.raises(PoolClosed):
+        await waiting
+    with pytest.raises(PoolClosed):
+        pool.submit("b", "B", 0, [1])
+    assert multiprocessing.active_children() == []

@@ -1,0 +1,133 @@
+"""Analyse my moves through SimCord (issue 31), on both databases: a player's analysis
+of a finished match arrives privately, is computed once (stored: a second press and a
+restart read it back), and its pages turn; anyone else's, forged or stale buttons are
+refused with nothing changed. The first test runs the real analysis end to end in the
+pool's worker process; the others hand the pool a quick review (``quick_review``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import simcord
+
+from bot.analysis import ANALYSIS_VERSION, MoveReview, moves_to_analyse
+from bot.client import KasinoBot
+from bot.config import Config
+from bot.i18n import languages
+from bot.records.record import GameRecord
+from cogs.analysis import NOT_A_PLAYER
+from cogs.common import NOT_MINE
+from tests.bot.kasino_harness import Harness, cid, custom_ids
+from tests.bot.test_bot_computers import computer_lobby, play_against_computers
+from tests.dbrows import query
+
+
+def quick_review(
+    record: GameRecord, step: int, seat: int, budget_ms: float | None = None
+) -> MoveReview:
+    """A review without search (in the worker process): the played move, as best."""
+    move = record.moves[step - 1]
+    assert move.seat == seat
+    reasons = dict.fromkeys(languages(), "It was the move.")
+    return MoveReview(step, move.round, move.move, move.move, 0.0, "best", reasons)
+
+
+async def finished_against_computer(harness: Harness) -> Any:
+    """Anna against an easy computer, Swedish Kasino to 5; the end message."""
+    lobby = await computer_lobby(harness, "easy", target=5)
+    anna = harness.members[0]
+    result = await harness.click(anna, harness.current(lobby), label="Start")
+    assert result.acknowledged
+    game = await harness.game()
+    assert game is not None
+    await play_against_computers(harness, game)
+    return game
+
+
+def stored(db_path: Path | str, game_id: int) -> list[dict[str, Any]]:
+    return query(db_path, "SELECT seat, version FROM analyses WHERE game_id = ?", (game_id,))
+
+
+async def test_real_analysis_is_private_stored_once_and_survives_a_restart(
+    harness: Harness, db_path: Path | str, bot_config: Config
+) -> None:
+    anna, bjorn = harness.members[:2]
+    game = await finished_against_computer(harness)
+    end = harness.table_message(game)
+    analyse = cid(end, "k:analyse:")
+    # someone who did not play: refused, privately, nothing started or stored
+    refused = await harness.click(bjorn, end, custom_id=analyse)
+    assert refused.ephemeral
+    assert refused.response.content == NOT_A_PLAYER.format(id=game.id)
+    assert harness.env.bot.analysis_pool is None and not stored(db_path, game.id)
+    # the player: a private message that becomes the summary once every move is reviewed
+    asked = await harness.click(anna, end, custom_id=analyse)
+    assert asked.ephemeral
+    await harness.env.settle()
+    summary = asked.response
+    assert summary.flags.ephemeral
+    record = await harness.cog.records.record(game.id, harness.guild.id)
+    seat = next(i for i, s in enumerate(game.seats) if s.user_id == anna.id)
+    moves = len(moves_to_analyse(record, seat))
+    assert f"{moves} moves analysed" in summary.embeds[0].description
+    assert stored(db_path, game.id) == [{"seat": seat, "version": ANALYSIS_VERSION}]
+    # a move's page, and its replay at that step
+    start = f"k:review:{game.id}:{seat}:1:next"
+    assert start in custom_ids(summary)
+    page = await harness.click(anna, summary, custom_id=start)
+    first = asked.response  # edited in place
+    assert "move 1 of" in first.embeds[0].title
+    assert any(c.startswith(f"k:replay:{game.id}:") for c in custom_ids(first)), page
+    # another member sending the page's button (as a tampered client could): refused
+    other = await harness.forge(bjorn, first, f"k:review:{game.id}:{seat}:2:next", doctor=False)
+    assert other.ephemeral and other.response.content == NOT_MINE
+    # the restart keeps it: the second press reads the store (no pool is even started)
+    await harness.restart(KasinoBot(bot_config, seed=20240607))
+    again = await harness.click(anna, harness.current(end), custom_id=analyse)
+    assert again.ephemeral and f"{moves} moves analysed" in again.response.embeds[0].description
+    assert harness.env.bot.analysis_pool is None
+    assert len(stored(db_path, game.id)) == 1
+
+
+async def test_forged_and_stale_analysis_buttons_change_nothing(
+    harness: Harness, db_path: Path | str
+) -> None:
+    anna = harness.members[0]
+    harness.env.bot.analysis_review = quick_review
+    game = await finished_against_computer(harness)
+    end = harness.table_message(game)
+    computer = next(i for i, s in enumerate(game.seats) if s.is_computer)
+    mine = next(i for i, s in enumerate(game.seats) if s.user_id == anna.id)
+    # a page before any analysis is stored, a seat that is not hers, a page out of range
+    for forged in (
+        f"k:review:{game.id}:{mine}:0:summary",
+        f"k:review:{game.id}:{computer}:1:next",
+        f"k:review:{game.id}:{mine}:99:next",
+        f"k:review:{game.id}:{mine}:1:sideways",
+        f"k:analyse:{game.id}:1",
+        "k:analyse:0",
+    ):
+        result = await harness.forge(anna, end, forged)
+        assert result.ephemeral, forged
+    assert not stored(db_path, game.id)
+    # two presses at once: one analysis (joined), stored once, both messages show it
+    pool_calls: list[object] = []
+    made = harness.env.bot.analyses()
+    submit = made.submit
+    made.submit = lambda *args, **kw: pool_calls.append(args) or submit(*args, **kw)
+    data = {"custom_id": cid(end, "k:analyse:"), "component_type": 2}
+    records = harness.emit_component(anna, end, data, times=2)
+    await harness.env.settle()
+    assert len(pool_calls) == 1
+    for record in records:
+        asked = simcord.InteractionResult(harness.env, record)
+        assert asked.ephemeral
+        assert "moves analysed" in asked.response.embeds[0].description
+    assert len(stored(db_path, game.id)) == 1
+    # forgetting her deletes her analysis (it is about how she played)
+    asked = await harness.slash(anna, "kasino forget-me")
+    yes = next(c for c in custom_ids(asked.response) if c.endswith(":yes"))
+    done = await harness.click(anna, asked.response, custom_id=yes)
+    assert "Done" in done.response.content
+    assert not stored(db_path, game.id)

@@ -234,6 +234,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX puzzle_attempts_member ON puzzle_attempts(guild_id, user_id, solved, day);
     """,
+    # version 12: each person's place in each lesson (/kasino learn, bot.lessons): the step
+    # they are at, a version that every answered step bumps (a stale menu is refused), and
+    # whether they finished it. A person's rows go with /kasino forget-me.
+    """
+    CREATE TABLE lesson_progress (
+        id         INTEGER PRIMARY KEY,
+        user_id    INTEGER NOT NULL,
+        lesson     TEXT    NOT NULL,
+        step       INTEGER NOT NULL DEFAULT 0,
+        version    INTEGER NOT NULL DEFAULT 1,
+        finished   INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL    NOT NULL,
+        UNIQUE (user_id, lesson)
+    );
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
@@ -243,11 +258,11 @@ TABLES: tuple[str, ...] = (
     "ratings", "rating_changes",
     "finished", "finished_players", "forgotten",
     "analyses",
-    "puzzle_days", "puzzle_attempts",
+    "puzzle_days", "puzzle_attempts", "lesson_progress",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = (
     "games", "moves", "results", "outbox", "rating_changes", "forgotten",
-    "puzzle_days",
+    "puzzle_days", "lesson_progress",
 )  # fmt: skip
 
 _POSTGRES_TYPES = (
@@ -269,24 +284,3 @@ def for_postgres(statement: str) -> str:
     for pattern, replacement in _POSTGRES_TYPES:
         statement = pattern.sub(replacement, statement)
     return statement
-
-
-# version 12: each person's place in each lesson (/kasino learn, bot.lessons): the step
-# they are at, a version that every answered step bumps (a stale menu is refused), and
-# whether they finished it. A person's rows go with /kasino forget-me.
-MIGRATIONS += (
-    """
-    CREATE TABLE lesson_progress (
-        id         INTEGER PRIMARY KEY,
-        user_id    INTEGER NOT NULL,
-        lesson     TEXT    NOT NULL,
-        step       INTEGER NOT NULL DEFAULT 0,
-        version    INTEGER NOT NULL DEFAULT 1,
-        finished   INTEGER NOT NULL DEFAULT 0,
-        updated_at REAL    NOT NULL,
-        UNIQUE (user_id, lesson)
-    );
-    """,
-)
-TABLES += ("lesson_progress",)
-ID_TABLES += ("lesson_progress",)

@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import asyncpg
@@ -100,6 +101,10 @@ class KasinoBot(commands.Bot):
         # tests may hand the pool a quicker review function before that
         self.analysis_review = review_move
         self.analysis_pool: AnalysisPool | None = None
+
+    async def cpu_call(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` in the shared worker processes (:meth:`AnalysisPool.call`)."""
+        return await self.analyses().call(function, *args)
 
     def analyses(self) -> AnalysisPool:
         """The process's analysis pool, shared by every game (started on first use)."""

@@ -124,7 +124,7 @@ class Kasino(
         self.practice = PracticeFlow(self.hands)
         self.people.register("practice", self.practice.drop_kept)
         # the puzzle of the day (a practice owner)
-        self.puzzles = PuzzleFlow(bot.storage, self.practice)
+        self.puzzles = PuzzleFlow(bot.storage, self.practice, bot.cpu_call)
         self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
         self.analysis = AnalysisFlow(bot.storage, self.records, self.inks, bot.analyses)
 
@@ -157,7 +157,6 @@ class Kasino(
         await self.table.outbox.close()
         await self.live.close()
         self.practice.close()
-        self.puzzles.close()
         self.bot.remove_dynamic_items(KasinoButton, KasinoSelect)
 
     # --------------------------------------------------------------- commands

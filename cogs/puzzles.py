@@ -8,20 +8,18 @@ playable on its own UTC day: a click on yesterday's puzzle is refused as over. T
 answer counts (solved or missed, with the streak); later tries are judged and explained
 but change nothing. Choosing the day's puzzle replays and solves finished games: it runs
 once per server, family and day (one at a time in this process): the records are read
-in a worker thread, the replays and solves (up to seconds of CPU) in a worker process of
-its own, so the event loop and every table's clicks never wait for them.
+in a worker thread, the replays and solves (up to seconds of CPU) in the bot's shared
+worker processes (the analyses' pool, at the lowest CPU priority), so the event loop and
+every table's clicks never wait for them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
@@ -38,7 +36,6 @@ from bot.storage.puzzles import PuzzleDay
 from cogs.common import refuse
 from cogs.practice import Practice, PracticeFlow, Verdict
 
-T = TypeVar("T")
 UNKNOWN_FAMILY = N_("There is no puzzle for that game.")
 VERSION = 1  # a puzzle position never changes within its day (its row is written once)
 
@@ -49,31 +46,20 @@ class PuzzleFlow:
     name = "puzzle"
 
     def __init__(
-        self, storage: Storage, practice: PracticeFlow, clock: Callable[[], float] = time.time
+        self,
+        storage: Storage,
+        practice: PracticeFlow,
+        solve: Callable[..., Awaitable[Any]],
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """``solve(function, *args)`` runs the day's replays and solves in a worker
+        process: the bot's shared pool (:meth:`bot.analysis.pool.AnalysisPool.call`)."""
         self.storage = storage
         self.practice = practice
         self.clock = clock
         self._choosing: dict[tuple[int, str, str], asyncio.Lock] = {}
-        self._pool: ProcessPoolExecutor | None = None
+        self.solve = solve
         practice.register(self)
-
-    async def solve(self, function: Callable[..., T], *args: object) -> T:
-        """Run ``function`` (pure, plain data in and out) in the worker process, started
-        the first time it is needed (a server with no finished game never needs it)."""
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
-        except BrokenProcessPool:
-            self._pool = None  # the worker died: the next choice starts another
-            raise
-
-    def close(self) -> None:
-        """Stop the worker process (the cog is unloaded)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
 
     def today(self) -> str:
         """Today's UTC day, as stored."""

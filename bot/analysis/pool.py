@@ -77,6 +77,7 @@ class Job:
     future: asyncio.Future[list[Any]]
     listeners: list[Progress] = field(default_factory=list)
     sent: int = 0  # moves handed to a worker so far (in order)
+    task: tuple[Callable[..., Any], tuple[Any, ...]] | None = None  # other work: one call
     results: dict[int, Any] = field(default_factory=dict)
 
     @property
@@ -168,6 +169,22 @@ class AnalysisPool:
         self._pump()
         return job.future
 
+    async def call(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` in a worker: other CPU work of the bot (a puzzle of the day's
+        replays and solves) shares the workers, taking its turn between the analyses'
+        moves. ``function`` must be importable by name, its arguments and result plain
+        data. :class:`PoolBusy` when :data:`MAX_ANALYSES` jobs are already queued."""
+        if self._closed:
+            raise PoolClosed("the analysis pool is closed")
+        if len(self._jobs) >= self.max_analyses:
+            raise PoolBusy(f"{len(self._jobs)} jobs are queued")
+        loop = asyncio.get_running_loop()
+        job = Job(object(), None, 0, [0], loop.create_future(), task=(function, args))
+        self._jobs[job.key] = job
+        self._turn.append(job.key)
+        self._pump()
+        return (await job.future)[0]
+
     def listen(self, key: Hashable, on_progress: Progress) -> bool:
         """Follow the progress of the running analysis ``key`` too (``False``: none runs:
         it is done, or was never asked for)."""
@@ -212,9 +229,12 @@ class AnalysisPool:
             if job.sent < len(job.steps):
                 self._turn.append(key)  # its next move waits for the others' turns
             try:
-                work = self._pool().submit(
-                    self.review, job.record, step, job.seat, budget_ms=self.budget_ms
-                )
+                if job.task is not None:
+                    work = self._pool().submit(job.task[0], *job.task[1])
+                else:
+                    work = self._pool().submit(
+                        self.review, job.record, step, job.seat, budget_ms=self.budget_ms
+                    )
             except (BrokenProcessPool, RuntimeError) as error:
                 self._broken(job, error)
                 continue

@@ -69,3 +69,22 @@ async def test_closing_fails_the_waiting_and_refuses_more() -> None:
     with pytest.raises(PoolClosed):
         pool.submit("b", "B", 0, [1])
     assert multiprocessing.active_children() == []
+
+
+async def test_other_work_takes_its_turn_between_the_moves() -> None:
+    pool = AnalysisPool(echo, workers=1, max_analyses=2)
+    try:
+        analysis = pool.submit("a", "A", 0, [1, 2, 3])
+        call = asyncio.ensure_future(pool.call(divmod, 17, 5))
+        await asyncio.sleep(0)
+        assert pool.queued == 2
+        with pytest.raises(PoolBusy):
+            await pool.call(divmod, 1, 1)
+        assert await call == (3, 2)
+        assert not analysis.done()  # the call went before the analysis's last moves
+        assert await analysis == [("A", 1), ("A", 2), ("A", 3)]
+        with pytest.raises(ZeroDivisionError):  # its own error, raised to its caller
+            await pool.call(divmod, 1, 0)
+    finally:
+        await pool.close()
+    assert multiprocessing.active_children() == []

@@ -138,23 +138,17 @@ async def test_the_day_is_chosen_once_in_storage(db_path: Path | str) -> None:
         await storage.close()
 
 
-class Surface:
-    """What the puzzle flow needs of the practice surface to be made."""
-
-    def register(self, owner: Any) -> None:
-        self.owner = owner
-
-
-async def test_the_solves_run_in_the_flows_worker_process() -> None:
-    from cogs.puzzles import PuzzleFlow
+async def test_the_solves_run_in_the_shared_worker_processes() -> None:
+    from bot.analysis import review_move
+    from bot.analysis.pool import AnalysisPool
 
     games = [finished_game(n, "krypkasino", f"seed-{n}", Status.FINISHED) for n in range(1, 4)]
     inline = await choose(Games(games), GUILD, "krypkasino", "2026-03-01")
-    flow = PuzzleFlow(None, Surface())  # type: ignore[arg-type]
+    pool = AnalysisPool(review_move)
     try:
-        pooled = await choose(Games(games), GUILD, "krypkasino", "2026-03-01", solve=flow.solve)
+        pooled = await choose(Games(games), GUILD, "krypkasino", "2026-03-01", solve=pool.call)
     finally:
-        flow.close()
+        await pool.close()
     assert pooled == inline and "game" in pooled.source
 
 

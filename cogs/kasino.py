@@ -123,8 +123,10 @@ class Kasino(
         self.people.register("practice", self.practice.drop_kept)
         self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
 
-    async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
-        return list(await self.table.table_posted(game_id, message_id))
+    async def _table_posted(
+        self, game_id: int, message_id: int | None, row: int | None = None
+    ) -> list[int]:
+        return list(await self.table.table_posted(game_id, message_id, row))
 
     async def cog_load(self) -> None:
         """Register the components, restart every stored timer and post what a stopped or

@@ -281,6 +281,41 @@ def watch_commits() -> None:
 
     HandFlow.play = split_play  # type: ignore[method-assign]
     games.GameService.save = timed_save  # type: ignore[method-assign]
+    if hasattr(sqlite, "_run_group"):
+        timed_grouped_writes(sqlite)  # group commit: time each write within its group
+    else:
+        sqlite.SQLiteStorage.write = timed_write  # type: ignore[method-assign]
+
+
+def timed_grouped_writes(sqlite: Any) -> None:
+    """With group commit: each write's wait for its group to begin in aiosqlite's thread,
+    its group's running there, and the wait for the loop to take its outcome back."""
+    ran: dict[int, tuple[float, float]] = {}  # id(steps) -> its group's begin and end
+    run_group, write = sqlite._run_group, sqlite.SQLiteStorage.write
+
+    def timed_group(conn: Any, members: Any) -> Any:
+        begun = time.perf_counter()
+        outcomes = run_group(conn, members)
+        ended = time.perf_counter()
+        for steps in members:
+            ran[id(steps)] = (begun, ended)
+        return outcomes
+
+    async def timed_write(self: Any, steps: Any) -> Any:
+        sent = time.perf_counter()
+        try:
+            return await write(self, steps)
+        finally:
+            back = time.perf_counter()
+            begun, ended = ran.pop(id(steps), (back, back))
+            for name, value in (
+                ("waiting for the thread", begun - sent),
+                ("running there (its whole group)", ended - begun),
+                ("back on the loop", back - ended),
+            ):
+                WRITE_PARTS.setdefault(name, []).append(value)
+
+    sqlite._run_group = timed_group
     sqlite.SQLiteStorage.write = timed_write  # type: ignore[method-assign]
 
 
@@ -291,7 +326,7 @@ def report_commits(moves: int) -> None:
     print("  a committing click's first answer, in parts (p50 / p99 / max):")
     for name, values in COMMIT_PARTS.items():
         print(f"      {name:<52} {parts_of(values)}")
-    writes = len(WRITE_PARTS.get("running there", []))
+    writes = len(WRITE_PARTS.get("waiting for the thread", []))
     print(f"  SQLite writes: {writes} = {writes / max(moves, 1):.2f} per move (a move, its table's"
           " message id, its posts leaving the outbox), each (p50 / p99 / max):")  # fmt: skip
     for name, values in WRITE_PARTS.items():
@@ -948,7 +983,8 @@ WRITES: list[float] = []  # the real time of every Storage.write (writes per mov
 TRANSACTIONS: list[int] = []  # the writes of each database transaction (group commit: more)
 CLICKS: list[tuple[str, float]] = []  # (click kind, seconds to the answer showing it)
 STALLS: list[float] = []  # how late the loop ran a timer due every 10 ms (its stalls)
-CALLS: list[float] = []  # the virtual time of every REST call but interaction responses
+CALLS: list[float] = []  # the real time of every REST call but interaction responses
+POSTS: list[float] = []  # the real time of every new message (the guild's rate)
 
 
 def count_writes(storage: Any) -> None:
@@ -962,6 +998,15 @@ def count_writes(storage: Any) -> None:
 
     storage.write = counted
     from bot.storage import sqlite
+
+    if not isinstance(storage, sqlite.SQLiteStorage):  # a pool: a transaction per write
+
+        async def pooled(steps: Any) -> Any:
+            TRANSACTIONS.append(1)
+            return await counted(steps)
+
+        storage.write = pooled
+        return
 
     group = getattr(sqlite, "_run_group", None)
     if group is not None:  # group commit: one transaction holds every queued write
@@ -982,17 +1027,18 @@ def count_writes(storage: Any) -> None:
 
 
 def watch_rest_times() -> None:
-    """Note when (virtual time) the bot calls Discord outside interaction responses: the
-    calls Discord's global limit of 50 a second counts (interactions are exempt)."""
+    """Note when (real time: the virtual clock follows it in steps) the bot calls Discord
+    outside interaction responses, the calls Discord's global limit of 50 a second counts
+    (interactions are exempt), and when it posts a new message."""
     from simcord.http import FakeHTTPClient
-
-    from bot.timers import now
 
     request = FakeHTTPClient.request
 
     async def timed(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
         if not route.path.startswith("/interactions/"):
-            CALLS.append(now())
+            CALLS.append(time.perf_counter())
+        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+            POSTS.append(time.perf_counter())
         return await request(self, route, *args, **kw)
 
     FakeHTTPClient.request = timed  # type: ignore[method-assign]
@@ -1108,7 +1154,7 @@ async def run_thinking(
                 drivers.append(driver)
             await env.advance_time(10)  # the tables are posted
             count_writes(cog.games.storage)
-            for kept in (LATENCIES, REST, WRITES, TRANSACTIONS, CLICKS, STALLS, CALLS):
+            for kept in (LATENCIES, REST, WRITES, TRANSACTIONS, CLICKS, STALLS, CALLS, POSTS):
                 kept.clear()
             for kept in (CREATES, STARTED, FIRST, FINAL, SPLIT):
                 kept.clear()
@@ -1177,9 +1223,8 @@ def report_thinking(
     print(f"  database writes:        {len(WRITES)} = {len(WRITES) / max(moves, 1):.2f} per move,"
           f" in {groups} transactions = {groups / max(moves, 1):.2f} per move"
           f" (up to {max(TRANSACTIONS, default=0)} writes in one)")  # fmt: skip
-    creates = [t for values in CREATES.values() for t in values]
     print(f"  new messages:           worst channel {worst_burst()} in 5 s (Discord: 5),"
-          f" the guild {per_second(creates)} in 1 s, {per_second(creates, 5)} in 5 s")  # fmt: skip
+          f" the guild {per_second(POSTS)} in 1 s, {per_second(POSTS, 5)} in 5 s")  # fmt: skip
     print(f"  REST calls (not interaction responses): worst {per_second(CALLS)} in 1 s"
           f" (Discord's global limit: 50/s), {len(CALLS) / seconds:.1f}/s on average")  # fmt: skip
 

@@ -173,6 +173,8 @@ def _run_group(conn: sqlite3.Connection, members: Sequence[Sequence[Step]]) -> l
             try:
                 outcomes.append(_run_steps(conn, steps))
             except Exception as error:
+                if not conn.in_transaction:  # SQLite rolled back everything (a full disk…)
+                    raise
                 conn.execute("ROLLBACK TO member")
                 outcomes.append(error)
             conn.execute("RELEASE member")

@@ -1052,24 +1052,25 @@ async def watch_stalls(stop: asyncio.Event, period: float = 0.01) -> None:
         STALLS.append(time.perf_counter() - begun - period)
 
 
-def settle_polling(idle: float) -> None:
-    """Let SimCord poll for settled work every ``idle`` seconds (see :func:`quick_settle`)."""
-    for function, (defaults, keywords) in settle_defaults(idle):
-        function.__defaults__, function.__kwdefaults__ = defaults, keywords
-
-
-async def follow_clock(env: simcord.Env, stop: asyncio.Event, period: float = 0.25) -> None:
+async def follow_clock(env: simcord.Env, stop: asyncio.Event, period: float = 0.05) -> None:
     """Move SimCord's virtual clock with the real one, so the bot's own waits (a channel's
-    budget of posts, turn timers) pass as they would against Discord. Each step settles the
-    bot: SimCord then scans every task and timer of the loop at each poll, so the timed part
-    polls every 50 ms, not every 1 ms (at 120 tables over PostgreSQL, 1 ms polls took 60%
-    of the process's time in SimCord's scans, and the loop stalled for 300 ms)."""
+    budget of posts, a round's pause) pass as they would against Discord.
+
+    The clock is moved and the virtual timers now due are run, without settling the bot
+    (SimCord's internals: it has no public way). ``Env.advance_time`` settles first, and
+    under a continuous load settling never ends: it scans every task against every timer
+    of the loop at each task's completion, which at 120 tables took 60% of the process's
+    time and stalled the loop for 300 ms (most over PostgreSQL, whose tasks wait longer)."""
+    from simcord._settlement import _run_due_virtual_callbacks
+
     last = time.perf_counter()
     while not stop.is_set():
         await asyncio.sleep(period)
         now = time.perf_counter()
-        await env.advance_time(now - last)
+        env._move_clock(env._virtual_time + (now - last))
         last = now
+        deadline = asyncio.get_running_loop().time() + period
+        _run_due_virtual_callbacks(env._settlement_state(), deadline)
 
 
 async def think(rng: random.Random, mean: float, least: float) -> None:
@@ -1170,7 +1171,6 @@ async def run_thinking(
             moves_before = [
                 await cog.games.storage.move_count(d.game.id) if d.game else 0 for d in drivers
             ]
-            settle_polling(0.05)  # SimCord's default: see follow_clock
             stop = asyncio.Event()
             watchers = [asyncio.create_task(watch_stalls(stop)),
                         asyncio.create_task(follow_clock(env, stop))]  # fmt: skip

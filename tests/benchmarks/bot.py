@@ -1082,7 +1082,7 @@ async def think(rng: random.Random, mean: float, least: float) -> None:
 async def click_and_wait(driver: Driver, kind: str) -> bool:
     """Send the driver's prepared interaction and wait for the answer showing its result;
     ``False`` if none came (SimCord, as Discord, refuses an answer after 3 s: the player
-    sees "this interaction failed" and clicks again)."""
+    sees "this interaction failed" and opens the hand again from the table)."""
     waiting = asyncio.get_running_loop().create_future()
     ANSWERED[driver.ident] = waiting
     driver.emit()
@@ -1112,7 +1112,8 @@ async def play_thinking(
         driver.next_interaction()
         kind = {"hand": "open the hand", "card": "choose a card", "take": "commit a move"}[step]
         if not await click_and_wait(driver, kind):
-            continue  # the same click again, after thinking
+            driver.step = "hand"  # the player starts over from the table (moved or not)
+            continue
         driver.advance()
         if step == "card" and driver.step == "hand":
             kind = "commit a move"  # a card played at once
@@ -1235,7 +1236,7 @@ def report_thinking(
     late = sum(t > 3 for t in times)
     failed = sum(k.endswith("not answered") for k, _ in CLICKS)
     print(f"  past 3 s:               {late} of {len(times)} clicks ({failed} never answered:"
-          " refused past 3 s, clicked again)")  # fmt: skip
+          " refused past 3 s, the hand opened again)")  # fmt: skip
     worst = max(STALLS, default=0) * 1000
     p99 = sorted(STALLS)[int(len(STALLS) * 0.99)] * 1000 if STALLS else 0
     print(f"  the loop's stalls:      worst {worst:.1f} ms, p99 {p99:.1f} ms (a 10 ms timer's"

@@ -76,6 +76,7 @@ from discord.state import ConnectionState
 from simcord import components, gateway, results
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
+from simcord.backend.errors import BackendError
 from simcord.http import router
 
 from bot.client import KasinoBot, make_bot
@@ -1108,8 +1109,14 @@ async def play_thinking(
             ready = cog.table.outbox.table_ready(driver.game.id)
             if ready is not None:
                 await asyncio.shield(ready)
+            # the bot's copy of the game (it reloads one that saw an error)
+            driver.game = cog.games._games.get(driver.game.id) or driver.game
         step = driver.step
-        driver.next_interaction()
+        try:
+            driver.next_interaction()
+        except BackendError:  # the table is being replaced: look again after thinking
+            driver.step = "hand"
+            continue
         kind = {"hand": "open the hand", "card": "choose a card", "take": "commit a move"}[step]
         if not await click_and_wait(driver, kind):
             driver.step = "hand"  # the player starts over from the table (moved or not)

@@ -228,12 +228,14 @@ class GameService:
         results: list[ResultRecord] | None = None,
         *,
         columns: Sequence[str] | None = None,
+        posted: Sequence[int] = (),
     ) -> None:
         """Commit a game (inside its session) with what it queued for its channel, then
-        post that; a finished game leaves the cache. ``columns``: only these changed."""
+        post that; a finished game leaves the cache. ``columns``: only these changed;
+        ``posted``: outbox rows of posts made, deleted in the same transaction."""
         posts = game.outbox
         try:
-            await self.storage.save_game(game, now(), move, results or (), columns)
+            await self.storage.save_game(game, now(), move, results or (), columns, posted)
         except BaseException:
             self._games.pop(game.id, None)
             raise

@@ -128,8 +128,10 @@ class Kasino(
         self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
         self.analysis = AnalysisFlow(bot.storage, self.records, self.inks, bot.analyses)
 
-    async def _table_posted(self, game_id: int, message_id: int | None) -> list[int]:
-        return list(await self.table.table_posted(game_id, message_id))
+    async def _table_posted(
+        self, game_id: int, message_id: int | None, row: int | None = None
+    ) -> list[int]:
+        return list(await self.table.table_posted(game_id, message_id, row))
 
     async def cog_load(self) -> None:
         """Register the components, restart every stored timer and post what a stopped or

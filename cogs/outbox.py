@@ -147,9 +147,10 @@ def _view(buttons: list[dict[str, Any]]) -> discord.ui.View | None:
     return view
 
 
-# Saves a game's new table message id (``None``: the game has no table any more) and
-# returns the ids of the messages to delete.
-TablePosted = Callable[[int, int | None], Awaitable[Iterable[int]]]
+# Saves a game's new table message id (``None``: the game has no table any more), deletes
+# the post's outbox row (if any) in the same transaction, and returns the ids of the
+# messages to delete.
+TablePosted = Callable[[int, int | None, int | None], Awaitable[Iterable[int]]]
 # Removes a post's row from the database's outbox once it is made.
 PostDone = Callable[[int], Awaitable[None]]
 
@@ -274,7 +275,7 @@ class Outbox:
             await self._edit(channel, post)
             return
         if not post.creates:
-            await self._delete(channel, post, await self._table_posted(post.game_id, None))
+            await self._delete(channel, post, await self._table_saved(post, None))
             return
         mentions = (
             discord.AllowedMentions(users=[discord.Object(post.mention)])
@@ -293,7 +294,14 @@ class Outbox:
         if not post.table:
             return
         # saved before the old table is deleted: a restart can still delete what is left
-        await self._delete(channel, post, await self._table_posted(post.game_id, message.id))
+        await self._delete(channel, post, await self._table_saved(post, message.id))
+
+    async def _table_saved(self, post: Post, message_id: int | None) -> Iterable[int]:
+        """Save the table's message id with its row's deletion (one transaction); the row
+        is then gone, so the post is not forgotten again."""
+        stale = await self._table_posted(post.game_id, message_id, post.row)
+        post.row = None
+        return stale
 
     @staticmethod
     async def _edit(channel: discord.PartialMessageable, post: Post) -> None:

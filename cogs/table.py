@@ -223,14 +223,21 @@ class TableFlow:
             self.announce(game, None if summary is not None else outcome.text_in)
         self.lobby_ended(game)
 
-    async def table_posted(self, game_id: int, message_id: int | None) -> Iterable[int]:
+    async def table_posted(
+        self, game_id: int, message_id: int | None, row: int | None = None
+    ) -> Iterable[int]:
         """Save the game's new table message (as soon as it is posted) and say which old
-        ones to delete: the previous table, and one a killed process may have left."""
+        ones to delete: the previous table, and one a killed process may have left. The
+        post's outbox ``row`` is deleted in the same transaction (one write a move, not
+        two); with no game to save, it is deleted alone."""
         async with self.games.session(game_id) as game:
             if game is None:
+                if row is not None:
+                    await self.games.storage.post_done(row)
                 return [message_id] if message_id else []
             stale = [m for m in (game.message_id, game.ping_id) if m and m != message_id]
             game.ping_id = game.message_id if game.message_id != message_id else game.ping_id
             game.message_id = message_id
-            await self.games.save(game, columns=MESSAGE_COLUMNS)
+            posted = () if row is None else (row,)
+            await self.games.save(game, columns=MESSAGE_COLUMNS, posted=posted)
         return stale

@@ -201,12 +201,15 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries):
         move: MoveRecord | None = None,
         results: Iterable[ResultRecord] = (),
         columns: Sequence[str] | None = None,
+        posted: Sequence[int] = (),
     ) -> None:
         """Write a game's row, and in the same transaction its move and final results.
 
         The row is written only if the database still holds the version this copy was
         loaded at (:class:`StaleGame` otherwise, nothing written). ``columns``: only those
-        changed (a new message's id), so the saved match is not encoded again.
+        changed (a new message's id), so the saved match is not encoded again. ``posted``:
+        outbox rows whose posts are made, deleted in this transaction (the table whose id
+        this saves: one write, not two).
         """
         values = game_values(game, columns)
         assignments = ", ".join(f"{key} = ?" for key in values)
@@ -251,6 +254,7 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries):
         if lineup is not None and lineup.rated:
             hinted = any(r.hinted for r in results)
             steps.append(rating_step(game.id, game.guild_id, opts.variant, lineup, hinted, now))
+        steps.extend(Statement("DELETE FROM outbox WHERE id = ?", (row,)) for row in posted)
         queued = queue_posts(game.outbox, now)
         ids = (await self.write([*steps, *queued]))[len(steps) :]
         number_posts(game.outbox, queued, ids)

@@ -88,6 +88,7 @@ from discord.state import ConnectionState
 from simcord import components, gateway, results
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
+from simcord.backend.errors import BackendError
 from simcord.http import router
 
 from bot.client import KasinoBot, make_bot
@@ -122,6 +123,9 @@ WRITE_PARTS: dict[str, list[float]] = {}
 ANALYSED: list[float] = []  # when the pool got each reviewed move back (perf_counter)
 ANALYSE_CLICKS: list[int] = []  # the ids of the Analyse my moves clicks
 ENVS: list[simcord.Env] = []  # the simulated Discord of the run going on (--analyses)
+# Interaction id -> done when the answer showing its result is sent (the load model's
+# players wait for it before they think about their next click)
+ANSWERED: dict[int, asyncio.Future[None]] = {}
 STEP = 0.2  # virtual seconds between waves: players clicking as fast as the bot answers
 # Real seconds SimCord waits for the bot to settle (default 5): the machine may be shared.
 SETTLE = 120.0
@@ -214,6 +218,7 @@ def instrument() -> None:
                     DEFERRED.add(ident)
                 else:
                     FINAL[ident] = LATENCIES[-1]
+                    answered(ident)
             return result
 
         setattr(InteractionResponse, name, timed)
@@ -223,9 +228,17 @@ def instrument() -> None:
         result = await edit_original(self, *args, **kw)
         if self.id in STARTED and self.id not in FINAL:  # a deferred click's answer
             FINAL[self.id] = time.perf_counter() - STARTED[self.id]
+            answered(self.id)
         return result
 
     discord.Interaction.edit_original_response = edited  # type: ignore[method-assign]
+
+
+def answered(ident: int) -> None:
+    """The click ``ident`` is answered: its player (the load model's) may go on."""
+    waiting = ANSWERED.pop(ident, None)
+    if waiting is not None and not waiting.done():
+        waiting.set_result(None)
 
 
 def watch_commits() -> None:
@@ -284,6 +297,41 @@ def watch_commits() -> None:
 
     HandFlow.play = split_play  # type: ignore[method-assign]
     games.GameService.save = timed_save  # type: ignore[method-assign]
+    if hasattr(sqlite, "_run_group"):
+        timed_grouped_writes(sqlite)  # group commit: time each write within its group
+    else:
+        sqlite.SQLiteStorage.write = timed_write  # type: ignore[method-assign]
+
+
+def timed_grouped_writes(sqlite: Any) -> None:
+    """With group commit: each write's wait for its group to begin in aiosqlite's thread,
+    its group's running there, and the wait for the loop to take its outcome back."""
+    ran: dict[int, tuple[float, float]] = {}  # id(steps) -> its group's begin and end
+    run_group, write = sqlite._run_group, sqlite.SQLiteStorage.write
+
+    def timed_group(conn: Any, members: Any) -> Any:
+        begun = time.perf_counter()
+        outcomes = run_group(conn, members)
+        ended = time.perf_counter()
+        for steps in members:
+            ran[id(steps)] = (begun, ended)
+        return outcomes
+
+    async def timed_write(self: Any, steps: Any) -> Any:
+        sent = time.perf_counter()
+        try:
+            return await write(self, steps)
+        finally:
+            back = time.perf_counter()
+            begun, ended = ran.pop(id(steps), (back, back))
+            for name, value in (
+                ("waiting for the thread", begun - sent),
+                ("running there (its whole group)", ended - begun),
+                ("back on the loop", back - ended),
+            ):
+                WRITE_PARTS.setdefault(name, []).append(value)
+
+    sqlite._run_group = timed_group
     sqlite.SQLiteStorage.write = timed_write  # type: ignore[method-assign]
 
 
@@ -294,7 +342,7 @@ def report_commits(moves: int) -> None:
     print("  a committing click's first answer, in parts (p50 / p99 / max):")
     for name, values in COMMIT_PARTS.items():
         print(f"      {name:<52} {parts_of(values)}")
-    writes = len(WRITE_PARTS.get("running there", []))
+    writes = len(WRITE_PARTS.get("waiting for the thread", []))
     print(f"  SQLite writes: {writes} = {writes / max(moves, 1):.2f} per move (a move, its table's"
           " message id, its posts leaving the outbox), each (p50 / p99 / max):")  # fmt: skip
     for name, values in WRITE_PARTS.items():
@@ -1108,6 +1156,288 @@ def worst_burst(window: float = 5.0) -> int:
     return worst
 
 
+# ------------------------------------------------------------ the load model of real tables
+
+THINK_MEAN = 2.0  # seconds a player thinks before a click, on average (exponential)
+THINK_MIN = 0.3  # and at least
+WRITES: list[float] = []  # the real time of every Storage.write (writes per move)
+TRANSACTIONS: list[int] = []  # the writes of each database transaction (group commit: more)
+CLICKS: list[tuple[str, float]] = []  # (click kind, seconds to the answer showing it)
+UNANSWERED = 10.0  # seconds after which a click counts as not answered (Discord: 3)
+STALLS: list[float] = []  # how late the loop ran a timer due every 10 ms (its stalls)
+CALLS: list[float] = []  # the real time of every REST call but interaction responses
+POSTS: list[float] = []  # the real time of every new message (the guild's rate)
+
+
+def count_writes(storage: Any) -> None:
+    """Count the storage's writes (:data:`WRITES`) and its transactions' sizes
+    (:data:`TRANSACTIONS`), whichever way its backend commits them."""
+    write = storage.write
+
+    async def counted(steps: Any) -> Any:
+        WRITES.append(time.perf_counter())
+        return await write(steps)
+
+    storage.write = counted
+    from bot.storage import sqlite
+
+    if not isinstance(storage, sqlite.SQLiteStorage):  # a pool: a transaction per write
+
+        async def pooled(steps: Any) -> Any:
+            TRANSACTIONS.append(1)
+            return await counted(steps)
+
+        storage.write = pooled
+        return
+
+    group = getattr(sqlite, "_run_group", None)
+    if group is not None:  # group commit: one transaction holds every queued write
+
+        def counted_group(conn: Any, members: Any) -> Any:
+            TRANSACTIONS.append(len(members))
+            return group(conn, members)
+
+        sqlite._run_group = counted_group
+    else:
+        single = sqlite._run_transaction
+
+        def counted_single(conn: Any, steps: Any) -> Any:
+            TRANSACTIONS.append(1)
+            return single(conn, steps)
+
+        sqlite._run_transaction = counted_single
+
+
+def watch_rest_times() -> None:
+    """Note when (real time: the virtual clock follows it in steps) the bot calls Discord
+    outside interaction responses, the calls Discord's global limit of 50 a second counts
+    (interactions are exempt), and when it posts a new message."""
+    from simcord.http import FakeHTTPClient
+
+    request = FakeHTTPClient.request
+
+    async def timed(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
+        if not route.path.startswith("/interactions/"):
+            CALLS.append(time.perf_counter())
+        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+            POSTS.append(time.perf_counter())
+        return await request(self, route, *args, **kw)
+
+    FakeHTTPClient.request = timed  # type: ignore[method-assign]
+
+
+async def watch_stalls(stop: asyncio.Event, period: float = 0.01) -> None:
+    """How late a timer due every ``period`` runs: the loop's stalls (:data:`STALLS`)."""
+    while not stop.is_set():
+        begun = time.perf_counter()
+        await asyncio.sleep(period)
+        STALLS.append(time.perf_counter() - begun - period)
+
+
+async def follow_clock(env: simcord.Env, stop: asyncio.Event, period: float = 0.05) -> None:
+    """Move SimCord's virtual clock with the real one, so the bot's own waits (a channel's
+    budget of posts, a round's pause) pass as they would against Discord.
+
+    The clock is moved and the virtual timers now due are run, without settling the bot
+    (SimCord's internals: it has no public way). ``Env.advance_time`` settles first, and
+    under a continuous load settling never ends: it scans every task against every timer
+    of the loop at each task's completion, which at 120 tables took 60% of the process's
+    time and stalled the loop for 300 ms (most over PostgreSQL, whose tasks wait longer)."""
+    from simcord._settlement import _run_due_virtual_callbacks
+
+    last = time.perf_counter()
+    while not stop.is_set():
+        await asyncio.sleep(period)
+        now = time.perf_counter()
+        env._move_clock(env._virtual_time + (now - last))
+        last = now
+        deadline = asyncio.get_running_loop().time() + period
+        _run_due_virtual_callbacks(env._settlement_state(), deadline)
+
+
+async def think(rng: random.Random, mean: float, least: float) -> None:
+    """A player thinking before a click: exponential, ``mean`` seconds, at least ``least``."""
+    await asyncio.sleep(max(least, rng.expovariate(1 / mean)))
+
+
+async def click_and_wait(driver: Driver, kind: str) -> bool:
+    """Send the driver's prepared interaction and wait for the answer showing its result;
+    ``False`` if none came (SimCord, as Discord, refuses an answer after 3 s: the player
+    sees "this interaction failed" and opens the hand again from the table)."""
+    waiting = asyncio.get_running_loop().create_future()
+    ANSWERED[driver.ident] = waiting
+    driver.emit()
+    try:
+        await asyncio.wait_for(waiting, UNANSWERED)
+    except TimeoutError:
+        ANSWERED.pop(driver.ident, None)
+        CLICKS.append((f"{kind}: not answered", UNANSWERED))
+        return False
+    CLICKS.append((kind, FINAL.get(driver.ident, 0.0)))
+    return True
+
+
+async def play_thinking(
+    driver: Driver, cog: Any, rng: random.Random, until: float, mean: float, least: float
+) -> None:
+    """One table whose players think (:func:`think`) before each click, independently of
+    the other tables, until ``until`` (real time) or the game's end. A player opens the
+    hand once the table showing the last move is posted, as on Discord."""
+    while not driver.done and time.perf_counter() < until:
+        await think(rng, mean, least)
+        if driver.step == "hand":
+            ready = cog.table.outbox.table_ready(driver.game.id)
+            if ready is not None:
+                await asyncio.shield(ready)
+            # the bot's copy of the game (it reloads one that saw an error)
+            driver.game = cog.games._games.get(driver.game.id) or driver.game
+        step = driver.step
+        try:
+            driver.next_interaction()
+        except BackendError:  # the table is being replaced: look again after thinking
+            driver.step = "hand"
+            continue
+        kind = {"hand": "open the hand", "card": "choose a card", "take": "commit a move"}[step]
+        if not await click_and_wait(driver, kind):
+            driver.step = "hand"  # the player starts over from the table (moved or not)
+            continue
+        driver.advance()
+        if step == "card" and driver.step == "hand":
+            kind = "commit a move"  # a card played at once
+            CLICKS[-1] = (kind, CLICKS[-1][1])
+
+
+async def start_lobby(driver: Driver, lobby: Any, cog: Any, delay: float) -> None:
+    """The lobby's host clicks Start ``delay`` seconds from now (the round start)."""
+    await asyncio.sleep(delay)
+    start_id = next(c for c in custom_ids(lobby) if c.startswith("k:lobby:") and
+                    c.endswith(":start"))  # fmt: skip
+    driver.make(driver.members[0], lobby, {"custom_id": start_id, "component_type": 2})
+    while not await click_and_wait(driver, "start a lobby"):
+        driver.make(driver.members[0], lobby, {"custom_id": start_id, "component_type": 2})
+    driver.game = await cog.games.active(driver.channel.id)
+
+
+async def run_thinking(
+    tables: int,
+    seconds: float,
+    variant: str = "swedish",
+    db: str | None = None,
+    mean: float = THINK_MEAN,
+    least: float = THINK_MIN,
+    round_start: bool = False,
+    target: int = 16,
+) -> tuple[float, int]:
+    """Tables whose players think before every click (:func:`play_thinking`) for
+    ``seconds``; with ``round_start``, the tables are lobbies (two players in each) whose
+    hosts all click Start within the same second first. Returns (seconds, moves)."""
+    instrument()
+    watch_rest_times()
+    # an answer refused past Discord's 3 s is counted as not answered, not logged each time
+    logging.getLogger("discord.ui.view").setLevel(logging.CRITICAL)
+    quick_settle()
+    quick_copies()
+    with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
+        config = Config(token=None, db_path=db or Path(folder) / "kasino.db", round_pause=5)
+        bot = make_bot(config, seed=1)
+        bot.freeze_on_start = True  # as in production (python -m bot)
+        async with simcord.run(bot, settle_timeout=SETTLE) as env:
+            guild = env.create_guild("Bench")
+            cog = bot.get_cog("Kasino")
+            drivers, lobbies = [], []
+            for n in range(tables):
+                channel = guild.create_text_channel(f"table-{n}")
+                members = [guild.add_member(env.create_user(f"p{n}-{i}")) for i in range(2)]
+                driver = Driver(env, guild, channel, members)
+                a, b = members
+                lobby = (await a.slash(channel, "kasino new", target=target,
+                                       variant=variant)).response  # fmt: skip
+                await b.click(lobby, label="Join")
+                if round_start:
+                    lobbies.append(env.backend.get_message(channel.id, lobby.id))
+                else:
+                    await a.click(lobby, label="Start")
+                    driver.game = await cog.games.active(channel.id)
+                drivers.append(driver)
+            await env.advance_time(10)  # the tables are posted
+            count_writes(cog.games.storage)
+            for kept in (LATENCIES, REST, WRITES, TRANSACTIONS, CLICKS, STALLS, CALLS, POSTS):
+                kept.clear()
+            for kept in (CREATES, STARTED, FIRST, FINAL, SPLIT):
+                kept.clear()
+            moves_before = [
+                await cog.games.storage.move_count(d.game.id) if d.game else 0 for d in drivers
+            ]
+            stop = asyncio.Event()
+            watchers = [asyncio.create_task(watch_stalls(stop)),
+                        asyncio.create_task(follow_clock(env, stop))]  # fmt: skip
+            started = time.perf_counter()
+            until = started + seconds
+            rng = random.Random(1)
+
+            async def table(n: int) -> None:
+                driver = drivers[n]
+                own = random.Random(rng.random())
+                if round_start:  # every host clicks Start within the same second
+                    await start_lobby(driver, lobbies[n], cog, own.random())
+                await play_thinking(driver, cog, own, until, mean, least)
+
+            await asyncio.gather(*(table(n) for n in range(tables)))
+            elapsed = time.perf_counter() - started
+            stop.set()
+            await asyncio.gather(*watchers)
+            await env.advance_time(10)  # the last tables go out
+            moves = [
+                await cog.games.storage.move_count(d.game.id) if d.game else 0 for d in drivers
+            ]
+        await bot.close_storage()
+    return elapsed, sum(moves) - sum(moves_before)
+
+
+def per_second(times: list[float], window: float = 1.0) -> int:
+    """The most of ``times`` (seconds) in any ``window``."""
+    times, worst, first = sorted(times), 0, 0
+    for last, at in enumerate(times):
+        while times[first] <= at - window:
+            first += 1
+        worst = max(worst, last - first + 1)
+    return worst
+
+
+def report_thinking(
+    tables: int, seconds: float, moves: int, mean: float, least: float, round_start: bool
+) -> None:
+    """Every click's and committing clicks' p50/p99/max, the loop's worst stall, writes
+    per move, and the channel and guild message rates against Discord's limits."""
+    what = "lobbies started in the same second, then" if round_start else "tables,"
+    print(f"{tables} {what} players thinking {mean:g} s on average (exponential, at least"
+          f" {least:g} s) before each click, {seconds:.0f} s")  # fmt: skip
+    print(f"  moves committed:        {moves} ({moves / seconds:.1f}/s)")
+    times = [t for _, t in CLICKS]
+    print(f"  every click:            {figures(times)}")
+    kinds = sorted({k for k, _ in CLICKS})
+    for kind in kinds:
+        print(f"      {kind:<24}  {figures([t for k, t in CLICKS if k == kind])}")
+    committing = [t for k, t in CLICKS if k.startswith("commit a move")]
+    print(f"  committing clicks:      {figures(committing)}")
+    late = sum(t > 3 for t in times)
+    failed = sum(k.endswith("not answered") for k, _ in CLICKS)
+    print(f"  past 3 s:               {late} of {len(times)} clicks ({failed} never answered:"
+          " refused past 3 s, the hand opened again)")  # fmt: skip
+    worst = max(STALLS, default=0) * 1000
+    p99 = sorted(STALLS)[int(len(STALLS) * 0.99)] * 1000 if STALLS else 0
+    print(f"  the loop's stalls:      worst {worst:.1f} ms, p99 {p99:.1f} ms (a 10 ms timer's"
+          " lateness)")  # fmt: skip
+    groups = len(TRANSACTIONS)
+    print(f"  database writes:        {len(WRITES)} = {len(WRITES) / max(moves, 1):.2f} per move,"
+          f" in {groups} transactions = {groups / max(moves, 1):.2f} per move"
+          f" (up to {max(TRANSACTIONS, default=0)} writes in one)")  # fmt: skip
+    print(f"  new messages:           worst channel {worst_burst()} in 5 s (Discord: 5),"
+          f" the guild {per_second(POSTS)} in 1 s, {per_second(POSTS, 5)} in 5 s")  # fmt: skip
+    print(f"  REST calls (not interaction responses): worst {per_second(CALLS)} in 1 s"
+          f" (Discord's global limit: 50/s), {len(CALLS) / seconds:.1f}/s on average")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
@@ -1130,12 +1460,27 @@ def main() -> None:
         "--analyses", type=int, default=0, help="run without and with N analyses running"
     )
     parser.add_argument("--repeat", type=int, default=1, help="--analyses: runs of each, in turn")
+    parser.add_argument("--think", action="store_true",
+                        help="tables (--games) whose players think before each click")  # fmt: skip
+    parser.add_argument("--round-start", action="store_true",
+                        help="--games lobbies started in one second, then --think")  # fmt: skip
+    parser.add_argument("--seconds", type=float, default=60, help="--think: how long")
+    parser.add_argument("--think-mean", type=float, default=THINK_MEAN)
+    parser.add_argument("--think-min", type=float, default=THINK_MIN)
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
     if args.analyses:
         if args.busy:
             watch_callbacks()
         compare_analyses(args, debug=args.busy and not args.no_debug)
+    elif args.think or args.round_start:
+        work = run_thinking(args.games, args.seconds, args.variant, args.db, args.think_mean,
+                            args.think_min, args.round_start, args.target)  # fmt: skip
+        elapsed, moves = asyncio.run(work, debug=not args.no_debug)
+        print(f"one bot process over {'PostgreSQL' if args.db else 'a new SQLite file'}"
+              f" (asyncio debug mode {'off' if args.no_debug else 'on'})")  # fmt: skip
+        report_thinking(args.games, elapsed, moves, args.think_mean, args.think_min,
+                        args.round_start)  # fmt: skip
     elif args.busy:
         watch_callbacks()
         debug = not args.no_debug

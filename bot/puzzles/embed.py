@@ -199,6 +199,9 @@ def verdict_text(
             if solved_today
             else t("Your first answer today counts (missed).")
         )
-    lines.append(t.ngettext("Puzzle streak: {n} day", "Puzzle streak: {n} days", streak))
+    if streak:
+        lines.append(t.ngettext("Puzzle streak: {n} day", "Puzzle streak: {n} days", streak))
+    else:
+        lines.append(t("No puzzle streak yet: a day's puzzle solved starts one."))
     # a wrong answer is followed by the position again: an empty line sets it apart
     return "\n".join(lines) + ("" if judged.right else "\n")

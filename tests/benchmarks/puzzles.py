@@ -15,7 +15,7 @@ It prints the median and the worst of:
   first few loaded as a record from its stored rows and searched until one has a puzzle,
   else the built-in set), for ``--days`` different days. The rows are held in memory as
   the storage returns them (the database's part is a few indexed reads; the CPU work is
-  the replays and solves, which the bot runs in a worker thread);
+  the replays and solves, which the bot runs in its shared worker processes);
 - the day's puzzle once chosen: :func:`bot.puzzles.today.todays` reading the stored row
   from an SQLite database (what every later ``/kasino puzzle`` of the day costs).
 """

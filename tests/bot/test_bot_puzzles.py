@@ -89,7 +89,7 @@ async def test_a_puzzle_a_day_judged_counted_and_streaked(harness: Harness) -> N
     yesterday = cid(wrong, "k:xcard:")
     late = await answer(harness, anna, wrong, puzzle, puzzle.best)
     assert "✅" in late.content and "first answer today counts (missed)" in late.content
-    assert "Puzzle streak: 0 days" in late.content
+    assert "No puzzle streak yet" in late.content
     assert not (await cog.bot.storage.puzzle_attempt(stored.id, anna.id)).solved
 
     # the next UTC day: yesterday's menus are over; today's puzzle solved

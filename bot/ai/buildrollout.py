@@ -7,7 +7,10 @@ plays exactly the game. The policy is greedy and cheap: each player takes the ca
 worth most (a card's biggest captures of loose cards together with every build of its
 value), or trails its least valuable card; a move the engine refuses (an owner must keep
 its card) gives way to the next. Rollouts never build: the candidate moves the search
-compares do, and the policy takes builds, its own first of all.
+compares do, and the policy takes builds, its own first of all. In Glimne's Mulle the
+policy counts the mulle as ``normal`` does (a capture holding the played card's twin
+scores that card's hand value): it seeks one, and fears trailing a card whose twin an
+opponent holds; without it the search's players left the game's biggest points lying.
 """
 
 from __future__ import annotations

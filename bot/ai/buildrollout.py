@@ -7,7 +7,10 @@ plays exactly the game. The policy is greedy and cheap: each player takes the ca
 worth most (a card's biggest captures of loose cards together with every build of its
 value), or trails its least valuable card; a move the engine refuses (an owner must keep
 its card) gives way to the next. Rollouts never build: the candidate moves the search
-compares do, and the policy takes builds, its own first of all.
+compares do, and the policy takes builds, its own first of all. In Glimne's Mulle the
+policy counts the mulle as ``normal`` does (a capture holding the played card's twin
+scores that card's hand value): it seeks one, and fears trailing a card whose twin an
+opponent holds; without it the search's players left the game's biggest points lying.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from bot.engine import Build, Card, IllegalMove, Move, Round
 from . import fastcap
 from .buildmoves import bounded_capture, building_moves
 from .outcome import split
-from .values import Marginals, card_worth, majority_points, objective
+from .values import Marginals, card_worth, majority_points, mulle_worth, objective
 from .view import SeatView
 
 # Counted work, in microseconds of the reference machine (see hard.WORK_PER_MS).
@@ -91,9 +94,14 @@ class BuildRollout:
         hand = dict.fromkeys(world.hands[world.to_move])
         self.work += CARD_WORK * len(hand)
         threat = self._threat(world)
+        twin = rules.mulle_twin
         for card in hand:
             own = value(side, card)
-            found.append((-0.5 * own - own * (card.rank in threat), Move.trail(card)))
+            # Glimne's Mulle: a capture holding the played card's twin scores its hand
+            # value on top, so the policy seeks it and a trail fears it (normal does both).
+            mulle = mulle_worth(rules, card) if twin else 0
+            lost = own * (card.rank in threat) + (mulle + own) * (twin and card in threat)
+            found.append((-0.5 * own - lost, Move.trail(card)))
             wanted = rules.hand_values[card]
             if not wanted:
                 found.extend(
@@ -102,29 +110,41 @@ class BuildRollout:
                 continue
             whole = [b for b in builds if b.value in wanted]
             extra = sum(self.build_worth(b, side) for b in whole)
+            paired = bool(mulle) and any(card in b.cards for b in whole)
             if whole:
-                found.append((own + extra, Move(card, whole)))
+                found.append((own + extra + mulle * paired, Move(card, whole)))
             if numbered:
                 masks = fastcap.masks(rules, card, numbered)
                 self.work += MASK_WORK * len(masks)
                 if masks:
-                    mask = max(masks, key=lambda m: _picked_worth(worths, m))
+                    seek = bool(mulle) and not paired and card in numbered
+                    at = numbered.index(card) if seek else 0
+                    bonus = mulle if seek else 0.0
+                    mask = max(
+                        masks, key=lambda m: _picked_worth(worths, m) + bonus * (m >> at & 1)
+                    )
                     taken = [c for i, c in enumerate(numbered) if mask >> i & 1]
                     taken = bounded_capture(rules, card, taken)
                     gain = own + extra + sum(value(side, c) for c in taken)
+                    if paired or (mulle and card in taken):
+                        gain += mulle
                     found.append((gain, Move(card, [*taken, *whole])))
         found.extend(self._builds(world, side, loose, builds, threat))
         found.sort(key=lambda item: -item[0])
         return found
 
-    def _threat(self, world: Round) -> dict[int, bool]:
-        """Ranks and values the mover's opponents hold (what they could take or pair)."""
+    def _threat(self, world: Round) -> dict[int | Card, bool]:
+        """Ranks and values the mover's opponents hold (what they could take or pair), and
+        in Glimne's Mulle the cards themselves."""
         side = world.side_of(world.to_move)
-        held: dict[int, bool] = {}
+        twin = self.rules.mulle_twin
+        held: dict[int | Card, bool] = {}
         for seat, hand in enumerate(world.hands):
             if world.side_of(seat) != side:
                 for card in hand:
                     held[card.rank] = True
+                    if twin:
+                        held[card] = True  # the card itself: its twin on the table is a mulle
                     for v in self.rules.hand_values[card]:
                         held[-v] = True  # values as negative keys, ranks as positive
         return held
@@ -135,7 +155,7 @@ class BuildRollout:
         side: int,
         loose: list[Card],
         builds: list[Build],
-        threat: dict[int, bool],
+        threat: dict[int | Card, bool],
     ) -> list[tuple[float, Move]]:
         """Builds of one card on one loose card, for a value the mover keeps in hand; worth
         their cards if no opponent holds the value (the rollout sees every hand)."""

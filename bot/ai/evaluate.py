@@ -87,7 +87,7 @@ def evaluate(
         if exact is not None:
             return exact
     judge = rollout_for(view)
-    plies = horizon(view.players, bool(view.rules.builds))
+    plies = horizon(view.players, bool(view.rules.builds), view.rules.mulle_twin)
     limit = budget_ms * WORK_PER_MS
     hidden = view.hidden()
     totals = [0.0] * len(moves)

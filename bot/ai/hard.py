@@ -58,6 +58,7 @@ WIN = normal.WIN
 POINTS_TIE = 0.01  # weight of the round's points beside the match chance
 TURNS = 3  # the horizon: how many times each player answers the candidate move
 BUILD_TURNS = 1  # the same in the building games (longer measured weaker in Swazi)
+MULLE_TURNS = 2  # Glimne's Mulle: a twin kept for a mulle next turn is its big points
 
 
 def budget_for(view: SeatView, budget_ms: float | None) -> float:
@@ -73,9 +74,13 @@ def budget_for(view: SeatView, budget_ms: float | None) -> float:
     return budget * (LAST_CARD + (FULL_HAND - LAST_CARD) * ((held - 1) / (size - 1)) ** 2)
 
 
-def horizon(players: int, builds: bool = False) -> int:
+def horizon(players: int, builds: bool = False, twin: bool = False) -> int:
     """Plies simulated after the candidate move: each player answers ``TURNS`` times
-    (``BUILD_TURNS`` in the building games, whose engine moves cost more)."""
+    (``BUILD_TURNS`` in the building games, whose engine moves cost more, but
+    ``MULLE_TURNS`` in Glimne's Mulle, ``twin``, where the mulle kept for later is worth
+    most)."""
+    if twin:
+        return MULLE_TURNS * players
     return (BUILD_TURNS if builds else TURNS) * players
 
 
@@ -128,7 +133,7 @@ def search(
             return exact
     wide = not view.rules.builds and len(view.hand) >= view.rules.hand_size - 1
     candidates = _pick(scored, WIDE if wide else CANDIDATES)
-    plies = horizon(view.players, bool(view.rules.builds))
+    plies = horizon(view.players, bool(view.rules.builds), view.rules.mulle_twin)
     limit = stop.budget_ms * WORK_PER_MS
     judge = _rollout(view)
     hidden = view.hidden()

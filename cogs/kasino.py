@@ -5,6 +5,7 @@ What the channel sees is queued by :mod:`cogs.table` and posted by :mod:`cogs.ou
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Callable
@@ -532,7 +533,15 @@ class Kasino(
         self, interaction: discord.Interaction, raw_id: str, values: object
     ) -> None:
         """Every Kasino button and select: parse strictly, check the component was really
-        offered on its message and belongs to this channel's game, then act on it."""
+        offered on its message and belongs to this channel's game, then act on it. While
+        it is handled, the analyses' workers stand still (play first)."""
+        pool = self.bot.analysis_pool
+        with pool.play_first() if pool is not None else contextlib.nullcontext():
+            await self._on_component(interaction, raw_id, values)
+
+    async def _on_component(
+        self, interaction: discord.Interaction, raw_id: str, values: object
+    ) -> None:
         await self.people.fresh(within=LOOK_EVERY)  # as before a command
         try:
             click = parse_click(raw_id, values)

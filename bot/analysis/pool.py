@@ -29,10 +29,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable, Hashable
+import signal
+import sys
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -52,10 +55,17 @@ Review = Callable[..., Any]  # review_move(record, step, seat, budget_ms) -> Mov
 Progress = Callable[[int, int], None]  # (moves done, moves in all)
 
 
+PR_SET_PDEATHSIG = 1  # Linux prctl: a signal for this process when its parent dies
+
+
 def background(niceness: int = NICENESS) -> None:
-    """A worker's start: the lowest CPU priority (where the system lets it be lowered)."""
+    """A worker's start: the lowest CPU priority (where the system lets it be lowered),
+    and on Linux killed with its parent, even while stopped (:meth:`AnalysisPool.play_first`)."""
     with contextlib.suppress(OSError, AttributeError):  # (not on Windows)
         os.nice(niceness)
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class PoolBusy(RuntimeError):
@@ -123,6 +133,7 @@ class AnalysisPool:
         self._turn: list[Hashable] = []  # round-robin order of the jobs with moves to send
         self._in_flight = 0
         self._closed = False
+        self._clicks = 0  # clicks being handled (play_first): the workers stand still
 
     # ----------------------------------------------------------------- public
 
@@ -169,6 +180,32 @@ class AnalysisPool:
         self._pump()
         return job.future
 
+    @contextlib.contextmanager
+    def play_first(self) -> Iterator[None]:
+        """Around the handling of a click: the workers are stopped (``SIGSTOP``) while any
+        click is being handled, and go on (``SIGCONT``) when none is. A low priority
+        alone is not enough where the cores are shared below the system (a virtual
+        machine's two CPUs): a busy worker slowed every click's p99 by 10-40 % there.
+        Analyses only use the time between clicks; a click never waits for one."""
+        self._clicks += 1
+        if self._clicks == 1:
+            self._signal(signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            self._clicks -= 1
+            if self._clicks == 0:
+                self._signal(signal.SIGCONT)
+
+    def _signal(self, number: int) -> None:
+        """Send ``number`` to every worker process (POSIX only; none yet: nothing)."""
+        if self._executor is None or not hasattr(signal, "SIGSTOP"):
+            return
+        # the executor's own table of its processes: there is no public one
+        for pid in list(getattr(self._executor, "_processes", None) or {}):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, number)
+
     async def call(self, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` in a worker: other CPU work of the bot (a puzzle of the day's
         replays and solves) shares the workers, taking its turn between the analyses'
@@ -197,6 +234,8 @@ class AnalysisPool:
         """Refuse new analyses, fail the waiting ones (:class:`PoolClosed`) and stop the
         workers (a move being reviewed is finished first: at most a second or so)."""
         self._closed = True
+        self._clicks = 0
+        self._signal(signal.SIGCONT)  # a stopped worker could not stop
         for job in list(self._jobs.values()):
             if not job.future.done():
                 job.future.set_exception(PoolClosed("the bot is stopping"))

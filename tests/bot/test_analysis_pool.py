@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import time
 
 import pytest
 
@@ -85,6 +86,49 @@ async def test_other_work_takes_its_turn_between_the_moves() -> None:
         assert await analysis == [("A", 1), ("A", 2), ("A", 3)]
         with pytest.raises(ZeroDivisionError):  # its own error, raised to its caller
             await pool.call(divmod, 1, 0)
+    finally:
+        await pool.close()
+    assert multiprocessing.active_children() == []
+
+
+def states(pool: AnalysisPool) -> set[str]:
+    """The workers' process states (Linux /proc: ``T`` stopped)."""
+    found = set()
+    for pid in pool._executor._processes:  # type: ignore[union-attr]
+        with open(f"/proc/{pid}/stat") as stat:
+            found.add(stat.read().rsplit(")", 1)[1].split()[0])
+    return found
+
+
+def become(pool: AnalysisPool, stopped: bool) -> bool:
+    """Whether every worker becomes stopped (or every one running) once the signal sent
+    has had its effect: the kernel acts when the process next runs (waited for, up to a
+    few seconds, never timed)."""
+    for _ in range(2000):
+        now = states(pool)
+        if (now <= {"T", "t"}) == stopped and (not now & {"T", "t"}) != stopped:
+            return True
+        time.sleep(0.002)
+    return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads Linux's /proc")
+async def test_the_workers_stand_still_while_a_click_is_handled() -> None:
+    pool = AnalysisPool(echo, workers=1)
+    try:
+        assert await pool.call(divmod, 7, 2) == (3, 1)  # the worker is started
+        with pool.play_first():
+            with pool.play_first():  # two clicks at once
+                assert become(pool, stopped=True)
+                work = asyncio.ensure_future(pool.call(divmod, 9, 4))
+                await asyncio.sleep(0.2)
+                assert not work.done()  # sent, but the worker stands still
+            assert become(pool, stopped=True)  # one click is still being handled
+        assert become(pool, stopped=False)
+        assert await work == (2, 1)
+        with pool.play_first():
+            pass
+        assert become(pool, stopped=False)
     finally:
         await pool.close()
     assert multiprocessing.active_children() == []

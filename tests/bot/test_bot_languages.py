@@ -290,7 +290,7 @@ async def test_command_localizations_are_registered(harness: Harness) -> None:
     subcommands = {o["name"]: o for o in kasino["options"]}
     assert set(subcommands) == {
         "new", "hand", "scores", "rules", "stop", "language", "deck", "forget-me", "profile",
-        "versus", "history", "export", "help",
+        "versus", "history", "export", "help", "puzzle", "learn",
     }  # fmt: skip
     expected = {"new": ("ny", "uusi"), "rules": ("regler", "säännöt"), "hand": ("hand", "käsi")}
     for name, (swedish, finnish) in expected.items():

@@ -26,20 +26,21 @@ from collections.abc import Sequence
 
 from bot.engine import Move
 
-from . import endgame, normal
+from . import normal
 from .buildrollout import BuildRollout
 from .evidence import Evidence
 from .hard import (
     CANDIDATE_WORK,
     MIN_WORLDS,
-    NODE_WORK,
     WORK_PER_MS,
     WORLD_WORK,
     Rollout,
     horizon,
+    solved_worlds,
 )
 from .kryp import KrypRollout, is_kryp
 from .sim import Sim
+from .stop import Stop
 from .values import objective
 from .view import SeatView
 
@@ -116,25 +117,5 @@ def _exact(
     """Each move's value by minimax on the round's points over sampled worlds (one world
     with two players: the opponent holds the unseen cards); None when too big to solve."""
     judge = PointsRollout(view) if not is_kryp(view.rules) else KrypRollout(view)
-    hidden = view.hidden()
-    actions = [(move.card, move.taken) for move in moves]
-    totals = [0.0] * len(moves)
-    limit = budget_ms * WORK_PER_MS
-    done = 0
-    while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
-        world = judge.world(evidence.sample(view, rng, hidden))
-        if not endgame.solvable(world):
-            return None
-        solver = endgame.Solver(view.side, judge.final)
-        try:
-            values = solver.values(world, actions)
-        except endgame.TooBig:
-            break
-        judge.work += WORLD_WORK + NODE_WORK * solver.nodes
-        totals = [t + v for t, v in zip(totals, values, strict=True)]
-        done += 1
-        if view.players == 2:
-            break  # two players: every world is the same one
-    if not done:
-        return None
-    return [total / done for total in totals]
+    stop = Stop.counted(budget_ms)
+    return solved_worlds(view, rng, moves, judge, evidence, stop, max_worlds=MAX_WORLDS)

@@ -176,23 +176,43 @@ def _exact(
     With more, each sampled world is solved, while few enough cards are left; None when
     the position is too big to solve.
     """
-    judge = _nordic_rollout(view)
-    hidden = view.hidden()
     moves = [move for _, move in scored]
+    judge = _nordic_rollout(view)
+    # two players: one world, where only the best move needs an exact value
+    values = solved_worlds(view, rng, moves, judge, evidence, stop, ranked=view.players == 2)
+    if values is None:
+        return None
+    results = [(values[i], prior, move) for i, (prior, move) in enumerate(scored)]
+    results.sort(key=lambda item: (-round(item[0], 9), -item[1], str(item[2])))
+    return [(value, move) for value, _, move in results]
+
+
+def solved_worlds(
+    view: SeatView,
+    rng: random.Random,
+    moves: Sequence[Move],
+    judge: Rollout | KrypRollout,
+    evidence: Worlds,
+    stop: Stop,
+    *,
+    ranked: bool = False,
+    max_worlds: int = MAX_WORLDS,
+) -> list[float] | None:
+    """Each move's mean value over sampled worlds, each solved exactly to the round's end
+    (valued by ``judge.final``); one world with two players. ``ranked``: only the best
+    move's value need be exact. None when a world is too big to solve."""
+    hidden = view.hidden()
+    actions = [(move.card, move.taken) for move in moves]
     totals = [0.0] * len(moves)
     limit = stop.budget_ms * WORK_PER_MS
     done = 0
-    while done < MAX_WORLDS and (done < MIN_WORLDS or judge.work < limit):
+    while done < max_worlds and (done < MIN_WORLDS or judge.work < limit):
         world = judge.world(evidence.sample(view, rng, hidden))
         if not endgame.solvable(world):
             return None
         solver = endgame.Solver(view.side, judge.final)
-        actions = [(move.card, move.taken) for move in moves]
         try:
-            if view.players == 2:  # one world: only the best move needs an exact value
-                values = solver.ranked(world, actions)
-            else:
-                values = solver.values(world, actions)
+            values = solver.ranked(world, actions) if ranked else solver.values(world, actions)
         except endgame.TooBig:
             break
         judge.work += WORLD_WORK + NODE_WORK * solver.nodes
@@ -202,9 +222,7 @@ def _exact(
             break  # two players: every world is the same one
     if not done:
         return None
-    results = [(totals[i] / done, prior, move) for i, (prior, move) in enumerate(scored)]
-    results.sort(key=lambda item: (-round(item[0], 9), -item[1], str(item[2])))
-    return [(value, move) for value, _, move in results]
+    return [total / done for total in totals]
 
 
 def _pick(scored: Sequence[tuple[float, Move]], size: int) -> list[tuple[float, Move]]:

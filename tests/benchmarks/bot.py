@@ -747,15 +747,8 @@ async def run(
                 order.shuffle(live)  # the busy tables' clicks arrive among the others
                 for first in range(0, len(live), wave):
                     batch = live[first : first + wave]
-                    for driver in batch:
-                        driver.next_interaction()
-                    for driver in batch:
-                        driver.emit()
-                    await env.settle()
-                    for driver in batch:
-                        driver.advance()
+                    await send_wave(env, batch)
                     handled += len(batch)
-                    forget_logs(env)
                 await env.advance_time(STEP)
             await env.advance_time(10)  # the last tables go out
             elapsed = time.perf_counter() - started
@@ -765,19 +758,24 @@ async def run(
     return handled, elapsed, sum(moves)
 
 
+async def send_wave(env: simcord.Env, batch: list[Driver]) -> None:
+    """One wave: every driver's next interaction worked out, then all sent at the same
+    instant, handled, and each driver moved on."""
+    for driver in batch:
+        driver.next_interaction()
+    for driver in batch:
+        driver.emit()
+    await env.settle()
+    for driver in batch:
+        driver.advance()
+    forget_logs(env)
+
+
 async def play_out(env: simcord.Env, drivers: list[Driver], wave: int) -> None:
     """Play the drivers' games to their end, untimed."""
     while live := [d for d in drivers if not d.done]:
         for first in range(0, len(live), wave):
-            batch = live[first : first + wave]
-            for driver in batch:
-                driver.next_interaction()
-            for driver in batch:
-                driver.emit()
-            await env.settle()
-            for driver in batch:
-                driver.advance()
-            forget_logs(env)
+            await send_wave(env, live[first : first + wave])
         await env.advance_time(STEP)
 
 

@@ -25,7 +25,7 @@ def brute_force(round_: Round, side: int) -> float:
         twin = round_.copy()
         twin.play(move)
         values.append(brute_force(twin, side))
-    mine = round_.rules.side_of(round_.to_move) == side
+    mine = round_.rules.side_of(round_.to_move, round_.players) == side
     return max(values) if mine else min(values)
 
 

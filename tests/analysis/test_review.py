@@ -9,7 +9,6 @@ import random
 
 import pytest
 
-from bot.ai.values import objective
 from bot.analysis import (
     VERDICTS,
     analyse,
@@ -22,6 +21,7 @@ from bot.engine import Round, rules_for
 from bot.engine.cards import full_deck
 from bot.i18n import languages
 from tests.ai.conftest import fair_reshuffle, reshuffle_hidden
+from tests.ai.test_endgame import brute_force
 
 from .matches import play_match
 
@@ -92,19 +92,6 @@ def test_hards_own_moves_are_best_or_fine(
 
 
 # ---------------------------------------------------------------- exact positions
-
-
-def brute_force(round_: Round, side: int) -> float:
-    """Plain minimax on the engine: the round's final points, ``side`` against the rest."""
-    if round_.is_over:
-        return objective([s.total for s in round_.score()], side)
-    values = []
-    for move in round_.legal_moves():
-        twin = round_.copy()
-        twin.play(move)
-        values.append(brute_force(twin, side))
-    mine = round_.rules.side_of(round_.to_move, round_.players) == side
-    return max(values) if mine else min(values)
 
 
 def known_last_deal(variant: str, held: int, seed: int) -> Round:

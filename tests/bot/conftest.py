@@ -8,9 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
 from tests.bot.kasino_harness import Harness, settle_defaults
+
+
+@pytest.fixture(scope="session", autouse=True)
+def faces_drawn() -> None:
+    """Draw the card faces once, before any bot starts: the bot draws them in a worker
+    thread on its first start, and on a loaded machine those seconds of drawing could
+    outlast SimCord's 5 s (wall-clock) wait for the start to settle."""
+    wanted_names()
 
 
 @pytest.fixture

@@ -128,6 +128,9 @@ async def test_sign_up_once_within_the_cap_and_drop(db_path: Path | str) -> None
         assert await storage.drop_entrant(row.id, CECILIA, 2)
         assert not await storage.drop_entrant(row.id, CECILIA, 3)  # dropped already
         assert not await storage.drop_entrant(row.id, DAVID, 3)  # never signed up
+        # forget-me waits while someone is in an open tournament (not once dropped)
+        assert await storage.in_open_tournament(ANNA)
+        assert not await storage.in_open_tournament(CECILIA)
         loaded = await storage.get_tournament(row.id)
         assert loaded is not None and loaded.entrants == [
             entrant(ANNA), Entrant(CECILIA, f"player{CECILIA}", dropped=2)
@@ -135,6 +138,7 @@ async def test_sign_up_once_within_the_cap_and_drop(db_path: Path | str) -> None
         loaded.phase = Phase.CANCELLED
         await storage.save_tournament(loaded, 6.0)
         assert not await storage.add_entrant(row.id, entrant(DAVID), 7.0)  # closed
+        assert not await storage.in_open_tournament(ANNA)
     finally:
         await storage.close()
 
@@ -279,7 +283,7 @@ async def test_forgetting_a_person_leaves_no_tournament_row_naming_them(
         # the others keep theirs: the tournament still reads, with a nameless entrant
         kept = await storage.get_tournament(row.id)
         assert kept is not None
-        gone, anna = kept.entrants
+        anna, gone = kept.entrants
         assert gone.user_id < 0 and gone.name == "" and anna == entrant(ANNA)
         assert kept.tables[0].table.players == (gone.user_id, ANNA)
         assert kept.extra == {"podium": "👤 was second", "ids": [gone.user_id, ANNA]}

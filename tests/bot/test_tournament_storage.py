@@ -208,6 +208,8 @@ async def test_the_board_and_a_players_tournaments_in_order(db_path: Path | str)
         assert mine[0] == PlayerTournament(mine[0].tournament_id, "B", "krypkasino", 4, 3, 200.0)
         assert len(await storage.player_tournaments(GUILD, BJORN, limit=2)) == 2
         assert await storage.player_tournaments(GUILD + (1 << 22), ANNA) == []
+        assert await storage.player_tournaments(GUILD, ANNA, variant="krypkasino") == mine
+        assert await storage.player_tournaments(GUILD, ANNA, variant="casino") == []
     finally:
         await storage.close()
 

@@ -7,6 +7,7 @@ along; forgetting a person leaves no row naming them."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from pathlib import Path
 
@@ -322,3 +323,40 @@ async def test_a_copy_and_a_backup_take_the_tournaments_along(
             await target.close()
     finally:
         await source.close()
+
+
+async def test_sign_ups_at_once_never_pass_the_cap_and_the_lock_is_the_tournaments(
+    db_path: Path | str,
+) -> None:
+    storage = await Storage.open(db_path)
+    try:
+        row = await storage.create_tournament(new_row(), 1.0)
+        joined = await asyncio.gather(
+            *(storage.add_entrant(row.id, entrant(2000 + n), 2.0, cap=3) for n in range(8))
+        )
+        assert sum(joined) == 3
+        loaded = await storage.get_tournament(row.id)
+        assert loaded is not None and len(loaded.entrants) == 3
+        # the tournament's lock: one holder at a time (across processes on PostgreSQL),
+        # apart from the games' locks (a game with the same id is not held up)
+        order: list[str] = []
+
+        async def hold(name: str) -> None:
+            async with storage.tournament_lock(row.id):
+                order.append(f"{name} in")
+                await asyncio.sleep(0.05)
+                order.append(f"{name} out")
+
+        async with storage.game_lock(row.id):
+            await asyncio.gather(hold("a"), hold("b"))
+        if storage.shared:
+            assert order in (
+                ["a in", "a out", "b in", "b out"], ["b in", "b out", "a in", "a out"]
+            )  # fmt: skip
+        # a holder's own reads and saves go on through the connection holding it
+        async with storage.tournament_lock(row.id):
+            assert loaded is not None
+            await storage.save_tournament(loaded, 3.0)
+            assert (await storage.get_tournament(row.id)).version == 1  # type: ignore[union-attr]
+    finally:
+        await storage.close()

@@ -297,7 +297,10 @@ class TournamentQueries(Queries):
         try:
             (row.id, *_) = await self.write(steps)
         except self.integrity_errors:
-            raise ChannelHasTournament(await self.channel_tournament(row.channel_id)) from None
+            busy = await self.channel_tournament(row.channel_id)
+            if busy is None:
+                raise  # not the channel's index: an entrant listed twice
+            raise ChannelHasTournament(busy) from None
         return row
 
     async def get_tournament(self, tournament_id: int) -> TournamentRow | None:

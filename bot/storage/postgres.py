@@ -10,7 +10,6 @@ well, so even a copy loaded without the lock could not overwrite a newer row.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import functools
 import re
@@ -133,7 +132,13 @@ class PostgresStorage(Storage):
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         """Hold an advisory lock on the game across processes while the session runs; the
-        server frees it if this process dies, so a restart never waits for a ghost."""
+        server frees it if this process dies, so a restart never waits for a ghost.
+
+        It is freed by the pool's reset as the connection goes back (its query starts
+        with ``pg_advisory_unlock_all()``), which asyncpg runs shielded from cancellation
+        and, should it fail, closes the connection (a closed connection's locks are gone
+        with it). An unlock of its own before that would cost every session, a click or
+        a table's save, one more round trip to the server."""
         async with self._pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1)", game_id)
             token = _held.set((asyncio.current_task(), conn))
@@ -141,10 +146,6 @@ class PostgresStorage(Storage):
                 yield
             finally:
                 _held.reset(token)
-                # the pool's reset on release unlocks too, and a closed connection's locks
-                # are gone with it: an unlock that cannot run loses nothing
-                with contextlib.suppress(asyncpg.InterfaceError, asyncpg.PostgresError, OSError):
-                    await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
 
 
 async def _run_statement(conn: asyncpg.Connection, step: Statement) -> Any:

@@ -7,6 +7,8 @@ Run as a script (it is not a test)::
     python tests/benchmarks/bot.py --db postgresql://user@host/empty_db [--processes 2]
     python tests/benchmarks/bot.py --busy [--games 30] [--busy-tables 3] [--fresh] [--no-debug]
     python tests/benchmarks/bot.py --analyses 10 [--busy] [--games 30] [--repeat 2]
+    python tests/benchmarks/bot.py --think --games 60 --no-debug [--db postgresql://…]
+        [--count-db] [--simcord-tracking]
 
 Every game is played by its two simulated members with the same three interactions a
 person uses per move ("Your hand", the card select, the take select). In each wave the
@@ -45,6 +47,10 @@ interactions answered past 3 s. The loop runs in asyncio's debug mode (unless
 ``--no-debug``, which is faster) with ``slow_callback_duration`` 5 ms: the callbacks it
 reports are counted, and so are the callbacks that used over 5 ms of the loop thread's CPU
 time (fair on a shared machine).
+
+With ``--think`` (see :func:`run_thinking`) each table's players think before every
+click; ``--count-db`` adds the database's round trips per kind of click, the pool's waits,
+and the CPU of the bot and of a local PostgreSQL server (:mod:`tests.benchmarks.dbcount`).
 
 With ``--analyses N`` the same load is run twice in one process, each time after
 ``N / 2`` short matches (to 5) have been played to their end: once as it is, and once

@@ -299,7 +299,30 @@ def report(clock: Clock, clicks: Iterable[tuple[int, str]], moves: int, pool_siz
     for ident, kind in clicks:
         kinds[kind].append(ident)
     n = max(len(clicks), 1)
-    print(f"  database, counted (--count-db), {len(clicks)} clicks, {moves} moves:")
+    if pool_size:
+        report_database(clock, kinds, len(clicks), moves, pool_size)
+    else:
+        print("  database: SQLite (no round trips to a server to count)")
+    print(f"  CPU per click: the bot {clock.bot / n * 1000:.2f} ms (its loop's thread"
+          f" {clock.loop_thread / n * 1000:.2f} ms)" + (
+              "" if clock.server is None else
+              f", the PostgreSQL server {clock.server / n * 1000:.2f} ms"))  # fmt: skip
+    cores = (clock.bot + (clock.server or 0)) / clock.wall
+    print(f"  CPU over the run: the bot {clock.bot / clock.wall:.2f} cores, the server"
+          f" {(clock.server or 0) / clock.wall:.2f} cores, together {cores:.2f} of"
+          f" {os.cpu_count()}; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+    busy = 1 - COUNTS.idle / clock.wall
+    on_cpu = clock.loop_thread / clock.wall
+    print(f"  the loop: busy {busy:.0%} of the wall time (outside select), on a core"
+          f" {on_cpu:.0%}: waiting for a core {max(busy - on_cpu, 0):.0%}")  # fmt: skip
+
+
+def report_database(
+    clock: Clock, kinds: dict[str, list[int]], clicks: int, moves: int, pool_size: int
+) -> None:
+    """The round trips per kind of click and of the outbox, and the pool's use."""
+    n = max(clicks, 1)
+    print(f"  database, counted (--count-db), {clicks} clicks, {moves} moves:")
     print("      per click of a kind: round trips (before its answer), statements, ms waiting"
           " for the server, ms waiting for a pool connection")  # fmt: skip
     for kind, idents in sorted(kinds.items()):
@@ -337,15 +360,3 @@ def report(clock: Clock, clicks: Iterable[tuple[int, str]], moves: int, pool_siz
               f" {sum(holds) / len(holds) * 1000:.1f} ms (clicks' {_mean(clicks_held):.1f} ms,"
               f" p99 {_pct(clicks_held, 0.99) * 1000:.1f} ms): {sum(holds) / clock.wall:.2f}"
               " connections in use on average")  # fmt: skip
-    print(f"  CPU per click: the bot {clock.bot / n * 1000:.2f} ms (its loop's thread"
-          f" {clock.loop_thread / n * 1000:.2f} ms)" + (
-              "" if clock.server is None else
-              f", the PostgreSQL server {clock.server / n * 1000:.2f} ms"))  # fmt: skip
-    cores = (clock.bot + (clock.server or 0)) / clock.wall
-    print(f"  CPU over the run: the bot {clock.bot / clock.wall:.2f} cores, the server"
-          f" {(clock.server or 0) / clock.wall:.2f} cores, together {cores:.2f} of"
-          f" {os.cpu_count()}; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
-    busy = 1 - COUNTS.idle / clock.wall
-    on_cpu = clock.loop_thread / clock.wall
-    print(f"  the loop: busy {busy:.0%} of the wall time (outside select), on a core"
-          f" {on_cpu:.0%}: waiting for a core {max(busy - on_cpu, 0):.0%}")  # fmt: skip

@@ -65,6 +65,8 @@ def _what(sql: str) -> str:
         return "?"
     head = words[0].upper()
     if head in ("SELECT", "INSERT", "UPDATE", "DELETE") and len(words) > 1:
+        if "kasino_lock_game" in sql:
+            return "SELECT kasino_lock_game (the lock and the version)"
         if "pg_advisory_lock" in sql:
             return "SELECT pg_advisory_lock"
         if "pg_advisory_unlock_all" in sql:

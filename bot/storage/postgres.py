@@ -195,7 +195,8 @@ class PostgresStorage(Storage):
     async def tournament_lock(self, tournament_id: int) -> AsyncIterator[None]:
         """Hold an advisory lock on the tournament across processes (the two-key form,
         a key space apart from the games' one-key locks), like :meth:`game_lock`: its
-        reads and saves in this task go through the connection that holds it."""
+        reads and saves in this task go through the connection that holds it, and the
+        pool's reset frees it as the connection goes back."""
         key = (TOURNAMENT_LOCK, int32(tournament_id))
         async with self._pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1, $2)", *key)
@@ -204,8 +205,6 @@ class PostgresStorage(Storage):
                 yield
             finally:
                 _held.reset(token)
-                with contextlib.suppress(asyncpg.InterfaceError, asyncpg.PostgresError, OSError):
-                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", *key)
 
 
 async def _run_statement(conn: asyncpg.Connection, step: Statement) -> Any:

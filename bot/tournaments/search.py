@@ -2,8 +2,9 @@
 
 The rule it serves is in :mod:`bot.tournaments.swiss`; this module only searches. Players
 are numbers ``0..n-1`` in standings order. A depth-first search seats the best-placed
-player still free at the next table with the nearest free players below them, so with no
-repeated meetings in the way the tables are groups of adjacent standings. It runs with a
+player still free at a table (the biggest size left first) with the nearest free players
+below them, so with no repeated meetings in the way the tables are groups of adjacent
+standings, the smaller tables at the bottom. It runs with a
 budget of repeated meetings, 0 first, then 1, 2, …: the first budget with a seating is the
 least possible, and the search order picks, among those, the one closest to the standings.
 

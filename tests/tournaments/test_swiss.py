@@ -27,6 +27,7 @@ from bot.tournaments.swiss import (
 from tests.tournaments.helpers import best_seating, entrants, play
 
 CASES = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # (variant, table size): 2-player tables, 3 at Swedish, partnerships at Casino, Glimne's
 # Mulle (no 3-player table), and Krypkasino's bigger tables
 SHAPES = [
@@ -107,7 +108,7 @@ def optimal(pairing, people, results_before, round, options, size, fillers) -> N
     assert (profile, cost) == expected
 
 
-@CASES
+@MANY
 @given(
     shape=st.sampled_from(SHAPES),
     players=st.integers(1, 10),

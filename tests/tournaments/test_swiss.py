@@ -88,7 +88,8 @@ def optimal(pairing, people, results_before, round, options, size, fillers) -> N
     index = {p: i for i, p in enumerate(active)}
     counts = met_counts(results_before)
     met = [[counts.get(frozenset((a, b)), 0) if a != b else 0 for b in active] for a in active]
-    had = [byes_had(results_before, p) for p in active]
+    byes = byes_had(results_before)
+    had = [byes[p] for p in active]
     plan = layout(len(active), size, table_sizes(options), fillers=fillers)
     together = bool(plan.fillers)
     filler_table = [t for t in pairing.tables if None in t.players]

@@ -6,17 +6,21 @@ is the cost of seating them together again.
 
 A depth-first search seats the best-placed player still free at a table (the biggest size
 left first) with the nearest free players below them, so with no repeated meetings in the
-way the tables are groups of adjacent standings, the smaller tables at the bottom. It runs
-with a budget of repeated meetings, 0 first, then 1, 2, …: the first budget with a seating
-is the least possible, and the search order picks, among those, the one closest to the
-standings. Positions proven impossible are remembered (which players are still free, the
-tables left, the budget left: the same whatever came before), and a position is dropped at
-once when too many of its players cannot be seated with strangers (:func:`_lower_bound`).
+way the tables are groups of adjacent standings, the smaller tables at the bottom.
 
-Bounded: the whole search examines at most :data:`WORK_LIMIT` candidates. Fields that
-exhaust it are those where repeated meetings cannot be avoided anyway (many rounds at big
-tables); there the best of two cheap seatings is taken instead: the search order within
-the cost of a greedy seating improved by swaps (:func:`_greedy`), or that seating itself.
+1. First it looks for a seating with no repeated meeting (:meth:`_Search.first`), taking
+   only strangers: the usual case, and fast.
+2. Failing that, a greedy seating improved by swaps (:meth:`_Search.greedy`) gives a cost
+   to beat, and a branch and bound (:meth:`_Search.least`) in the same search order looks
+   for the least cost within it, keeping the first seating in the order among the
+   cheapest.
+
+Positions proven fruitless are remembered (which players are still free and the tables
+left: the same whatever came before), and a position is dropped at once when too many of
+its players cannot be seated with strangers (:func:`_lower_bound`). Each of the two steps
+takes at most :data:`WORK_LIMIT` steps: only fields where repeated meetings cannot be
+avoided anyway (many rounds at big tables) reach it, and then the best seating found so
+far is taken (the greedy one if none is better), not necessarily the least.
 """
 
 from __future__ import annotations

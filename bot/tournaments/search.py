@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-WORK_LIMIT = 40_000  # steps of one search (each step a candidate or a position)
+WORK_LIMIT = 25_000  # steps of one search (each step a candidate or a position)
 
 Left = tuple[tuple[int, int], ...]  # the tables still to fill: (size, how many), biggest first
 

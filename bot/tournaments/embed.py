@@ -1,0 +1,190 @@
+"""What a tournament's public messages look like: the sign-up (settings and the live list of
+players), a round's standings (with the tiebreak columns) and the podium.
+
+Pure functions of the tournament's data and a language: no storage, no Discord calls
+(only ``discord.Embed``, the shape they are posted in), so they are tested on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import discord
+
+from bot.i18n import N_, EN, Lang
+from bot.render import TABLE_COLOUR, rules_line
+from bot.tournaments.model import Entrant, Format, Phase, Settings, Standing
+
+FORMAT_NAMES = {
+    Format.SWISS: N_("Swiss"),
+    Format.ROUND_ROBIN: N_("round robin"),
+    Format.KNOCKOUT: N_("single elimination"),
+}
+MEDALS = ("🥇", "🥈", "🥉")
+# An embed field holds 1,024 characters: a standings line is at most ~70, so 12 a field.
+LINES_PER_FIELD = 12
+# An embed holds 25 fields and 6,000 characters: the standings show the first 64 players.
+SHOWN = 64
+
+
+def _name(names: Mapping[int, str], user_id: int) -> str:
+    """A player's name as the tournament knows it (a bold-safe plain name)."""
+    return names.get(user_id, str(user_id)).replace("*", "").replace("_", "")
+
+
+def settings_lines(settings: Settings, t: Lang = EN, *, players: int = 0) -> str:
+    """The settings in words: the game and its rules, the format and its rounds, the
+    table size, the round's time, hints and fillers, the cap."""
+    fmt = t(FORMAT_NAMES[settings.format])
+    if settings.format is Format.SWISS:
+        if settings.rounds:
+            fmt = t("{format}, {rounds} rounds", format=fmt, rounds=settings.rounds)
+        else:
+            fmt = t("{format}, rounds by the number of players", format=fmt)
+    lines = [
+        rules_line(settings.game, t),
+        fmt,
+        t("{size} players a table", size=settings.table_size),
+        t("{minutes} min a round", minutes=settings.round_minutes),
+        t("Hints allowed") if settings.hints else t("No hints"),
+        t("Computer players fill tables") if settings.fillers else t("No computer players"),
+        t("{players} of at most {cap} players", players=players, cap=settings.cap),
+    ]
+    return "\n".join(lines)
+
+
+def signup_embed(
+    tournament_id: int,
+    name: str,
+    settings: Settings,
+    entrants: Sequence[Entrant],
+    organiser_id: int,
+    phase: Phase,
+    t: Lang = EN,
+    *,
+    start_at: float | None = None,
+) -> discord.Embed:
+    """The sign-up message: the settings, how to join, the players so far (in join
+    order), and what happened to the sign-up once it is closed."""
+    embed = discord.Embed(title=t("🏆 Tournament: {name}", name=name), colour=TABLE_COLOUR)
+    if phase is Phase.SIGNUP:
+        text = t("Press **Join** to play. The organiser <@{organiser}> starts it.",
+                 organiser=organiser_id)  # fmt: skip
+        if start_at is not None:
+            text += "\n" + t("It starts <t:{when}:R>.", when=int(start_at))
+    elif phase is Phase.CANCELLED:
+        text = t("This tournament was cancelled.")
+    elif phase is Phase.FINISHED:
+        text = t("This tournament is over: the podium is below.")
+    else:
+        text = t("The sign-up is closed: the tournament has started.")
+    embed.description = text
+    embed.add_field(
+        name=t("Settings"),
+        value=settings_lines(settings, t, players=len(entrants)),
+        inline=False,
+    )
+    lines = [f"{i}. {_name({e.user_id: e.name}, e.user_id)}" for i, e in enumerate(entrants, 1)]
+    for start in range(0, max(len(lines), 1), LINES_PER_FIELD * 2):
+        chunk = lines[start : start + LINES_PER_FIELD * 2] or [t("Nobody yet.")]
+        title = t("Players ({count})", count=len(entrants)) if start == 0 else "\u200b"
+        embed.add_field(name=title, value="\n".join(chunk), inline=False)
+    embed.set_footer(text=t("Tournament #{id}", id=tournament_id))
+    return embed
+
+
+def standing_line(standing: Standing, names: Mapping[int, str], t: Lang = EN) -> str:
+    """``3. Anna · 2 pts (2–1) · opp 56% · diff +12``; a dropped player is marked."""
+    rank = MEDALS[standing.rank - 1] if standing.rank <= len(MEDALS) else f"{standing.rank}."
+    points = f"{standing.match_points:g}"
+    losses = standing.played - standing.wins
+    dropped = t(" (dropped)") if standing.dropped else ""
+    return t(
+        "{rank} **{name}**{dropped} · {points} pts ({wins}–{losses}) · opp {opponents}% ·"
+        " diff {difference}",
+        rank=rank,
+        name=_name(names, standing.user_id),
+        dropped=dropped,
+        points=points,
+        wins=standing.wins,
+        losses=losses,
+        opponents=round(standing.opponents * 100),
+        difference=f"{standing.difference:+g}",
+    )
+
+
+def _standing_fields(
+    embed: discord.Embed, standings: Sequence[Standing], names: Mapping[int, str], t: Lang
+) -> None:
+    lines = [standing_line(s, names, t) for s in standings[:SHOWN]]
+    for start in range(0, len(lines), LINES_PER_FIELD):
+        title = t("Standings") if start == 0 else "\u200b"
+        embed.add_field(
+            name=title, value="\n".join(lines[start : start + LINES_PER_FIELD]), inline=False
+        )
+    if len(standings) > SHOWN:
+        embed.add_field(
+            name="\u200b",
+            value=t("… and {count} more.", count=len(standings) - SHOWN),
+            inline=False,
+        )
+
+
+TIEBREAKS = N_(
+    "Order: match points, then the opponents' match-win share (opp), then the points"
+    " difference (diff), then a seeded draw."
+)
+
+
+def standings_embed(
+    name: str,
+    round_number: int,
+    rounds: int,
+    standings: Sequence[Standing],
+    names: Mapping[int, str],
+    t: Lang = EN,
+    *,
+    done: int = 0,
+    tables: int = 0,
+) -> discord.Embed:
+    """A round's standings: every player's line with the tiebreak columns, and how many
+    of the round's tables have finished."""
+    embed = discord.Embed(
+        title=t("🏆 {name}: standings after round {round} of {rounds}",
+                name=name, round=round_number, rounds=rounds),  # fmt: skip
+        colour=TABLE_COLOUR,
+    )
+    if tables:
+        embed.description = t(
+            "Tables finished: {done} of {tables}.", done=done, tables=tables
+        )
+    _standing_fields(embed, standings, names, t)
+    embed.set_footer(text=t(TIEBREAKS))
+    return embed
+
+
+def podium_embed(
+    name: str,
+    standings: Sequence[Standing],
+    names: Mapping[int, str],
+    t: Lang = EN,
+    *,
+    games: int = 0,
+) -> discord.Embed:
+    """The end: the podium (🥇🥈🥉) and the final standings with their tiebreaks."""
+    embed = discord.Embed(title=t("🏆 {name}: the podium", name=name), colour=TABLE_COLOUR)
+    podium = [
+        f"{MEDALS[i]} **{_name(names, s.user_id)}**"
+        for i, s in enumerate(standings[: len(MEDALS)])
+    ]
+    text = "\n".join(podium) or t("Nobody played.")
+    if games:
+        text += "\n\n" + t.ngettext(
+            "{n} game was played: replay it with the button below or /kasino history.",
+            "{n} games were played: replay them with the buttons below or /kasino history.",
+            games,
+        )
+    embed.description = text
+    _standing_fields(embed, standings, names, t)
+    embed.set_footer(text=t(TIEBREAKS))
+    return embed

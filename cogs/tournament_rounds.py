@@ -1,0 +1,499 @@
+"""The round runner of a tournament: rounds, their tables in threads, results, the round's
+deadline, the standings message, the podium, and the reconciliation after a restart.
+
+Every step is recorded before the next one is taken, and each is idempotent, so a process
+killed anywhere leaves a state the next one finishes from (:meth:`RoundRunner.reconcile`):
+
+1. A round's tables are paired and stored (one transaction) before any thread is made.
+2. Each table gets its thread (found again by name if one was made but not kept), then
+   its game, dealt at once in the thread (a game already open in the thread is adopted),
+   and the table keeps both ids; the game's first table is posted by the durable outbox.
+3. A game that ends (:attr:`bot.games.GameService.on_ended`) gives its table's result; at
+   the round's deadline, unfinished games are stopped and decided by their score. A
+   finished game whose result was not kept is found again at the start-up.
+4. A round whose tables all have results advances: the next round, or the podium.
+
+Only the process that owns a guild's shard runs its tournaments (:meth:`KasinoBot.owns_guild`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.games import GameService
+from bot.i18n import Lang
+from bot.models import Game, Seat, Status
+from bot.storage.tournaments import StaleTournament, TableRow, TournamentRow
+from bot.timers import Timers, now
+from bot.tournaments.decide import game_result
+from bot.tournaments.embed import podium_embed, standings_embed
+from bot.tournaments.model import Decided, Entrant, Format, Phase, Result, Standing, Table
+from bot.tournaments.pairing import final_standings, next_round, total_rounds
+from bot.tournaments.standings import standings
+from cogs.table import TableFlow
+from cogs.threads import ThreadPacer
+from cogs.tournament_views import podium_view
+
+if TYPE_CHECKING:
+    from bot.client import KasinoBot
+
+log = logging.getLogger(__name__)
+
+COMPUTER_LEVEL = "normal"  # a filler plays like the automatic moves
+
+
+def thread_name(row: TournamentRow, table: Table) -> str:
+    """A table's thread's name: unique in the tournament, so a thread made before a kill
+    is found again by it."""
+    return f"🏆 #{row.id} {row.name[:60]} · R{table.round} T{table.number}"
+
+
+def round_tables(row: TournamentRow, number: int | None = None) -> list[TableRow]:
+    """The tables of a round (default: the current one)."""
+    wanted = row.round if number is None else number
+    return [tr for tr in row.tables if tr.table.round == wanted]
+
+
+def results_of(row: TournamentRow) -> list[Result]:
+    """Every result kept so far."""
+    return [tr.result for tr in row.tables if tr.result is not None]
+
+
+def rated_entrants(row: TournamentRow) -> list[Entrant]:
+    """The entrants with the ratings they had when the tournament started (kept in
+    ``extra["ratings"]``: a knockout's bracket stays seeded the same in later rounds)."""
+    ratings = row.extra.get("ratings") or {}
+    return [
+        replace(e, rating=float(ratings.get(str(e.user_id), e.rating))) for e in row.entrants
+    ]
+
+
+def lowest_wins(row: TournamentRow) -> bool:
+    """Whether the lowest match score wins (Krypkasino)."""
+    return row.settings.game.rules().lowest_wins
+
+
+class RoundRunner:
+    """Runs the open tournaments of this process's shards."""
+
+    def __init__(
+        self,
+        bot: KasinoBot,
+        games: GameService,
+        table: TableFlow,
+        language: Callable[[int], Lang],
+    ) -> None:
+        self.bot = bot
+        self.games = games
+        self.table = table
+        self.storage = games.storage
+        self.language = language  # a guild's public language
+        self.pacer = ThreadPacer(bot)
+        self.timers = Timers(self.on_deadline)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._openers: dict[int, asyncio.Task[None]] = {}
+        games.on_ended = self.on_ended
+
+    # ----------------------------------------------------------------- state
+
+    @contextlib.asynccontextmanager
+    async def session(self, tournament_id: int) -> AsyncIterator[TournamentRow | None]:
+        """Hold the tournament's lock (this process's and the database's) and yield its
+        row as stored now (``None``: no such tournament)."""
+        lock = self._locks.get(tournament_id)
+        if lock is None:
+            lock = self._locks[tournament_id] = asyncio.Lock()
+        async with lock, self.storage.tournament_lock(tournament_id):
+            yield await self.storage.get_tournament(tournament_id)
+
+    async def save(
+        self,
+        row: TournamentRow,
+        tables: Sequence[TableRow] = (),
+        places: Sequence[tuple[int, int]] = (),
+    ) -> None:
+        """Commit the row (compare-and-set on its version) with these tables and places,
+        and keep the deadline's timer."""
+        await self.storage.save_tournament(row, now(), tables=tables, places=places)
+        self.timers.schedule(row.id, row.deadline if row.phase.open else None)
+
+    def spawn(self, coroutine: object, name: str) -> None:
+        """Run a step in its own task (kept until done: the loop holds tasks weakly)."""
+        task = asyncio.get_running_loop().create_task(coroutine, name=name)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_log_failure)
+
+    async def close(self) -> None:
+        """Stop the timers and the running steps (what they left is reconciled at the next
+        start)."""
+        self.timers.cancel_all()
+        tasks = [*self._tasks, *self._openers.values()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ------------------------------------------------------------- start-up
+
+    async def reconcile(self) -> None:
+        """At start-up: every open tournament of this process's shards gets its timer and
+        is moved on from where it was left (see the module docstring)."""
+        for tournament_id, deadline in await self.storage.open_tournaments(self.bot.config.shards):
+            self.timers.schedule(tournament_id, deadline)
+            self.spawn(self.catch_up(tournament_id), f"tournament-{tournament_id}-catch-up")
+
+    async def catch_up(self, tournament_id: int) -> None:
+        """Record the results of games that ended unseen, then advance."""
+        async with self.session(tournament_id) as row:
+            if row is None or row.phase not in (Phase.RUNNING, Phase.PAUSED):
+                return
+            for tr in round_tables(row):
+                if tr.result is None and tr.game_id is not None:
+                    game = await self.storage.get_game(tr.game_id)
+                    if game is not None and not game.status.active:
+                        await self.record(row, tr, game)
+        await self.advance(tournament_id)
+
+    # --------------------------------------------------------------- rounds
+
+    async def advance(self, tournament_id: int) -> None:
+        """Move a running tournament on: a round whose tables all have results is
+        followed by the next round, or by the end; tables without a game get one."""
+        async with self.session(tournament_id) as row:
+            if row is None or row.phase is not Phase.RUNNING:
+                return
+            current = round_tables(row)
+            if row.round == 0 or all(tr.result is not None for tr in current):
+                if row.round and self.over(row):
+                    await self.finish(row)
+                    return
+                await self.pair(row)
+        self.open_tables(tournament_id)
+
+    def over(self, row: TournamentRow) -> bool:
+        """Whether the last round has been played (a knockout: one player left)."""
+        rounds = int(row.extra.get("rounds") or 0)
+        if row.settings.format is Format.KNOCKOUT:
+            last = round_tables(row)
+            return row.round >= rounds or (len(last) == 1 and not last[0].table.bye)
+        active = sum(e.active for e in row.entrants)
+        return row.round >= rounds or active < 2
+
+    async def pair(self, row: TournamentRow) -> None:
+        """Pair the next round and store its tables (byes with their results) before any
+        thread is made; the round's deadline starts."""
+        number = row.round + 1
+        pairing = next_round(
+            row.settings, rated_entrants(row), results_of(row), number, seed=row.seed
+        )
+        tables = []
+        for table in pairing.tables:
+            if table.bye:
+                result = Result(table, (0,), (0,), Decided.BYE, None)
+                tables.append(TableRow(table, result=result))
+            else:
+                tables.append(TableRow(table))
+        row.round = number
+        row.deadline = now() + row.settings.round_minutes * 60
+        await self.save(row, tables=tables)
+        log.info("tournament %s: round %s paired, %d tables", row.id, number, len(tables))
+
+    def open_tables(self, tournament_id: int) -> None:
+        """Make the current round's missing threads and games, one table after another
+        (one task per tournament)."""
+        running = self._openers.get(tournament_id)
+        if running is not None and not running.done():
+            running.add_done_callback(lambda _: None)
+            self._openers[tournament_id] = running
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._open_tables(tournament_id), name=f"tournament-{tournament_id}-tables"
+        )
+        task.add_done_callback(_log_failure)
+        self._openers[tournament_id] = task
+
+    async def _open_tables(self, tournament_id: int) -> None:
+        while True:
+            async with self.session(tournament_id) as row:
+                if row is None or row.phase not in (Phase.RUNNING, Phase.PAUSED):
+                    return
+                waiting = [
+                    tr
+                    for tr in round_tables(row)
+                    if tr.result is None and tr.game_id is None and not tr.table.bye
+                ]
+                if not waiting:
+                    return
+                tr = waiting[0]
+                name = thread_name(row, tr.table)
+                guild_id, parent_id = row.guild_id, row.channel_id
+            thread_id = tr.thread_id or await self.pacer.find(guild_id, parent_id, name)
+            if thread_id is None:
+                thread_id = await self.pacer.make(guild_id, parent_id, name)
+            await self.seat_table(tournament_id, tr.table, thread_id)
+
+    async def seat_table(self, tournament_id: int, table: Table, thread_id: int) -> None:
+        """Open the table's game in its thread (or adopt the one a killed process opened
+        there) and keep both ids on the table."""
+        async with self.session(tournament_id) as row:
+            if row is None:
+                return
+            tr = next(t for t in round_tables(row, table.round) if t.table == table)
+            if tr.game_id is not None or tr.result is not None:
+                return
+            game_id = await self.games.channel_game(thread_id)
+            if game_id is None:
+                game = await self.deal(row, table, thread_id)
+                game_id = game.id
+            tr = replace(tr, thread_id=thread_id, game_id=game_id)
+            try:
+                await self.save(row, tables=[tr])
+            except StaleTournament:
+                log.warning("tournament %s: changed meanwhile; table kept later", row.id)
+
+    async def deal(self, row: TournamentRow, table: Table, thread_id: int) -> Game:
+        """The table's match, dealt in its thread, its first table queued with a message
+        naming every player (committed with the game: the durable outbox posts it)."""
+        names = {e.user_id: e.name for e in row.entrants}
+        seats = []
+        computers = 0
+        for player in table.players:
+            if player is None:
+                computers += 1
+                seats.append(Seat.computer(COMPUTER_LEVEL, computers))
+            else:
+                seats.append(Seat(player, names.get(player, str(player))))
+        mark = {"id": row.id, "round": table.round, "table": table.number}
+        game = await self.games.open_table(
+            row.guild_id,
+            thread_id,
+            seats,
+            row.settings.game,
+            hints=row.settings.hints,
+            extra={"tournament": mark},
+            locale=row.extra.get("locale"),
+        )
+        async with self.games.session(game.id) as game:
+            assert game is not None
+            t = self.table.lang(game)
+            people = [p for p in table.players if p is not None]
+            welcome = t(
+                "🏆 {name}, round {round}, table {table}: {players}. Good luck!",
+                name=row.name,
+                round=table.round,
+                table=table.number,
+                players=t.listing(f"<@{p}>" for p in people),
+            )
+            self.table.post(game, content=welcome, mentions=tuple(people))
+            self.table.announce(game, lambda t: t("The cards are dealt."))
+            await self.games.save(game)
+            self.table.timers.schedule(game.id, game.deadline)
+        log.info("tournament %s: table %s/%s is game %s", row.id, table.round, table.number,
+                 game.id)  # fmt: skip
+        return game
+
+    # -------------------------------------------------------------- results
+
+    def on_ended(self, game: Game) -> None:
+        """A game has ended (committed): if it is a tournament's table, its result is
+        recorded in a task of its own (never inside the game's session)."""
+        mark = game.extra.get("tournament")
+        if not isinstance(mark, dict) or not self.bot.owns_guild(game.guild_id):
+            return
+        self.spawn(self.game_ended(int(mark.get("id", 0)), game), f"tournament-game-{game.id}")
+
+    async def game_ended(self, tournament_id: int, game: Game) -> None:
+        """Record an ended game's result on its table, then move the tournament on."""
+        mark = game.extra["tournament"]
+        async with self.session(tournament_id) as row:
+            if row is None or not row.phase.open:
+                return
+            tr = next(
+                (
+                    t
+                    for t in round_tables(row, int(mark.get("round", 0)))
+                    if t.table.number == int(mark.get("table", 0))
+                ),
+                None,
+            )
+            if tr is None or tr.result is not None:
+                return
+            await self.record(row, tr, game)
+        await self.advance(tournament_id)
+
+    def decide(self, row: TournamentRow, tr: TableRow, game: Game | None) -> Result:
+        """A table's result from its ended game: played to the end, abandoned (the seat
+        that timed out forfeits), stopped (by the score), and a dropped player always
+        forfeits."""
+        table = tr.table
+        dropped = {e.user_id for e in row.entrants if not e.active}
+        timed_out = {p for p in table.people if p in dropped}
+        if game is None or game.match is None:  # never dealt, or its record is damaged
+            size = len(table.players)
+            return Result(table, (0,) * size, (0,) * size, Decided.SCORE, tr.game_id)
+        if game.status is Status.ABANDONED:
+            limit = self.games.config.max_auto_moves
+            timed_out |= {
+                int(seat.user_id)
+                for seat in game.seats
+                if seat.is_human and seat.user_id is not None and seat.idle >= limit
+            }
+        if timed_out:
+            decided = Decided.FORFEIT
+        elif game.status is Status.FINISHED:
+            decided = Decided.PLAYED
+        else:
+            decided = Decided.SCORE
+        knockout = row.settings.format is Format.KNOCKOUT
+        return game_result(
+            game, table, decided=decided, timed_out=timed_out, strict=knockout, seed=row.seed
+        )
+
+    async def record(self, row: TournamentRow, tr: TableRow, game: Game | None) -> None:
+        """Keep a table's result (inside the tournament's session) and show it in the
+        round's standings."""
+        result = self.decide(row, tr, game)
+        game_id = tr.game_id if game is None else game.id
+        tr = replace(tr, result=result, game_id=game_id)
+        await self.save(row, tables=[tr])
+        log.info("tournament %s: table %s/%s decided (%s)", row.id, tr.table.round,
+                 tr.table.number, result.decided)  # fmt: skip
+        fresh = await self.storage.get_tournament(row.id)
+        if fresh is not None:
+            await self.show_standings(fresh)
+
+    def standings_of(self, row: TournamentRow) -> list[Standing]:
+        """The standings now, with the documented tiebreaks."""
+        return standings(row.entrants, results_of(row), seed=row.seed, lowest_wins=lowest_wins(row))
+
+    async def show_standings(self, row: TournamentRow) -> None:
+        """Post the round's standings message, or edit it (one a round, its id kept)."""
+        t = self.language(row.guild_id)
+        names = {e.user_id: e.name for e in row.entrants}
+        current = round_tables(row)
+        done = sum(tr.result is not None for tr in current)
+        embed = standings_embed(
+            row.name,
+            row.round,
+            int(row.extra.get("rounds") or row.round),
+            self.standings_of(row),
+            names,
+            t,
+            done=done,
+            tables=len(current),
+        )
+        kept = dict(row.extra.get("standings") or {})
+        message_id = kept.get(str(row.round))
+        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        if message_id:
+            with contextlib.suppress(discord.NotFound):
+                await channel.get_partial_message(int(message_id)).edit(embed=embed)
+                return
+        message = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+        kept[str(row.round)] = message.id
+        row.extra["standings"] = kept
+        await self.save(row)
+
+    # ------------------------------------------------------------- deadline
+
+    async def on_deadline(self, tournament_id: int, deadline: float) -> None:
+        """A tournament's deadline: the start time of a sign-up, or the end of a round
+        (its unfinished games are stopped and decided by the score)."""
+        starter = None
+        async with self.session(tournament_id) as row:
+            if row is None or row.deadline != deadline or not row.phase.open:
+                return
+            if not self.bot.owns_guild(row.guild_id):
+                return
+            if row.phase is Phase.SIGNUP:
+                starter = row
+            else:
+                await self.stop_round(row)
+        if starter is not None and self.on_start_time is not None:
+            await self.on_start_time(tournament_id)
+            return
+        await self.advance(tournament_id)
+
+    # set by the flow: starts a tournament whose start time has come
+    on_start_time: Callable[[int], object] | None = None
+
+    async def stop_round(self, row: TournamentRow) -> None:
+        """Stop the round's unfinished games and decide their tables by the score."""
+        for tr in round_tables(row):
+            if tr.result is not None:
+                continue
+            game = None
+            if tr.game_id is not None:
+                async with self.games.session(tr.game_id) as game:
+                    if game is not None and game.status.active:
+                        stopped = self.table.stopped
+                        await self.games.stop(game, allowed=True, announce=lambda g=game: stopped(g))
+                        self.table.timers.cancel(game.id)
+                        self.table.follow(game)
+            await self.record(row, tr, game)
+            row = await self.storage.get_tournament(row.id) or row
+        row.deadline = None
+        await self.save(row)
+
+    async def stop_games(self, row: TournamentRow) -> None:
+        """The organiser ends the tournament: its running games are stopped and decided."""
+        await self.stop_round(row)
+
+    # ------------------------------------------------------------------ end
+
+    async def finish(self, row: TournamentRow) -> None:
+        """The podium: the final standings posted, the places kept with the FINISHED
+        save (the board and profiles read them)."""
+        final = final_standings(row.settings, rated_entrants(row), results_of(row), seed=row.seed)
+        t = self.language(row.guild_id)
+        names = {e.user_id: e.name for e in row.entrants}
+        games = [tr.game_id for tr in row.tables if tr.game_id is not None]
+        # the final round's games first: as many Replay buttons as a message holds
+        games.sort(key=lambda g: -next(tr.table.round for tr in row.tables if tr.game_id == g))
+        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        if not row.extra.get("podium_id"):
+            message = await channel.send(
+                embed=podium_embed(row.name, final, names, t, games=len(games)),
+                view=podium_view(games, t),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            row.extra["podium_id"] = message.id
+        row.phase = Phase.FINISHED
+        row.finished_at = now()
+        row.deadline = None
+        places = [(s.user_id, s.rank) for s in final]
+        await self.save(row, places=places)
+        log.info("tournament %s: finished", row.id)
+        await self.show_signup_closed(row)
+
+    async def show_signup_closed(self, row: TournamentRow) -> None:
+        """The sign-up message says what became of the tournament, without buttons."""
+        if not row.message_id:
+            return
+        from bot.tournaments.embed import signup_embed  # the sign-up's own screen
+
+        t = self.language(row.guild_id)
+        embed = signup_embed(
+            row.id, row.name, row.settings, row.entrants, row.organiser_id, row.phase, t
+        )
+        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(row.message_id).edit(embed=embed, view=None)
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("%s failed", task.get_name(), exc_info=task.exception())

@@ -133,7 +133,9 @@ def check(path: Path) -> str:
         games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         results = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
         lessons = _count(db, "lesson_progress")
+        tournaments = _count(db, "tournaments")
     learning = f", {lessons} lessons" if lessons is not None else ""
+    learning += f", {tournaments} tournaments" if tournaments is not None else ""
     return f"{games} games, {results} results{learning}, schema version {version}"
 
 

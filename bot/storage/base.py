@@ -50,6 +50,7 @@ from bot.storage.sql import (
     of_shards,
     seat_list,
 )
+from bot.storage.tournaments import TournamentQueries
 
 __all__ = ["ACTIVE", "PEOPLE", "Computed", "Shards", "Statement", "Step", "check_changed"]
 
@@ -65,7 +66,7 @@ def ratings_lock(guild_id: int, variant: str) -> tuple[int, int]:
     return RATINGS_LOCK, int.from_bytes(digest, "big", signed=True)
 
 
-class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries):
+class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, TournamentQueries):
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 
     ``shared``: other processes may write the same database (PostgreSQL), so a loaded

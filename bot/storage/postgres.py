@@ -22,6 +22,7 @@ import asyncpg
 
 from bot.storage.base import Computed, Statement, Step, Storage, check_changed
 from bot.storage.schema import for_postgres
+from bot.storage.tournaments import TOURNAMENT_LOCK, int32
 
 POOL_SIZE = 20
 MIGRATION_LOCK = 0x4B6173696E6F  # "Kasino": the advisory lock migrations are applied under
@@ -145,6 +146,22 @@ class PostgresStorage(Storage):
                 # are gone with it: an unlock that cannot run loses nothing
                 with contextlib.suppress(asyncpg.InterfaceError, asyncpg.PostgresError, OSError):
                     await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+
+    @asynccontextmanager
+    async def tournament_lock(self, tournament_id: int) -> AsyncIterator[None]:
+        """Hold an advisory lock on the tournament across processes (the two-key form,
+        a key space apart from the games' one-key locks), like :meth:`game_lock`: its
+        reads and saves in this task go through the connection that holds it."""
+        key = (TOURNAMENT_LOCK, int32(tournament_id))
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1, $2)", *key)
+            token = _held.set((asyncio.current_task(), conn))
+            try:
+                yield
+            finally:
+                _held.reset(token)
+                with contextlib.suppress(asyncpg.InterfaceError, asyncpg.PostgresError, OSError):
+                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", *key)
 
 
 async def _run_statement(conn: asyncpg.Connection, step: Statement) -> Any:

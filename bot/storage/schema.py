@@ -249,6 +249,72 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (user_id, lesson)
     );
     """,
+    # version 13: tournaments (bot.tournaments, bot.storage.tournaments): one row per
+    # tournament (its Settings as JSON, its phase and round, a version every save bumps:
+    # compare-and-set), at most one open per channel; its entrants in join order; its
+    # tables per round (players as a JSON list, null for a computer filler; the Result as
+    # JSON once decided); and each person's final place, written when it finishes, which
+    # the server's tournaments board and the profile read. Forgetting a person gives their
+    # entrant, table and place a nameless negative id (the others' standings still add up).
+    """
+    CREATE TABLE tournaments (
+        id           INTEGER PRIMARY KEY,
+        guild_id     INTEGER NOT NULL,
+        channel_id   INTEGER NOT NULL,
+        organiser_id INTEGER NOT NULL,
+        name         TEXT    NOT NULL,
+        variant      TEXT    NOT NULL,
+        settings     TEXT    NOT NULL,
+        phase        TEXT    NOT NULL,
+        round        INTEGER NOT NULL DEFAULT 0,
+        seed         TEXT    NOT NULL,
+        message_id   INTEGER,
+        deadline     REAL,
+        version      INTEGER NOT NULL DEFAULT 0,
+        extra        TEXT    NOT NULL DEFAULT '{}',
+        created_at   REAL    NOT NULL,
+        finished_at  REAL,
+        updated_at   REAL    NOT NULL
+    );
+    CREATE UNIQUE INDEX tournaments_one_open_per_channel ON tournaments(channel_id)
+        WHERE phase IN ('signup', 'running', 'paused');
+    CREATE INDEX tournaments_open ON tournaments(guild_id)
+        WHERE phase IN ('signup', 'running', 'paused');
+    CREATE TABLE tournament_entrants (
+        id            INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        user_id       INTEGER NOT NULL,
+        name          TEXT    NOT NULL,
+        rating        REAL    NOT NULL DEFAULT 0,
+        dropped       INTEGER,
+        joined_at     REAL    NOT NULL,
+        UNIQUE (tournament_id, user_id)
+    );
+    CREATE INDEX tournament_entrants_member ON tournament_entrants(user_id);
+    CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        round         INTEGER NOT NULL,
+        number        INTEGER NOT NULL,
+        players       TEXT    NOT NULL,
+        game_id       INTEGER,
+        thread_id     INTEGER,
+        result        TEXT,
+        PRIMARY KEY (tournament_id, round, number)
+    );
+    CREATE INDEX tournament_tables_game ON tournament_tables(game_id)
+        WHERE game_id IS NOT NULL;
+    CREATE TABLE tournament_places (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        user_id       INTEGER NOT NULL,
+        guild_id      INTEGER NOT NULL,
+        place         INTEGER NOT NULL,
+        finished_at   REAL    NOT NULL,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE INDEX tournament_places_board ON tournament_places(guild_id, user_id, place);
+    CREATE INDEX tournament_places_member
+        ON tournament_places(guild_id, user_id, finished_at DESC, tournament_id DESC);
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
@@ -259,10 +325,12 @@ TABLES: tuple[str, ...] = (
     "finished", "finished_players", "forgotten",
     "analyses",
     "puzzle_days", "puzzle_attempts", "lesson_progress",
+    "tournaments", "tournament_entrants", "tournament_tables", "tournament_places",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = (
     "games", "moves", "results", "outbox", "rating_changes", "forgotten",
     "puzzle_days", "lesson_progress",
+    "tournaments", "tournament_entrants",
 )  # fmt: skip
 
 _POSTGRES_TYPES = (

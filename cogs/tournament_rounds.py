@@ -20,24 +20,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
+from bot.tournaments.decide import game_result
+from bot.tournaments.pairing import final_standings, next_round
+from bot.tournaments.standings import standings
 
 from bot.games import GameService
 from bot.i18n import Lang
 from bot.models import Game, Seat, Status
 from bot.storage.tournaments import StaleTournament, TableRow, TournamentRow
 from bot.timers import Timers, now
-from bot.tournaments.decide import game_result
-from bot.tournaments.embed import podium_embed, standings_embed
+from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
 from bot.tournaments.model import Decided, Entrant, Format, Phase, Result, Standing, Table
-from bot.tournaments.pairing import final_standings, next_round, total_rounds
-from bot.tournaments.standings import standings
 from cogs.table import TableFlow
 from cogs.threads import ThreadPacer
 from cogs.tournament_views import podium_view
@@ -67,15 +68,6 @@ def results_of(row: TournamentRow) -> list[Result]:
     return [tr.result for tr in row.tables if tr.result is not None]
 
 
-def rated_entrants(row: TournamentRow) -> list[Entrant]:
-    """The entrants with the ratings they had when the tournament started (kept in
-    ``extra["ratings"]``: a knockout's bracket stays seeded the same in later rounds)."""
-    ratings = row.extra.get("ratings") or {}
-    return [
-        replace(e, rating=float(ratings.get(str(e.user_id), e.rating))) for e in row.entrants
-    ]
-
-
 def lowest_wins(row: TournamentRow) -> bool:
     """Whether the lowest match score wins (Krypkasino)."""
     return row.settings.game.rules().lowest_wins
@@ -98,11 +90,12 @@ class RoundRunner:
         self.language = language  # a guild's public language
         self.pacer = ThreadPacer(bot)
         self.timers = Timers(self.on_deadline)
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
-            weakref.WeakValueDictionary()
-        )
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[None]] = set()
         self._openers: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()  # asked to open tables while an opener was running
+        # set by the flow: starts a tournament whose start time has come
+        self.on_start_time: Callable[[int], Awaitable[None]] | None = None
         games.on_ended = self.on_ended
 
     # ----------------------------------------------------------------- state
@@ -122,15 +115,18 @@ class RoundRunner:
         row: TournamentRow,
         tables: Sequence[TableRow] = (),
         places: Sequence[tuple[int, int]] = (),
+        entrants: Sequence[Entrant] = (),
     ) -> None:
-        """Commit the row (compare-and-set on its version) with these tables and places,
-        and keep the deadline's timer."""
-        await self.storage.save_tournament(row, now(), tables=tables, places=places)
+        """Commit the row (compare-and-set on its version) with these tables, entrants and
+        places, and keep the deadline's timer."""
+        await self.storage.save_tournament(
+            row, now(), tables=tables, places=places, entrants=entrants
+        )
         self.timers.schedule(row.id, row.deadline if row.phase.open else None)
 
-    def spawn(self, coroutine: object, name: str) -> None:
+    def spawn(self, coroutine: Coroutine[Any, Any, None], name: str) -> None:
         """Run a step in its own task (kept until done: the loop holds tasks weakly)."""
-        task = asyncio.get_running_loop().create_task(coroutine, name=name)  # type: ignore[arg-type]
+        task = asyncio.get_running_loop().create_task(coroutine, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(_log_failure)
@@ -196,9 +192,7 @@ class RoundRunner:
         """Pair the next round and store its tables (byes with their results) before any
         thread is made; the round's deadline starts."""
         number = row.round + 1
-        pairing = next_round(
-            row.settings, rated_entrants(row), results_of(row), number, seed=row.seed
-        )
+        pairing = next_round(row.settings, row.entrants, results_of(row), number, seed=row.seed)
         tables = []
         for table in pairing.tables:
             if table.bye:
@@ -216,8 +210,7 @@ class RoundRunner:
         (one task per tournament)."""
         running = self._openers.get(tournament_id)
         if running is not None and not running.done():
-            running.add_done_callback(lambda _: None)
-            self._openers[tournament_id] = running
+            self._again.add(tournament_id)  # it looks again before it ends
             return
         task = asyncio.get_running_loop().create_task(
             self._open_tables(tournament_id), name=f"tournament-{tournament_id}-tables"
@@ -227,6 +220,7 @@ class RoundRunner:
 
     async def _open_tables(self, tournament_id: int) -> None:
         while True:
+            self._again.discard(tournament_id)
             async with self.session(tournament_id) as row:
                 if row is None or row.phase not in (Phase.RUNNING, Phase.PAUSED):
                     return
@@ -235,11 +229,14 @@ class RoundRunner:
                     for tr in round_tables(row)
                     if tr.result is None and tr.game_id is None and not tr.table.bye
                 ]
-                if not waiting:
-                    return
-                tr = waiting[0]
-                name = thread_name(row, tr.table)
-                guild_id, parent_id = row.guild_id, row.channel_id
+            if not waiting:
+                if tournament_id in self._again:
+                    continue
+                return
+            tr = waiting[0]
+            assert row is not None
+            name = thread_name(row, tr.table)
+            guild_id, parent_id = row.guild_id, row.channel_id
             thread_id = tr.thread_id or await self.pacer.find(guild_id, parent_id, name)
             if thread_id is None:
                 thread_id = await self.pacer.make(guild_id, parent_id, name)
@@ -427,9 +424,6 @@ class RoundRunner:
             return
         await self.advance(tournament_id)
 
-    # set by the flow: starts a tournament whose start time has come
-    on_start_time: Callable[[int], object] | None = None
-
     async def stop_round(self, row: TournamentRow) -> None:
         """Stop the round's unfinished games and decide their tables by the score."""
         for tr in round_tables(row):
@@ -439,8 +433,9 @@ class RoundRunner:
             if tr.game_id is not None:
                 async with self.games.session(tr.game_id) as game:
                     if game is not None and game.status.active:
-                        stopped = self.table.stopped
-                        await self.games.stop(game, allowed=True, announce=lambda g=game: stopped(g))
+                        await self.games.stop(
+                            game, allowed=True, announce=functools.partial(self.table.stopped, game)
+                        )
                         self.table.timers.cancel(game.id)
                         self.table.follow(game)
             await self.record(row, tr, game)
@@ -457,7 +452,7 @@ class RoundRunner:
     async def finish(self, row: TournamentRow) -> None:
         """The podium: the final standings posted, the places kept with the FINISHED
         save (the board and profiles read them)."""
-        final = final_standings(row.settings, rated_entrants(row), results_of(row), seed=row.seed)
+        final = final_standings(row.settings, row.entrants, results_of(row), seed=row.seed)
         t = self.language(row.guild_id)
         names = {e.user_id: e.name for e in row.entrants}
         games = [tr.game_id for tr in row.tables if tr.game_id is not None]
@@ -483,8 +478,6 @@ class RoundRunner:
         """The sign-up message says what became of the tournament, without buttons."""
         if not row.message_id:
             return
-        from bot.tournaments.embed import signup_embed  # the sign-up's own screen
-
         t = self.language(row.guild_id)
         embed = signup_embed(
             row.id, row.name, row.settings, row.entrants, row.organiser_id, row.phase, t

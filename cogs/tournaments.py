@@ -19,17 +19,18 @@ from __future__ import annotations
 
 import logging
 import secrets
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
+from bot.tournaments.pairing import total_rounds
+from bot.tournaments.settings import settings_problem
 
 from bot.i18n import N_, Lang
-from bot.storage.tournaments import StaleTournament, TournamentRow
+from bot.storage.tournaments import ChannelHasTournament, StaleTournament, TournamentRow
 from bot.timers import now
 from bot.tournaments.embed import signup_embed, standings_embed
 from bot.tournaments.model import Entrant, Format, Phase, Settings
-from bot.tournaments.pairing import total_rounds
-from bot.tournaments.settings import settings_problem
 from cogs.common import NOT_MINE, private, refuse, tell
 from cogs.custom_ids import Click
 from cogs.tournament_rounds import RoundRunner, round_tables
@@ -127,7 +128,11 @@ class TournamentFlow:
             entrants=[],
             tables=[],
         )
-        row = await self.storage.create_tournament(row, at)
+        try:
+            row = await self.storage.create_tournament(row, at)
+        except ChannelHasTournament:
+            await refuse(interaction, "A tournament is already open in this channel.")
+            return
         embed, view = self.signup(row)
         await interaction.response.send_message(
             embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
@@ -187,8 +192,13 @@ class TournamentFlow:
                          cap=row.settings.cap)  # fmt: skip
             return False
         user = interaction.user
-        if not await self.storage.add_entrant(row.id, Entrant(user.id, user.display_name), now()):
+        if row.entrant(user.id) is not None:
             await refuse(interaction, "You are already signed up for this tournament.")
+            return False
+        entrant = Entrant(user.id, user.display_name)
+        if not await self.storage.add_entrant(row.id, entrant, now(), cap=row.settings.cap):
+            await refuse(interaction, "The tournament is full ({cap} players).",
+                         cap=row.settings.cap)  # fmt: skip
             return False
         return True
 
@@ -204,15 +214,14 @@ class TournamentFlow:
                 await tell(interaction, problem)
             return False
         variant = row.settings.game.variant
-        ratings = {}
+        rated = []
         for entrant in row.entrants:
-            rated, _, _ = await self.storage.rating(row.guild_id, variant, entrant.user_id)
-            ratings[str(entrant.user_id)] = rated.mu if rated is not None else 0.0
-        row.extra["ratings"] = ratings
+            found, _, _ = await self.storage.rating(row.guild_id, variant, entrant.user_id)
+            rated.append(replace(entrant, rating=found.mu if found is not None else 0.0))
         row.extra["rounds"] = total_rounds(row.settings, len(row.entrants))
         row.phase = Phase.RUNNING
         row.deadline = None
-        await self.runner.save(row)
+        await self.runner.save(row, entrants=rated)
         log.info("tournament %s: started with %d players", row.id, len(row.entrants))
         return True
 
@@ -332,7 +341,9 @@ class TournamentFlow:
             self.public(row)(text, **fields), allowed_mentions=discord.AllowedMentions.none()
         )
 
-    async def drop(self, interaction: discord.Interaction, row: TournamentRow, user_id: int) -> None:
+    async def drop(
+        self, interaction: discord.Interaction, row: TournamentRow, user_id: int
+    ) -> None:
         """A player leaves (themselves, or dropped by the organiser): before the start they
         are taken off the list; after it they are paired no more, and the table they sit
         at is decided against them when it ends."""
@@ -367,8 +378,13 @@ class TournamentFlow:
             await refuse(interaction, "The tournament is full ({cap} players).",
                          cap=row.settings.cap)  # fmt: skip
             return False
-        if not await self.storage.add_entrant(row.id, Entrant(member.id, member.display_name), now()):
+        if row.entrant(member.id) is not None:
             await refuse(interaction, "That member is already in this tournament.")
+            return False
+        entrant = Entrant(member.id, member.display_name)
+        if not await self.storage.add_entrant(row.id, entrant, now(), cap=row.settings.cap):
+            await refuse(interaction, "The tournament is full ({cap} players).",
+                         cap=row.settings.cap)  # fmt: skip
             return False
         t = self.public(row)
         await interaction.response.send_message(

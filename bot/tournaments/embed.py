@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from bot.i18n import N_, EN, Lang
+from bot.i18n import EN, N_, Lang
 from bot.render import TABLE_COLOUR, rules_line
 from bot.tournaments.model import Entrant, Format, Phase, Settings, Standing
 
@@ -150,14 +150,16 @@ def standings_embed(
     """A round's standings: every player's line with the tiebreak columns, and how many
     of the round's tables have finished."""
     embed = discord.Embed(
-        title=t("🏆 {name}: standings after round {round} of {rounds}",
-                name=name, round=round_number, rounds=rounds),  # fmt: skip
+        title=t(
+            "🏆 {name}: standings after round {round} of {rounds}",
+            name=name,
+            round=round_number,
+            rounds=rounds,
+        ),
         colour=TABLE_COLOUR,
     )
     if tables:
-        embed.description = t(
-            "Tables finished: {done} of {tables}.", done=done, tables=tables
-        )
+        embed.description = t("Tables finished: {done} of {tables}.", done=done, tables=tables)
     _standing_fields(embed, standings, names, t)
     embed.set_footer(text=t(TIEBREAKS))
     return embed
@@ -174,8 +176,7 @@ def podium_embed(
     """The end: the podium (🥇🥈🥉) and the final standings with their tiebreaks."""
     embed = discord.Embed(title=t("🏆 {name}: the podium", name=name), colour=TABLE_COLOUR)
     podium = [
-        f"{MEDALS[i]} **{_name(names, s.user_id)}**"
-        for i, s in enumerate(standings[: len(MEDALS)])
+        f"{MEDALS[i]} **{_name(names, s.user_id)}**" for i, s in enumerate(standings[: len(MEDALS)])
     ]
     text = "\n".join(podium) or t("Nobody played.")
     if games:

@@ -1,0 +1,209 @@
+"""Tournaments through SimCord, on both databases: a Swiss of eight people from the sign-up
+to the podium (with refused bad inputs, a drop-out mid-round and a kill while a round's
+threads are being made), and a knockout of four played out to the podium.
+
+The games are ordinary games in their threads: the Swiss's are decided at each round's
+deadline (by the score), the knockout's are played to the end by the automatic moves of
+idle players (tiny turns, virtual time)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+import pytest
+
+from bot.client import KasinoBot
+from bot.config import Config
+from bot.models import Status
+from bot.storage.tournaments import TournamentRow
+from bot.tournaments.model import Decided, Phase
+from tests.bot.kasino_harness import Harness, custom_ids
+
+EIGHT = ("erik", "frida", "gustav", "hanna")
+
+
+def admin(harness: Harness) -> Any:
+    """A member with Manage Server: the organiser."""
+    role = harness.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return harness.guild.add_member(harness.env.create_user("organiser"), roles=[role])
+
+
+def tour_id(message: Any) -> int:
+    """The tournament id on a sign-up message's buttons."""
+    found = {int(c.split(":")[2]) for c in custom_ids(message) if c.startswith("k:tour:")}
+    assert len(found) == 1, custom_ids(message)
+    return found.pop()
+
+
+async def stored(harness: Harness, tournament_id: int) -> TournamentRow:
+    row = await harness.cog.games.storage.get_tournament(tournament_id)
+    assert row is not None
+    return row
+
+
+def current(row: TournamentRow) -> list[Any]:
+    return [tr for tr in row.tables if tr.table.round == row.round]
+
+
+async def sign_up(harness: Harness, organiser: Any, **options: Any) -> tuple[Any, int]:
+    result = await harness.slash(organiser, "kasino tournament new", **options)
+    assert result.response is not None and not result.ephemeral, result
+    signup = result.response.message
+    tid = tour_id(signup)
+    for member in harness.members:
+        joined = await harness.click(member, signup, custom_id=f"k:tour:{tid}:join")
+        assert not joined.ephemeral, joined.response.content
+    return harness.current(signup), tid
+
+
+@pytest.fixture
+def bot_config(db_path: Any) -> Config:
+    """Hour-long turns (the Swiss's games wait for the round's deadline)."""
+    return Config(token=None, db_path=db_path, turn_seconds=3600, round_pause=0,
+                  computer_pause=0.1, hard_budget_ms=10)  # fmt: skip
+
+
+async def test_a_swiss_of_eight_to_the_podium(harness: Harness, bot_config: Config) -> None:
+    harness.add_members(EIGHT)
+    anna, bjorn = harness.members[:2]
+    organiser = admin(harness)
+    # only an organiser opens one
+    refused = await harness.slash(anna, "kasino tournament new", name="Cup")
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    signup, tid = await sign_up(harness, organiser, name="Friday Cup", round_minutes=30)
+    assert "8 of at most 64 players" in signup.embeds[0].fields[0].value
+    # bad inputs are refused and change nothing
+    before = await stored(harness, tid)
+    twice = await harness.click(anna, signup, custom_id=f"k:tour:{tid}:join")
+    assert twice.ephemeral and "already signed up" in twice.response.content
+    start = await harness.click(anna, signup, custom_id=f"k:tour:{tid}:start")
+    assert start.ephemeral and "Only the organiser" in start.response.content
+    for forged in (f"k:tour:{tid + 1}:join", f"k:tour:{tid}:win", f"k:tour:0{tid}:join"):
+        answer = await harness.forge(anna, signup, forged)
+        assert answer.ephemeral and "not valid" in answer.response.content
+    after = await stored(harness, tid)
+    assert (after.version, after.entrants, after.phase) == (
+        before.version,
+        before.entrants,
+        before.phase,
+    )
+    # the organiser starts: round 1's four tables, each a game in its own thread
+    started = await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
+    assert not started.ephemeral
+    await harness.env.settle()
+    late = await harness.click(anna, signup, custom_id=f"k:tour:{tid}:join")
+    assert late.ephemeral and "not valid" in late.response.content  # its buttons are gone
+    row = await stored(harness, tid)
+    assert row.phase is Phase.RUNNING and row.round == 1 and row.extra["rounds"] == 3
+    tables = current(row)
+    assert len(tables) == 4 and all(tr.game_id and tr.thread_id for tr in tables)
+    threads = {t.id: t for t in harness.channel.threads}
+    for tr in tables:
+        game = await harness.cog.games.storage.get_game(tr.game_id)
+        assert game.status is Status.PLAYING and game.channel_id == tr.thread_id
+        assert not game.hints and not game.has_computers
+        posted = threads[tr.thread_id].history()
+        welcome = next(m for m in posted if "round 1, table" in (m.content or ""))
+        assert all(f"<@{p}>" in welcome.content for p in tr.table.players)
+        assert any(m.embeds and "k:hand:" in str(custom_ids(m)) for m in posted)
+    # a player drops mid-round: their table is decided against them at its end
+    quitter = tables[0].table.players[0]
+    dropped = await harness.slash(harness.member(quitter), "kasino tournament drop")
+    assert not dropped.ephemeral and "has left the tournament" in dropped.response.content
+    # the round's deadline: unfinished tables are stopped and decided by the score
+    await harness.env.advance_time(30 * 60 + 1)
+    row = await stored(harness, tid)
+    first = [tr for tr in row.tables if tr.table.round == 1]
+    assert all(tr.result is not None for tr in first)
+    assert first[0].result.decided is Decided.FORFEIT
+    assert first[0].result.places[0] == 1  # the one who dropped is last
+    assert {tr.result.decided for tr in first[1:]} == {Decided.SCORE}
+    standings = [m for m in harness.public_messages() if m.embeds and "standings after round 1"
+                 in (m.embeds[0].title or "")]  # fmt: skip
+    assert len(standings) == 1 and "Tables finished: 4 of 4" in standings[0].embeds[0].description
+    # round 2 pairs the seven still in: three tables and a bye, the one who left unpaired
+    assert row.round == 2
+    second = current(row)
+    assert sum(tr.table.bye for tr in second) == 1 and len(second) == 4
+    assert all(quitter not in tr.table.players for tr in second)
+    # a kill while round 3's threads are made: one thread made but not kept
+    kill_after_a_thread(harness)
+    await harness.env.advance_time(30 * 60 + 1)
+    row = await stored(harness, tid)
+    assert row.round == 3 and not any(tr.game_id for tr in current(row))
+    assert len(harness.channel.threads) == 4 + 3 + 1
+    await harness.restart(KasinoBot(bot_config, seed=11))
+    await harness.env.settle()
+    row = await stored(harness, tid)
+    assert all(tr.game_id for tr in current(row) if not tr.table.bye)
+    names = [t.name for t in harness.channel.threads]
+    assert len(names) == len(set(names)) == 4 + 3 + 3  # no table got two threads
+    # the last round's deadline: the podium
+    await harness.env.advance_time(30 * 60 + 1)
+    row = await stored(harness, tid)
+    assert row.phase is Phase.FINISHED and row.extra.get("podium_id")
+    podium = next(m for m in harness.public_messages() if m.id == row.extra["podium_id"])
+    assert "🥇" in podium.embeds[0].description and "🥉" in podium.embeds[0].description
+    replays = [c for c in custom_ids(podium) if c.startswith("k:replay:")]
+    assert len(replays) == 4 + 3 + 3
+    board, total = await harness.cog.games.storage.tournament_board(harness.guild.id)
+    assert total == 8 and sum(line.wins for line in board) == 1
+    # a finished tournament takes no more commands
+    late = await harness.slash(bjorn, "kasino tournament standings")
+    assert late.ephemeral and "no open tournament" in late.response.content
+
+
+def kill_after_a_thread(harness: Harness) -> None:
+    """The bot process dies while making a round's threads: it makes the first thread,
+    then stops before keeping it (nothing more of the round is done until a restart)."""
+    rounds = harness.cog.rounds
+    made = rounds.pacer.make
+
+    async def dies_after(guild_id: int, parent_id: int, name: str) -> int:
+        await made(guild_id, parent_id, name)
+        raise asyncio.CancelledError  # as a killed process: no step after it
+
+    rounds.pacer.make = dies_after
+
+
+@pytest.fixture
+def knockout_config(db_path: Any) -> Config:
+    """Ten-second turns that never abandon a game: idle players' automatic moves play
+    every match to its end quickly in virtual time."""
+    return Config(token=None, db_path=db_path, turn_seconds=10, round_pause=0,
+                  computer_pause=0.1, hard_budget_ms=10, max_auto_moves=100_000)  # fmt: skip
+
+
+@pytest.fixture
+def simcord_bot(knockout_config: Config, request: pytest.FixtureRequest) -> KasinoBot:
+    """The knockout runs with :func:`knockout_config`, the Swiss with :func:`bot_config`."""
+    if "knockout" in request.node.name:
+        return KasinoBot(knockout_config, seed=20240607)
+    return KasinoBot(request.getfixturevalue("bot_config"), seed=20240607)
+
+
+async def test_a_knockout_of_four_played_to_the_podium(harness: Harness) -> None:
+    organiser = admin(harness)
+    signup, tid = await sign_up(
+        harness, organiser, name="Cup", format="knockout", target=5, round_minutes=1440
+    )
+    command = await harness.slash(organiser, "kasino tournament start")
+    assert command.ephemeral and "has started" in command.response.content
+    for _ in range(200):
+        await harness.env.advance_time(60)
+        row = await stored(harness, tid)
+        if row.phase is Phase.FINISHED:
+            break
+    assert row.phase is Phase.FINISHED and row.round == 2
+    assert all(tr.result.decided is Decided.PLAYED for tr in row.tables)
+    final = [tr for tr in row.tables if tr.table.round == 2]
+    assert len(final) == 1
+    winner = final[0].table.players[final[0].result.places.index(0)]
+    podium = next(m for m in harness.public_messages() if m.id == row.extra["podium_id"])
+    assert f"🥇 **{row.entrant(winner).name}**" in podium.embeds[0].description
+    games = [await harness.cog.games.storage.get_game(tr.game_id) for tr in row.tables]
+    assert all(g.status is Status.FINISHED for g in games)
+    rows, total = await harness.cog.games.storage.leaderboard(harness.guild.id)
+    assert total == 4  # tournament games count like any game

@@ -542,7 +542,7 @@ class Kasino(
 
     @tournament.command(name="new", description="Open a tournament's sign-up in this channel")
     @app_commands.describe(
-        name="The tournament's name",
+        title="The tournament's name",
         variant="Which game (default Swedish Kasino)",
         format="Swiss (default), round robin or single elimination",
         table_size="Players a table (default 2; Swiss 3 or 4, Krypkasino up to 6)",
@@ -564,7 +564,7 @@ class Kasino(
     async def tournament_new(
         self,
         interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 80],
+        title: app_commands.Range[str, 1, 80],
         variant: app_commands.Choice[str] | None = None,
         format: app_commands.Choice[str] | None = None,
         table_size: app_commands.Range[int, 2, 6] = 2,
@@ -604,7 +604,7 @@ class Kasino(
             fillers=fillers,
             cap=cap,
         )
-        await self.tournaments.new(interaction, settings, name, start_in)
+        await self.tournaments.new(interaction, settings, title, start_in)
 
     @tournament.command(name="start", description="Start this channel's tournament now")
     async def tournament_start(self, interaction: discord.Interaction) -> None:

@@ -28,17 +28,17 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
-from bot.tournaments.decide import game_result
-from bot.tournaments.pairing import final_standings, next_round
-from bot.tournaments.standings import standings
 
 from bot.games import GameService
 from bot.i18n import Lang
 from bot.models import Game, Seat, Status
 from bot.storage.tournaments import StaleTournament, TableRow, TournamentRow
 from bot.timers import Timers, now
+from bot.tournaments import pairing
+from bot.tournaments.decide import bye_result, game_result
 from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
 from bot.tournaments.model import Decided, Entrant, Format, Phase, Result, Standing, Table
+from bot.tournaments.pairing import current_standings, final_standings, next_round
 from cogs.table import TableFlow
 from cogs.threads import ThreadPacer
 from cogs.tournament_views import podium_view
@@ -66,11 +66,6 @@ def round_tables(row: TournamentRow, number: int | None = None) -> list[TableRow
 def results_of(row: TournamentRow) -> list[Result]:
     """Every result kept so far."""
     return [tr.result for tr in row.tables if tr.result is not None]
-
-
-def lowest_wins(row: TournamentRow) -> bool:
-    """Whether the lowest match score wins (Krypkasino)."""
-    return row.settings.game.rules().lowest_wins
 
 
 class RoundRunner:
@@ -196,8 +191,7 @@ class RoundRunner:
         tables = []
         for table in pairing.tables:
             if table.bye:
-                result = Result(table, (0,), (0,), Decided.BYE, None)
-                tables.append(TableRow(table, result=result))
+                tables.append(TableRow(table, result=bye_result(table)))
             else:
                 tables.append(TableRow(table))
         row.round = number
@@ -374,7 +368,7 @@ class RoundRunner:
 
     def standings_of(self, row: TournamentRow) -> list[Standing]:
         """The standings now, with the documented tiebreaks."""
-        return standings(row.entrants, results_of(row), seed=row.seed, lowest_wins=lowest_wins(row))
+        return current_standings(row.settings, row.entrants, results_of(row), seed=row.seed)
 
     async def show_standings(self, row: TournamentRow) -> None:
         """Post the round's standings message, or edit it (one a round, its id kept)."""
@@ -469,8 +463,9 @@ class RoundRunner:
         row.phase = Phase.FINISHED
         row.finished_at = now()
         row.deadline = None
-        places = [(s.user_id, s.rank) for s in final]
-        await self.save(row, places=places)
+        await self.save(
+            row, places=pairing.places(row.settings, row.entrants, results_of(row), seed=row.seed)
+        )
         log.info("tournament %s: finished", row.id)
         await self.show_signup_closed(row)
 

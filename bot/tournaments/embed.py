@@ -99,6 +99,7 @@ def standing_line(standing: Standing, names: Mapping[int, str], t: Lang = EN) ->
     points = f"{standing.match_points:g}"
     losses = standing.played - standing.wins
     dropped = t(" (dropped)") if standing.dropped else ""
+    difference = f"{standing.difference:+g}"
     return t(
         "{rank} **{name}**{dropped} · {points} pts ({wins}–{losses}) · opp {opponents}% ·"
         " diff {difference}",
@@ -109,7 +110,7 @@ def standing_line(standing: Standing, names: Mapping[int, str], t: Lang = EN) ->
         wins=standing.wins,
         losses=losses,
         opponents=round(standing.opponents * 100),
-        difference=f"{standing.difference:+g}",
+        difference=difference,
     )
 
 

@@ -68,6 +68,36 @@ def results_of(row: TournamentRow) -> list[Result]:
     return [tr.result for tr in row.tables if tr.result is not None]
 
 
+def table_result(
+    row: TournamentRow, tr: TableRow, game: Game | None, *, max_auto_moves: int
+) -> Result:
+    """A table's result from its ended game: played to the end (``PLAYED``), abandoned
+    (the seat that missed ``max_auto_moves`` turns in a row forfeits), stopped (by the
+    score); a player who dropped always forfeits (``FORFEIT``: they finish last)."""
+    table = tr.table
+    dropped = {e.user_id for e in row.entrants if not e.active}
+    timed_out = {p for p in table.people if p in dropped}
+    if game is None or game.match is None:  # never dealt, or its record is damaged
+        size = len(table.players)
+        return Result(table, (0,) * size, (0,) * size, Decided.SCORE, tr.game_id)
+    if game.status is Status.ABANDONED:
+        timed_out |= {
+            int(seat.user_id)
+            for seat in game.seats
+            if seat.is_human and seat.user_id is not None and seat.idle >= max_auto_moves
+        }
+    if timed_out:
+        decided = Decided.FORFEIT
+    elif game.status is Status.FINISHED:
+        decided = Decided.PLAYED
+    else:
+        decided = Decided.SCORE
+    knockout = row.settings.format is Format.KNOCKOUT
+    return game_result(
+        game, table, decided=decided, timed_out=timed_out, strict=knockout, seed=row.seed
+    )
+
+
 class RoundRunner:
     """Runs the open tournaments of this process's shards."""
 
@@ -325,38 +355,10 @@ class RoundRunner:
             await self.record(row, tr, game)
         await self.advance(tournament_id)
 
-    def decide(self, row: TournamentRow, tr: TableRow, game: Game | None) -> Result:
-        """A table's result from its ended game: played to the end, abandoned (the seat
-        that timed out forfeits), stopped (by the score), and a dropped player always
-        forfeits."""
-        table = tr.table
-        dropped = {e.user_id for e in row.entrants if not e.active}
-        timed_out = {p for p in table.people if p in dropped}
-        if game is None or game.match is None:  # never dealt, or its record is damaged
-            size = len(table.players)
-            return Result(table, (0,) * size, (0,) * size, Decided.SCORE, tr.game_id)
-        if game.status is Status.ABANDONED:
-            limit = self.games.config.max_auto_moves
-            timed_out |= {
-                int(seat.user_id)
-                for seat in game.seats
-                if seat.is_human and seat.user_id is not None and seat.idle >= limit
-            }
-        if timed_out:
-            decided = Decided.FORFEIT
-        elif game.status is Status.FINISHED:
-            decided = Decided.PLAYED
-        else:
-            decided = Decided.SCORE
-        knockout = row.settings.format is Format.KNOCKOUT
-        return game_result(
-            game, table, decided=decided, timed_out=timed_out, strict=knockout, seed=row.seed
-        )
-
     async def record(self, row: TournamentRow, tr: TableRow, game: Game | None) -> None:
         """Keep a table's result (inside the tournament's session) and show it in the
         round's standings."""
-        result = self.decide(row, tr, game)
+        result = table_result(row, tr, game, max_auto_moves=self.games.config.max_auto_moves)
         game_id = tr.game_id if game is None else game.id
         tr = replace(tr, result=result, game_id=game_id)
         await self.save(row, tables=[tr])

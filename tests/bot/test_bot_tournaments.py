@@ -1,10 +1,11 @@
 """Tournaments through SimCord, on both databases: a Swiss of eight people from the sign-up
 to the podium (with refused bad inputs, a drop-out mid-round and a kill while a round's
-threads are being made), and a knockout of four played out to the podium.
+threads are being made), and a knockout of four to the podium.
 
 The games are ordinary games in their threads: the Swiss's are decided at each round's
-deadline (by the score), the knockout's are played to the end by the automatic moves of
-idle players (tiny turns, virtual time)."""
+deadline (by the score), the knockout's end when an idle player's automatic moves abandon
+them (that player forfeits). A match played to its end gives its result as
+tests/bot/test_tournament_results.py shows."""
 
 from __future__ import annotations
 
@@ -171,10 +172,11 @@ def kill_after_a_thread(harness: Harness) -> None:
 
 @pytest.fixture
 def knockout_config(db_path: Any) -> Config:
-    """Ten-second turns that never abandon a game: idle players' automatic moves play
-    every match to its end quickly in virtual time."""
-    return Config(token=None, db_path=db_path, turn_seconds=10, round_pause=0,
-                  computer_pause=0.1, hard_budget_ms=10, max_auto_moves=100_000)  # fmt: skip
+    """Five-minute turns, and a game is abandoned after two automatic moves in a row for
+    one seat: idle players' matches end in a virtual hour, the seat that timed out first
+    forfeiting (a match played to its end: tests/bot/test_tournament_results.py)."""
+    return Config(token=None, db_path=db_path, turn_seconds=300, round_pause=0,
+                  computer_pause=0.1, hard_budget_ms=10, max_auto_moves=2)  # fmt: skip
 
 
 @pytest.fixture
@@ -185,26 +187,28 @@ def simcord_bot(knockout_config: Config, request: pytest.FixtureRequest) -> Kasi
     return KasinoBot(request.getfixturevalue("bot_config"), seed=20240607)
 
 
-async def test_a_knockout_of_four_played_to_the_podium(harness: Harness) -> None:
+async def test_a_knockout_of_four_to_the_podium(harness: Harness) -> None:
     organiser = admin(harness)
     _, tid = await sign_up(
         harness, organiser, title="Cup", format="knockout", target=5, round_minutes=1440
     )
     command = await harness.slash(organiser, "kasino tournament start")
     assert command.ephemeral and "has started" in command.response.content
-    for _ in range(200):
-        await harness.env.advance_time(60)
+    for _ in range(30):
+        await harness.env.advance_time(600)
         row = await stored(harness, tid)
         if row.phase is Phase.FINISHED:
             break
     assert row.phase is Phase.FINISHED and row.round == 2
-    assert all(tr.result.decided is Decided.PLAYED for tr in row.tables)
+    assert all(tr.result.decided is Decided.FORFEIT for tr in row.tables)
     final = [tr for tr in row.tables if tr.table.round == 2]
     assert len(final) == 1
     winner = final[0].table.players[final[0].result.places.index(0)]
     podium = next(m for m in harness.public_messages() if m.id == row.extra["podium_id"])
     assert f"🥇 **{row.entrant(winner).name}**" in podium.embeds[0].description
     games = [await harness.cog.games.storage.get_game(tr.game_id) for tr in row.tables]
-    assert all(g.status is Status.FINISHED for g in games)
-    _, total = await harness.cog.games.storage.leaderboard(harness.guild.id)
-    assert total == 4  # tournament games count like any game
+    assert all(g.status is Status.ABANDONED for g in games)
+    # the board: the winner first, the finalist second, the semi-finals' losers third
+    board, total = await harness.cog.games.storage.tournament_board(harness.guild.id)
+    assert total == 4 and board[0].user_id == winner and board[0].wins == 1
+    assert sum(line.podiums for line in board) == 4

@@ -57,7 +57,6 @@ class ThreadPacer:
                 name=name[:100],
                 auto_archive_duration=AUTO_ARCHIVE,
                 type=discord.ChannelType.public_thread.value,
-                reason="Kasino tournament table",
             )
         log.info("guild %s: thread %s made under %s", guild_id, data["id"], parent_id)
         return int(data["id"])

@@ -236,9 +236,8 @@ class RoundRunner:
         if running is not None and not running.done():
             self._again.add(tournament_id)  # it looks again before it ends
             return
-        task = asyncio.get_running_loop().create_task(
-            self._open_tables(tournament_id), name=f"tournament-{tournament_id}-tables"
-        )
+        label = f"tournament-{tournament_id}-tables"
+        task = asyncio.get_running_loop().create_task(self._open_tables(tournament_id), name=label)
         task.add_done_callback(_log_failure)
         self._openers[tournament_id] = task
 

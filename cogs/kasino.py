@@ -28,6 +28,7 @@ from bot.rules_text import rules_embed
 from bot.storage import ChannelBusy, CorruptGame, Outgoing
 from bot.timers import Timers
 from bot.tournaments.model import Format, Settings
+from bot.tournaments.roundrobin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from cogs.analysis import AnalysisFlow
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
@@ -552,7 +553,7 @@ class Kasino(
         round_minutes="Minutes a round may last; then unfinished tables are decided by score",
         hints="Allow hints at the tables (default off)",
         fillers="Computer players complete tables and replace byes (default off)",
-        cap="The most players (default 64)",
+        cap="The most players (default 64; a round robin 16)",
         start_in="Start by itself in this many minutes (default: the organiser starts it)",
         sweeps="Building games: each sweep (clearing the table) scores 1",
         permissive="Casino family: permissive building (trail while owning a build…)",
@@ -571,10 +572,10 @@ class Kasino(
         rounds: app_commands.Range[int, 1, 15] | None = None,
         target: app_commands.Range[int, 5, 100] | None = None,
         turn_minutes: app_commands.Range[int, 1, 1440] | None = None,
-        round_minutes: app_commands.Range[int, 5, 10080] = 60,
+        round_minutes: app_commands.Range[int, 5, 1440] = 60,
         hints: bool = False,
         fillers: bool = False,
-        cap: app_commands.Range[int, 2, 128] = 64,
+        cap: app_commands.Range[int, 2, 128] | None = None,
         start_in: app_commands.Range[int, 1, 10080] | None = None,
         sweeps: bool = False,
         permissive: bool = False,
@@ -594,9 +595,12 @@ class Kasino(
             take_all=True if take_all is None else take_all,
             majorities=majorities,
         )
+        chosen = Format(format.value) if format else Format.SWISS
+        if cap is None:  # a round robin's own limit, else 64
+            cap = ROUND_ROBIN_MOST if chosen is Format.ROUND_ROBIN else 64
         settings = Settings(
             game,
-            format=Format(format.value) if format else Format.SWISS,
+            format=chosen,
             table_size=table_size,
             rounds=rounds,
             round_minutes=round_minutes,

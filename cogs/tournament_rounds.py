@@ -356,16 +356,18 @@ class RoundRunner:
 
     async def record(self, row: TournamentRow, tr: TableRow, game: Game | None) -> None:
         """Keep a table's result (inside the tournament's session) and show it in the
-        round's standings."""
+        round's standings. ``row`` stays current (a save merges the tables into it and
+        bumps its version), so the caller may record the next table with it."""
         result = table_result(row, tr, game, max_auto_moves=self.games.config.max_auto_moves)
         game_id = tr.game_id if game is None else game.id
         tr = replace(tr, result=result, game_id=game_id)
         await self.save(row, tables=[tr])
         log.info("tournament %s: table %s/%s decided (%s)", row.id, tr.table.round,
                  tr.table.number, result.decided)  # fmt: skip
-        fresh = await self.storage.get_tournament(row.id)
-        if fresh is not None:
-            await self.show_standings(fresh)
+        try:
+            await self.show_standings(row)
+        except discord.HTTPException:  # the result is kept; the next one shows it
+            log.warning("tournament %s: could not show the standings", row.id, exc_info=True)
 
     def standings_of(self, row: TournamentRow) -> list[Standing]:
         """The standings now, with the documented tiebreaks."""
@@ -434,7 +436,6 @@ class RoundRunner:
                         self.table.timers.cancel(game.id)
                         self.table.follow(game)
             await self.record(row, tr, game)
-            row = await self.storage.get_tournament(row.id) or row
         row.deadline = None
         await self.save(row)
 

@@ -212,3 +212,40 @@ async def test_a_knockout_of_four_to_the_podium(harness: Harness) -> None:
     board, total = await harness.cog.games.storage.tournament_board(harness.guild.id)
     assert total == 4 and board[0].user_id == winner and board[0].wins == 1
     assert sum(line.podiums for line in board) == 4
+
+
+async def test_a_round_robin_starts_on_time_pauses_and_is_ended(harness: Harness) -> None:
+    anna = harness.members[0]
+    organiser = admin(harness)
+    signup, tid = await sign_up(
+        harness, organiser, title="Night", format="round-robin", start_in=5, round_minutes=30
+    )
+    assert "It starts <t:" in signup.embeds[0].description
+    await harness.env.advance_time(5 * 60 + 1)  # the start time: it starts by itself
+    row = await stored(harness, tid)
+    assert row.phase is Phase.RUNNING and row.round == 1 and row.extra["rounds"] == 3
+    assert not custom_ids(harness.current(signup))
+    refused = await harness.slash(anna, "kasino tournament pause")
+    assert refused.ephemeral and "Only the organiser" in refused.response.content
+    paused = await harness.slash(organiser, "kasino tournament pause")
+    assert not paused.ephemeral and "paused" in paused.response.content
+    # the round's deadline decides its tables, but no new round starts while paused
+    await harness.env.advance_time(30 * 60 + 1)
+    row = await stored(harness, tid)
+    assert row.phase is Phase.PAUSED and row.round == 1
+    assert all(tr.result is not None for tr in row.tables)
+    resumed = await harness.slash(organiser, "kasino tournament resume")
+    assert not resumed.ephemeral
+    row = await stored(harness, tid)
+    assert row.phase is Phase.RUNNING and row.round == 2
+    assert all(tr.game_id for tr in current(row))
+    # the organiser ends it: round 2's games are stopped and the podium is posted
+    ended = await harness.slash(organiser, "kasino tournament end")
+    assert ended.ephemeral and "podium" in ended.response.content, ended
+    row = await stored(harness, tid)
+    assert row.phase is Phase.FINISHED and row.round == 2
+    assert all(tr.result.decided is Decided.SCORE for tr in row.tables)
+    for tr in row.tables:
+        game = await harness.cog.games.storage.get_game(tr.game_id)
+        assert game.status is Status.STOPPED
+    assert any(m.id == row.extra["podium_id"] for m in harness.public_messages())

@@ -9,6 +9,7 @@ The rule (docs/rules.md, "Tournaments"):
 - The winner of each table advances; the bracket keeps its order (the winners of tables 1
   and 2 meet, of 3 and 4…). A player who dropped is not paired: their next opponent has a
   bye.
+- The bracket is drawn over every entrant, so players can be added only before round 1.
 - Places: by the rounds won (the winner, then the finalist, then the semi-final losers who
   share third place…), each group ordered by the standings' tiebreaks.
 """

@@ -4,8 +4,9 @@ The rule (docs/rules.md, "Tournaments"): the circle method. The players take pla
 0..n-1 in the order of the seeded draw (with an empty place when n is odd, whose partner
 has a bye); place 0 stays, the others turn one step each round, and in each round place
 ``i`` meets place ``n-1-i``. That makes n-1 rounds (n with the empty place), every two
-players meeting exactly once. Who sits first alternates from round to round. A player who
-dropped is not paired: their scheduled opponent has a bye that round.
+players meeting exactly once. Who sits first: place 0 every other round, otherwise the
+player in the first half of the circle, so everyone sits first about half the time. A
+player who dropped is not paired: their scheduled opponent has a bye that round.
 
 The schedule is drawn over every entrant, so players can be added only before round 1.
 """
@@ -48,9 +49,9 @@ def round_robin_round(entrants: Sequence[Entrant], round: int, *, seed: str) -> 
         return Pairing(round, ())
     tables: list[Table] = []
     byes: list[int] = []
-    for a, b in circle(len(places), round):
+    for index, (a, b) in enumerate(circle(len(places), round)):
         first, second = places[a], places[b]
-        if round % 2 == 0:
+        if index == 0 and round % 2 == 0:
             first, second = second, first
         present = [e for e in (first, second) if e is not None and in_round(e, round)]
         if len(present) == 2:

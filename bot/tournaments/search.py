@@ -2,8 +2,9 @@
 
 The rule it serves is in :mod:`bot.tournaments.swiss`; this module only searches. Players
 are numbers ``0..n-1`` in standings order. A depth-first search seats the best-placed
-player still free at the next table with the nearest free players below them, so with no
-repeated meetings in the way the tables are groups of adjacent standings. It runs with a
+player still free at a table (the biggest size left first) with the nearest free players
+below them, so with no repeated meetings in the way the tables are groups of adjacent
+standings, the smaller tables at the bottom. It runs with a
 budget of repeated meetings, 0 first, then 1, 2, …: the first budget with a seating is the
 least possible, and the search order picks, among those, the one closest to the standings.
 
@@ -18,7 +19,8 @@ than the least possible.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 NODE_LIMIT = 20_000
@@ -53,16 +55,10 @@ def seat(
     computers), so their meetings count. The least total cost wins, then the earliest
     aside, then the search order (nearest standings first)."""
     n = len(met)
-    choices = list(asides)
-    if not choices:
-        raise ValueError("no way to set players aside")
+    choices = _Cached(asides)
     fresh = [sum(1 << j for j in range(n) if j != i and not met[i][j]) for i in range(n)]
-    # seated count -> the table it starts (tables fill top-down)
-    starts: dict[int, int] = {}
-    total = 0
-    for index, size in enumerate(sizes):
-        starts[total] = index
-        total += size
+    # the tables still to fill: (size, how many), the biggest first
+    left = tuple(sorted(Counter(sizes).items(), reverse=True))
     widest = max(sizes, default=2)
 
     def aside_cost(group: tuple[int, ...]) -> int:
@@ -70,9 +66,14 @@ def seat(
             return 0
         return sum(met[a][b] for i, a in enumerate(group) for b in group[i + 1 :])
 
+    # no seating costs more than every meeting so far: with this budget nothing is pruned
+    # and the search goes straight down, so it needs no limit
+    ceiling = sum(sum(row) for row in met) // 2
     budget = 0
     while True:
-        failed: set[tuple[int, int]] = set()
+        if budget >= ceiling:
+            limit = 1 << 62
+        failed: set[tuple[int, tuple[tuple[int, int], ...], int]] = set()
         nodes = [0]
         try:
             for group in choices:
@@ -84,24 +85,35 @@ def seat(
                     free &= ~(1 << player)
                 tables: list[tuple[int, ...]] = []
                 if _fill(
-                    free,
-                    budget - cost,
-                    total,
-                    met,
-                    fresh,
-                    sizes,
-                    starts,
-                    widest,
-                    failed,
-                    nodes,
-                    limit,
-                    tables,
+                    free, left, budget - cost, met, fresh, widest, failed, nodes, limit, tables
                 ):
                     spent = cost + sum(_table_cost(met, t) for t in tables)
                     return Seating(tuple(group), tuple(tables), spent)
+            if not choices.seen:
+                raise ValueError("no way to set players aside")
             budget += 1  # proven impossible within this budget: the next is the least
         except _Exhausted:
-            budget = budget * 2 + 1
+            budget = min(budget * 2 + 1, ceiling)
+
+
+class _Cached:
+    """An iterable read lazily once and replayed after (the asides can be many: only the
+    first few are usually needed)."""
+
+    def __init__(self, items: Iterable[tuple[int, ...]]) -> None:
+        self._source = iter(items)
+        self._items: list[tuple[int, ...]] = []
+
+    @property
+    def seen(self) -> bool:
+        """Whether any item has been read."""
+        return bool(self._items)
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        yield from self._items
+        for item in self._source:
+            self._items.append(item)
+            yield item
 
 
 def _table_cost(met: Sequence[Sequence[int]], table: tuple[int, ...]) -> int:
@@ -125,30 +137,30 @@ def _lower_bound(free: int, fresh: Sequence[int], widest: int) -> int:
 
 def _fill(
     free: int,
+    left: tuple[tuple[int, int], ...],
     budget: int,
-    total: int,
     met: Sequence[Sequence[int]],
     fresh: Sequence[int],
-    sizes: Sequence[int],
-    starts: dict[int, int],
     widest: int,
-    failed: set[tuple[int, int]],
+    failed: set[tuple[int, tuple[tuple[int, int], ...], int]],
     nodes: list[int],
     limit: int,
     tables: list[tuple[int, ...]],
 ) -> bool:
-    """Seat the ``free`` players (a bit set) within ``budget``, appending to ``tables``."""
+    """Seat the ``free`` players (a bit set) at the tables ``left`` within ``budget``,
+    appending to ``tables``. The best-placed free player sits at the next table, the
+    biggest size first, with the nearest free players below them."""
     if not free:
         return True
-    if (free, budget) in failed:
+    key = (free, left, budget)
+    if key in failed:
         return False
     nodes[0] += 1
     if nodes[0] > limit:
         raise _Exhausted
     if _lower_bound(free, fresh, widest) > budget:
-        failed.add((free, budget))
+        failed.add(key)
         return False
-    size = sizes[starts[total - free.bit_count()]]
     top = (free & -free).bit_length() - 1
     others = []
     rest = free ^ (1 << top)
@@ -157,7 +169,7 @@ def _fill(
         others.append(low.bit_length() - 1)
         rest ^= low
 
-    def extend(members: list[int], start: int, spent: int) -> bool:
+    def extend(members: list[int], start: int, spent: int, size: int, after: tuple) -> bool:
         if len(members) == size:
             mask = 0
             for member in members:
@@ -165,12 +177,10 @@ def _fill(
             tables.append(tuple(members))
             if _fill(
                 free & ~mask,
+                after,
                 budget - spent,
-                total,
                 met,
                 fresh,
-                sizes,
-                starts,
                 widest,
                 failed,
                 nodes,
@@ -187,12 +197,14 @@ def _fill(
             if cost > budget:
                 continue
             members.append(candidate)
-            if extend(members, index + 1, cost):
+            if extend(members, index + 1, cost, size, after):
                 return True
             members.pop()
         return False
 
-    if extend([top], 0, 0):
-        return True
-    failed.add((free, budget))
+    for position, (size, count) in enumerate(left):
+        after = left[:position] + ((size, count - 1),) * (count > 1) + left[position + 1 :]
+        if extend([top], 0, 0, size, after):
+            return True
+    failed.add(key)
     return False

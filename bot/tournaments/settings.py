@@ -3,7 +3,8 @@
 The limits (docs/rules.md, "Tournaments"): the game options a lobby accepts; tables of a
 size the variant plays (2, 3 or 4; up to 6 in Krypkasino; partnerships where the options
 ask for them); round robin and knockout at 2-player tables only; a round robin for at most
-16 players; a Swiss of 1 to 15 rounds; 2 to 128 players.
+16 players; a Swiss of 1 to 15 rounds; 2 to 128 players; a round of 1 minute to a
+week.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from bot.tournaments.roundrobin import MAX_PLAYERS as ROUND_ROBIN_MAX
 MIN_PLAYERS = 2
 MAX_PLAYERS = 128
 MAX_ROUNDS = 15
-MAX_MINUTES = 24 * 60  # a round's deadline: at most a day
+MAX_MINUTES = 7 * 24 * 60  # a round's deadline: at most a week
 
 
 def table_sizes(options: GameOptions) -> frozenset[int]:
@@ -51,7 +52,7 @@ def settings_problem(settings: Settings, players: int | None = None, t: Lang = E
     variant = t(VARIANT_NAMES.get(game.variant, game.variant))
     size = settings.table_size
     if settings.format is not Format.SWISS and size != 2:
-        return t("Round robins and knockouts are played at 2-player tables.")
+        return t("A round robin and single elimination are played at 2-player tables.")
     allowed = table_sizes(game)
     if size not in allowed:
         teams = team_problem(game, size)
@@ -88,7 +89,8 @@ def settings_problem(settings: Settings, players: int | None = None, t: Lang = E
         )
     if settings.format is Format.ROUND_ROBIN and settings.cap > ROUND_ROBIN_MAX:
         return t(
-            "A round robin takes at most {most} players: everyone meets everyone.",
+            "A round robin takes at most {most} players (everyone meets everyone): set a cap"
+            " of {most} or fewer.",
             most=ROUND_ROBIN_MAX,
         )
     if players is None:

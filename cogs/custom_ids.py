@@ -44,6 +44,7 @@ custom_id formats (``k`` for Kasino)::
                                         buttons to the same page apart (summary, back,
                                         next, c1-c3: the costliest moves)
     k:tour:<tournament>:<join|leave|start|cancel>   a tournament's sign-up buttons
+    k:tboard:<page>                     a page of the server's tournaments board
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -102,6 +103,7 @@ PRACTICE_KINDS = {
 BUTTON_KINDS += ("xhand",)
 SELECT_KINDS += ("xcard", "xtake", "xpick", "xwhich")
 BUTTON_KINDS += ("learn",)
+BUTTON_KINDS += ("tboard",)  # the server's tournaments board (/kasino tournaments)
 LEARN_ACTIONS = ("play",)
 REVIEW_SLOTS = ("summary", "back", "next", "c1", "c2", "c3")
 MAX_SEAT = 5  # six seats at most (Krypkasino)
@@ -179,6 +181,7 @@ class Click:
     slot: str = ""
     owner: str = ""  # a practice kind's owner (PRACTICE_OWNERS); ``game`` is its id
     seat: int = 0  # an analysis page's seat (whose moves)
+    page: int = 0  # a tournaments board's page (1 first)
 
     @property
     def base(self) -> str:
@@ -241,6 +244,11 @@ def parse_click(text: object, values: object = None) -> Click:
     if kind == "show":
         _no_values(values)
         return Click("show", show=_show(fields))
+    if kind == "tboard":
+        _no_values(values)
+        if len(fields) != 1:
+            raise BadComponent("not a tournaments board page")
+        return Click("tboard", page=number(fields[0], MAX_PAGE, 1))
     render = ""
     if kind in SELECT_KINDS and len(fields) == _FIELDS.get(kind, -1) + 1:
         render = fields.pop()

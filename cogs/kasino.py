@@ -27,6 +27,7 @@ from bot.render import ended_text, lobby_embed, scores_embed, standings
 from bot.rules_text import rules_embed
 from bot.storage import ChannelBusy, CorruptGame, Outgoing
 from bot.timers import Timers
+from bot.tournaments.board import board_embed
 from bot.tournaments.model import Format, Settings
 from bot.tournaments.roundrobin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from cogs.analysis import AnalysisFlow
@@ -49,7 +50,7 @@ from cogs.records import RecordFlow
 from cogs.table import TableFlow
 from cogs.tournament_rounds import RoundRunner
 from cogs.tournaments import TournamentFlow
-from cogs.views import lobby_view, rules_view, scores_view
+from cogs.views import lobby_view, rules_view, scores_view, tournament_board_view
 
 if TYPE_CHECKING:
     from bot.client import KasinoBot
@@ -334,6 +335,15 @@ class Kasino(
         )
         await interaction.response.send_message(embed=embed, view=view, files=files)
 
+    @app_commands.command(name="tournaments", description="The server's tournaments board")
+    @app_commands.describe(page="Page")
+    async def tournaments(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
+    ) -> None:
+        """The server's finished tournaments: who won most, then who reached the podium."""
+        embed, view = await self.tournament_board_message(interaction, page)
+        await interaction.response.send_message(embed=embed, view=view)
+
     @app_commands.command(name="profile", description="A player's Kasino profile and rating")
     @app_commands.describe(
         member="Whose profile (default: yours)", variant="Only this game (default: all)"
@@ -572,7 +582,7 @@ class Kasino(
         rounds: app_commands.Range[int, 1, 15] | None = None,
         target: app_commands.Range[int, 5, 100] | None = None,
         turn_minutes: app_commands.Range[int, 1, 1440] | None = None,
-        round_minutes: app_commands.Range[int, 5, 1440] = 60,
+        round_minutes: app_commands.Range[int, 5, 10080] = 60,
         hints: bool = False,
         fillers: bool = False,
         cap: app_commands.Range[int, 2, 128] | None = None,
@@ -689,6 +699,13 @@ class Kasino(
                 await refuse(interaction, NOT_MINE)
                 return
             await self.on_scores_page(interaction, click.scores)
+            return
+        if click.kind == "tboard":
+            if any(not c.startswith("k:tboard:") for c in kasino_ids(interaction.message)):
+                await refuse(interaction, NOT_MINE)  # pages turn on the board only
+                return
+            embed, view = await self.tournament_board_message(interaction, click.page)
+            await interaction.response.edit_message(embed=embed, view=view)
             return
         if click.kind == "show":
             assert click.show is not None
@@ -884,6 +901,20 @@ class Kasino(
             rating=page.rating and page.target is None,
         )
         await interaction.response.edit_message(embed=embed, view=view)
+
+    async def tournament_board_message(
+        self, interaction: discord.Interaction, page: int
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """A page of the server's tournaments board and its Previous / Next buttons."""
+        storage = self.games.storage
+        guild = interaction.guild_id or 0
+        offset = (page - 1) * PAGE_SIZE
+        rows, total = await storage.tournament_board(guild, offset, PAGE_SIZE)
+        pages = max(1, -(-total // PAGE_SIZE))
+        names = await storage.recent_names(guild, [row.user_id for row in rows])
+        t = self.languages.of_interaction(interaction)
+        embed = board_embed(rows, page, pages, offset, names=names, t=t)
+        return embed, tournament_board_view(page, pages, t=t)
 
 
 async def setup(bot: KasinoBot) -> None:

@@ -29,6 +29,11 @@ SEATED = N_(
     " ask again."
 )
 
+ENTERED = N_(
+    "You are signed up to a Kasino tournament that is still open. Leave it or drop out,"
+    " or let it end, then ask again."
+)
+
 
 class ForgetFlow:
     """The forget-me request and its confirmation."""
@@ -42,6 +47,9 @@ class ForgetFlow:
         t = private(interaction)
         if await self.storage.seated_in_active_game(interaction.user.id):
             await refuse(interaction, SEATED)
+            return
+        if await self.storage.in_open_tournament(interaction.user.id):
+            await refuse(interaction, ENTERED)
             return
         text = t(
             "**Forget me?** In every server the bot will delete your settings and take your"
@@ -64,6 +72,8 @@ class ForgetFlow:
             text = t("Nothing was removed.")
         elif await self.storage.seated_in_active_game(user):
             text = t(SEATED)
+        elif await self.storage.in_open_tournament(user):
+            text = t(ENTERED)
         else:
             done = await self.storage.forget_user(user, now())
             # the transaction removed their deck too; now every cache here that could

@@ -18,6 +18,7 @@ from bot.records.chart import CHART_FILE, rating_chart
 from bot.records.profile import LAST_RESULTS, Placed, Profile, Tally, profile_embed, versus_embed
 from bot.storage import Storage
 from bot.storage.records import RatingRow, ResultLine
+from bot.tournaments.board import LAST_TOURNAMENTS
 from cogs.common import NOT_MINE, refuse
 from cogs.components import kasino_ids
 from cogs.custom_ids import ShowCard
@@ -74,6 +75,9 @@ class ProfileFlow:
             last=await storage.player_results(guild_id, user_id, variant, LAST_RESULTS),
             history=await self._history(guild_id, shown, user_id, rating.row is None),
             puzzle_streak=await puzzle_streak(storage, guild_id, user_id, self.clock()),
+            tournaments=await storage.player_tournaments(
+                guild_id, user_id, LAST_TOURNAMENTS, variant=variant
+            ),
         )
 
     async def _history(

@@ -578,6 +578,15 @@ def scores_view(
 
 
 @_static
+def tournament_board_view(page: int, pages: int, *, t: Lang = EN) -> discord.ui.View:
+    """Previous / Next on the server's tournaments board."""
+    view = _view()
+    view.add_item(KasinoButton("tboard", max(page - 1, 1), label=t("Previous"), disabled=page <= 1))
+    view.add_item(KasinoButton("tboard", page + 1, label=t("Next"), disabled=page >= pages))
+    return view
+
+
+@_static
 def show_view(
     kind: str, viewer: int, subject: int, variant: str | None, t: Lang = EN
 ) -> discord.ui.View:

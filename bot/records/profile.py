@@ -19,6 +19,8 @@ from bot.records import ratings
 from bot.records.chart import CHART_FILE
 from bot.render import HINTED_MARK, LEVEL_NAMES, TABLE_COLOUR, variant_name
 from bot.storage.records import RatingRow, ResultLine, Totals
+from bot.storage.tournaments import PlayerTournament
+from bot.tournaments.board import tournaments_field
 
 LAST_RESULTS = 5
 
@@ -131,6 +133,7 @@ class Profile:
     last: list[ResultLine] = field(default_factory=list)
     history: list[tuple[float, float, float, float]] = field(default_factory=list)
     puzzle_streak: int = 0  # consecutive UTC days with a solved puzzle here (bot.puzzles)
+    tournaments: list[PlayerTournament] = field(default_factory=list)  # the last finished
 
     @property
     def charted(self) -> Placed:
@@ -319,6 +322,9 @@ def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> d
     embed.add_field(
         name=t("Last results"), value="\n".join(lines) or t("No matches yet."), inline=False
     )
+    if profile.tournaments:
+        name, value = tournaments_field(profile.tournaments, t)
+        embed.add_field(name=name, value=value, inline=False)
     footer = rating_meaning(t)
     if profile.history:
         embed.set_image(url=f"attachment://{CHART_FILE}")

@@ -21,6 +21,8 @@ ANONYMISE: tuple[str, ...] = (
     "UPDATE results SET user_id = ? WHERE user_id = ?",
     "UPDATE ratings SET user_id = ? WHERE user_id = ?",
     "UPDATE rating_changes SET user_id = ? WHERE user_id = ?",
+    "UPDATE tournament_entrants SET user_id = ?, name = '' WHERE user_id = ?",
+    "UPDATE tournament_places SET user_id = ? WHERE user_id = ?",
 )
 FORGET: tuple[str, ...] = (
     "DELETE FROM deck_styles WHERE kind = 'user' AND subject_id = ?",
@@ -28,6 +30,7 @@ FORGET: tuple[str, ...] = (
     "DELETE FROM lesson_progress WHERE user_id = ?",
     "UPDATE games SET host_id = 0 WHERE host_id = ?",
     "DELETE FROM puzzle_attempts WHERE user_id = ?",
+    "UPDATE tournaments SET organiser_id = 0 WHERE organiser_id = ?",
 )
 
 
@@ -66,6 +69,28 @@ def _without(value: Any, names: list[str], user_id: int) -> Any:
     return value.replace(f"<@{user_id}>", ANONYMOUS)
 
 
+def _loads_list(text: Any) -> list[Any]:
+    """A stored JSON list (``[]`` when damaged: it names nobody then)."""
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        return []
+    return value if isinstance(value, list) else []
+
+
+def _ids_replaced(value: Any, uid: int, anonymous: int) -> Any:
+    """Stored JSON with the number ``uid`` (the person's id) replaced by ``anonymous``."""
+    if isinstance(value, dict):
+        return {key: _ids_replaced(item, uid, anonymous) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_ids_replaced(item, uid, anonymous) for item in value]
+    if isinstance(value, int) and not isinstance(value, bool) and value == uid:
+        return anonymous
+    if isinstance(value, str) and value == str(uid):
+        return str(anonymous)
+    return value
+
+
 class PrivacyQueries(AnalysisQueries):
     """The storage's queries about a person's data (the analyses' among them: forgetting
     a person deletes the analyses of their seats)."""
@@ -91,12 +116,61 @@ class PrivacyQueries(AnalysisQueries):
         steps += [Statement(sql, (uid,)) for sql in FORGET]
         steps += await self._lineups_without(uid, anonymous)
         steps += await self._analyses_without(uid)
+        steps += await self._tournaments_without(uid, anonymous)
         games = await self._games_without(uid)
         # in the same transaction: no process can read the anonymised rows and still see
         # the old count, so none keeps serving what it held about the person
         told = Statement("INSERT INTO forgotten (at) VALUES (?)", (now,))
         changed = await self.write([*steps, *games, told])
         return Forgotten(results=int(changed[0]), games=len(games) // 2)
+
+    async def in_open_tournament(self, user_id: int) -> bool:
+        """Whether the person is signed up to a tournament still open (in sign-up, running
+        or paused) and has not dropped out of it."""
+        rows = await self.fetch(
+            "SELECT 1 FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
+            " WHERE e.user_id = ? AND e.dropped IS NULL"
+            " AND t.phase IN ('signup', 'running', 'paused') LIMIT 1",
+            (int(user_id),),
+        )
+        return bool(rows)
+
+    async def _tournaments_without(self, uid: int, anonymous: int) -> list[Statement]:
+        """The tournaments the person entered or organised without them: their seat in
+        every table's players becomes ``anonymous`` (as their entrant and place rows do, so
+        the standings still add up), and their names, mentions and id leave the stored
+        extras (what the running side kept, e.g. a podium's words)."""
+        tables = await self.fetch(
+            "SELECT tournament_id, round, number, players FROM tournament_tables"
+            " WHERE players LIKE ?",
+            (f"%{uid}%",),
+        )
+        steps = []
+        for tid, rnd, number, players in tables:
+            seats = _loads_list(players)
+            if uid not in seats:
+                continue  # the id was only part of another number
+            seats = [anonymous if seat == uid else seat for seat in seats]
+            steps.append(
+                Statement(
+                    "UPDATE tournament_tables SET players = ?"
+                    " WHERE tournament_id = ? AND round = ? AND number = ?",
+                    (json.dumps(seats), tid, rnd, number),
+                )
+            )
+        entered = await self.fetch(
+            "SELECT t.id, t.extra, e.name FROM tournaments t LEFT JOIN tournament_entrants e"
+            " ON e.tournament_id = t.id AND e.user_id = ?"
+            " WHERE e.user_id IS NOT NULL OR t.organiser_id = ?",
+            (uid, uid),
+        )
+        for tid, extra, name in entered:
+            names = [str(name)] if name else []
+            kept = _ids_replaced(_without(json_object(extra), names, uid), uid, anonymous)
+            steps.append(
+                Statement("UPDATE tournaments SET extra = ? WHERE id = ?", (json.dumps(kept), tid))
+            )
+        return steps
 
     async def forgotten_count(self) -> int:
         """How many people have been forgotten so far (the highest row of ``forgotten``):

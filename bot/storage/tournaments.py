@@ -297,7 +297,10 @@ class TournamentQueries(Queries):
         try:
             (row.id, *_) = await self.write(steps)
         except self.integrity_errors:
-            raise ChannelHasTournament(await self.channel_tournament(row.channel_id)) from None
+            busy = await self.channel_tournament(row.channel_id)
+            if busy is None:
+                raise  # not the channel's index: an entrant listed twice
+            raise ChannelHasTournament(busy) from None
         return row
 
     async def get_tournament(self, tournament_id: int) -> TournamentRow | None:
@@ -508,16 +511,20 @@ class TournamentQueries(Queries):
         ) if counted else 0
 
     async def player_tournaments(
-        self, guild_id: int, user_id: int, limit: int = 5
+        self, guild_id: int, user_id: int, limit: int = 5, *, variant: str | None = None
     ) -> list[PlayerTournament]:
-        """A person's last finished tournaments in a server, newest first."""
+        """A person's last finished tournaments in a server, newest first (``variant``:
+        of that game only)."""
+        where, params = "p.guild_id = ? AND p.user_id = ?", [guild_id, user_id]
+        if variant:
+            where += " AND t.variant = ?"
+            params.append(variant)  # type: ignore[arg-type]
         rows = await self.fetch(
             "SELECT p.tournament_id, t.name, t.variant, p.place, p.finished_at,"
             " (SELECT COUNT(*) FROM tournament_places q WHERE q.tournament_id = p.tournament_id)"
-            " FROM tournament_places p JOIN tournaments t ON t.id = p.tournament_id"
-            " WHERE p.guild_id = ? AND p.user_id = ?"
+            f" FROM tournament_places p JOIN tournaments t ON t.id = p.tournament_id WHERE {where}"
             " ORDER BY p.finished_at DESC, p.tournament_id DESC LIMIT ?",
-            (guild_id, user_id, limit),
+            [*params, limit],
         )
         return [
             PlayerTournament(int(tid), str(name), str(variant), int(place), int(n), float(at))

@@ -233,3 +233,18 @@ def test_analysis_custom_ids_are_strict() -> None:
     ]:
         with pytest.raises(BadComponent):
             parse_click(forged, values)
+
+
+def test_tournament_board_pages_are_strict() -> None:
+    assert parse_click(custom_id("tboard", 3)) == Click("tboard", page=3)
+    for forged, values in [
+        ("k:tboard:0", None),
+        ("k:tboard:1001", None),
+        ("k:tboard:01", None),
+        ("k:tboard", None),
+        ("k:tboard:1:2", None),
+        ("k:tboard:٣", None),
+        ("k:tboard:2", ["1"]),
+    ]:
+        with pytest.raises(BadComponent):
+            parse_click(forged, values)

@@ -16,9 +16,12 @@ import pytest
 import cogs.records as records_cog
 from bot.client import KasinoBot
 from bot.config import Config
+from bot.models import GameOptions
 from bot.storage import Storage
 from bot.storage.rerate import rebuild
 from bot.storage.schema import TABLES
+from bot.storage.tournaments import TableRow, TournamentRow
+from bot.tournaments.model import Entrant, Phase, Result, Settings, Table
 from cogs.decks import USER
 from cogs.forgetting import LOOK_EVERY
 from tests.bot.kasino_harness import Harness, button, custom_ids
@@ -48,11 +51,28 @@ def answer(message: Any, word: str) -> str:
     return next(c for c in custom_ids(message) if c.startswith("k:forget:") and c.endswith(word))
 
 
+async def finished_tournament(harness: Harness, game_id: int) -> None:
+    """A finished tournament of the first two members (their entrant rows, a table of
+    their match and their places), written through the storage's API."""
+    storage = harness.cog.games.storage
+    anna, bjorn = harness.members[:2]
+    settings = Settings(GameOptions())
+    row = TournamentRow(0, harness.guild.id, harness.channel.id, anna.id, "Cup", settings)
+    row.entrants = [Entrant(anna.id, anna.name), Entrant(bjorn.id, bjorn.name)]
+    row = await storage.create_tournament(row, 1.0)
+    table = Table(1, 1, (anna.id, bjorn.id))
+    row.phase, row.round = Phase.FINISHED, 1
+    row.extra = {"podium": f"<@{anna.id}> {anna.name}"}
+    played = TableRow(table, game_id, None, Result(table, (0, 1), (5, 2), game_id=game_id))
+    await storage.save_tournament(row, 2.0, tables=[played], places=[(anna.id, 1), (bjorn.id, 2)])
+
+
 async def test_forget_me_leaves_no_row_naming_the_person(
     harness: Harness, db_path: Path | str
 ) -> None:
     anna, bjorn = harness.members[:2]
-    await played_match(harness)
+    game = await played_match(harness)
+    await finished_tournament(harness, game.id)
     await harness.slash(anna, "kasino deck", style="four")
     assert naming(db_path, anna.id, anna.name)
     asked = await harness.slash(anna, "kasino forget-me")
@@ -92,6 +112,17 @@ async def test_not_while_seated_in_a_running_game(harness: Harness, db_path: Pat
     await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
     refused = await harness.slash(bjorn, "kasino forget-me")
     assert refused.ephemeral and "still running" in refused.response.content
+    assert custom_ids(refused.response) == []
+    # nor while signed up to an open tournament
+    cecilia = harness.members[2]
+    storage = harness.cog.games.storage
+    row = TournamentRow(
+        0, harness.guild.id, harness.channel.id, anna.id, "Cup", Settings(GameOptions())
+    )
+    row = await storage.create_tournament(row, 1.0)
+    assert await storage.add_entrant(row.id, Entrant(cecilia.id, cecilia.name), 2.0)
+    refused = await harness.slash(cecilia, "kasino forget-me")
+    assert refused.ephemeral and "tournament" in refused.response.content
     assert custom_ids(refused.response) == []
 
 

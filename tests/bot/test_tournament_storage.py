@@ -7,6 +7,7 @@ along; forgetting a person leaves no row naming them."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from pathlib import Path
 
@@ -128,6 +129,9 @@ async def test_sign_up_once_within_the_cap_and_drop(db_path: Path | str) -> None
         assert await storage.drop_entrant(row.id, CECILIA, 2)
         assert not await storage.drop_entrant(row.id, CECILIA, 3)  # dropped already
         assert not await storage.drop_entrant(row.id, DAVID, 3)  # never signed up
+        # forget-me waits while someone is in an open tournament (not once dropped)
+        assert await storage.in_open_tournament(ANNA)
+        assert not await storage.in_open_tournament(CECILIA)
         loaded = await storage.get_tournament(row.id)
         assert loaded is not None and loaded.entrants == [
             entrant(ANNA), Entrant(CECILIA, f"player{CECILIA}", dropped=2)
@@ -135,6 +139,7 @@ async def test_sign_up_once_within_the_cap_and_drop(db_path: Path | str) -> None
         loaded.phase = Phase.CANCELLED
         await storage.save_tournament(loaded, 6.0)
         assert not await storage.add_entrant(row.id, entrant(DAVID), 7.0)  # closed
+        assert not await storage.in_open_tournament(ANNA)
     finally:
         await storage.close()
 
@@ -204,6 +209,8 @@ async def test_the_board_and_a_players_tournaments_in_order(db_path: Path | str)
         assert mine[0] == PlayerTournament(mine[0].tournament_id, "B", "krypkasino", 4, 3, 200.0)
         assert len(await storage.player_tournaments(GUILD, BJORN, limit=2)) == 2
         assert await storage.player_tournaments(GUILD + (1 << 22), ANNA) == []
+        assert await storage.player_tournaments(GUILD, ANNA, variant="krypkasino") == mine
+        assert await storage.player_tournaments(GUILD, ANNA, variant="casino") == []
     finally:
         await storage.close()
 
@@ -279,7 +286,7 @@ async def test_forgetting_a_person_leaves_no_tournament_row_naming_them(
         # the others keep theirs: the tournament still reads, with a nameless entrant
         kept = await storage.get_tournament(row.id)
         assert kept is not None
-        gone, anna = kept.entrants
+        anna, gone = kept.entrants
         assert gone.user_id < 0 and gone.name == "" and anna == entrant(ANNA)
         assert kept.tables[0].table.players == (gone.user_id, ANNA)
         assert kept.extra == {"podium": "👤 was second", "ids": [gone.user_id, ANNA]}
@@ -316,3 +323,40 @@ async def test_a_copy_and_a_backup_take_the_tournaments_along(
             await target.close()
     finally:
         await source.close()
+
+
+async def test_sign_ups_at_once_never_pass_the_cap_and_the_lock_is_the_tournaments(
+    db_path: Path | str,
+) -> None:
+    storage = await Storage.open(db_path)
+    try:
+        row = await storage.create_tournament(new_row(), 1.0)
+        joined = await asyncio.gather(
+            *(storage.add_entrant(row.id, entrant(2000 + n), 2.0, cap=3) for n in range(8))
+        )
+        assert sum(joined) == 3
+        loaded = await storage.get_tournament(row.id)
+        assert loaded is not None and len(loaded.entrants) == 3
+        # the tournament's lock: one holder at a time (across processes on PostgreSQL),
+        # apart from the games' locks (a game with the same id is not held up)
+        order: list[str] = []
+
+        async def hold(name: str) -> None:
+            async with storage.tournament_lock(row.id):
+                order.append(f"{name} in")
+                await asyncio.sleep(0.05)
+                order.append(f"{name} out")
+
+        async with storage.game_lock(row.id):
+            await asyncio.gather(hold("a"), hold("b"))
+        if storage.shared:
+            assert order in (
+                ["a in", "a out", "b in", "b out"], ["b in", "b out", "a in", "a out"]
+            )  # fmt: skip
+        # a holder's own reads and saves go on through the connection holding it
+        async with storage.tournament_lock(row.id):
+            assert loaded is not None
+            await storage.save_tournament(loaded, 3.0)
+            assert (await storage.get_tournament(row.id)).version == 1  # type: ignore[union-attr]
+    finally:
+        await storage.close()

@@ -8,22 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
 from tests.bot.kasino_harness import Harness, settle_defaults
 
-#: SimCord's wall-clock safety limit on settling (its default is 5 s). Virtual time is
-#: what the tests measure; a shared, loaded machine must only make them slower, never fail.
-PATIENT_SETTLE_SECONDS = 120
 
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give every test of this folder SimCord's patient settle timeout, unless it sets its
-    own ``simcord`` options."""
-    patient = pytest.mark.simcord(settle_timeout=PATIENT_SETTLE_SECONDS)
-    for item in items:
-        if "tests/bot/" in item.nodeid and item.get_closest_marker("simcord") is None:
-            item.add_marker(patient)
+@pytest.fixture(scope="session", autouse=True)
+def faces_drawn() -> None:
+    """Draw the card faces once, before any bot starts: the bot draws them in a worker
+    thread on its first start, and on a loaded machine those seconds of drawing could
+    outlast SimCord's 5 s (wall-clock) wait for the start to settle."""
+    wanted_names()
 
 
 @pytest.fixture

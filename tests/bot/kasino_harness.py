@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+import pytest
 import simcord
 from simcord import interactions as sim_interactions
 from simcord.actors import _channel_id_of
@@ -20,6 +21,10 @@ from bot.moves import auto_move, round_choices
 from tests.dbrows import query
 
 PLAYERS = ("anna", "bjorn", "cecilia", "david")
+# For tests that wait on the bot's worker processes (analyses, puzzles): a worker started
+# and working on a loaded machine can take longer than SimCord's default 5 s (wall clock)
+# wait for the bot to settle. Virtual time is unchanged; only the safety limit is patient.
+WAITS_ON_WORKERS = pytest.mark.simcord(settle_timeout=60)
 MORE_PLAYERS = ("erik", "frida")  # Krypkasino seats six: :meth:`Harness.add_members`
 
 

@@ -18,9 +18,11 @@ from bot.i18n import languages
 from bot.records.record import GameRecord
 from cogs.analysis import NOT_A_PLAYER
 from cogs.common import NOT_MINE
-from tests.bot.kasino_harness import Harness, cid, custom_ids
+from tests.bot.kasino_harness import WAITS_ON_WORKERS, Harness, cid, custom_ids
 from tests.bot.test_bot_computers import computer_lobby, play_against_computers
 from tests.dbrows import query
+
+pytestmark = WAITS_ON_WORKERS
 
 
 def quick_review(

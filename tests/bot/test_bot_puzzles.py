@@ -11,10 +11,12 @@ from typing import Any
 from bot.engine import Move
 from bot.moves import round_choices
 from bot.puzzles.model import Puzzle
-from tests.bot.kasino_harness import Harness, cid, custom_ids
+from tests.bot.kasino_harness import WAITS_ON_WORKERS, Harness, cid, custom_ids
 
 MARCH_1 = 1772323200.0 + 3600  # 2026-03-01 01:00 UTC
 DAY = 86400.0
+
+pytestmark = WAITS_ON_WORKERS
 
 
 async def answer(harness: Harness, member: Any, view: Any, puzzle: Puzzle, move: Move) -> Any:

@@ -130,6 +130,16 @@ async def test_a_swiss_of_eight_to_the_podium(harness: Harness, bot_config: Conf
     second = current(row)
     assert sum(tr.table.bye for tr in second) == 1 and len(second) == 4
     assert all(quitter not in tr.table.players for tr in second)
+    # anyone sees the standings; the organiser adds a latecomer, paired from round 3
+    shown = await harness.slash(bjorn, "kasino tournament standings")
+    assert shown.ephemeral and "standings after round 2" in shown.response.embeds[0].title
+    late = harness.guild.add_member(harness.env.create_user("ivar"))
+    refused = await bjorn.slash(harness.channel, "kasino tournament add", member=late)
+    assert refused.ephemeral and "Only the organiser" in refused.response.content
+    again = await organiser.slash(harness.channel, "kasino tournament add", member=anna)
+    assert again.ephemeral and "already in this tournament" in again.response.content
+    added = await organiser.slash(harness.channel, "kasino tournament add", member=late)
+    assert not added.ephemeral and "from the next round" in added.response.content
     # a kill while round 3's threads are made: one thread made but not kept
     kill_after_a_thread(harness)
     await harness.env.advance_time(30 * 60 + 1)
@@ -141,7 +151,8 @@ async def test_a_swiss_of_eight_to_the_podium(harness: Harness, bot_config: Conf
     row = await stored(harness, tid)
     assert all(tr.game_id for tr in current(row) if not tr.table.bye)
     names = [t.name for t in harness.channel.threads]
-    assert len(names) == len(set(names)) == 4 + 3 + 3  # no table got two threads
+    assert len(names) == len(set(names)) == 4 + 3 + 4  # no table got two threads
+    assert any(late.id in tr.table.players for tr in current(row))
     # the last round's deadline: the podium
     await harness.env.advance_time(30 * 60 + 1)
     row = await stored(harness, tid)
@@ -149,9 +160,9 @@ async def test_a_swiss_of_eight_to_the_podium(harness: Harness, bot_config: Conf
     podium = next(m for m in harness.public_messages() if m.id == row.extra["podium_id"])
     assert "🥇" in podium.embeds[0].description and "🥉" in podium.embeds[0].description
     replays = [c for c in custom_ids(podium) if c.startswith("k:replay:")]
-    assert len(replays) == 4 + 3 + 3
+    assert len(replays) == 4 + 3 + 4
     board, total = await harness.cog.games.storage.tournament_board(harness.guild.id)
-    assert total == 8 and sum(line.wins for line in board) == 1
+    assert total == 9 and sum(line.wins for line in board) == 1
     # a finished tournament takes no more commands
     late = await harness.slash(bjorn, "kasino tournament standings")
     assert late.ephemeral and "no open tournament" in late.response.content

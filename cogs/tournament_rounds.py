@@ -41,7 +41,7 @@ from bot.tournaments.model import Decided, Entrant, Format, Phase, Result, Stand
 from bot.tournaments.pairing import current_standings, final_standings, next_round
 from cogs.table import TableFlow
 from cogs.threads import ThreadPacer
-from cogs.tournament_views import podium_view
+from cogs.tournament_views import podium_view, signup_view
 
 if TYPE_CHECKING:
     from bot.client import KasinoBot
@@ -373,22 +373,23 @@ class RoundRunner:
         """The standings now, with the documented tiebreaks."""
         return current_standings(row.settings, row.entrants, results_of(row), seed=row.seed)
 
-    async def show_standings(self, row: TournamentRow) -> None:
-        """Post the round's standings message, or edit it (one a round, its id kept)."""
-        t = self.language(row.guild_id)
-        names = {e.user_id: e.name for e in row.entrants}
+    def standings_message(self, row: TournamentRow, t: Lang) -> discord.Embed:
+        """The standings now, and how many of the round's tables have finished."""
         current = round_tables(row)
-        done = sum(tr.result is not None for tr in current)
-        embed = standings_embed(
+        return standings_embed(
             row.name,
             row.round,
             int(row.extra.get("rounds") or row.round),
             self.standings_of(row),
-            names,
+            {e.user_id: e.name for e in row.entrants},
             t,
-            done=done,
+            done=sum(tr.result is not None for tr in current),
             tables=len(current),
         )
+
+    async def show_standings(self, row: TournamentRow) -> None:
+        """Post the round's standings message, or edit it (one a round, its id kept)."""
+        embed = self.standings_message(row, self.language(row.guild_id))
         kept = dict(row.extra.get("standings") or {})
         message_id = kept.get(str(row.round))
         channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
@@ -469,19 +470,25 @@ class RoundRunner:
             row, places=pairing.places(row.settings, row.entrants, results_of(row), seed=row.seed)
         )
         log.info("tournament %s: finished", row.id)
-        await self.show_signup_closed(row)
+        await self.show_signup(row)
 
-    async def show_signup_closed(self, row: TournamentRow) -> None:
-        """The sign-up message says what became of the tournament, without buttons."""
+    def signup_message(self, row: TournamentRow) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The sign-up message as it is now (its buttons while the sign-up is open)."""
+        t = self.language(row.guild_id)
+        start_at = row.deadline if row.phase is Phase.SIGNUP else None
+        embed = signup_embed(row.id, row.name, row.settings, row.entrants, row.organiser_id,
+                             row.phase, t, start_at=start_at)  # fmt: skip
+        return embed, signup_view(row.id, t) if row.phase is Phase.SIGNUP else None
+
+    async def show_signup(self, row: TournamentRow) -> None:
+        """Bring the sign-up message up to date: the list and its buttons while it is
+        open; once closed, what became of the tournament, without buttons."""
         if not row.message_id:
             return
-        t = self.language(row.guild_id)
-        embed = signup_embed(
-            row.id, row.name, row.settings, row.entrants, row.organiser_id, row.phase, t
-        )
+        embed, view = self.signup_message(row)
         channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(row.message_id).edit(embed=embed, view=None)
+            await channel.get_partial_message(row.message_id).edit(embed=embed, view=view)
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

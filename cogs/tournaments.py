@@ -23,18 +23,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
-from bot.tournaments.pairing import total_rounds
-from bot.tournaments.settings import settings_problem
 
 from bot.i18n import N_, Lang
 from bot.storage.tournaments import ChannelHasTournament, StaleTournament, TournamentRow
 from bot.timers import now
-from bot.tournaments.embed import signup_embed, standings_embed
 from bot.tournaments.model import Entrant, Format, Phase, Settings
+from bot.tournaments.pairing import total_rounds
+from bot.tournaments.settings import settings_problem
 from cogs.common import NOT_MINE, private, refuse, tell
 from cogs.custom_ids import Click
-from cogs.tournament_rounds import RoundRunner, round_tables
-from cogs.tournament_views import signup_view
+from cogs.tournament_rounds import RoundRunner
 
 if TYPE_CHECKING:
     from cogs.languages import Languages
@@ -72,14 +70,6 @@ class TournamentFlow:
     def public(self, row: TournamentRow) -> Lang:
         """The language of the tournament's public messages (its server's)."""
         return self.languages.server(row.guild_id)
-
-    def signup(self, row: TournamentRow) -> tuple[discord.Embed, discord.ui.View | None]:
-        """The sign-up message as it is now (its buttons while the sign-up is open)."""
-        t = self.public(row)
-        start_at = row.deadline if row.phase is Phase.SIGNUP else None
-        embed = signup_embed(row.id, row.name, row.settings, row.entrants, row.organiser_id,
-                             row.phase, t, start_at=start_at)  # fmt: skip
-        return embed, signup_view(row.id, t) if row.phase is Phase.SIGNUP else None
 
     # ------------------------------------------------------------------- new
 
@@ -133,7 +123,7 @@ class TournamentFlow:
         except ChannelHasTournament:
             await refuse(interaction, "A tournament is already open in this channel.")
             return
-        embed, view = self.signup(row)
+        embed, view = self.runner.signup_message(row)
         await interaction.response.send_message(
             embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -180,7 +170,7 @@ class TournamentFlow:
             elif not await self.begin(interaction, row):
                 return
             row = await self.storage.get_tournament(row.id) or row
-            embed, view = self.signup(row)
+            embed, view = self.runner.signup_message(row)
             await interaction.response.edit_message(embed=embed, view=view)
         if row.phase is Phase.RUNNING:
             await self.runner.advance(row.id)
@@ -234,7 +224,7 @@ class TournamentFlow:
                 row.phase = Phase.CANCELLED
                 row.deadline = None
                 await self.runner.save(row)
-        await self.runner.show_signup_closed(row)
+        await self.runner.show_signup(row)
         if row.phase is Phase.RUNNING:
             await self.runner.advance(tournament_id)
 
@@ -296,7 +286,7 @@ class TournamentFlow:
             if not await self.begin(interaction, row):
                 return False
             await tell(interaction, t("The tournament has started: round 1 is being paired."))
-            await self.runner.show_signup_closed(row)
+            await self.runner.show_signup(row)
             return True
         if action == "pause":
             if row.phase is not Phase.RUNNING:
@@ -323,7 +313,7 @@ class TournamentFlow:
             row.phase = Phase.CANCELLED
             row.deadline = None
             await self.runner.save(row)
-            await self.runner.show_signup_closed(row)
+            await self.runner.show_signup(row)
             await interaction.followup.send(t("The tournament is cancelled."), ephemeral=True)
             return False
         await self.runner.stop_games(row)
@@ -356,6 +346,7 @@ class TournamentFlow:
             return
         if row.phase is Phase.SIGNUP:
             await self.storage.remove_entrant(row.id, user_id)
+            await self.runner.show_signup(await self.storage.get_tournament(row.id) or row)
         else:
             await self.storage.drop_entrant(row.id, user_id, row.round)
         await self.say(interaction, row, N_("{name} has left the tournament."), name=entrant.name)
@@ -395,16 +386,5 @@ class TournamentFlow:
 
     async def show_standings(self, interaction: discord.Interaction, row: TournamentRow) -> None:
         """The standings now, privately."""
-        t = private(interaction)
-        current = round_tables(row)
-        embed = standings_embed(
-            row.name,
-            row.round,
-            int(row.extra.get("rounds") or row.round),
-            self.runner.standings_of(row),
-            {e.user_id: e.name for e in row.entrants},
-            t,
-            done=sum(tr.result is not None for tr in current),
-            tables=len(current),
-        )
+        embed = self.runner.standings_message(row, private(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)

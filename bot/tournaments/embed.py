@@ -21,15 +21,47 @@ FORMAT_NAMES = {
     Format.KNOCKOUT: N_("single elimination"),
 }
 MEDALS = ("🥇", "🥈", "🥉")
-# An embed field holds 1,024 characters: a standings line is at most ~70, so 12 a field.
-LINES_PER_FIELD = 12
-# An embed holds 25 fields and 6,000 characters: the standings show the first 64 players.
-SHOWN = 64
+TIEBREAKS = N_(
+    "Order: match points, then the opponents' match-win share (opp), then the points"
+    " difference (diff), then a seeded draw."
+)
+FIELD_CHARS = 1024  # Discord's limit on an embed field's value
+MAX_FIELDS = 25  # and on an embed's fields
+# An embed holds 6,000 characters in all; lists stop short of it (with "… and n more")
+BUDGET = 5_800
+NAME_CHARS = 32  # a Discord display name's most
 
 
 def _name(names: Mapping[int, str], user_id: int) -> str:
-    """A player's name as the tournament knows it (a bold-safe plain name)."""
-    return names.get(user_id, str(user_id)).replace("*", "").replace("_", "")
+    """A player's name as the tournament knows it, its markdown and mentions made plain."""
+    name = names.get(user_id, str(user_id))[:NAME_CHARS]
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
+def _listed(embed: discord.Embed, title: str, lines: Sequence[str], t: Lang) -> None:
+    """Add ``lines`` as fields (the first named ``title``), as many as fit in the embed's
+    limits; then one line saying how many more there are."""
+    fields: list[list[str]] = [[]]
+    shown = 0
+    room = BUDGET - len(embed) - len(title) - 40  # kept for the "… and n more" line
+    for line in lines:
+        if len(line) + 1 > room:
+            break
+        if len("\n".join([*fields[-1], line])) > FIELD_CHARS:
+            if len(embed.fields) + len(fields) >= MAX_FIELDS - 1:
+                break
+            fields.append([])
+            room -= 1  # the next field's name (a zero-width space)
+        fields[-1].append(line)
+        room -= len(line) + 1
+        shown += 1
+    for index, chunk in enumerate(fields):
+        if chunk:
+            embed.add_field(name=title if index == 0 else "\u200b", value="\n".join(chunk),
+                            inline=False)  # fmt: skip
+    if shown < len(lines):
+        more = t("… and {count} more.", count=len(lines) - shown)
+        embed.add_field(name="\u200b", value=more, inline=False)
 
 
 def settings_lines(settings: Settings, t: Lang = EN, *, players: int = 0) -> str:
@@ -84,22 +116,19 @@ def signup_embed(
         value=settings_lines(settings, t, players=len(entrants)),
         inline=False,
     )
-    lines = [f"{i}. {_name({e.user_id: e.name}, e.user_id)}" for i, e in enumerate(entrants, 1)]
-    for start in range(0, max(len(lines), 1), LINES_PER_FIELD * 2):
-        chunk = lines[start : start + LINES_PER_FIELD * 2] or [t("Nobody yet.")]
-        title = t("Players ({count})", count=len(entrants)) if start == 0 else "\u200b"
-        embed.add_field(name=title, value="\n".join(chunk), inline=False)
     embed.set_footer(text=t("Tournament #{id}", id=tournament_id))
+    lines = [f"{i}. {_name({e.user_id: e.name}, e.user_id)}" for i, e in enumerate(entrants, 1)]
+    _listed(embed, t("Players ({count})", count=len(entrants)), lines or [t("Nobody yet.")], t)
     return embed
 
 
 def standing_line(standing: Standing, names: Mapping[int, str], t: Lang = EN) -> str:
     """``3. Anna · 2 pts (2–1) · opp 56% · diff +12``; a dropped player is marked."""
     rank = MEDALS[standing.rank - 1] if standing.rank <= len(MEDALS) else f"{standing.rank}."
-    points = f"{standing.match_points:g}"
+    points = f"{round(standing.match_points, 2):g}"  # a third of a point: 0.33
     losses = standing.played - standing.wins
     dropped = t(" (dropped)") if standing.dropped else ""
-    difference = f"{standing.difference:+g}"
+    difference = f"{round(standing.difference, 1):+g}"
     return t(
         "{rank} **{name}**{dropped} · {points} pts ({wins}–{losses}) · opp {opponents}% ·"
         " diff {difference}",
@@ -117,24 +146,9 @@ def standing_line(standing: Standing, names: Mapping[int, str], t: Lang = EN) ->
 def _standing_fields(
     embed: discord.Embed, standings: Sequence[Standing], names: Mapping[int, str], t: Lang
 ) -> None:
-    lines = [standing_line(s, names, t) for s in standings[:SHOWN]]
-    for start in range(0, len(lines), LINES_PER_FIELD):
-        title = t("Standings") if start == 0 else "\u200b"
-        embed.add_field(
-            name=title, value="\n".join(lines[start : start + LINES_PER_FIELD]), inline=False
-        )
-    if len(standings) > SHOWN:
-        embed.add_field(
-            name="\u200b",
-            value=t("… and {count} more.", count=len(standings) - SHOWN),
-            inline=False,
-        )
-
-
-TIEBREAKS = N_(
-    "Order: match points, then the opponents' match-win share (opp), then the points"
-    " difference (diff), then a seeded draw."
-)
+    """The standings' lines, after everything else of the embed is set."""
+    embed.set_footer(text=t(TIEBREAKS))
+    _listed(embed, t("Standings"), [standing_line(s, names, t) for s in standings], t)
 
 
 def standings_embed(
@@ -162,7 +176,6 @@ def standings_embed(
     if tables:
         embed.description = t("Tables finished: {done} of {tables}.", done=done, tables=tables)
     _standing_fields(embed, standings, names, t)
-    embed.set_footer(text=t(TIEBREAKS))
     return embed
 
 
@@ -188,5 +201,4 @@ def podium_embed(
         )
     embed.description = text
     _standing_fields(embed, standings, names, t)
-    embed.set_footer(text=t(TIEBREAKS))
     return embed

@@ -1,5 +1,6 @@
 """The round runner of a tournament: rounds, their tables in threads, results, the round's
-deadline, the standings message, the podium, and the reconciliation after a restart.
+deadline, the end, and the reconciliation after a restart (the tournament's own messages
+are :mod:`cogs.tournament_posts`', a table's result :mod:`bot.tournaments.tables`').
 
 Every step is recorded before the next one is taken, and each is idempotent, so a process
 killed anywhere leaves a state the next one finishes from (:meth:`RoundRunner.reconcile`):
@@ -31,17 +32,17 @@ import discord
 
 from bot.games import GameService
 from bot.i18n import Lang
-from bot.models import Game, Seat, Status
+from bot.models import Game, Seat
 from bot.storage.tournaments import StaleTournament, TableRow, TournamentRow
 from bot.timers import Timers, now
 from bot.tournaments import pairing
-from bot.tournaments.decide import bye_result, game_result
-from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
-from bot.tournaments.model import Decided, Entrant, Format, Phase, Result, Standing, Table
-from bot.tournaments.pairing import current_standings, final_standings, next_round
+from bot.tournaments.decide import bye_result
+from bot.tournaments.model import Entrant, Format, Phase, Table
+from bot.tournaments.pairing import final_standings, next_round
+from bot.tournaments.tables import results_of, round_tables, table_result, thread_name
 from cogs.table import TableFlow
 from cogs.threads import ThreadPacer
-from cogs.tournament_views import podium_view, signup_view
+from cogs.tournament_posts import TournamentPosts
 
 if TYPE_CHECKING:
     from bot.client import KasinoBot
@@ -49,53 +50,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COMPUTER_LEVEL = "normal"  # a filler plays like the automatic moves
-
-
-def thread_name(row: TournamentRow, table: Table) -> str:
-    """A table's thread's name: unique in the tournament, so a thread made before a kill
-    is found again by it."""
-    return f"🏆 #{row.id} {row.name[:60]} · R{table.round} T{table.number}"
-
-
-def round_tables(row: TournamentRow, number: int | None = None) -> list[TableRow]:
-    """The tables of a round (default: the current one)."""
-    wanted = row.round if number is None else number
-    return [tr for tr in row.tables if tr.table.round == wanted]
-
-
-def results_of(row: TournamentRow) -> list[Result]:
-    """Every result kept so far."""
-    return [tr.result for tr in row.tables if tr.result is not None]
-
-
-def table_result(
-    row: TournamentRow, tr: TableRow, game: Game | None, *, max_auto_moves: int
-) -> Result:
-    """A table's result from its ended game: played to the end (``PLAYED``), abandoned
-    (the seat that missed ``max_auto_moves`` turns in a row forfeits), stopped (by the
-    score); a player who dropped always forfeits (``FORFEIT``: they finish last)."""
-    table = tr.table
-    dropped = {e.user_id for e in row.entrants if not e.active}
-    timed_out = {p for p in table.people if p in dropped}
-    if game is None or game.match is None:  # never dealt, or its record is damaged
-        size = len(table.players)
-        return Result(table, (0,) * size, (0,) * size, Decided.SCORE, tr.game_id)
-    if game.status is Status.ABANDONED:
-        timed_out |= {
-            int(seat.user_id)
-            for seat in game.seats
-            if seat.is_human and seat.user_id is not None and seat.idle >= max_auto_moves
-        }
-    if timed_out:
-        decided = Decided.FORFEIT
-    elif game.status is Status.FINISHED:
-        decided = Decided.PLAYED
-    else:
-        decided = Decided.SCORE
-    knockout = row.settings.format is Format.KNOCKOUT
-    return game_result(
-        game, table, decided=decided, timed_out=timed_out, strict=knockout, seed=row.seed
-    )
 
 
 class RoundRunner:
@@ -112,7 +66,7 @@ class RoundRunner:
         self.games = games
         self.table = table
         self.storage = games.storage
-        self.language = language  # a guild's public language
+        self.posts = TournamentPosts(bot, language)
         self.pacer = ThreadPacer(bot)
         self.timers = Timers(self.on_deadline)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -365,42 +319,10 @@ class RoundRunner:
         log.info("tournament %s: table %s/%s decided (%s)", row.id, tr.table.round,
                  tr.table.number, result.decided)  # fmt: skip
         try:
-            await self.show_standings(row)
+            if await self.posts.show_standings(row):
+                await self.save(row)  # the new standings message's id
         except discord.HTTPException:  # the result is kept; the next one shows it
             log.warning("tournament %s: could not show the standings", row.id, exc_info=True)
-
-    def standings_of(self, row: TournamentRow) -> list[Standing]:
-        """The standings now, with the documented tiebreaks."""
-        return current_standings(row.settings, row.entrants, results_of(row), seed=row.seed)
-
-    def standings_message(self, row: TournamentRow, t: Lang) -> discord.Embed:
-        """The standings now, and how many of the round's tables have finished."""
-        current = round_tables(row)
-        return standings_embed(
-            row.name,
-            row.round,
-            int(row.extra.get("rounds") or row.round),
-            self.standings_of(row),
-            {e.user_id: e.name for e in row.entrants},
-            t,
-            done=sum(tr.result is not None for tr in current),
-            tables=len(current),
-        )
-
-    async def show_standings(self, row: TournamentRow) -> None:
-        """Post the round's standings message, or edit it (one a round, its id kept)."""
-        embed = self.standings_message(row, self.language(row.guild_id))
-        kept = dict(row.extra.get("standings") or {})
-        message_id = kept.get(str(row.round))
-        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        if message_id:
-            with contextlib.suppress(discord.NotFound):
-                await channel.get_partial_message(int(message_id)).edit(embed=embed)
-                return
-        message = await channel.send(embed=embed, allowed_mentions=discord.AllowedMentions.none())
-        kept[str(row.round)] = message.id
-        row.extra["standings"] = kept
-        await self.save(row)
 
     # ------------------------------------------------------------- deadline
 
@@ -450,19 +372,7 @@ class RoundRunner:
         """The podium: the final standings posted, the places kept with the FINISHED
         save (the board and profiles read them)."""
         final = final_standings(row.settings, row.entrants, results_of(row), seed=row.seed)
-        t = self.language(row.guild_id)
-        names = {e.user_id: e.name for e in row.entrants}
-        games = [tr.game_id for tr in row.tables if tr.game_id is not None]
-        # the final round's games first: as many Replay buttons as a message holds
-        games.sort(key=lambda g: -next(tr.table.round for tr in row.tables if tr.game_id == g))
-        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        if not row.extra.get("podium_id"):
-            message = await channel.send(
-                embed=podium_embed(row.name, final, names, t, games=len(games)),
-                view=podium_view(games, t),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            row.extra["podium_id"] = message.id
+        await self.posts.post_podium(row, final)
         row.phase = Phase.FINISHED
         row.finished_at = now()
         row.deadline = None
@@ -470,25 +380,7 @@ class RoundRunner:
             row, places=pairing.places(row.settings, row.entrants, results_of(row), seed=row.seed)
         )
         log.info("tournament %s: finished", row.id)
-        await self.show_signup(row)
-
-    def signup_message(self, row: TournamentRow) -> tuple[discord.Embed, discord.ui.View | None]:
-        """The sign-up message as it is now (its buttons while the sign-up is open)."""
-        t = self.language(row.guild_id)
-        start_at = row.deadline if row.phase is Phase.SIGNUP else None
-        embed = signup_embed(row.id, row.name, row.settings, row.entrants, row.organiser_id,
-                             row.phase, t, start_at=start_at)  # fmt: skip
-        return embed, signup_view(row.id, t) if row.phase is Phase.SIGNUP else None
-
-    async def show_signup(self, row: TournamentRow) -> None:
-        """Bring the sign-up message up to date: the list and its buttons while it is
-        open; once closed, what became of the tournament, without buttons."""
-        if not row.message_id:
-            return
-        embed, view = self.signup_message(row)
-        channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(row.message_id).edit(embed=embed, view=view)
+        await self.posts.show_signup(row)
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

@@ -123,7 +123,7 @@ class TournamentFlow:
         except ChannelHasTournament:
             await refuse(interaction, "A tournament is already open in this channel.")
             return
-        embed, view = self.runner.signup_message(row)
+        embed, view = self.runner.posts.signup_message(row)
         await interaction.response.send_message(
             embed=embed, view=view, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -170,7 +170,7 @@ class TournamentFlow:
             elif not await self.begin(interaction, row):
                 return
             row = await self.storage.get_tournament(row.id) or row
-            embed, view = self.runner.signup_message(row)
+            embed, view = self.runner.posts.signup_message(row)
             await interaction.response.edit_message(embed=embed, view=view)
         if row.phase is Phase.RUNNING:
             await self.runner.advance(row.id)
@@ -224,7 +224,7 @@ class TournamentFlow:
                 row.phase = Phase.CANCELLED
                 row.deadline = None
                 await self.runner.save(row)
-        await self.runner.show_signup(row)
+        await self.runner.posts.show_signup(row)
         if row.phase is Phase.RUNNING:
             await self.runner.advance(tournament_id)
 
@@ -286,7 +286,7 @@ class TournamentFlow:
             if not await self.begin(interaction, row):
                 return False
             await tell(interaction, t("The tournament has started: round 1 is being paired."))
-            await self.runner.show_signup(row)
+            await self.runner.posts.show_signup(row)
             return True
         if action == "pause":
             if row.phase is not Phase.RUNNING:
@@ -313,7 +313,7 @@ class TournamentFlow:
             row.phase = Phase.CANCELLED
             row.deadline = None
             await self.runner.save(row)
-            await self.runner.show_signup(row)
+            await self.runner.posts.show_signup(row)
             await interaction.followup.send(t("The tournament is cancelled."), ephemeral=True)
             return False
         await self.runner.stop_games(row)
@@ -346,7 +346,7 @@ class TournamentFlow:
             return
         if row.phase is Phase.SIGNUP:
             await self.storage.remove_entrant(row.id, user_id)
-            await self.runner.show_signup(await self.storage.get_tournament(row.id) or row)
+            await self.runner.posts.show_signup(await self.storage.get_tournament(row.id) or row)
         else:
             await self.storage.drop_entrant(row.id, user_id, row.round)
         await self.say(interaction, row, N_("{name} has left the tournament."), name=entrant.name)
@@ -386,5 +386,5 @@ class TournamentFlow:
 
     async def show_standings(self, interaction: discord.Interaction, row: TournamentRow) -> None:
         """The standings now, privately."""
-        embed = self.runner.standings_message(row, private(interaction))
+        embed = self.runner.posts.standings_message(row, private(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -1,4 +1,4 @@
-"""A tournament table's result from its ended game (cogs.tournament_rounds.table_result):
+"""A tournament table's result from its ended game (bot.tournaments.tables.table_result):
 played to the end, abandoned, stopped at the deadline, or with a player who dropped."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from bot.models import Game, GameOptions, Seat, Status
 from bot.moves import auto_move
 from bot.storage.tournaments import TableRow, TournamentRow
 from bot.tournaments.model import Decided, Entrant, Format, Phase, Settings, Table
-from cogs.tournament_rounds import table_result
+from bot.tournaments.tables import table_result
 
 ANNA, BJORN = 11, 22
 TABLE = Table(1, 1, (ANNA, BJORN))

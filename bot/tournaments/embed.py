@@ -123,21 +123,24 @@ def signup_embed(
 
 
 def standing_line(standing: Standing, names: Mapping[int, str], t: Lang = EN) -> str:
-    """``3. Anna · 2 pts (2–1) · opp 56% · diff +12``; a dropped player is marked."""
+    """``3. Anna · 2 pts · 2/3 won · opp 56% · diff +12``: match points, matches won of
+    those played (a shared place is half a point, not a win), the tiebreaks; a dropped
+    player is marked."""
     rank = MEDALS[standing.rank - 1] if standing.rank <= len(MEDALS) else f"{standing.rank}."
-    points = f"{round(standing.match_points, 2):g}"  # a third of a point: 0.33
-    losses = standing.played - standing.wins
+    value = round(standing.match_points, 2)  # a third of a point: 0.33
+    points = t.ngettext("{points} pt", "{points} pts", 1 if value == 1 else 2,
+                        points=f"{value:g}")  # fmt: skip
     dropped = t(" (dropped)") if standing.dropped else ""
     difference = f"{round(standing.difference, 1):+g}"
     return t(
-        "{rank} **{name}**{dropped} · {points} pts ({wins}–{losses}) · opp {opponents}% ·"
+        "{rank} **{name}**{dropped} · {points} · {wins}/{played} won · opp {opponents}% ·"
         " diff {difference}",
         rank=rank,
         name=_name(names, standing.user_id),
         dropped=dropped,
         points=points,
         wins=standing.wins,
-        losses=losses,
+        played=standing.played,
         opponents=round(standing.opponents * 100),
         difference=difference,
     )

@@ -23,7 +23,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
+sys.path.insert(0, str(ROOT / "tools"))  # tools/screenshots.py's theme and browser
+sys.path.insert(0, str(ROOT))
 
 import discord
 import simcord
@@ -108,8 +109,9 @@ async def run(out: Path, server_locale: str, browser_path: str) -> list[Path]:
                 await harness.click(member, signup, custom_id=f"k:tour:{tid}:join")
             assets = await face_assets(bot)
             async with (
-                env.preview(harness.channel, viewers=[organiser], layout="channel",
-                            assets=assets) as preview,  # fmt: skip
+                env.preview(
+                    harness.channel, viewers=[organiser], layout="channel", assets=assets
+                ) as preview,  # fmt: skip
                 following(env, preview),
                 async_playwright() as playwright,
             ):

@@ -22,9 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))  # tools/screenshots.py's theme and browser
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # screenshots.py's theme, browser
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
 import simcord

@@ -32,7 +32,9 @@ from screenshots import CHROMIUM, CHROMIUM_ARGS, LIGHT_CSS, VIEWPORT
 
 from bot.client import KasinoBot
 from bot.config import Config
+from bot.i18n import lang_of
 from bot.preview import face_assets, following
+from bot.tournaments.embed import TIEBREAKS
 from tests.bot.kasino_harness import Harness, custom_ids, settle_defaults
 
 PLAYERS = ("Anna", "Bjorn", "Cecilia", "David", "Erik", "Frida", "Gustav", "Hanna")
@@ -126,7 +128,8 @@ async def run(out: Path, server_locale: str, browser_path: str) -> list[Path]:
                 await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
                 await env.advance_time(30 * 60 + 1)
                 await asyncio.sleep(2)  # the page follows the channel
-                standings = await message(page, "Tables finished")
+                # the standings' footer, in the server's language (the podium has it too)
+                standings = await message(page, lang_of(server_locale)(TIEBREAKS)[:30])
                 saved += await shoot(page, out, "t2-standings", standings)
                 for _ in range(2):
                     await env.advance_time(30 * 60 + 1)

@@ -122,18 +122,30 @@ def signup_embed(
     return embed
 
 
+def number(value: float, t: Lang, *, digits: int = 2) -> str:
+    """A count as the language writes it: whole (``3``), or with the decimals it needs,
+    at most ``digits`` (``1.5``, ``1,5``, ``0,33``)."""
+    value = round(value, digits)
+    if value == int(value):
+        return t.signed(int(value)).removeprefix("+")  # a true minus sign below zero
+    needed = next(d for d in range(1, digits + 1) if round(value, d) == value)
+    return t.decimal(value, needed)
+
+
 def standing_line(standing: Standing, names: Mapping[int, str], t: Lang = EN) -> str:
     """``3. Anna · 2 pts · 2/3 won · opp 56% · diff +12``: match points, matches won of
     those played (a shared place is half a point, not a win), the tiebreaks; a dropped
     player is marked."""
     rank = MEDALS[standing.rank - 1] if standing.rank <= len(MEDALS) else f"{standing.rank}."
     value = round(standing.match_points, 2)  # a third of a point: 0.33
-    points = t.ngettext("{points} pt", "{points} pts", 1 if value == 1 else 2,
-                        points=f"{value:g}")  # fmt: skip
+    shown = number(value, t)
+    points = t.ngettext("{points} pt", "{points} pts", 1 if value == 1 else 2, points=shown)
     dropped = t(" (dropped)") if standing.dropped else ""
-    difference = f"{round(standing.difference, 1):+g}"
+    difference = ("+" if round(standing.difference, 1) > 0 else "") + number(
+        standing.difference, t, digits=1
+    )
     return t(
-        "{rank} **{name}**{dropped} · {points} · {wins}/{played} won · opp {opponents}% ·"
+        "{rank} **{name}**{dropped} · {points} · {wins}/{played} won · opp {opponents} ·"
         " diff {difference}",
         rank=rank,
         name=_name(names, standing.user_id),
@@ -141,7 +153,7 @@ def standing_line(standing: Standing, names: Mapping[int, str], t: Lang = EN) ->
         points=points,
         wins=standing.wins,
         played=standing.played,
-        opponents=round(standing.opponents * 100),
+        opponents=t.percent(standing.opponents),
         difference=difference,
     )
 

@@ -176,19 +176,23 @@ class GameService:
         """Hold the game's lock and yield its one loaded copy (``None``: no such game, or
         its saved state was damaged and the game has just been closed and reported)."""
         # the storage's lock keeps other processes off the game (a no-op on SQLite)
-        async with self.lock(game_id), self.storage.game_lock(game_id):
-            game = await self._load(game_id)
+        async with self.lock(game_id), self.storage.game_lock(game_id) as version:
+            game = await self._load(game_id, version)
             try:
                 yield game
             except BaseException:
                 self._games.pop(game_id, None)  # it may hold changes that were not saved
                 raise
 
-    async def _load(self, game_id: int) -> Game | None:
+    async def _load(self, game_id: int, version: int | None = None) -> Game | None:
+        """The game's one copy: the cached one if the row still holds its version
+        (``version``: the row's, read with the lock; else read here), or read anew."""
         game = self._games.get(game_id)
         # another process may have moved it on (a restart, a shard moved): re-read then
         shared = game is not None and self.storage.shared
-        if shared and await self.storage.game_version(game_id) != game.stored_version:
+        if shared and version is None:
+            version = await self.storage.game_version(game_id)
+        if shared and version != game.stored_version:
             self._games.pop(game_id, None)
             game = None
         if game is not None:

@@ -55,6 +55,7 @@ from bot.storage.tournaments import TournamentQueries
 __all__ = ["ACTIVE", "PEOPLE", "Computed", "Shards", "Statement", "Step", "check_changed"]
 
 DECK_KINDS = ("guild", "user")  # whose card deck a ``deck_styles`` row is
+NO_GAME = -1  # the version :meth:`Storage.game_lock` gives for a game with no row
 
 
 RATINGS_LOCK = 0x52415447  # "RATG": the first key of a (guild, variant) ratings lock
@@ -116,9 +117,11 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         raise NotImplementedError
 
     @asynccontextmanager
-    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
-        """Hold the game's lock across processes (a no-op for a single-process database)."""
-        yield
+    async def game_lock(self, game_id: int) -> AsyncIterator[int | None]:
+        """Hold the game's lock across processes (a no-op for a single-process database).
+        Yields the game's saved version if taking the lock read it, under the lock
+        (``NO_GAME``: no such game), else ``None``."""
+        yield None
 
     # --------------------------------------------------------------- the schema
 

@@ -10,7 +10,6 @@ well, so even a copy loaded without the lock could not overwrite a newer row.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import functools
 import re
@@ -20,12 +19,25 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.base import Computed, Statement, Step, Storage, check_changed
+from bot.storage.base import NO_GAME, Computed, Statement, Step, Storage, check_changed
 from bot.storage.schema import for_postgres
 from bot.storage.tournaments import TOURNAMENT_LOCK, int32
 
 POOL_SIZE = 20
 MIGRATION_LOCK = 0x4B6173696E6F  # "Kasino": the advisory lock migrations are applied under
+# A game's lock and its version read after it, in one round trip. A VOLATILE function's
+# statements each take a new snapshot, so the version is read once the lock is granted and
+# sees what another process committed while this one waited (one SELECT taking the lock
+# and reading the row would read from the snapshot taken before it waited). Defined in
+# each connection's temporary schema as it is opened, since no migration holds it.
+LOCK_GAME = f"""
+CREATE OR REPLACE FUNCTION pg_temp.kasino_lock_game(game BIGINT) RETURNS BIGINT
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    PERFORM pg_advisory_lock(game);
+    RETURN COALESCE((SELECT version FROM games WHERE id = game), {NO_GAME});
+END $$
+"""
 _PLACEHOLDER = re.compile(r"\?")
 
 
@@ -45,20 +57,44 @@ _held: contextvars.ContextVar[tuple[asyncio.Task[Any] | None, asyncpg.Connection
 )
 
 
+class Prepared:
+    """Defines :data:`LOCK_GAME` on each new connection of the pool; ``ok`` turns false
+    where it cannot be (a role without the TEMP privilege on the database): the game's
+    lock is then taken and its version read in two round trips, as before."""
+
+    def __init__(self) -> None:
+        self.ok = True
+
+    async def __call__(self, conn: asyncpg.Connection) -> None:
+        try:
+            await conn.execute(LOCK_GAME)
+        except asyncpg.PostgresError:
+            self.ok = False
+
+
 class PostgresStorage(Storage):
     """The database on a PostgreSQL server."""
 
     shared = True
     integrity_errors = (asyncpg.UniqueViolationError,)
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, prepared: Prepared | None = None) -> None:
         self._pool = pool
+        self._prepared = prepared
+
+    @property
+    def lock_reads_version(self) -> bool:
+        """Whether taking a game's lock reads its version too (:data:`LOCK_GAME`)."""
+        return self._prepared is not None and self._prepared.ok
 
     @classmethod
     async def connect(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresStorage:
         """Connect a pool to ``url`` and migrate the database."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=10)
-        storage = cls(pool)
+        prepared = Prepared()
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=pool_size, timeout=10, init=prepared
+        )
+        storage = cls(pool, prepared)
         try:
             await storage.migrate()
         except BaseException:
@@ -132,26 +168,35 @@ class PostgresStorage(Storage):
         return results
 
     @asynccontextmanager
-    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+    async def game_lock(self, game_id: int) -> AsyncIterator[int | None]:
         """Hold an advisory lock on the game across processes while the session runs; the
-        server frees it if this process dies, so a restart never waits for a ghost."""
+        server frees it if this process dies, so a restart never waits for a ghost. Yields
+        the game's saved version read once the lock is granted (``NO_GAME``: no such row),
+        in the same round trip (:data:`LOCK_GAME`), or ``None`` where it cannot be.
+
+        It is freed by the pool's reset as the connection goes back (its query starts
+        with ``pg_advisory_unlock_all()``), which asyncpg runs shielded from cancellation
+        and, should it fail, closes the connection (a closed connection's locks are gone
+        with it). An unlock of its own before that would cost every session, a click or
+        a table's save, one more round trip to the server."""
         async with self._pool.acquire() as conn:
-            await conn.execute("SELECT pg_advisory_lock($1)", game_id)
+            version = None
+            if self.lock_reads_version:
+                version = int(await conn.fetchval("SELECT pg_temp.kasino_lock_game($1)", game_id))
+            else:
+                await conn.execute("SELECT pg_advisory_lock($1)", game_id)
             token = _held.set((asyncio.current_task(), conn))
             try:
-                yield
+                yield version
             finally:
                 _held.reset(token)
-                # the pool's reset on release unlocks too, and a closed connection's locks
-                # are gone with it: an unlock that cannot run loses nothing
-                with contextlib.suppress(asyncpg.InterfaceError, asyncpg.PostgresError, OSError):
-                    await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
 
     @asynccontextmanager
     async def tournament_lock(self, tournament_id: int) -> AsyncIterator[None]:
         """Hold an advisory lock on the tournament across processes (the two-key form,
         a key space apart from the games' one-key locks), like :meth:`game_lock`: its
-        reads and saves in this task go through the connection that holds it."""
+        reads and saves in this task go through the connection that holds it, and the
+        pool's reset frees it as the connection goes back."""
         key = (TOURNAMENT_LOCK, int32(tournament_id))
         async with self._pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1, $2)", *key)
@@ -160,8 +205,6 @@ class PostgresStorage(Storage):
                 yield
             finally:
                 _held.reset(token)
-                with contextlib.suppress(asyncpg.InterfaceError, asyncpg.PostgresError, OSError):
-                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", *key)
 
 
 async def _run_statement(conn: asyncpg.Connection, step: Statement) -> Any:

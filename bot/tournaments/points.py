@@ -12,6 +12,7 @@ Fractions, not floats: sums of thirds and fifths must compare equal when they ar
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from bot.models import GameOptions
@@ -24,6 +25,12 @@ def sides_at(options: GameOptions | None, players: int) -> int:
     options every player is a side."""
     if options is None or players < 2:
         return max(players, 1)
+    return _sides(options, players)
+
+
+@functools.cache
+def _sides(options: GameOptions, players: int) -> int:
+    """:func:`sides_at` for a real table (cached: building the rules is slow)."""
     try:
         rules = options.rules(players)
         rules.check_players(players)

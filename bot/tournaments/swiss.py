@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -55,35 +56,29 @@ def layout(players: int, table_size: int, sizes: frozenset[int], *, fillers: boo
     """The tables for ``players``: of ``table_size``, and of one less where the variant
     allows it (``sizes``), seating as many as possible with as few small tables as
     possible; the rest get byes. With ``fillers`` everyone is seated: the last table is
-    completed by as few computers as possible."""
-    small = table_size - 1 if table_size - 1 >= 2 and table_size - 1 in sizes else None
-    options = [(table_size, 0)] if small is None else [(table_size, 0), (table_size, small)]
-    best: tuple[int, int, int, int] | None = None  # (-seated or fillers, small tables, a, b)
-    for big, small_size in options:
-        for b in range(0, players // 2 + 2 if small_size else 1):
-            for a in range(0, players // big + 2):
-                seats = a * big + b * small_size
-                if fillers:
-                    last = small_size if b else big
-                    if seats < players or (a + b and seats - players >= last) or a + b == 0:
-                        continue
-                    key = (seats - players, b, a, b)
-                else:
-                    if seats > players:
-                        continue
-                    key = (players - seats, b, a, b)
-                if best is None or key < best:
-                    best = key
-    if best is None:  # fillers with no players
-        return Layout((), 0, players)
-    left, _, a, b = best
-    tables = (table_size,) * a + ((small,) * b if small else ())
-    if fillers:
-        people = list(tables)
-        if left:
-            people[-1] -= left
-        return Layout(tuple(people), left, 0)
-    return Layout(tables, 0, left)
+    completed by as few computers as possible (then as few small tables)."""
+    small = table_size - 1 if table_size - 1 >= 2 and table_size - 1 in sizes else 0
+    best: tuple[int, int, int] | None = None  # (byes or fillers, small tables, big tables)
+    for b in range(players + 2 if small else 1):
+        for a in range(players // table_size + 2):
+            seats = a * table_size + b * small
+            last = small if b else table_size  # the last table, which the computers complete
+            if fillers and (seats < players or a + b == 0 or seats - players >= last):
+                continue  # someone unseated, or a table with no person
+            if not fillers and seats > players:
+                continue
+            key = (abs(seats - players), b, a)
+            if best is None or key < best:
+                best = key
+    if best is None:  # nobody to seat
+        return Layout((), 0, 0)
+    left, b, a = best
+    tables = (table_size,) * a + (small,) * b
+    if not fillers:
+        return Layout(tables, 0, left)
+    people = list(tables)
+    people[-1] -= left
+    return Layout(tuple(people), left, 0)
 
 
 def met_counts(results: Sequence[Result]) -> dict[frozenset[int], int]:
@@ -98,11 +93,14 @@ def met_counts(results: Sequence[Result]) -> dict[frozenset[int], int]:
     return counts
 
 
-def byes_had(results: Sequence[Result], user_id: int) -> int:
-    """How many rounds a person sat out or played at a table completed by computers."""
-    return sum(
-        1 for r in results if user_id in r.table.people and (r.table.bye or None in r.table.players)
-    )
+def byes_had(results: Sequence[Result]) -> Counter[int]:
+    """How many rounds each person sat out or played at a table completed by computers."""
+    had: Counter[int] = Counter()
+    for result in results:
+        table = result.table
+        if table.bye or None in table.players:
+            had.update(table.people)
+    return had
 
 
 def ranked(
@@ -174,9 +172,10 @@ def swiss_round(
     plan = layout(n, table_size, sizes, fillers=fillers)
     counts = met_counts(results)
     met = [[counts.get(frozenset((a, b)), 0) if a != b else 0 for b in order] for a in order]
-    had = [byes_had(results, p) for p in order]
+    byes = byes_had(results)
+    had = [byes[p] for p in order]
     together = bool(plan.fillers)
-    aside = n - sum(plan.tables[:-1]) if together else plan.byes
+    aside = plan.tables[-1] if together else plan.byes
     sizes_seated = plan.tables[:-1] if together else plan.tables
     found = seat(met, sizes_seated, aside_choices(order, had, aside), together=together)
     tables: list[Table] = []

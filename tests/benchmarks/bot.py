@@ -7,6 +7,8 @@ Run as a script (it is not a test)::
     python tests/benchmarks/bot.py --db postgresql://user@host/empty_db [--processes 2]
     python tests/benchmarks/bot.py --busy [--games 30] [--busy-tables 3] [--fresh] [--no-debug]
     python tests/benchmarks/bot.py --analyses 10 [--busy] [--games 30] [--repeat 2]
+    python tests/benchmarks/bot.py --think --games 60 --no-debug [--db postgresql://…]
+        [--count-db] [--simcord-tracking]
 
 Every game is played by its two simulated members with the same three interactions a
 person uses per move ("Your hand", the card select, the take select). In each wave the
@@ -46,6 +48,10 @@ interactions answered past 3 s. The loop runs in asyncio's debug mode (unless
 reports are counted, and so are the callbacks that used over 5 ms of the loop thread's CPU
 time (fair on a shared machine).
 
+With ``--think`` (see :func:`run_thinking`) each table's players think before every
+click; ``--count-db`` adds the database's round trips per kind of click, the pool's waits,
+and the CPU of the bot and of a local PostgreSQL server (:mod:`tests.benchmarks.dbcount`).
+
 With ``--analyses N`` the same load is run twice in one process, each time after
 ``N / 2`` short matches (to 5) have been played to their end: once as it is, and once
 with both players of each of those matches pressing "Analyse my moves" as the clock
@@ -61,6 +67,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import copy
 import gc
 import json
@@ -98,6 +105,7 @@ from bot.models import VARIANT_NAMES
 from bot.moves import auto_move, rank_choices
 from bot.turns import building, moves_of
 from cogs.views import ranked_moves
+from tests.benchmarks import dbcount
 from tests.bot.kasino_harness import own_ids, settle_defaults
 
 RECEIVED: dict[int, float] = {}
@@ -142,6 +150,27 @@ def quick_settle() -> None:
 
 
 SCALARS = (str, int, float, bool, type(None))
+
+
+QUICK_TRACKING = [False]  # --think: see quick_tracking
+
+
+def quick_tracking() -> None:
+    """Let SimCord forget the bot's callbacks at a constant cost (the load model).
+
+    SimCord keeps a record of every callback the bot schedules in a list and removes it
+    by value as it runs: a removal compares it (a dataclass's ``__eq__``, comparing the
+    timer handles too) with every record before it, and a cancelled timer's record stays
+    until SimCord settles, which the load model never does (:func:`follow_clock`). Over
+    PostgreSQL, whose round trips each schedule callbacks, at 60 tables the list held
+    1,500 records after 30 s and those removals took over half of the process's CPU
+    (py-spy: ``_track_callback.invoke`` and ``__eq__``), none of it the bot's: here the
+    records compare by identity, and :func:`follow_clock` drops the cancelled ones."""
+    from simcord._runtime import _CallbackRecord
+
+    if "__eq__" in vars(_CallbackRecord):
+        del _CallbackRecord.__eq__  # object's: identity (each record is its own)
+    QUICK_TRACKING[0] = True
 
 
 def json_copy(value: Any, memo: Any = None) -> Any:
@@ -1165,6 +1194,11 @@ UNANSWERED = 10.0  # seconds after which a click counts as not answered (Discord
 STALLS: list[float] = []  # how late the loop ran a timer due every 10 ms (its stalls)
 CALLS: list[float] = []  # the real time of every REST call but interaction responses
 POSTS: list[float] = []  # the real time of every new message (the guild's rate)
+# SimCord's tracked callbacks every 50 ms: (how many, how many of them cancelled)
+TRACKED: list[tuple[int, int]] = []
+TRACKED_LABELS: collections.Counter[str] = collections.Counter()  # the cancelled ones' code
+KIND_OF: dict[int, str] = {}  # interaction id -> its click's kind (--count-db)
+DB_CLOCK: list[Any] = []  # --count-db: the run's dbcount.Clock, and the pool's size
 
 
 def count_writes(storage: Any) -> None:
@@ -1241,7 +1275,7 @@ async def follow_clock(env: simcord.Env, stop: asyncio.Event, period: float = 0.
     under a continuous load settling never ends: it scans every task against every timer
     of the loop at each task's completion, which at 120 tables took 60% of the process's
     time and stalled the loop for 300 ms (most over PostgreSQL, whose tasks wait longer)."""
-    from simcord._settlement import _run_due_virtual_callbacks
+    from simcord._settlement import _active_callbacks, _run_due_virtual_callbacks
 
     last = time.perf_counter()
     while not stop.is_set():
@@ -1251,6 +1285,13 @@ async def follow_clock(env: simcord.Env, stop: asyncio.Event, period: float = 0.
         last = now
         deadline = asyncio.get_running_loop().time() + period
         _run_due_virtual_callbacks(env._settlement_state(), deadline)
+        tracked = env._work.callbacks
+        cancelled = [r.label for r in tracked if r.handle is not None and r.handle.cancelled()]
+        TRACKED.append((len(tracked), len(cancelled)))
+        TRACKED_LABELS.clear()
+        TRACKED_LABELS.update(cancelled)
+        if QUICK_TRACKING[0]:  # as SimCord's settling does: its cancelled timers go
+            _active_callbacks(env._settlement_state())
 
 
 async def think(rng: random.Random, mean: float, least: float) -> None:
@@ -1272,6 +1313,7 @@ async def click_and_wait(driver: Driver, kind: str) -> bool:
         CLICKS.append((f"{kind}: not answered", UNANSWERED))
         return False
     CLICKS.append((kind, FINAL.get(driver.ident, 0.0)))
+    KIND_OF[driver.ident] = kind
     return True
 
 
@@ -1303,6 +1345,7 @@ async def play_thinking(
         if step == "card" and driver.step == "hand":
             kind = "commit a move"  # a card played at once
             CLICKS[-1] = (kind, CLICKS[-1][1])
+            KIND_OF[driver.ident] = kind
 
 
 async def start_lobby(driver: Driver, lobby: Any, cog: Any, delay: float) -> None:
@@ -1325,16 +1368,26 @@ async def run_thinking(
     least: float = THINK_MIN,
     round_start: bool = False,
     target: int = 16,
+    count_db: bool = False,
+    simcord_tracking: bool = False,
 ) -> tuple[float, int]:
     """Tables whose players think before every click (:func:`play_thinking`) for
     ``seconds``; with ``round_start``, the tables are lobbies (two players in each) whose
-    hosts all click Start within the same second first. Returns (seconds, moves)."""
+    hosts all click Start within the same second first. Returns (seconds, moves). With
+    ``count_db``, the database's round trips, the pool's waits and the CPU of the bot and
+    of a local PostgreSQL server are counted (:mod:`tests.benchmarks.dbcount`).
+    ``simcord_tracking``: SimCord's own tracking of callbacks, whose cost grows with the
+    run (as the benchmark measured before :func:`quick_tracking`)."""
     instrument()
+    if count_db:
+        dbcount.install(lambda ident: ident in FINAL)
     watch_rest_times()
     # an answer refused past Discord's 3 s is counted as not answered, not logged each time
     logging.getLogger("discord.ui.view").setLevel(logging.CRITICAL)
     quick_settle()
     quick_copies()
+    if not simcord_tracking:
+        quick_tracking()
     with tempfile.TemporaryDirectory(prefix="kasino-bench-") as folder:
         config = Config(token=None, db_path=db or Path(folder) / "kasino.db", round_pause=5)
         bot = make_bot(config, seed=1)
@@ -1361,6 +1414,7 @@ async def run_thinking(
             count_writes(cog.games.storage)
             for kept in (LATENCIES, REST, WRITES, TRANSACTIONS, CLICKS, STALLS, CALLS, POSTS):
                 kept.clear()
+            KIND_OF.clear()
             for kept in (CREATES, STARTED, FIRST, FINAL, SPLIT):
                 kept.clear()
             moves_before = [
@@ -1369,6 +1423,7 @@ async def run_thinking(
             stop = asyncio.Event()
             watchers = [asyncio.create_task(watch_stalls(stop)),
                         asyncio.create_task(follow_clock(env, stop))]  # fmt: skip
+            clock = await start_counting(cog.games.storage) if count_db else None
             started = time.perf_counter()
             until = started + seconds
             rng = random.Random(1)
@@ -1382,6 +1437,8 @@ async def run_thinking(
 
             await asyncio.gather(*(table(n) for n in range(tables)))
             elapsed = time.perf_counter() - started
+            if clock is not None:
+                await stop_counting(clock, cog.games.storage)
             stop.set()
             await asyncio.gather(*watchers)
             await env.advance_time(10)  # the last tables go out
@@ -1390,6 +1447,25 @@ async def run_thinking(
             ]
         await bot.close_storage()
     return elapsed, sum(moves) - sum(moves_before)
+
+
+async def start_counting(storage: Any) -> dbcount.Clock:
+    """Start counting the database and the CPU (``--count-db``)."""
+    shared = getattr(storage, "_pool", None) is not None
+    clock = dbcount.Clock(postmaster=await dbcount.postmaster_of(storage) if shared else None)
+    dbcount.watch_loop(asyncio.get_running_loop())
+    clock.commits = -(await dbcount.commits(storage)) if shared else None
+    clock.start()
+    return clock
+
+
+async def stop_counting(clock: dbcount.Clock, storage: Any) -> None:
+    """Stop counting; keep the figures for :func:`report_thinking`."""
+    clock.stop()
+    pool = getattr(storage, "_pool", None)
+    if clock.commits is not None:
+        clock.commits += await dbcount.commits(storage)
+    DB_CLOCK[:] = [clock, pool.get_max_size() if pool is not None else 0]
 
 
 def per_second(times: list[float], window: float = 1.0) -> int:
@@ -1434,6 +1510,16 @@ def report_thinking(
           f" the guild {per_second(POSTS)} in 1 s, {per_second(POSTS, 5)} in 5 s")  # fmt: skip
     print(f"  REST calls (not interaction responses): worst {per_second(CALLS)} in 1 s"
           f" (Discord's global limit: 50/s), {len(CALLS) / seconds:.1f}/s on average")  # fmt: skip
+    if TRACKED:
+        sizes = sorted(n for n, _ in TRACKED)
+        print(f"  SimCord's tracked callbacks: median {sizes[len(sizes) // 2]}, most {sizes[-1]},"
+              f" at the end {TRACKED[-1][0]} ({TRACKED[-1][1]} of them cancelled)")  # fmt: skip
+        if TRACKED_LABELS:
+            print("      cancelled: " + ", ".join(f"{n} {label}" for label, n in
+                                                  TRACKED_LABELS.most_common(4)))  # fmt: skip
+    if DB_CLOCK:
+        clock, pool_size = DB_CLOCK
+        dbcount.report(clock, KIND_OF.items(), moves, pool_size)
 
 
 def main() -> None:
@@ -1465,6 +1551,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="--think: how long")
     parser.add_argument("--think-mean", type=float, default=THINK_MEAN)
     parser.add_argument("--think-min", type=float, default=THINK_MIN)
+    parser.add_argument("--simcord-tracking", action="store_true",
+                        help="--think: SimCord's callback tracking as it is (slow)")  # fmt: skip
+    parser.add_argument("--count-db", action="store_true",
+                        help="--think: count round trips, pool waits, CPU per click")  # fmt: skip
     args = parser.parse_args()
     discord.utils.setup_logging(level=30)
     if args.analyses:
@@ -1473,7 +1563,8 @@ def main() -> None:
         compare_analyses(args, debug=args.busy and not args.no_debug)
     elif args.think or args.round_start:
         work = run_thinking(args.games, args.seconds, args.variant, args.db, args.think_mean,
-                            args.think_min, args.round_start, args.target)  # fmt: skip
+                            args.think_min, args.round_start, args.target,
+                            args.count_db, args.simcord_tracking)  # fmt: skip
         elapsed, moves = asyncio.run(work, debug=not args.no_debug)
         print(f"one bot process over {'PostgreSQL' if args.db else 'a new SQLite file'}"
               f" (asyncio debug mode {'off' if args.no_debug else 'on'})")  # fmt: skip

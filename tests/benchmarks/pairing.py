@@ -1,10 +1,11 @@
 """How long a Swiss round takes to pair: ``python tests/benchmarks/pairing.py [--runs N]``.
 
-For 16, 64 and 128 players at 2-player tables (and 4-player tables), plays ``rounds``
-Swiss rounds with random results and times each round's pairing (``next_round``: the
+For 16, 64 and 128 players at 2-player tables (and 4-player tables), plays ``--rounds``
+Swiss rounds (5) with random results and times each round's pairing (``next_round``: the
 standings, the byes and the search for the fewest repeated meetings). Prints the median
 and the worst time per field over every round of every run, and the most repeated meetings
-any round had (0: none).
+any round had (0: none). ``--rounds 15`` (the most an organiser may set) is the hard case:
+at 4-player tables repeated meetings become unavoidable and the search reaches its bound.
 """
 
 from __future__ import annotations

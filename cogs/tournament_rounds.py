@@ -171,7 +171,11 @@ class RoundRunner:
         """Pair the next round and store its tables (byes with their results) before any
         thread is made; the round's deadline starts."""
         number = row.round + 1
-        pairing = next_round(row.settings, row.entrants, results_of(row), number, seed=row.seed)
+        # a big Swiss's search takes a fraction of a second: off the event loop (its
+        # inputs are frozen dataclasses in fresh lists, which nothing here changes)
+        pairing = await asyncio.to_thread(
+            next_round, row.settings, list(row.entrants), results_of(row), number, seed=row.seed
+        )
         tables = []
         for table in pairing.tables:
             if table.bye:

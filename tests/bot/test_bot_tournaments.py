@@ -229,9 +229,18 @@ async def test_a_round_robin_starts_on_time_pauses_and_is_ended(harness: Harness
     anna = harness.members[0]
     organiser = admin(harness)
     signup, tid = await sign_up(
-        harness, organiser, title="Night", format="round-robin", start_in=5, round_minutes=30
+        harness,
+        organiser,
+        title="Night",
+        format="round-robin",
+        start_in=5,
+        round_minutes=30,
+        cap=4,
     )
     assert "It starts <t:" in signup.embeds[0].description
+    full = await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:join")
+    assert full.ephemeral and "full (4 players)" in full.response.content
+    assert len((await stored(harness, tid)).entrants) == 4
     await harness.env.advance_time(5 * 60 + 1)  # the start time: it starts by itself
     row = await stored(harness, tid)
     assert row.phase is Phase.RUNNING and row.round == 1 and row.extra["rounds"] == 3

@@ -93,6 +93,10 @@ class MoveOutcome:
 BrokenHandler = Callable[[CorruptGame], list[Outgoing]]
 # Handed the posts a save has just committed (to post them).
 PostsHandler = Callable[[list[Outgoing]], None]
+# Told, after the commit, that a game has just left the active statuses (finished,
+# abandoned, stopped, cancelled): a tournament records its table's result. It must not
+# wait (it is called inside the game's session): it starts its own task if it needs one.
+EndedHandler = Callable[[Game], None]
 # Queues (on ``game.outbox``) what the channel must be shown of a change, just before the
 # change is committed, so both are written in one transaction.
 Announce = Callable[[], None]
@@ -157,6 +161,8 @@ class GameService:
         self._on_posts = on_posts
         # queues what a move shows (before the move is committed, on ``game.outbox``)
         self.compose: Callable[[MoveOutcome], None] | None = None
+        # told when a game ends (see :data:`EndedHandler`)
+        self.on_ended: EndedHandler | None = None
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that serialises every change to one game (kept while anyone uses it)."""
@@ -238,6 +244,8 @@ class GameService:
         post that; a finished game leaves the cache. ``columns``: only these changed;
         ``posted``: outbox rows of posts made, deleted in the same transaction."""
         posts = game.outbox
+        # only active games are kept loaded: a kept game saved inactive has just ended
+        ending = self._games.get(game.id) is game and not game.status.active
         try:
             await self.storage.save_game(game, now(), move, results or (), columns, posted)
         except BaseException:
@@ -248,6 +256,8 @@ class GameService:
         if not game.status.active:
             self._games.pop(game.id, None)
         self._posted(posts)
+        if ending and self.on_ended is not None:
+            self.on_ended(game)
 
     # ------------------------------------------------------------------ lobby
 
@@ -267,6 +277,37 @@ class GameService:
         # anyone presses Start (whose click cuts the first deal: bot.records.seal)
         extra["seed"] = self._draw_seed()
         game = Game(0, guild_id, channel_id, int(host.user_id or 0), options, [host], extra=extra)
+        await self.storage.create_game(game, now())
+        self._games[game.id] = game
+        return game
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        seats: Sequence[Seat],
+        options: GameOptions,
+        *,
+        hints: bool = False,
+        extra: dict[str, Any] | None = None,
+        locale: str | None = None,
+    ) -> Game:
+        """A match already dealt with these ``seats`` (a tournament's table, in its own
+        thread): created PLAYING, its first turn's timer set; raises ``ChannelBusy`` if
+        the channel is taken. The caller announces its table and saves it (one commit,
+        as a rematch's). ``extra`` is kept with the game (a tournament's table names
+        itself there); the first seat is its host."""
+        options = options.for_players(len(seats))
+        options.rules(len(seats))  # validates
+        kept: dict[str, Any] = dict(extra or {})
+        if locale:
+            kept["locale"] = locale
+        if hints:
+            kept["hints"] = True
+        host = int(seats[0].user_id or 0)
+        game = Game(0, guild_id, channel_id, host, options, [s.fresh() for s in seats], extra=kept)
+        # the first deal is cut by the number Discord gave the table's thread
+        self.deal_match(game, channel_id, host, "table")
         await self.storage.create_game(game, now())
         self._games[game.id] = game
         return game

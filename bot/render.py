@@ -591,6 +591,8 @@ def cut_line(game: Game, t: Lang = EN) -> str:
         name = t("the host")
     if cut_by.get("how") == "rematch":
         return t("Cut: {name}'s click on Rematch", name=name)
+    if cut_by.get("how") == "table":  # a tournament's table (GameService.open_table)
+        return t("Cut: the number Discord gave this table's thread")
     return t("Cut: {name}'s click on Start", name=name)
 
 

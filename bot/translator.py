@@ -66,6 +66,9 @@ def command_strings(
     for command in commands:
         yield Where.command_name, command.name
         yield Where.command_description, command.description
+        if isinstance(command, app_commands.Group):  # a subgroup: /kasino tournament …
+            yield from command_strings(command.name, command.description, command.commands)
+            continue
         for parameter in getattr(command, "parameters", ()):
             yield Where.parameter_name, parameter.display_name  # as renamed, if it is
             yield Where.parameter_description, parameter.description

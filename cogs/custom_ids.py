@@ -43,6 +43,7 @@ custom_id formats (``k`` for Kasino)::
                                         n: the n-th move analysed); ``slot`` tells the
                                         buttons to the same page apart (summary, back,
                                         next, c1-c3: the costliest moves)
+    k:tour:<tournament>:<join|leave|start|cancel>   a tournament's sign-up buttons
     k:tboard:<page>                     a page of the server's tournaments board
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
@@ -107,6 +108,10 @@ LEARN_ACTIONS = ("play",)
 REVIEW_SLOTS = ("summary", "back", "next", "c1", "c2", "c3")
 MAX_SEAT = 5  # six seats at most (Krypkasino)
 MAX_REVIEW_PAGE = MAX_STEP  # a page per move analysed
+# A tournament's sign-up message (cogs.tournaments): players join or leave, the organiser
+# starts or cancels.
+BUTTON_KINDS += ("tour",)
+TOUR_ACTIONS = ("join", "leave", "start", "cancel")
 
 
 class BadComponent(ValueError):
@@ -231,6 +236,8 @@ def parse_click(text: object, values: object = None) -> Click:
         return _practice(kind, fields, values)
     if kind == "learn":
         return _learn(fields, values)
+    if kind == "tour":
+        return _tour(fields, values)
     if kind == "scores":
         _no_values(values)
         return Click("scores", scores=_scores(fields))
@@ -393,6 +400,14 @@ def _learn(fields: list[str], values: object) -> Click:
         raise BadComponent("not a lesson button")
     _no_values(values)
     return Click("learn", variant=fields[0], action=fields[1])
+
+
+def _tour(fields: list[str], values: object) -> Click:
+    """A tournament's sign-up button: the tournament (``game``) and the action."""
+    if len(fields) != 2 or fields[1] not in TOUR_ACTIONS:
+        raise BadComponent("not a tournament button")
+    _no_values(values)
+    return Click("tour", number(fields[0], MAX_ID, 1), action=fields[1])
 
 
 def _analysis(kind: str, fields: list[str], values: object, text: str) -> Click:

@@ -28,6 +28,8 @@ from bot.rules_text import rules_embed
 from bot.storage import ChannelBusy, CorruptGame, Outgoing
 from bot.timers import Timers
 from bot.tournaments.board import board_embed
+from bot.tournaments.model import Format, Settings
+from bot.tournaments.roundrobin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from cogs.analysis import AnalysisFlow
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
@@ -46,6 +48,8 @@ from cogs.profiles import DEFAULT_VARIANT, ProfileFlow
 from cogs.puzzles import PuzzleFlow
 from cogs.records import RecordFlow
 from cogs.table import TableFlow
+from cogs.tournament_rounds import RoundRunner
+from cogs.tournaments import TournamentFlow
 from cogs.views import lobby_view, rules_view, scores_view, tournament_board_view
 
 if TYPE_CHECKING:
@@ -81,6 +85,11 @@ DECK_NAMES = {TWO_COLOUR: N_("two colours"), FOUR_COLOUR: N_("four colours")}
 DECK_SCOPES = [
     app_commands.Choice(name=N_("me (my hand, menus and hints)"), value=USER),
     app_commands.Choice(name=N_("this server (the table, lobby and summaries)"), value=GUILD),
+]
+FORMATS = [
+    app_commands.Choice(name=N_("Swiss"), value=Format.SWISS.value),
+    app_commands.Choice(name=N_("round robin"), value=Format.ROUND_ROBIN.value),
+    app_commands.Choice(name=N_("single elimination"), value=Format.KNOCKOUT.value),
 ]
 PAGE_SIZE = 10
 # shown with a deck choice: one card of each suit, with the ranks people mix up
@@ -129,6 +138,10 @@ class Kasino(
         self.puzzles = PuzzleFlow(bot.storage, self.practice, bot.cpu_call)
         self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
         self.analysis = AnalysisFlow(bot.storage, self.records, self.inks, bot.analyses)
+        # tournaments: the rounds' runner (threads, games, results, deadlines, podium) and
+        # the commands' and sign-up's flow (cogs.tournaments)
+        self.rounds = RoundRunner(bot, self.games, self.table, self.languages.server)
+        self.tournaments = TournamentFlow(self.rounds, self.languages)
 
     async def _table_posted(
         self, game_id: int, message_id: int | None, row: int | None = None
@@ -153,10 +166,12 @@ class Kasino(
                 if game is not None and game.status is Status.PLAYING and not game.message_id:
                     self.table.announce(game)  # dealt, but killed before its table was kept
                     await self.games.save(game)
+        await self.rounds.reconcile()  # this process's shards' open tournaments go on
 
     async def cog_unload(self) -> None:
         """Stop the timers (their deadlines stay in the database)."""
         self.timers.cancel_all()
+        await self.rounds.close()
         await self.analysis.close()
         await self.table.outbox.close()
         await self.live.close()
@@ -530,6 +545,122 @@ class Kasino(
             log.info("game %s: stopped", game.id)
             self.table.follow(game)
 
+    # ------------------------------------------------------------ tournaments
+
+    tournament = app_commands.Group(
+        name="tournament", description="Run a tournament: sign-up, rounds in threads, podium"
+    )
+
+    @tournament.command(name="new", description="Open a tournament's sign-up in this channel")
+    @app_commands.describe(
+        title="The tournament's name",
+        variant="Which game (default Swedish Kasino)",
+        format="Swiss (default), round robin or single elimination",
+        table_size="Players a table (default 2; Swiss 3 or 4, Krypkasino up to 6)",
+        rounds="Swiss: the number of rounds (default: by the number of players)",
+        target="Points to win a match (the game's usual target by default)",
+        turn_minutes="Minutes a player has for a move",
+        round_minutes="Minutes a round may last; then unfinished tables are decided by score",
+        hints="Allow hints at the tables (default off)",
+        fillers="Computer players complete tables and replace byes (default off)",
+        cap="The most players (default 64; a round robin 16)",
+        start_in="Start by itself in this many minutes (default: the organiser starts it)",
+        sweeps="Building games: each sweep (clearing the table) scores 1",
+        permissive="Casino family: permissive building (trail while owning a build…)",
+        last_capture_point="Casino family: most cards 2 and the last capture 1, not most cards 3",
+        take_all="Krypkasino: a capture must take every group it can (default on)",
+        majorities="Krypkasino: most cards 1 and most spades 2 as penalties (default off)",
+    )
+    @app_commands.choices(variant=VARIANTS, format=FORMATS)
+    async def tournament_new(
+        self,
+        interaction: discord.Interaction,
+        title: app_commands.Range[str, 1, 80],
+        variant: app_commands.Choice[str] | None = None,
+        format: app_commands.Choice[str] | None = None,
+        table_size: app_commands.Range[int, 2, 6] = 2,
+        rounds: app_commands.Range[int, 1, 15] | None = None,
+        target: app_commands.Range[int, 5, 100] | None = None,
+        turn_minutes: app_commands.Range[int, 1, 1440] | None = None,
+        round_minutes: app_commands.Range[int, 5, 10080] = 60,
+        hints: bool = False,
+        fillers: bool = False,
+        cap: app_commands.Range[int, 2, 128] | None = None,
+        start_in: app_commands.Range[int, 1, 10080] | None = None,
+        sweeps: bool = False,
+        permissive: bool = False,
+        last_capture_point: bool = False,
+        take_all: bool | None = None,
+        majorities: bool = False,
+    ) -> None:
+        """A tournament's sign-up (Manage Server or the organisers' role)."""
+        key = variant.value if variant else "swedish"
+        game = GameOptions(
+            variant=key,
+            target=target or rules_for(key).target,
+            turn_seconds=turn_minutes * 60 if turn_minutes else self.bot.config.turn_seconds,
+            sweeps=sweeps,
+            permissive=permissive,
+            last_capture_point=last_capture_point,
+            take_all=True if take_all is None else take_all,
+            majorities=majorities,
+        )
+        chosen = Format(format.value) if format else Format.SWISS
+        if cap is None:  # a round robin's own limit, else 64
+            cap = ROUND_ROBIN_MOST if chosen is Format.ROUND_ROBIN else 64
+        settings = Settings(
+            game,
+            format=chosen,
+            table_size=table_size,
+            rounds=rounds,
+            round_minutes=round_minutes,
+            hints=hints,
+            fillers=fillers,
+            cap=cap,
+        )
+        await self.tournaments.new(interaction, settings, title, start_in)
+
+    @tournament.command(name="start", description="Start this channel's tournament now")
+    async def tournament_start(self, interaction: discord.Interaction) -> None:
+        """The organiser closes the sign-up; round 1 is paired."""
+        await self.tournaments.command(interaction, "start")
+
+    @tournament.command(name="drop", description="Leave the tournament (or drop a player)")
+    @app_commands.describe(member="The organiser drops this player (default: yourself)")
+    async def tournament_drop(
+        self, interaction: discord.Interaction, member: discord.Member | None = None
+    ) -> None:
+        """Paired no more; the table one sits at is decided against them."""
+        await self.tournaments.command(interaction, "drop", member)
+
+    @tournament.command(name="add", description="Add a player to a running Swiss tournament")
+    @app_commands.describe(member="The player to add (paired from the next round)")
+    async def tournament_add(
+        self, interaction: discord.Interaction, member: discord.Member
+    ) -> None:
+        """The organiser adds a late player."""
+        await self.tournaments.command(interaction, "add", member)
+
+    @tournament.command(name="pause", description="No new round starts until resumed")
+    async def tournament_pause(self, interaction: discord.Interaction) -> None:
+        """The organiser pauses between rounds (tables playing go on)."""
+        await self.tournaments.command(interaction, "pause")
+
+    @tournament.command(name="resume", description="Resume a paused tournament")
+    async def tournament_resume(self, interaction: discord.Interaction) -> None:
+        """The organiser resumes; a finished round is followed by the next."""
+        await self.tournaments.command(interaction, "resume")
+
+    @tournament.command(name="end", description="End the tournament now (the podium so far)")
+    async def tournament_end(self, interaction: discord.Interaction) -> None:
+        """The organiser ends it: running tables are decided by the score."""
+        await self.tournaments.command(interaction, "end")
+
+    @tournament.command(name="standings", description="The tournament's standings, privately")
+    async def tournament_standings(self, interaction: discord.Interaction) -> None:
+        """Everyone's line with the tiebreaks."""
+        await self.tournaments.command(interaction, "standings")
+
     # ------------------------------------------------------------- components
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
@@ -605,6 +736,9 @@ class Kasino(
             return
         if click.kind == "learn":
             await self.lessons.on_button(interaction, click)
+            return
+        if click.kind == "tour":
+            await self.tournaments.on_button(interaction, click)
             return
         if click.owner:  # a practice position's menus (cogs.practice)
             await self.practice.on_click(interaction, click)

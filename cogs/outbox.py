@@ -60,6 +60,8 @@ class Post:
     table: bool = False
     edit: int | None = None
     row: int | None = None
+    # more people it may ping (a tournament table's first message names all its players)
+    mentions: tuple[int, ...] = ()
 
     @property
     def creates(self) -> bool:
@@ -77,6 +79,8 @@ class Post:
             "mention": self.mention,
             "edit": self.edit,
         }
+        if self.mentions:
+            body["mentions"] = list(self.mentions)
         text = json.dumps(body, separators=(",", ":"))
         return Outgoing(self.game_id, self.guild_id, self.channel_id, text, self.table, post=self)
 
@@ -101,6 +105,7 @@ class Post:
                 mention=_optional(body["mention"], int),
                 table=record.table,
                 edit=_optional(body["edit"], int),
+                mentions=tuple(int(user) for user in body.get("mentions", ())),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"a damaged outbox row: {error}") from None
@@ -277,9 +282,10 @@ class Outbox:
         if not post.creates:
             await self._delete(channel, post, await self._table_saved(post, None))
             return
+        pinged = ([post.mention] if post.mention else []) + list(post.mentions)
         mentions = (
-            discord.AllowedMentions(users=[discord.Object(post.mention)])
-            if post.mention
+            discord.AllowedMentions(users=[discord.Object(user) for user in pinged])
+            if pinged
             else discord.AllowedMentions.none()
         )
         self._sent.setdefault(post.channel_id, collections.deque(maxlen=MAX_POSTS)).append(now())

@@ -1,0 +1,119 @@
+"""A tournament's own messages in its channel: the sign-up (kept up to date, then saying
+what became of the tournament), one standings message a round (edited as its tables
+finish) and the podium with a Replay button per game. What they look like is
+:mod:`bot.tournaments.embed`'s and :mod:`cogs.tournament_views`'s.
+
+They are posted directly, not through the games' outbox (which is per game): each message's
+id is kept on the tournament, so it is edited, never posted twice, except when a process
+is killed between posting one and saving its id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+import discord
+
+from bot.i18n import Lang
+from bot.storage.tournaments import TournamentRow
+from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
+from bot.tournaments.model import Phase, Standing
+from bot.tournaments.pairing import current_standings
+from bot.tournaments.tables import results_of, round_tables
+from cogs.tournament_views import podium_view, signup_view
+
+
+def names_of(row: TournamentRow) -> dict[int, str]:
+    """The entrants' names by user id."""
+    return {e.user_id: e.name for e in row.entrants}
+
+
+class TournamentPosts:
+    """Builds and posts the sign-up, standings and podium messages of tournaments."""
+
+    def __init__(self, client: discord.Client, language: Callable[[int], Lang]) -> None:
+        self.client = client
+        self.language = language  # a guild's public language
+
+    def channel(self, row: TournamentRow) -> discord.PartialMessageable:
+        """The tournament's channel."""
+        return self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+
+    # --------------------------------------------------------------- sign-up
+
+    def signup_message(self, row: TournamentRow) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The sign-up message as it is now (its buttons while the sign-up is open)."""
+        t = self.language(row.guild_id)
+        start_at = row.deadline if row.phase is Phase.SIGNUP else None
+        embed = signup_embed(row.id, row.name, row.settings, row.entrants, row.organiser_id,
+                             row.phase, t, start_at=start_at)  # fmt: skip
+        return embed, signup_view(row.id, t) if row.phase is Phase.SIGNUP else None
+
+    async def show_signup(self, row: TournamentRow) -> None:
+        """Bring the sign-up message up to date: the list and its buttons while it is
+        open; once closed, what became of the tournament, without buttons."""
+        if not row.message_id:
+            return
+        embed, view = self.signup_message(row)
+        with contextlib.suppress(discord.HTTPException):
+            await self.channel(row).get_partial_message(row.message_id).edit(embed=embed, view=view)
+
+    # ------------------------------------------------------------- standings
+
+    @staticmethod
+    def standings_of(row: TournamentRow) -> list[Standing]:
+        """The standings now, with the documented tiebreaks."""
+        return current_standings(row.settings, row.entrants, results_of(row), seed=row.seed)
+
+    def standings_message(self, row: TournamentRow, t: Lang) -> discord.Embed:
+        """The standings now, and how many of the round's tables have finished."""
+        current = round_tables(row)
+        return standings_embed(
+            row.name,
+            row.round,
+            int(row.extra.get("rounds") or row.round),
+            self.standings_of(row),
+            names_of(row),
+            t,
+            done=sum(tr.result is not None for tr in current),
+            tables=len(current),
+        )
+
+    async def show_standings(self, row: TournamentRow) -> bool:
+        """Edit the round's standings message, or post it (its id is then put in
+        ``row.extra["standings"]``: ``True`` says the row needs saving)."""
+        embed = self.standings_message(row, self.language(row.guild_id))
+        kept = dict(row.extra.get("standings") or {})
+        message_id = kept.get(str(row.round))
+        if message_id:
+            with contextlib.suppress(discord.NotFound):
+                await self.channel(row).get_partial_message(int(message_id)).edit(embed=embed)
+                return False
+        message = await self.channel(row).send(
+            embed=embed, allowed_mentions=discord.AllowedMentions.none()
+        )
+        kept[str(row.round)] = message.id
+        row.extra["standings"] = kept
+        return True
+
+    # ---------------------------------------------------------------- podium
+
+    async def post_podium(self, row: TournamentRow, final: list[Standing]) -> None:
+        """Post the podium (once: its id goes in ``row.extra["podium_id"]``, saved by the
+        caller with the FINISHED phase), with a Replay button per game, the last round's
+        first, as many as a message holds."""
+        if row.extra.get("podium_id"):
+            return
+        t = self.language(row.guild_id)
+        played = sorted(
+            (tr for tr in row.tables if tr.game_id is not None),
+            key=lambda tr: (-tr.table.round, tr.table.number),
+        )
+        games = [int(tr.game_id or 0) for tr in played]
+        message = await self.channel(row).send(
+            embed=podium_embed(row.name, final, names_of(row), t, games=len(games)),
+            view=podium_view(games, t),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        row.extra["podium_id"] = message.id

@@ -1,0 +1,51 @@
+"""A tournament's buttons: the sign-up's Join / Leave (players) and Start / Cancel (the
+organiser), and the podium's Replay per game (``k:replay:<game>:0:open``, as a finished
+match's own Replay button)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import EN, Lang
+from cogs.components import KasinoButton
+
+ROW_WIDTH = 5  # buttons a row
+MAX_BUTTONS = 25  # five rows of five: a message's limit
+
+
+def signup_view(tournament_id: int, t: Lang = EN) -> discord.ui.View:
+    """The sign-up message's buttons (dispatched by their custom_ids: the view is stopped)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(KasinoButton("tour", tournament_id, "join", label=t("Join"),
+                               style=discord.ButtonStyle.success))  # fmt: skip
+    view.add_item(KasinoButton("tour", tournament_id, "leave", label=t("Leave")))
+    view.add_item(KasinoButton("tour", tournament_id, "start", label=t("Start"),
+                               style=discord.ButtonStyle.primary, row=1))  # fmt: skip
+    view.add_item(KasinoButton("tour", tournament_id, "cancel", label=t("Cancel"),
+                               style=discord.ButtonStyle.danger, row=1))  # fmt: skip
+    view.stop()
+    return view
+
+
+def podium_view(games: Sequence[int], t: Lang = EN) -> discord.ui.View | None:
+    """A Replay button per game, as many as a message holds (the caller orders them:
+    the final round's first); ``None`` when no game was played."""
+    if not games:
+        return None
+    view = discord.ui.View(timeout=None)
+    for index, game_id in enumerate(games[:MAX_BUTTONS]):
+        view.add_item(
+            KasinoButton(
+                "replay",
+                game_id,
+                0,
+                "open",
+                label=t("Replay #{id}", id=game_id),
+                emoji="⏯️",
+                row=index // ROW_WIDTH,
+            )
+        )
+    view.stop()
+    return view

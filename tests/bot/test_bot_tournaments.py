@@ -1,0 +1,271 @@
+"""Tournaments through SimCord, on both databases: a Swiss of eight people from the sign-up
+to the podium (with refused bad inputs, a drop-out mid-round and a kill while a round's
+threads are being made), and a knockout of four to the podium.
+
+The games are ordinary games in their threads: the Swiss's are decided at each round's
+deadline (by the score), the knockout's end when an idle player's automatic moves abandon
+them (that player forfeits). A match played to its end gives its result as
+tests/bot/test_tournament_results.py shows."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+import pytest
+
+from bot.client import KasinoBot
+from bot.config import Config
+from bot.models import Status
+from bot.storage.tournaments import TournamentRow
+from bot.tournaments.model import Decided, Phase
+from tests.bot.kasino_harness import Harness, custom_ids
+
+EIGHT = ("erik", "frida", "gustav", "hanna")
+
+
+def admin(harness: Harness) -> Any:
+    """A member with Manage Server: the organiser."""
+    role = harness.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return harness.guild.add_member(harness.env.create_user("organiser"), roles=[role])
+
+
+def tour_id(message: Any) -> int:
+    """The tournament id on a sign-up message's buttons."""
+    found = {int(c.split(":")[2]) for c in custom_ids(message) if c.startswith("k:tour:")}
+    assert len(found) == 1, custom_ids(message)
+    return found.pop()
+
+
+async def stored(harness: Harness, tournament_id: int) -> TournamentRow:
+    row = await harness.cog.games.storage.get_tournament(tournament_id)
+    assert row is not None
+    return row
+
+
+def current(row: TournamentRow) -> list[Any]:
+    return [tr for tr in row.tables if tr.table.round == row.round]
+
+
+async def sign_up(harness: Harness, organiser: Any, **options: Any) -> tuple[Any, int]:
+    result = await harness.slash(organiser, "kasino tournament new", **options)
+    assert result.response is not None and not result.ephemeral, result
+    signup = result.response.message
+    tid = tour_id(signup)
+    for member in harness.members:
+        joined = await harness.click(member, signup, custom_id=f"k:tour:{tid}:join")
+        assert not joined.ephemeral, joined.response.content
+    return harness.current(signup), tid
+
+
+@pytest.fixture
+def bot_config(db_path: Any) -> Config:
+    """Hour-long turns (the Swiss's games wait for the round's deadline)."""
+    return Config(token=None, db_path=db_path, turn_seconds=3600, round_pause=0,
+                  computer_pause=0.1, hard_budget_ms=10)  # fmt: skip
+
+
+async def test_a_swiss_of_eight_to_the_podium(harness: Harness, bot_config: Config) -> None:
+    harness.add_members(EIGHT)
+    anna, bjorn = harness.members[:2]
+    organiser = admin(harness)
+    # only an organiser opens one
+    refused = await harness.slash(anna, "kasino tournament new", title="Cup")
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    signup, tid = await sign_up(harness, organiser, title="Friday Cup", round_minutes=30)
+    assert "8 of at most 64 players" in signup.embeds[0].fields[0].value
+    # bad inputs are refused and change nothing
+    before = await stored(harness, tid)
+    twice = await harness.click(anna, signup, custom_id=f"k:tour:{tid}:join")
+    assert twice.ephemeral and "already signed up" in twice.response.content
+    start = await harness.click(anna, signup, custom_id=f"k:tour:{tid}:start")
+    assert start.ephemeral and "Only the organiser" in start.response.content
+    for forged in (f"k:tour:{tid + 1}:join", f"k:tour:{tid}:win", f"k:tour:0{tid}:join"):
+        answer = await harness.forge(anna, signup, forged)
+        assert answer.ephemeral and "not valid" in answer.response.content
+    after = await stored(harness, tid)
+    assert (after.version, after.entrants, after.phase) == (
+        before.version,
+        before.entrants,
+        before.phase,
+    )
+    # the organiser starts: round 1's four tables, each a game in its own thread
+    started = await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
+    assert not started.ephemeral
+    await harness.env.settle()
+    assert not custom_ids(harness.current(signup))  # its buttons are gone
+    late = await harness.forge(anna, signup, f"k:tour:{tid}:join")  # an old client's
+    assert late.ephemeral and "sign-up is closed" in late.response.content
+    row = await stored(harness, tid)
+    assert row.phase is Phase.RUNNING and row.round == 1 and row.extra["rounds"] == 3
+    tables = current(row)
+    assert len(tables) == 4 and all(tr.game_id and tr.thread_id for tr in tables)
+    threads = {t.id: t for t in harness.channel.threads}
+    for tr in tables:
+        game = await harness.cog.games.storage.get_game(tr.game_id)
+        assert game.status is Status.PLAYING and game.channel_id == tr.thread_id
+        assert not game.hints and not game.has_computers
+        posted = threads[tr.thread_id].history()
+        welcome = next(m for m in posted if "round 1, table" in (m.content or ""))
+        assert all(f"<@{p}>" in welcome.content for p in tr.table.players)
+        assert any(m.embeds and "k:hand:" in str(custom_ids(m)) for m in posted)
+    # a player drops mid-round: their table is decided against them at its end
+    quitter = tables[0].table.players[0]
+    dropped = await harness.slash(harness.member(quitter), "kasino tournament drop")
+    assert not dropped.ephemeral and "has left the tournament" in dropped.response.content
+    # the round's deadline: unfinished tables are stopped and decided by the score
+    await harness.env.advance_time(30 * 60 + 1)
+    row = await stored(harness, tid)
+    first = [tr for tr in row.tables if tr.table.round == 1]
+    assert all(tr.result is not None for tr in first)
+    assert first[0].result.decided is Decided.FORFEIT
+    assert first[0].result.places[0] == 1  # the one who dropped is last
+    assert {tr.result.decided for tr in first[1:]} == {Decided.SCORE}
+    standings = [m for m in harness.public_messages() if m.embeds and "standings after round 1"
+                 in (m.embeds[0].title or "")]  # fmt: skip
+    assert len(standings) == 1 and "Tables finished: 4 of 4" in standings[0].embeds[0].description
+    # round 2 pairs the seven still in: three tables and a bye, the one who left unpaired
+    assert row.round == 2
+    second = current(row)
+    assert sum(tr.table.bye for tr in second) == 1 and len(second) == 4
+    assert all(quitter not in tr.table.players for tr in second)
+    # anyone sees the standings; the organiser adds a latecomer, paired from round 3
+    shown = await harness.slash(bjorn, "kasino tournament standings")
+    assert shown.ephemeral and "standings after round 2" in shown.response.embeds[0].title
+    late = harness.guild.add_member(harness.env.create_user("ivar"))
+    refused = await bjorn.slash(harness.channel, "kasino tournament add", member=late)
+    assert refused.ephemeral and "Only the organiser" in refused.response.content
+    again = await organiser.slash(harness.channel, "kasino tournament add", member=anna)
+    assert again.ephemeral and "already in this tournament" in again.response.content
+    added = await organiser.slash(harness.channel, "kasino tournament add", member=late)
+    assert not added.ephemeral and "from the next round" in added.response.content
+    # a kill while round 3's threads are made: one thread made but not kept
+    kill_after_a_thread(harness)
+    await harness.env.advance_time(30 * 60 + 1)
+    row = await stored(harness, tid)
+    assert row.round == 3 and not any(tr.game_id for tr in current(row))
+    assert len(harness.channel.threads) == 4 + 3 + 1
+    await harness.restart(KasinoBot(bot_config, seed=11))
+    await harness.env.settle()
+    row = await stored(harness, tid)
+    assert all(tr.game_id for tr in current(row) if not tr.table.bye)
+    names = [t.name for t in harness.channel.threads]
+    assert len(names) == len(set(names)) == 4 + 3 + 4  # no table got two threads
+    assert any(late.id in tr.table.players for tr in current(row))
+    # the last round's deadline: the podium
+    await harness.env.advance_time(30 * 60 + 1)
+    row = await stored(harness, tid)
+    assert row.phase is Phase.FINISHED and row.extra.get("podium_id")
+    podium = next(m for m in harness.public_messages() if m.id == row.extra["podium_id"])
+    assert "🥇" in podium.embeds[0].description and "🥉" in podium.embeds[0].description
+    replays = [c for c in custom_ids(podium) if c.startswith("k:replay:")]
+    assert len(replays) == 4 + 3 + 4
+    board, total = await harness.cog.games.storage.tournament_board(harness.guild.id)
+    assert total == 9 and sum(line.wins for line in board) == 1
+    # a finished tournament takes no more commands
+    late = await harness.slash(bjorn, "kasino tournament standings")
+    assert late.ephemeral and "no open tournament" in late.response.content
+
+
+def kill_after_a_thread(harness: Harness) -> None:
+    """The bot process dies while making a round's threads: it makes the first thread,
+    then stops before keeping it (nothing more of the round is done until a restart)."""
+    rounds = harness.cog.rounds
+    made = rounds.pacer.make
+
+    async def dies_after(guild_id: int, parent_id: int, name: str) -> int:
+        await made(guild_id, parent_id, name)
+        raise asyncio.CancelledError  # as a killed process: no step after it
+
+    rounds.pacer.make = dies_after
+
+
+@pytest.fixture
+def knockout_config(db_path: Any) -> Config:
+    """Five-minute turns, and a game is abandoned after two automatic moves in a row for
+    one seat: idle players' matches end in a virtual hour, the seat that timed out first
+    forfeiting (a match played to its end: tests/bot/test_tournament_results.py)."""
+    return Config(token=None, db_path=db_path, turn_seconds=300, round_pause=0,
+                  computer_pause=0.1, hard_budget_ms=10, max_auto_moves=2)  # fmt: skip
+
+
+@pytest.fixture
+def simcord_bot(knockout_config: Config, request: pytest.FixtureRequest) -> KasinoBot:
+    """The knockout runs with :func:`knockout_config`, the Swiss with :func:`bot_config`."""
+    if "knockout" in request.node.name:
+        return KasinoBot(knockout_config, seed=20240607)
+    return KasinoBot(request.getfixturevalue("bot_config"), seed=20240607)
+
+
+async def test_a_knockout_of_four_to_the_podium(harness: Harness) -> None:
+    organiser = admin(harness)
+    _, tid = await sign_up(
+        harness, organiser, title="Cup", format="knockout", target=5, round_minutes=1440
+    )
+    command = await harness.slash(organiser, "kasino tournament start")
+    assert command.ephemeral and "has started" in command.response.content
+    for _ in range(30):
+        await harness.env.advance_time(600)
+        row = await stored(harness, tid)
+        if row.phase is Phase.FINISHED:
+            break
+    assert row.phase is Phase.FINISHED and row.round == 2
+    assert all(tr.result.decided is Decided.FORFEIT for tr in row.tables)
+    final = [tr for tr in row.tables if tr.table.round == 2]
+    assert len(final) == 1
+    winner = final[0].table.players[final[0].result.places.index(0)]
+    podium = next(m for m in harness.public_messages() if m.id == row.extra["podium_id"])
+    assert f"🥇 **{row.entrant(winner).name}**" in podium.embeds[0].description
+    games = [await harness.cog.games.storage.get_game(tr.game_id) for tr in row.tables]
+    assert all(g.status is Status.ABANDONED for g in games)
+    # the board: the winner first, the finalist second, the semi-finals' losers third
+    board, total = await harness.cog.games.storage.tournament_board(harness.guild.id)
+    assert total == 4 and board[0].user_id == winner and board[0].wins == 1
+    assert sum(line.podiums for line in board) == 4
+
+
+async def test_a_round_robin_starts_on_time_pauses_and_is_ended(harness: Harness) -> None:
+    anna = harness.members[0]
+    organiser = admin(harness)
+    signup, tid = await sign_up(
+        harness,
+        organiser,
+        title="Night",
+        format="round-robin",
+        start_in=5,
+        round_minutes=30,
+        cap=4,
+    )
+    assert "It starts <t:" in signup.embeds[0].description
+    full = await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:join")
+    assert full.ephemeral and "full (4 players)" in full.response.content
+    assert len((await stored(harness, tid)).entrants) == 4
+    await harness.env.advance_time(5 * 60 + 1)  # the start time: it starts by itself
+    row = await stored(harness, tid)
+    assert row.phase is Phase.RUNNING and row.round == 1 and row.extra["rounds"] == 3
+    assert not custom_ids(harness.current(signup))
+    refused = await harness.slash(anna, "kasino tournament pause")
+    assert refused.ephemeral and "Only the organiser" in refused.response.content
+    paused = await harness.slash(organiser, "kasino tournament pause")
+    assert not paused.ephemeral and "paused" in paused.response.content
+    # the round's deadline decides its tables, but no new round starts while paused
+    await harness.env.advance_time(30 * 60 + 1)
+    row = await stored(harness, tid)
+    assert row.phase is Phase.PAUSED and row.round == 1
+    assert all(tr.result is not None for tr in row.tables)
+    resumed = await harness.slash(organiser, "kasino tournament resume")
+    assert not resumed.ephemeral
+    row = await stored(harness, tid)
+    assert row.phase is Phase.RUNNING and row.round == 2
+    assert all(tr.game_id for tr in current(row))
+    # the organiser ends it: round 2's games are stopped and the podium is posted
+    ended = await harness.slash(organiser, "kasino tournament end")
+    assert ended.ephemeral and "podium" in ended.response.content, ended
+    row = await stored(harness, tid)
+    assert row.phase is Phase.FINISHED and row.round == 2
+    assert all(tr.result.decided is Decided.SCORE for tr in row.tables)
+    for tr in row.tables:
+        game = await harness.cog.games.storage.get_game(tr.game_id)
+        assert game.status is Status.STOPPED
+    assert any(m.id == row.extra["podium_id"] for m in harness.public_messages())

@@ -4,8 +4,9 @@ finish) and the podium with a Replay button per game. What they look like is
 :mod:`bot.tournaments.embed`'s and :mod:`cogs.tournament_views`'s.
 
 They are posted directly, not through the games' outbox (which is per game): each message's
-id is kept on the tournament, so it is edited, never posted twice, except when a process
-is killed between posting one and saving its id.
+id is kept on the tournament, so it is edited, never posted twice. A process killed between
+posting one and saving its id posts it again on restart, with the same nonce (Discord's
+enforced nonce: a repeat within minutes makes no second message).
 """
 
 from __future__ import annotations
@@ -91,7 +92,9 @@ class TournamentPosts:
                 await self.channel(row).get_partial_message(int(message_id)).edit(embed=embed)
                 return False
         message = await self.channel(row).send(
-            embed=embed, allowed_mentions=discord.AllowedMentions.none()
+            embed=embed,
+            allowed_mentions=discord.AllowedMentions.none(),
+            nonce=f"kasinot{row.id}r{row.round}",
         )
         kept[str(row.round)] = message.id
         row.extra["standings"] = kept
@@ -115,5 +118,6 @@ class TournamentPosts:
             embed=podium_embed(row.name, final, names_of(row), t, games=len(games)),
             view=podium_view(games, t),
             allowed_mentions=discord.AllowedMentions.none(),
+            nonce=f"kasinot{row.id}podium",
         )
         row.extra["podium_id"] = message.id

@@ -126,7 +126,7 @@ async def one_process(
 ) -> Process:
     """One bot process: a Swiss of four in its guild, from sign-up to podium; it restarts
     while the other process's timers fire."""
-    seen = Process()
+    process = Process()
     with startup:  # one start at a time (SimCord's start-up wait is wall-clock)
         running = simcord.run(make_bot(config(url, shard), seed=shard), settle_timeout=60,
                               strict_sync=False)  # fmt: skip
@@ -135,7 +135,7 @@ async def one_process(
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_exit(running.__aexit__)
         harness = Harness(env, shard_id=shard)
-        seen.guild_id = harness.guild.id
+        process.guild_id = harness.guild.id
         minutes = ROUND_MINUTES[shard]
         _, ids[shard] = await sign_up(
             harness, admin(harness), title=f"Cup {shard}", start_in=START_IN, round_minutes=minutes
@@ -146,7 +146,7 @@ async def one_process(
         for step in (0, 1):
             if restarts[step] == shard:
                 await harness.restart(ShardedKasinoBot(config(url, shard), seed=10 + shard))
-                seen.resumed = timers_of(harness, ids)
+                process.resumed = timers_of(harness, ids)
             else:  # the other process is restarting: this one's start time comes
                 await harness.env.advance_time(START_IN * 60 + 1)
                 row = await stored(harness, ids[shard])
@@ -154,13 +154,13 @@ async def one_process(
             meet()
         await until_finished(harness, ids[shard])
         await env.settle()
-        seen.threads = {t.id for t in harness.channel.threads}
+        process.threads = {t.id for t in harness.channel.threads}
         titles = [m.embeds[0].title or "" for m in harness.public_messages() if m.embeds]
-        seen.standings = sum("standings after round" in title for title in titles)
+        process.standings = sum("standings after round" in title for title in titles)
         row = await stored(harness, ids[shard])
-        seen.podiums = sum(m.id == row.extra.get("podium_id") for m in harness.public_messages())
+        process.podiums = sum(m.id == row.extra.get("podium_id") for m in harness.public_messages())
         await env.bot.close_storage()
-    return seen
+    return process
 
 
 def test_each_process_runs_only_its_own_guilds_tournament(

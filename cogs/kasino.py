@@ -30,6 +30,7 @@ from bot.timers import Timers
 from bot.tournaments.board import board_embed
 from bot.tournaments.model import Format, Settings
 from bot.tournaments.roundrobin import MAX_PLAYERS as ROUND_ROBIN_MOST
+from bot.tournaments.settings import table_sizes
 from cogs.analysis import AnalysisFlow
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
@@ -570,6 +571,9 @@ class Kasino(
         last_capture_point="Casino family: most cards 2 and the last capture 1, not most cards 3",
         take_all="Krypkasino: a capture must take every group it can (default on)",
         majorities="Krypkasino: most cards 1 and most spades 2 as penalties (default off)",
+        teams="Swiss in teams: tables of 4 (by default), seats 1+3 against 2+4 (Krypkasino: 4"
+        " or 6)",
+        team_size="Krypkasino with teams: 3 is tables of 6 in two teams of three (default 2)",
     )
     @app_commands.choices(variant=VARIANTS, format=FORMATS)
     async def tournament_new(
@@ -578,7 +582,7 @@ class Kasino(
         title: app_commands.Range[str, 1, 80],
         variant: app_commands.Choice[str] | None = None,
         format: app_commands.Choice[str] | None = None,
-        table_size: app_commands.Range[int, 2, 6] = 2,
+        table_size: app_commands.Range[int, 2, 6] | None = None,
         rounds: app_commands.Range[int, 1, 15] | None = None,
         target: app_commands.Range[int, 5, 100] | None = None,
         turn_minutes: app_commands.Range[int, 1, 1440] | None = None,
@@ -592,6 +596,8 @@ class Kasino(
         last_capture_point: bool = False,
         take_all: bool | None = None,
         majorities: bool = False,
+        teams: bool = False,
+        team_size: app_commands.Range[int, 2, 3] | None = None,
     ) -> None:
         """A tournament's sign-up (Manage Server or the organisers' role)."""
         key = variant.value if variant else "swedish"
@@ -604,7 +610,11 @@ class Kasino(
             last_capture_point=last_capture_point,
             take_all=True if take_all is None else take_all,
             majorities=majorities,
+            teams=teams,
+            team_size=team_size or 2,
         )
+        if table_size is None:  # teams: the smallest table the variant plays in teams
+            table_size = min(table_sizes(game), default=4) if teams else 2
         chosen = Format(format.value) if format else Format.SWISS
         if cap is None:  # a round robin's own limit, else 64
             cap = ROUND_ROBIN_MOST if chosen is Format.ROUND_ROBIN else 64

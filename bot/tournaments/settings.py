@@ -1,10 +1,11 @@
 """Whether a tournament can be run with the organiser's settings, and why not in words.
 
 The limits (docs/rules.md, "Tournaments"): the game options a lobby accepts; tables of a
-size the variant plays (2, 3 or 4; up to 6 in Krypkasino; partnerships where the options
-ask for them); round robin and knockout at 2-player tables only; a round robin for at most
-16 players; a Swiss of 1 to 15 rounds; 2 to 128 players; a round of 1 minute to a
-week.
+size the variant plays (2, 3 or 4; up to 6 in Krypkasino); teams (the ``teams`` option)
+only in a Swiss, at tables of exactly the size the variant plays in teams (4; Krypkasino 4
+or 6, six in teams of three); round robin and knockout at 2-player tables only; a round
+robin for at most 16 players; a Swiss of 1 to 15 rounds; 2 to 128 players; a round of 1
+minute to a week.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def table_sizes(options: GameOptions) -> frozenset[int]:
 
 def smallest_table(settings: Settings) -> int:
     """The fewest players a table of the tournament seats: the table size, or one less
-    where the variant allows it at a Swiss."""
+    where the variant allows it at a Swiss (never in teams: a team table is full)."""
     size = settings.table_size
     if settings.format is Format.SWISS and size - 1 in table_sizes(settings.game):
         return size - 1
@@ -51,6 +52,9 @@ def settings_problem(settings: Settings, players: int | None = None, t: Lang = E
         return problem
     variant = t(VARIANT_NAMES.get(game.variant, game.variant))
     size = settings.table_size
+    if game.teams and settings.format is not Format.SWISS:
+        # a round robin and a knockout are duels: there is no table to play in teams at
+        return t("Teams play only in a Swiss: a round robin and single elimination are duels.")
     if settings.format is not Format.SWISS and size != 2:
         return t("A round robin and single elimination are played at 2-player tables.")
     allowed = table_sizes(game)

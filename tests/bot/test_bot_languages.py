@@ -291,7 +291,7 @@ async def test_command_localizations_are_registered(harness: Harness) -> None:
     assert set(subcommands) == {
         "new", "hand", "scores", "rules", "stop", "language", "deck", "forget-me", "profile",
         "versus", "history", "export", "help", "puzzle", "learn",
-        "tournaments",
+        "tournaments", "tournament",
     }  # fmt: skip
     expected = {"new": ("ny", "uusi"), "rules": ("regler", "säännöt"), "hand": ("hand", "käsi")}
     for name, (swedish, finnish) in expected.items():
@@ -315,6 +315,13 @@ async def test_command_localizations_are_registered(harness: Harness) -> None:
                     said = lang(code)(choice["name"])
                     assert localized.get(locale, choice["name"]) == said, (locale, choice)
     assert checked > 20
+    # the tournament group's commands: every option described in each language
+    for command in subcommands["tournament"]["options"]:
+        for option in command.get("options", []):
+            for locale in ("sv-SE", "fi"):
+                assert option["description_localizations"][locale], (command["name"], option)
+    opened = next(c for c in subcommands["tournament"]["options"] if c["name"] == "new")
+    assert {"teams", "team_size"} <= {o["name"] for o in opened["options"]}
     new = subcommands["new"]
     variant = next(o for o in new["options"] if o["name"] == "variant")
     swedish = next(c for c in variant["choices"] if c["value"] == "swedish")

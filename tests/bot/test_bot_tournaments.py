@@ -20,6 +20,7 @@ from bot.config import Config
 from bot.models import Status
 from bot.storage.tournaments import TournamentRow
 from bot.tournaments.model import Decided, Phase
+from bot.tournaments.pairing import current_standings
 from tests.bot.kasino_harness import Harness, custom_ids
 
 EIGHT = ("erik", "frida", "gustav", "hanna")
@@ -269,3 +270,50 @@ async def test_a_round_robin_starts_on_time_pauses_and_is_ended(harness: Harness
         game = await harness.cog.games.storage.get_game(tr.game_id)
         assert game.status is Status.STOPPED
     assert any(m.id == row.extra["podium_id"] for m in harness.public_messages())
+
+
+async def test_a_swiss_in_teams(harness: Harness) -> None:
+    """Eight people play Swedish Kasino in teams: two tables of four, partners at seats
+    1+3 and 2+4 (1st+4th against 2nd+3rd by the ratings), sharing their side's result."""
+    harness.add_members(EIGHT)
+    organiser = admin(harness)
+    # teams are a Swiss's: a knockout in teams is refused before any sign-up
+    refused = await harness.slash(
+        organiser, "kasino tournament new", title="Duo", format="knockout", teams=True
+    )
+    assert refused.ephemeral and "only in a Swiss" in refused.response.content
+    signup, tid = await sign_up(
+        harness, organiser, title="Pairs", teams=True, rounds=2, round_minutes=30
+    )
+    row = await stored(harness, tid)
+    assert row.settings.game.teams and row.settings.table_size == 4  # teams' table size
+    await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
+    await harness.env.settle()
+    row = await stored(harness, tid)
+    tables = current(row)
+    assert [len(tr.table.players) for tr in tables] == [4, 4]
+    for tr in tables:
+        game = await harness.cog.games.storage.get_game(tr.game_id)
+        assert game.options.teams and game.sides == 2 and not game.has_computers
+        assert [s.user_id for s in game.seats] == list(tr.table.players)
+    await harness.env.advance_time(30 * 60 + 1)  # round 1's deadline: decided by score
+    row = await stored(harness, tid)
+    assert row.round == 2
+    first = [tr for tr in row.tables if tr.table.round == 1]
+    for tr in first:
+        places = tr.result.places
+        assert places[0] == places[2] and places[1] == places[3]  # partners share a place
+    order = current_standings(row.settings, row.entrants, [tr.result for tr in first],
+                              seed=row.seed)  # fmt: skip
+    line = {s.user_id: s for s in order}
+    for tr in first:
+        a, b, c, d = tr.table.players
+        for one, partner in ((a, c), (b, d)):
+            assert (line[one].match_points, line[one].difference) == (
+                line[partner].match_points,
+                line[partner].difference,
+            )
+    posted = [m for m in harness.public_messages() if m.embeds and "standings after round 1"
+              in (m.embeds[0].title or "")]  # fmt: skip
+    assert len(posted) == 1 and "Tables finished: 2 of 2" in posted[0].embeds[0].description
+    assert [len(tr.table.players) for tr in current(row)] == [4, 4]

@@ -293,3 +293,35 @@ async def test_a_sixteen_player_swiss_evening_of_swedish_kasino(harness: Harness
     first = str(embed.description).splitlines()[0]
     assert row.entrant(order[0]).name in first and "1 win · 1 podium" in first, first
     assert "Page 1 of 2" in embed.footer.text
+
+
+async def test_a_six_player_krypkasino_round_robin(harness: Harness) -> None:
+    harness.add_members(SIX)
+    people = [m.id for m in harness.members]
+    organiser = admin(harness)
+    tid = await sign_up(
+        harness, organiser, title="Kryp night", variant="krypkasino", format="round-robin", target=5
+    )
+    row = await stored(harness, tid)
+    assert row.phase is Phase.RUNNING and row.extra["rounds"] == 5
+    for number in range(1, 6):
+        assert row.round == number and row.phase is Phase.RUNNING
+        assert len(current(row)) == 3 and not any(tr.table.bye for tr in current(row))
+        row = await play_round(harness, tid)
+        shown = standings_posts(harness)
+        assert "Tables finished: 3 of 3" in shown[number].embeds[0].description
+    assert row.phase is Phase.FINISHED and row.round == 5
+    await check_played(harness, row)
+    # everyone met everyone once
+    pairs = {frozenset(tr.table.players) for tr in row.tables}
+    assert len(row.tables) == len(pairs) == 15 and set().union(*pairs) == set(people)
+    # the lowest penalty wins each match: its winner holds the least points
+    for tr in row.tables:
+        winner = tr.result.places.index(0)
+        assert tr.result.points[winner] == min(tr.result.points) < max(tr.result.points)
+    order = await check_podium(harness, row, lowest_wins=True)
+    for user in people:
+        rating, _, _ = await harness.cog.games.storage.rating(harness.guild.id, "krypkasino", user)
+        assert rating is not None and rating.matches == 5
+    board, total = await harness.cog.games.storage.tournament_board(harness.guild.id)
+    assert total == 6 and board[0].user_id == order[0] and board[0].wins == 1

@@ -26,6 +26,7 @@ from bot.tournaments.pairing import final_standings
 from bot.tournaments.standings import draw_key
 from bot.tournaments.tables import results_of
 from tests.bot.kasino_harness import Harness, cid, custom_ids
+from tests.dbrows import query
 
 SIXTEEN = tuple(f"player{n:02d}" for n in range(5, 17))  # with the harness's four
 SIX = ("erik", "frida")
@@ -178,6 +179,19 @@ async def check_played(harness: Harness, row: TournamentRow) -> None:
         winner = tr.table.players.index(int(game.seats[game.match.winner].user_id))
         assert result.places[winner] == 0 and sorted(result.places) == [0, 1]
         assert list(result.points) == list(game.match.scores)
+        # by its players: no automatic move (a timed-out turn) was played for anyone
+        sql = "SELECT COUNT(*) AS n FROM moves WHERE game_id = ? AND auto <> 0"
+        assert query(harness.env.bot.config.db_path, sql, (game.id,))[0]["n"] == 0
+
+
+def check_hands_off(harness: Harness, organiser: Any, row: TournamentRow, before: set[int]) -> None:
+    """After Start the organiser touched nothing, and at every table both of its players
+    clicked in its thread (the interactions SimCord received since ``before``)."""
+    since = [r for i, r in harness.env.backend.interactions.items() if i not in before]
+    assert not [r for r in since if r.user_id == organiser.id]
+    for tr in row.tables:
+        clickers = {r.user_id for r in since if r.channel_id == tr.thread_id}
+        assert clickers == set(tr.table.players), tr
 
 
 def standings_posts(harness: Harness) -> dict[int, Any]:
@@ -250,6 +264,7 @@ async def test_a_sixteen_player_swiss_evening_of_swedish_kasino(harness: Harness
     assert len(people) == 16
     organiser = admin(harness)
     tid = await sign_up(harness, organiser, title="Kasino evening", target=5)
+    before = set(harness.env.backend.interactions)
     row = await stored(harness, tid)
     assert row.phase is Phase.RUNNING and row.extra["rounds"] == 4
     for number in range(1, 5):
@@ -261,6 +276,7 @@ async def test_a_sixteen_player_swiss_evening_of_swedish_kasino(harness: Harness
         assert "Tables finished: 8 of 8" in shown[number].embeds[0].description
     assert row.phase is Phase.FINISHED and row.round == 4
     await check_played(harness, row)
+    check_hands_off(harness, organiser, row, before)
     # no pairing repeats
     pairs = [frozenset(tr.table.players) for tr in row.tables]
     assert len(pairs) == 32 == len(set(pairs))
@@ -302,6 +318,7 @@ async def test_a_six_player_krypkasino_round_robin(harness: Harness) -> None:
     tid = await sign_up(
         harness, organiser, title="Kryp night", variant="krypkasino", format="round-robin", target=5
     )
+    before = set(harness.env.backend.interactions)
     row = await stored(harness, tid)
     assert row.phase is Phase.RUNNING and row.extra["rounds"] == 5
     for number in range(1, 6):
@@ -312,6 +329,7 @@ async def test_a_six_player_krypkasino_round_robin(harness: Harness) -> None:
         assert "Tables finished: 3 of 3" in shown[number].embeds[0].description
     assert row.phase is Phase.FINISHED and row.round == 5
     await check_played(harness, row)
+    check_hands_off(harness, organiser, row, before)
     # everyone met everyone once
     pairs = {frozenset(tr.table.players) for tr in row.tables}
     assert len(row.tables) == len(pairs) == 15 and set().union(*pairs) == set(people)

@@ -75,7 +75,7 @@ def settings_lines(settings: Settings, t: Lang = EN, *, players: int = 0) -> str
             fmt = t("{format}, rounds by the number of players", format=fmt)
     lines = [
         rules_line(settings.game, t),
-        fmt,
+        fmt[:1].upper() + fmt[1:],  # a line of its own (the names are lower case mid-sentence)
         t("{size} players a table", size=settings.table_size),
         t("{minutes} min a round", minutes=settings.round_minutes),
         t("Hints allowed") if settings.hints else t("No hints"),

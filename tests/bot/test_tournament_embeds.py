@@ -7,8 +7,8 @@ import discord
 
 from bot.i18n import lang
 from bot.models import GameOptions
-from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
-from bot.tournaments.model import Entrant, Phase, Settings, Standing
+from bot.tournaments.embed import podium_embed, settings_lines, signup_embed, standings_embed
+from bot.tournaments.model import Entrant, Format, Phase, Settings, Standing
 
 PLAYERS = 128
 NAMES = {u: f"**Player_{u}** with a long name ~~x"[:32] for u in range(1, PLAYERS + 1)}
@@ -63,3 +63,11 @@ def test_the_standings_and_podium_fit_with_their_tiebreaks() -> None:
     podium = podium_embed("Cup", lines, NAMES, games=192)
     assert podium.description.splitlines()[0].startswith("🥇 **")
     assert "192 games were played" in podium.description
+
+
+def test_each_settings_line_starts_with_a_capital_in_every_language() -> None:
+    for code in ("en", "sv", "fi"):
+        for fmt in Format:
+            settings = Settings(GameOptions(), format=fmt)
+            for line in settings_lines(settings, lang(code)).splitlines():
+                assert line[:1] == line[:1].upper(), (code, line)

@@ -135,11 +135,15 @@ class RoundRunner:
         async with self.session(tournament_id) as row:
             if row is None or row.phase not in (Phase.RUNNING, Phase.PAUSED):
                 return
+            recorded = False
             for tr in round_tables(row):
                 if tr.result is None and tr.game_id is not None:
                     game = await self.storage.get_game(tr.game_id)
                     if game is not None and not game.status.active:
-                        await self.record(row, tr, game)
+                        await self.record(row, tr, game, show=False)
+                        recorded = True
+            if recorded:  # one edit for them all, not one a table
+                await self.show_standings(row)
         await self.advance(tournament_id)
 
     # --------------------------------------------------------------- rounds
@@ -312,16 +316,23 @@ class RoundRunner:
             await self.record(row, tr, game)
         await self.advance(tournament_id)
 
-    async def record(self, row: TournamentRow, tr: TableRow, game: Game | None) -> None:
-        """Keep a table's result (inside the tournament's session) and show it in the
-        round's standings. ``row`` stays current (a save merges the tables into it and
-        bumps its version), so the caller may record the next table with it."""
+    async def record(
+        self, row: TournamentRow, tr: TableRow, game: Game | None, *, show: bool = True
+    ) -> None:
+        """Keep a table's result (inside the tournament's session) and, with ``show``, show
+        it in the round's standings. ``row`` stays current (a save merges the tables into
+        it and bumps its version), so the caller may record the next table with it."""
         result = table_result(row, tr, game, max_auto_moves=self.games.config.max_auto_moves)
         game_id = tr.game_id if game is None else game.id
         tr = replace(tr, result=result, game_id=game_id)
         await self.save(row, tables=[tr])
         log.info("tournament %s: table %s/%s decided (%s)", row.id, tr.table.round,
                  tr.table.number, result.decided)  # fmt: skip
+        if show:
+            await self.show_standings(row)
+
+    async def show_standings(self, row: TournamentRow) -> None:
+        """Bring the round's standings message up to date (inside the session)."""
         try:
             if await self.posts.show_standings(row):
                 await self.save(row)  # the new standings message's id
@@ -350,6 +361,7 @@ class RoundRunner:
 
     async def stop_round(self, row: TournamentRow) -> None:
         """Stop the round's unfinished games and decide their tables by the score."""
+        recorded = False
         for tr in round_tables(row):
             if tr.result is not None:
                 continue
@@ -362,7 +374,10 @@ class RoundRunner:
                         )
                         self.table.timers.cancel(game.id)
                         self.table.follow(game)
-            await self.record(row, tr, game)
+            await self.record(row, tr, game, show=False)
+            recorded = True
+        if recorded:  # one edit for the round's end (a burst to one message meets a limit)
+            await self.show_standings(row)
         row.deadline = None
         await self.save(row)
 

@@ -115,8 +115,15 @@ async def test_a_swiss_of_eight_to_the_podium(harness: Harness, bot_config: Conf
     quitter = tables[0].table.players[0]
     dropped = await harness.slash(harness.member(quitter), "kasino tournament drop")
     assert not dropped.ephemeral and "has left the tournament" in dropped.response.content
-    # the round's deadline: unfinished tables are stopped and decided by the score
+    # the round's deadline: unfinished tables are stopped and decided by the score, and
+    # the standings are shown once for them all (not edited once a table)
+    shown: list[int] = []
+    posts = harness.cog.rounds.posts
+    show = posts.show_standings
+    posts.show_standings = lambda row: shown.append(row.round) or show(row)  # type: ignore[method-assign]
     await harness.env.advance_time(30 * 60 + 1)
+    posts.show_standings = show  # type: ignore[method-assign]
+    assert shown == [1]
     row = await stored(harness, tid)
     first = [tr for tr in row.tables if tr.table.round == 1]
     assert all(tr.result is not None for tr in first)

@@ -258,7 +258,8 @@ class RoundRunner:
                 seats.append(Seat.computer(COMPUTER_LEVEL, computers))
             else:
                 seats.append(Seat(player, names.get(player, str(player))))
-        mark = {"id": row.id, "round": table.round, "table": table.number}
+        # the name too: a finished match keeps it in its history summary
+        mark = {"id": row.id, "round": table.round, "table": table.number, "name": row.name}
         game = await self.games.open_table(
             row.guild_id,
             thread_id,

@@ -49,7 +49,7 @@ def history_line(row: HistoryRow, t: Lang = EN) -> str:
     )
     winner = summary.get("winner")
     won = " & ".join(sides.get(winner, [])) if isinstance(winner, int) else ""
-    return t(
+    line = t(
         "**#{id}** · {date} · {variant} · {scores} · 🏆 {winner}",
         id=row.game_id,
         date=f"<t:{int(row.finished_at)}:d>",
@@ -57,6 +57,11 @@ def history_line(row: HistoryRow, t: Lang = EN) -> str:
         scores=scores,
         winner=won or t("No winner"),
     )
+    mark = summary.get("tournament")
+    if isinstance(mark, dict) and mark.get("name") and isinstance(mark.get("round"), int):
+        name = str(mark["name"]).replace("*", "").replace("`", "")
+        line += " · " + t("{tournament}, round {round}", tournament=name, round=mark["round"])
+    return line
 
 
 def history_option_label(row: HistoryRow, t: Lang = EN) -> str:

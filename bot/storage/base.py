@@ -664,6 +664,9 @@ def _finished_steps(game: Game, now: float) -> list[Statement]:
         "scores": list(match.scores),
         "winner": match.winner,
     }
+    mark = game.extra.get("tournament")
+    if isinstance(mark, dict):  # a tournament's table: the history names it
+        summary["tournament"] = {k: mark[k] for k in ("id", "name", "round") if k in mark}
     variant = game.options.variant
     steps = [
         Statement(

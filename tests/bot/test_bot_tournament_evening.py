@@ -319,6 +319,11 @@ async def test_a_sixteen_player_swiss_evening_of_swedish_kasino(harness: Harness
         fields = {f.name: f.value for f in profile.response.embeds[0].fields}
         place = order.index(user) + 1
         assert f"place {place} of 16 · **Kasino evening**" in fields["Tournaments"], fields
+    # and each one's history names the evening and the round of each match
+    someone = harness.member(people[0])
+    history = await someone.slash(harness.channel, "kasino history", member=someone)
+    lines = str(history.response.embeds[0].description).splitlines()
+    assert sum("· Kasino evening, round" in line for line in lines) == 4, lines
     # and the server's tournaments board: the winner first
     board = await harness.slash(harness.members[1], "kasino tournaments")
     embed = board.response.embeds[0]

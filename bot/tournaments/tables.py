@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.models import Game, Status
 from bot.storage.tournaments import TableRow, TournamentRow
-from bot.tournaments.decide import game_result
+from bot.tournaments.decide import game_result, result_of
 from bot.tournaments.model import Decided, Format, Result, Table
 
 
@@ -39,9 +39,23 @@ def table_result(
     table = tr.table
     dropped = {e.user_id for e in row.entrants if not e.active}
     timed_out = {p for p in table.people if p in dropped}
+    knockout = row.settings.format is Format.KNOCKOUT
     if game is None or game.match is None:  # never dealt, or its record is damaged
-        size = len(table.players)
-        return Result(table, (0,) * size, (0,) * size, Decided.SCORE, tr.game_id)
+        # nothing was scored: all equal, but for forfeits; a knockout still needs one
+        # winner, so the seeded draw separates them there
+        return result_of(
+            table,
+            table.players,
+            lambda seat: seat,
+            [0] * len(table.players),
+            lowest_wins=False,
+            winner=None,
+            timed_out=timed_out,
+            decided=Decided.FORFEIT if timed_out else Decided.SCORE,
+            game_id=tr.game_id,
+            strict=knockout,
+            seed=row.seed,
+        )
     if game.status is Status.ABANDONED:
         timed_out |= {
             int(seat.user_id)
@@ -54,7 +68,6 @@ def table_result(
         decided = Decided.PLAYED
     else:
         decided = Decided.SCORE
-    knockout = row.settings.format is Format.KNOCKOUT
     return game_result(
         game, table, decided=decided, timed_out=timed_out, strict=knockout, seed=row.seed
     )

@@ -67,6 +67,11 @@ def test_a_stopped_match_is_ranked_by_its_score_and_a_lost_one_shares() -> None:
     assert list(result.points) == list(stopped.match.scores)
     nothing = table_result(tournament(), TableRow(TABLE), None, max_auto_moves=3)
     assert nothing.decided is Decided.SCORE and nothing.places == (0, 0)
+    # a knockout table never dealt (its thread could not be made) still has one winner
+    undealt = table_result(tournament(fmt=Format.KNOCKOUT), TableRow(TABLE), None, max_auto_moves=3)
+    assert sorted(undealt.places) == [0, 1] and undealt.decided is Decided.SCORE
+    left = table_result(tournament(dropped=ANNA), TableRow(TABLE), None, max_auto_moves=3)
+    assert left.decided is Decided.FORFEIT and left.places == (1, 0)
     # a knockout separates equal scores with the seeded draw
     even = game(moves=0)
     knockout = tournament(fmt=Format.KNOCKOUT)

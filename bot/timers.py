@@ -25,10 +25,25 @@ def now() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+# The bot's deliberate waits (a game's deadline, a channel's or a thread's budget) go
+# through the two functions below, looked up when called, so that a test can put them on
+# SimCord's virtual clock alone (tests/bot/conftest.py, ``virtual_waits``).
+
+
+def call_later(delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
+    """Call ``callback`` on the running loop after ``delay`` seconds."""
+    return asyncio.get_running_loop().call_later(delay, callback)
+
+
+async def pause(seconds: float) -> None:
+    """Wait ``seconds`` on purpose (pacing), not for an answer."""
+    await asyncio.sleep(seconds)
+
+
 class Timers:
     """Keeps one deadline per game and calls ``handler`` when a deadline passes.
 
-    A single ``loop.call_later`` handle waits for the earliest deadline of all games, so
+    A single :func:`call_later` handle waits for the earliest deadline of all games, so
     moving a game's deadline later (the usual case after every move) costs a dict update,
     not a new timer. When the handle fires, every due game's handler runs in its own task.
     """
@@ -71,8 +86,7 @@ class Timers:
             return  # the pending wake-up comes first anyway
         if self._handle is not None:
             self._handle.cancel()
-        loop = asyncio.get_running_loop()
-        self._handle = loop.call_later(max(earliest - now(), 0.0), self._fire)
+        self._handle = call_later(max(earliest - now(), 0.0), self._fire)
         self._handle_at = earliest
 
     def _fire(self) -> None:

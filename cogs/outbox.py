@@ -33,6 +33,7 @@ from typing import Any
 
 import discord
 
+from bot import timers
 from bot.storage import Outgoing
 from bot.timers import now
 
@@ -265,7 +266,7 @@ class Outbox:
             wait = sent[0] + WINDOW + SLACK - now()
             if wait <= 0:
                 break
-            await asyncio.sleep(wait)
+            await timers.pause(wait)
 
     async def _forget(self, post: Post) -> None:
         try:

@@ -22,6 +22,7 @@ import logging
 
 import discord
 
+from bot import timers
 from bot.timers import now
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ class ThreadPacer:
                 wait = made[0] + WINDOW + SLACK - now()
                 if wait <= 0:
                     break
-                await asyncio.sleep(wait)
+                await timers.pause(wait)
             made.append(now())
             data = await self._client.http.start_thread_without_message(
                 parent_id,

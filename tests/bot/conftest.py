@@ -3,11 +3,15 @@ PostgreSQL database), driven through SimCord."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import simcord
 
+from bot import timers
 from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
@@ -72,3 +76,65 @@ def quick_settle(monkeypatch: pytest.MonkeyPatch) -> None:
     for method, defaults in settle_defaults(0.001):
         monkeypatch.setattr(method, "__defaults__", defaults[0])
         monkeypatch.setattr(method, "__kwdefaults__", defaults[1])
+
+
+DRAIN_SHARE = 0.5  # of SimCord's settle timeout: the most one operation may wait for timers
+
+
+@pytest.fixture(autouse=True)
+def drains_little(
+    quick_settle: None, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[list[tuple[float, float, str]]]:
+    """Fail a test one of whose SimCord operations (a click, a command, a settle) waited
+    for the bot's timers for more than half of SimCord's settle timeout.
+
+    SimCord runs a timer that falls due within its settle timeout (5 s of wall clock) by
+    waiting for it in real time. A click that sets off three computers' moves at 1.5 s
+    each waits 4.5 real seconds, and on a loaded machine the last move then does not finish
+    within the 5 s: the test fails now and then. Counted in virtual seconds, that wait is
+    the same on every machine, so this check fails such a test every time, on any machine.
+    The cure is ``virtual_waits`` (the test advances the clock itself) or shorter pauses.
+    Yields the operations over the limit: (seconds waited, the limit, what it was).
+    """
+    worst: list[tuple[float, float, str]] = []
+    settle = simcord.Env._settle_internal  # SimCord's one settling step (private; pinned)
+
+    async def measured(env: simcord.Env, *args: Any, **kw: Any) -> None:
+        if kw.get("_deadline") is not None:  # a step of advance_time: it never waits
+            return await settle(env, *args, **kw)
+        start = env.now()
+        try:
+            return await settle(env, *args, **kw)
+        finally:
+            waited = (env.now() - start).total_seconds()
+            limit = DRAIN_SHARE * (kw.get("timeout") or env.settle_timeout)
+            if waited > limit:
+                worst.append((waited, limit, kw.get("dispatch") or "settle"))
+
+    monkeypatch.setattr(simcord.Env, "_settle_internal", measured)
+    yield worst
+    assert not worst, (
+        "a SimCord operation waited in real time for the bot's timers (seconds, most "
+        f"allowed, what): {max(worst)}; on a loaded machine it could time out. Use the "
+        "virtual_waits fixture and advance the clock, or shorten the pauses."
+    )
+
+
+@pytest.fixture
+def virtual_waits(simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot's deliberate waits (a game's deadlines, such as a computer's pause, and a
+    channel's or a thread's budget) pass only when the test advances SimCord's clock,
+    never while SimCord waits in real time for a click to settle."""
+
+    async def pause(seconds: float) -> None:
+        await simcord_env.external_wait(asyncio.sleep(seconds), reason="the bot's pause")
+
+    def call_later(delay: float, callback: Callable[[], None]) -> asyncio.Task[None]:
+        async def wait() -> None:
+            await pause(delay)
+            callback()
+
+        return asyncio.get_running_loop().create_task(wait(), name="kasino-deadline")
+
+    monkeypatch.setattr(timers, "pause", pause)
+    monkeypatch.setattr(timers, "call_later", call_later)

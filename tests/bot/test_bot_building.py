@@ -225,6 +225,7 @@ async def test_builds_survive_a_restart_and_stale_menus_change_nothing(
     assert game.version == before and game.match.round.to_move != mover
 
 
+@pytest.mark.usefixtures("virtual_waits")
 async def test_one_person_against_two_computers_in_royal_casino(harness: Harness) -> None:
     anna = harness.members[0]
     lobby = await harness.open_lobby(anna, variant="royal", target=5)

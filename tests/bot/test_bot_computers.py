@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.ai import choose_move
 from bot.engine import Move
 from bot.models import Game, Status
@@ -80,6 +82,7 @@ async def test_teams_need_four_seats_even_with_computers(harness: Harness) -> No
     assert buttons(harness.current(lobby))["Start"] is False
 
 
+@pytest.mark.usefixtures("virtual_waits")
 async def test_one_person_against_two_computers_to_the_end(harness: Harness, db_path: Path) -> None:
     anna = harness.members[0]
     lobby = await computer_lobby(harness, "easy", "normal", target=5)

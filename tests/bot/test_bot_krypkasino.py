@@ -199,6 +199,7 @@ async def test_a_krypa_and_a_tabbe_in_words(harness: Harness) -> None:
     }
 
 
+@pytest.mark.usefixtures("virtual_waits")
 async def test_six_player_match_three_people_three_computers(harness: Harness) -> None:
     """Anna hosts; bjorn, cecilia and three computers (one of each level) sit between the
     people; a match to the smallest limit is played to its end through the UI."""

@@ -169,6 +169,7 @@ def names_in_order(game: Game, shown: list[str], seats: list[int]) -> bool:
     return len(shown) == len(names) and all(map(str.startswith, shown, names))
 
 
+@pytest.mark.usefixtures("virtual_waits")
 @pytest.mark.parametrize(
     ("options", "computers"),
     [
@@ -250,6 +251,7 @@ async def test_the_hand_view_waits_for_a_table_the_channel_holds_back(
     assert tables[-1].at >= spent + WINDOW and turn[0].at >= tables[-1].at
 
 
+@pytest.mark.usefixtures("virtual_waits")
 async def test_a_restart_in_a_long_run_loses_no_move(
     harness: Harness,
     sent: tuple[list[Sent], list[Sent]],

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.bot import test_bot_languages
 from tests.bot.kasino_harness import Harness, button, cid, custom_ids
 from tests.bot.test_bot_computers import play_against_computers
@@ -105,6 +107,7 @@ async def test_a_profile_in_swedish_and_finnish(
     assert "\nToisiaan vastaan: 2 ottelua" in finnish.response.embeds[0].description
 
 
+@pytest.mark.usefixtures("virtual_waits")
 async def test_a_krypkasino_profile_and_history(
     harness: Harness, client_locales: dict[int, str]
 ) -> None:
@@ -178,6 +181,7 @@ def shown_ratings(text: str) -> list[str]:
     return re.findall(r"Rating (\S+?)[ ,(\n]", text + "\n")
 
 
+@pytest.mark.usefixtures("virtual_waits")
 async def test_a_first_loss_reads_as_a_rating(harness: Harness) -> None:
     """After a first match, between people and then against a computer, each profile shows
     a rating on the 1500 scale (the loser's below it, never negative), marked provisional,

@@ -224,6 +224,7 @@ async def test_a_round_with_computers_keeps_the_table_up(
         assert anna.mention in str(latest.body.get("content"))
 
 
+@pytest.mark.usefixtures("virtual_waits")
 async def test_the_hand_view_waits_for_a_table_the_channel_holds_back(
     harness: Harness, sent: tuple[list[Sent], list[Sent]]
 ) -> None:

@@ -276,6 +276,7 @@ async def check_podium(harness: Harness, row: TournamentRow, *, lowest_wins: boo
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])
+@pytest.mark.usefixtures("virtual_waits")
 async def test_a_sixteen_player_swiss_evening_of_swedish_kasino(harness: Harness) -> None:
     harness.add_members(SIXTEEN)
     people = [m.id for m in harness.members]
@@ -332,6 +333,7 @@ async def test_a_sixteen_player_swiss_evening_of_swedish_kasino(harness: Harness
     assert "Page 1 of 2" in embed.footer.text
 
 
+@pytest.mark.usefixtures("virtual_waits")
 async def test_a_six_player_krypkasino_round_robin(harness: Harness) -> None:
     harness.add_members(SIX)
     people = [m.id for m in harness.members]

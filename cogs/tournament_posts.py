@@ -16,13 +16,20 @@ from collections.abc import Callable
 
 import discord
 
-from bot.i18n import Lang
+from bot.i18n import N_, Lang
 from bot.storage.tournaments import TournamentRow
 from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
 from bot.tournaments.model import Phase, Standing
 from bot.tournaments.pairing import current_standings
 from bot.tournaments.tables import results_of, round_tables
 from cogs.tournament_views import podium_view, signup_view
+
+NO_THREADS = N_(
+    "⚠️ {organiser}, I cannot open this round's tables: each is a thread under this"
+    " channel, and I need the **Create Public Threads** and **Send Messages in Threads**"
+    " permissions here. Once they are given, `/kasino tournament pause` and then `resume`"
+    " open the tables. Tables not dealt by the round's deadline are decided unplayed."
+)
 
 
 def names_of(row: TournamentRow) -> dict[int, str]:
@@ -98,6 +105,25 @@ class TournamentPosts:
         )
         kept[str(row.round)] = message.id
         row.extra["standings"] = kept
+        return True
+
+    # -------------------------------------------------------------- problems
+
+    async def warn_no_threads(self, row: TournamentRow) -> bool:
+        """Tell the organiser in the channel that the tables' threads cannot be made there,
+        once a round (marked in ``row.extra["no_threads"]``, saved by the caller when this
+        says ``True``). A repeat after a kill makes no second message (the nonce)."""
+        if row.extra.get("no_threads") == row.round:
+            return False
+        organiser = discord.Object(row.organiser_id)
+        text = self.language(row.guild_id)(NO_THREADS, organiser=f"<@{organiser.id}>")
+        with contextlib.suppress(discord.HTTPException):  # the channel may refuse this too
+            await self.channel(row).send(
+                text,
+                allowed_mentions=discord.AllowedMentions(users=[organiser]),
+                nonce=f"kasinot{row.id}r{row.round}threads",
+            )
+        row.extra["no_threads"] = row.round
         return True
 
     # ---------------------------------------------------------------- podium

@@ -224,8 +224,21 @@ class RoundRunner:
             guild_id, parent_id = row.guild_id, row.channel_id
             thread_id = tr.thread_id or await self.pacer.find(guild_id, parent_id, name)
             if thread_id is None:
-                thread_id = await self.pacer.make(guild_id, parent_id, name)
+                try:
+                    thread_id = await self.pacer.make(guild_id, parent_id, name)
+                except discord.Forbidden:  # the next tables would be refused the same way
+                    await self.no_threads(tournament_id)
+                    return
             await self.seat_table(tournament_id, tr.table, thread_id)
+
+    async def no_threads(self, tournament_id: int) -> None:
+        """The channel refuses the bot its threads: the organiser is told, once a round.
+        The tables wait; pause and resume (once the permissions are given) opens them."""
+        log.warning("tournament %s: a table's thread was refused (missing permissions)",
+                    tournament_id)  # fmt: skip
+        async with self.session(tournament_id) as row:
+            if row is not None and await self.posts.warn_no_threads(row):
+                await self.save(row)
 
     async def seat_table(self, tournament_id: int, table: Table, thread_id: int) -> None:
         """Open the table's game in its thread (or adopt the one a killed process opened

@@ -42,6 +42,11 @@ log = logging.getLogger(__name__)
 ORGANISER_ROLE = "tournament organiser"  # a role of this name (any case) may open one
 NO_TOURNAMENT = N_("There is no open tournament in this channel.")
 NOT_ORGANISER = N_("Only the organiser or someone with Manage Server can do that.")
+NO_THREADS_HERE = N_(
+    "Each table of a tournament is a thread under its channel, and I need the **Create"
+    " Public Threads** and **Send Messages in Threads** permissions in this one. Ask an"
+    " admin to give them to me here, or open the tournament in another channel."
+)
 CLOSED = N_("The sign-up is closed: the tournament has already started.")
 
 
@@ -88,6 +93,10 @@ class TournamentFlow:
             return
         if isinstance(interaction.channel, discord.Thread):
             await refuse(interaction, "Open a tournament in a text channel, not in a thread.")
+            return
+        permissions = interaction.app_permissions
+        if not (permissions.create_public_threads and permissions.send_messages_in_threads):
+            await refuse(interaction, NO_THREADS_HERE)
             return
         problem = settings_problem(settings, None, t)
         if problem:

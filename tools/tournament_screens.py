@@ -5,13 +5,16 @@ Not a test: run it by hand and look at the pictures::
 
     .venv/bin/python tools/tournament_screens.py --out /tmp/tournament-screens
     .venv/bin/python tools/tournament_screens.py --out /tmp/sv --server-locale sv
+    .venv/bin/python tools/tournament_screens.py --out /tmp/warned --no-threads
 
 Unlike ``tools/screenshots.py`` (which drives one member's page), this runs the bot in
 SimCord in this process: eight members sign up to a 3-round Swiss through the bot's own
 commands and buttons, their games are played by the automatic moves of 15-second turns,
 each round is decided at its deadline by the score (virtual time), and the
 Preview page of the tournament's channel is pictured after the sign-up, after round 1
-and at the end (``t1-signup``, ``t2-standings``, ``t3-podium``).
+and at the end (``t1-signup``, ``t2-standings``, ``t3-podium``). With ``--no-threads`` the
+channel refuses the tables' threads at the start, and the organiser's warning is pictured
+instead (``t2-no-threads``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import asyncio
 import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # screenshots.py's theme, browser
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,6 +39,7 @@ from bot.config import Config
 from bot.i18n import lang_of
 from bot.preview import face_assets, following
 from bot.tournaments.embed import TIEBREAKS
+from cogs.threads import ThreadPacer
 from tests.bot.kasino_harness import Harness, custom_ids, settle_defaults
 
 PLAYERS = ("Anna", "Bjorn", "Cecilia", "David", "Erik", "Frida", "Gustav", "Hanna")
@@ -81,7 +86,12 @@ async def message(page: Page, text: str) -> Locator:
     raise TimeoutError(f"no message with {text!r}")
 
 
-async def run(out: Path, server_locale: str, browser_path: str) -> list[Path]:
+async def refused(*args: object, **kw: object) -> int:
+    """A thread the channel refuses (the bot lacks Create Public Threads there)."""
+    raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "Missing Permissions")
+
+
+async def run(out: Path, server_locale: str, browser_path: str, no_threads: bool) -> list[Path]:
     for function, (defaults, keywords) in settle_defaults(0.001):
         function.__defaults__, function.__kwdefaults__ = defaults, keywords
     saved: list[Path] = []
@@ -125,6 +135,15 @@ async def run(out: Path, server_locale: str, browser_path: str) -> list[Path]:
                 await page.goto(preview.url)
                 await page.wait_for_selector("#channel-composer-input")
                 saved += await shoot(page, out, "t1-signup", await message(page, "Friday Cup"))
+                if no_threads:  # the channel refuses the bot its threads, as Discord would
+                    ThreadPacer.make = refused  # type: ignore[method-assign]
+                    await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
+                    await asyncio.sleep(2)
+                    warning = await message(page, "⚠️")
+                    saved += await shoot(page, out, "t2-no-threads", warning)
+                    await browser.close()
+                    await bot.close_storage()
+                    return saved
                 await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
                 await env.advance_time(30 * 60 + 1)
                 await asyncio.sleep(2)  # the page follows the channel
@@ -146,10 +165,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("/tmp/tournament-screens"))
     parser.add_argument("--server-locale", default="en-US", help="the server's language")
     parser.add_argument("--browser", default=CHROMIUM, help="the Chromium to drive")
+    warning = "picture the organiser's warning when threads are refused"
+    parser.add_argument("--no-threads", action="store_true", help=warning)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     discord.utils.setup_logging(level=40)
-    for path in asyncio.run(run(args.out, args.server_locale, args.browser)):
+    for path in asyncio.run(run(args.out, args.server_locale, args.browser, args.no_threads)):
         print(path)
 
 

@@ -10,6 +10,7 @@ tests/bot/test_tournament_results.py shows."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -21,6 +22,7 @@ from bot.models import Status
 from bot.storage.tournaments import TournamentRow
 from bot.tournaments.model import Decided, Phase
 from bot.tournaments.pairing import current_standings
+from cogs.threads import ThreadPacer
 from tests.bot.kasino_harness import Harness, custom_ids
 
 EIGHT = ("erik", "frida", "gustav", "hanna")
@@ -324,3 +326,48 @@ async def test_a_swiss_in_teams(harness: Harness) -> None:
               in (m.embeds[0].title or "")]  # fmt: skip
     assert len(posted) == 1 and "Tables finished: 2 of 2" in posted[0].embeds[0].description
     assert [len(tr.table.players) for tr in current(row)] == [4, 4]
+
+
+async def test_the_organiser_is_told_when_threads_cannot_be_made(
+    harness: Harness, bot_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    organiser = admin(harness)
+    # a channel where the bot may not make threads: no tournament opens there
+    closed = harness.guild.create_text_channel(
+        "closed",
+        overwrites={harness.guild.me: discord.PermissionOverwrite(create_public_threads=False)},
+    )
+    refused = await organiser.slash(closed, "kasino tournament new", title="Cup")
+    assert refused.ephemeral and "**Create Public Threads**" in refused.response.content
+    assert await harness.cog.games.storage.channel_tournament(closed.id) is None
+    # the permission is taken away after the sign-up: Discord refuses the threads
+    signup, tid = await sign_up(harness, organiser, title="Cup", round_minutes=30)
+    made = ThreadPacer.make
+
+    async def refused_thread(*args: Any, **kw: Any) -> int:
+        raise discord.Forbidden(
+            SimpleNamespace(status=403, reason="Forbidden"), "Missing Permissions"
+        )
+
+    monkeypatch.setattr(ThreadPacer, "make", refused_thread)
+    await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
+    await harness.env.settle()
+    row = await stored(harness, tid)
+    assert row.phase is Phase.RUNNING and not any(tr.game_id for tr in current(row))
+
+    def warnings() -> list[Any]:
+        return [m for m in harness.public_messages() if "**Create Public Threads**" in m.content]
+
+    assert len(warnings()) == 1 and organiser.mention in warnings()[0].content
+    # a restart tries again, and does not say it twice in a round
+    await harness.restart(KasinoBot(bot_config, seed=20240607))
+    assert len(warnings()) == 1 and not harness.channel.threads
+    # given the permission, pause and resume open the round's tables
+    monkeypatch.setattr(ThreadPacer, "make", made)
+    await harness.slash(organiser, "kasino tournament pause")
+    await harness.slash(organiser, "kasino tournament resume")
+    row = await stored(harness, tid)
+    assert (
+        all(tr.game_id and tr.thread_id for tr in current(row))
+        and len(harness.channel.threads) == 2
+    )

@@ -121,7 +121,7 @@ class TournamentPosts:
             await self.channel(row).send(
                 text,
                 allowed_mentions=discord.AllowedMentions(users=[organiser]),
-                nonce=f"kasinot{row.id}r{row.round}threads",
+                nonce=f"kasinot{row.id}r{row.round}w",  # at most 25 characters
             )
         row.extra["no_threads"] = row.round
         return True

@@ -148,22 +148,28 @@ def run_in_thread(job: Callable[[], Any], barrier: threading.Barrier) -> Callabl
     return result
 
 
-def test_two_sharded_processes_with_restarts_lose_and_double_nothing(postgres_url: str) -> None:
-    barrier, startup = threading.Barrier(2, timeout=300), threading.Lock()
+def run_shards(job: Callable[[int, Callable[[], Any]], Any]) -> list[Any]:
+    """``job(shard, meet)`` for every shard, each in a thread (and event loop) of its own,
+    ``meet`` waiting until every shard reaches it; their results in shard order. A failure
+    is raised, its cause before the broken barriers it left the others."""
+    barrier = threading.Barrier(SHARD_COUNT, timeout=300)
     processes = [
-        run_in_thread(
-            lambda shard=shard: asyncio.run(
-                one_process(postgres_url, shard, barrier.wait, shard, startup)
-            ),
-            barrier,
-        )
+        run_in_thread(lambda shard=shard: job(shard, barrier.wait), barrier)
         for shard in range(SHARD_COUNT)
     ]
-    results: list[Played] = [get() for get in processes]
+    results = [get() for get in processes]
     errors = [r for r in results if isinstance(r, BaseException)]
     errors.sort(key=lambda e: isinstance(e, threading.BrokenBarrierError))  # the cause first
     if errors:
         raise errors[0]
+    return results
+
+
+def test_two_sharded_processes_with_restarts_lose_and_double_nothing(postgres_url: str) -> None:
+    startup = threading.Lock()
+    results: list[Played] = run_shards(
+        lambda shard, meet: asyncio.run(one_process(postgres_url, shard, meet, shard, startup))
+    )
     for shard, played in enumerate(results):
         others = {gid for i, p in enumerate(results) if i != shard for gid in p.games}
         # after its restart a process waits on its own games' deadlines, none of the other's

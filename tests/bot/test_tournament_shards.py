@@ -35,7 +35,7 @@ from bot.tournaments.model import Decided, Phase
 from cogs.tournament_rounds import RoundRunner
 from tests.bot.kasino_harness import Harness, own_ids
 from tests.bot.test_bot_tournaments import admin, sign_up, stored
-from tests.bot.test_shards import SHARD_COUNT, run_in_thread, shard_config
+from tests.bot.test_shards import SHARD_COUNT, run_shards, shard_config
 
 START_IN = 5  # minutes to the start time
 ROUND_MINUTES = (1440, 30)  # shard 0: rounds end with their games; shard 1: at the deadline
@@ -167,22 +167,11 @@ def test_each_process_runs_only_its_own_guilds_tournament(
     postgres_url: str, seen: Seen, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    barrier, startup = threading.Barrier(SHARD_COUNT, timeout=300), threading.Lock()
+    startup = threading.Lock()
     ids: dict[int, int] = {}
-    processes = [
-        run_in_thread(
-            lambda shard=shard: asyncio.run(
-                one_process(postgres_url, shard, barrier.wait, startup, ids)
-            ),
-            barrier,
-        )
-        for shard in range(SHARD_COUNT)
-    ]
-    results = [get() for get in processes]
-    errors = [r for r in results if isinstance(r, BaseException)]
-    errors.sort(key=lambda e: isinstance(e, threading.BrokenBarrierError))  # the cause first
-    if errors:
-        raise errors[0]
+    results = run_shards(
+        lambda shard, meet: asyncio.run(one_process(postgres_url, shard, meet, startup, ids))
+    )
     # each round runner touched its own tournament only: no session, no deadline, no
     # game's end of the other process's, before or after its restart
     for shard in range(SHARD_COUNT):

@@ -26,7 +26,7 @@ from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_
 from bot.moves import auto_move, computer_move
 from bot.records.deals import new_seed
 from bot.records.ratings import lineup_of
-from bot.records.seal import next_seal, start_cut
+from bot.records.seal import VERSION, new_salt, next_seal, players_cut, start_cut, version
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
@@ -115,6 +115,7 @@ def _play_on(match: Match, move: Move) -> tuple[Play, Round, Round | None]:
 MESSAGE_COLUMNS = ("message_id", "ping_id")
 # The most moves a game keeps of a run (six seats: a person's move and five computers')
 RUN_LENGTH = 6
+CUT_MAX = 25  # a player cuts the deck at 1..25 (a select menu holds at most 25 options)
 
 
 def run_after(game: Game, seat: int, texts: dict[str, str]) -> list[dict[str, str]]:
@@ -373,6 +374,27 @@ class GameService:
         if user_id == game.host_id:
             raise GameError("You are the host: use Cancel to close the lobby.")
         del game.seats[index]
+        cuts = game.extra.get("lobby_cuts")
+        if isinstance(cuts, dict):
+            cuts.pop(str(user_id), None)  # a cut is a seated person's
+        game.version += 1
+        await self.save(game)
+
+    async def cut_deck(self, game: Game, user_id: int, number: int) -> None:
+        """A seated person cuts the deck (``number`` 1..25) once, before Start: every
+        round of the match is then shuffled with their cut too (bot.records.seal), so
+        the deals depend on something they chose after the seed was committed to."""
+        self._require(game, Status.LOBBY, N_("The game has already started."))
+        if game.seat_of(user_id) is None:
+            raise GameError("Only a seated player can cut the deck: join first.")
+        if not 1 <= number <= CUT_MAX:
+            raise GameError("Cut the deck at a number from 1 to {most}.", most=CUT_MAX)
+        cuts = game.extra.setdefault("lobby_cuts", {})
+        if str(user_id) in cuts:
+            raise GameError(
+                "You have already cut the deck (at {number}).", number=cuts[str(user_id)]
+            )
+        cuts[str(user_id)] = int(number)
         game.version += 1
         await self.save(game)
 
@@ -382,6 +404,7 @@ class GameService:
         if user_id != game.host_id:
             raise GameError("Only the host can cancel this lobby.")
         game.status = Status.CANCELLED
+        game.extra.pop("lobby_cuts", None)  # kept by user id: not beyond the lobby
         game.version += 1
         await self.save(game)
 
@@ -419,6 +442,24 @@ class GameService:
         """A match seed: secret in production, reproducible with a test seed."""
         return new_seed() if self._secret_seeds else self._rng.getrandbits(64)
 
+    def _draw_salt(self) -> str:
+        """A seat's salt: secret in production, reproducible with a test seed."""
+        return new_salt() if self._secret_seeds else f"{self._rng.getrandbits(128):032x}"
+
+    @staticmethod
+    def _seat_cuts(game: Game) -> dict[int, int]:
+        """The cuts seated people made in the lobby, by seat (the lobby keeps them by user
+        id while seats may still move; they are dropped here)."""
+        made = game.extra.pop("lobby_cuts", None)
+        if not isinstance(made, dict):
+            return {}
+        by_seat = {}
+        for user, number in made.items():
+            seat = game.seat_of(int(user)) if str(user).lstrip("-").isdigit() else None
+            if seat is not None and isinstance(number, int) and 1 <= number <= CUT_MAX:
+                by_seat[seat] = number
+        return by_seat
+
     def deal_match(
         self, game: Game, click_id: int | None = None, user_id: int = 0, how: str = "start"
     ) -> None:
@@ -431,14 +472,19 @@ class GameService:
         seed = game.extra.pop("seed", None)
         if seed is None:
             seed = self._draw_seed()
-        cut = start_cut(click_id, how)
+        # the cut, fixed now for every round: the click and each person's own cut (made
+        # in the lobby), by seat: no user id in it (bot.records.seal)
+        cut = players_cut(start_cut(click_id, how), self._seat_cuts(game))
         game.match = Match.start(rules, len(game.seats), seed=seed, cut=cut)
-        # every round's cut, and who made the first (bot.records.seal); every move of
-        # this match is sealed, the chain starting from the seed's commitment and the cut
         game.extra["cuts"] = [cut]
         # by seat, not by person: forgetting a person must not leave their id here
         game.extra["cut_by"] = {"seat": game.seat_of(user_id), "how": how}
-        game.extra["seal"] = {"moves": 0}
+        # every move of this match is sealed (version 2: the whole match, seats by a salted
+        # tag so that forget-me can drop the id and keep the seal)
+        game.extra["salts"] = {
+            str(index): self._draw_salt() for index, seat in enumerate(game.seats) if seat.is_human
+        }
+        game.extra["seal"] = {"moves": 0, "v": VERSION}
         game.status = Status.PLAYING
         game.version += 1
         self.set_turn_timer(game)
@@ -476,6 +522,7 @@ class GameService:
         if not allowed:
             raise GameError("Only the host or someone with Manage Channels can stop this game.")
         game.status = Status.STOPPED
+        game.extra.pop("lobby_cuts", None)  # kept by user id: not beyond the lobby
         game.deadline = None
         game.timer = None
         game.version += 1
@@ -540,9 +587,12 @@ class GameService:
         whole = move.to_dict()
         # the move's hash on the sealed log; in a game dealt with cuts it cuts the next
         # round, should this move end the round (set before the move, which deals it)
-        sealed = next_seal(game, rounds_before + 1, seat, whole)
+        sealed = next_seal(game, rounds_before + 1, seat, whole, auto)
         cuts = game.extra.get("cuts")
-        if sealed is not None and isinstance(cuts, list):
+        whole_match = version(game) == 2
+        if whole_match and isinstance(cuts, list) and cuts:
+            match.cut = str(cuts[0])  # version 2: every round by the cut fixed at Start
+        elif sealed is not None and isinstance(cuts, list):
             match.cut = sealed[0]
         try:
             if building(match.round):
@@ -580,9 +630,9 @@ class GameService:
         game.extra["run"] = [] if outcome.finished_round is not None else outcome.run
         game.version += 1
         if sealed is not None:
-            game.extra["seal"] = {"head": sealed[0], "moves": sealed[1]}
+            game.extra["seal"] = {**game.extra["seal"], "head": sealed[0], "moves": sealed[1]}
             dealt = match.rounds_played > rounds_before and not match.is_over
-            if isinstance(cuts, list) and dealt:
+            if isinstance(cuts, list) and dealt and not whole_match:
                 game.extra["cuts"] = [*cuts, sealed[0]]  # the round just dealt
         results = self._finish(game, outcome, player)
         record = MoveRecord(

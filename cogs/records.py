@@ -219,9 +219,12 @@ class RecordFlow:
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"kasino-{game_id}.json")
         await interaction.response.send_message(
             t(
-                "Game #{id} as a record (schema in docs/record.md). Check it with"
-                " `python -m bot verify kasino-{id}.json`, play it back with"
-                " `python -m bot replay kasino-{id}.json`.",
+                "Game #{id} as a record (schema in docs/record.md). Check it *with the head"
+                " you saw* on its end message (“Match sealed”) and the seed commitment you"
+                " were sent when you joined:"
+                " `python -m bot verify kasino-{id}.json --head HEAD --seed SEED`"
+                " (the file alone proves nothing: whoever made it could have made it"
+                " consistent). Play it back with `python -m bot replay kasino-{id}.json`.",
                 id=game_id,
             ),
             file=file,

@@ -26,7 +26,7 @@ from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_
 from bot.moves import auto_move, computer_move
 from bot.records.deals import new_seed
 from bot.records.ratings import lineup_of
-from bot.records.seal import VERSION, new_salt, next_seal, players_cut, start_cut, version
+from bot.records.seal import CUT_MAX, VERSION, new_salt, next_seal, players_cut, start_cut, version
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
@@ -115,7 +115,6 @@ def _play_on(match: Match, move: Move) -> tuple[Play, Round, Round | None]:
 MESSAGE_COLUMNS = ("message_id", "ping_id")
 # The most moves a game keeps of a run (six seats: a person's move and five computers')
 RUN_LENGTH = 6
-CUT_MAX = 25  # a player cuts the deck at 1..25 (a select menu holds at most 25 options)
 
 
 def run_after(game: Game, seat: int, texts: dict[str, str]) -> list[dict[str, str]]:

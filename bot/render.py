@@ -443,7 +443,8 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
             if game.options.teams
             else ""
         )
-        lines.append(f"{index + 1}. **{seat_name(seat, t)}**{host}{team}")
+        cut = " ✂️" if has_cut(game, seat) else ""  # who has cut the deck (not the number)
+        lines.append(f"{index + 1}. **{seat_name(seat, t)}**{host}{team}{cut}")
     seats = t(
         "Seats ({count}/{limit})", count=len(game.seats), limit=seat_limit(game.options.variant)
     )
@@ -472,6 +473,12 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
         footer += t(" · seed: {commitment}", commitment=committed)
     embed.set_footer(text=footer)
     return embed
+
+
+def has_cut(game: Game, seat: Any) -> bool:
+    """Whether a seated person has cut the deck in the lobby (``GameService.cut_deck``)."""
+    cuts = game.extra.get("lobby_cuts")
+    return isinstance(cuts, dict) and seat.user_id is not None and str(seat.user_id) in cuts
 
 
 def lobby_commitment(game: Game) -> str | None:

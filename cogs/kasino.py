@@ -272,6 +272,9 @@ class Kasino(
             if game is not None:
                 game.message_id = message.id
                 await self.games.save(game, columns=MESSAGE_COLUMNS)
+        if game is not None:
+            # the host too is sent the seed's commitment privately (bot.records.seal)
+            await self.lobby.send_commitment(interaction, game, joined=False)
 
     @app_commands.command(name="hand", description="See your cards (only you can see them)")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -768,6 +771,8 @@ class Kasino(
                 await self.hands.show_hand(interaction, game)
             elif click.kind == "rematch":
                 await self.lobby.on_rematch(interaction, game)
+            elif click.kind == "cut":
+                await self.lobby.on_cut(interaction, game, click.numbers[0])
             else:
                 await self.hands.on_move_select(interaction, game, click)
 

@@ -15,6 +15,7 @@ from bot.engine.moves import Item
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, Status, seat_limit, team_problem
 from bot.moves import MAX_MENU_OPTIONS, more_captures, round_choices
+from bot.records.seal import CUT_MAX
 from bot.render import (
     LEVEL_NAMES,
     TEXT_INK,
@@ -121,7 +122,21 @@ def lobby_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
         )
     )
     _add_host_controls(view, game, t)
+    view.add_item(cut_select(game, t))
     return view
+
+
+def cut_select(game: Game, t: Lang = EN) -> KasinoSelect:
+    """The third row: "✂️ Cut the deck" (1..25), for any seated person, once, before Start
+    (bot.records.seal: every round is shuffled with the players' cuts too)."""
+    options = [discord.SelectOption(label=str(n), value=str(n)) for n in range(1, CUT_MAX + 1)]
+    return KasinoSelect(
+        "cut",
+        game.id,
+        options=options,
+        placeholder=t("✂️ Cut the deck (optional): pick a number"),
+        row=2,
+    )
 
 
 def _add_host_controls(view: discord.ui.View, game: Game, t: Lang) -> None:

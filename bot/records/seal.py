@@ -56,6 +56,7 @@ SEAT_TAG = "kasino-seat/v1"
 SHORT = 16  # hex digits of the head the table shows during play
 SHOWN = 32  # hex digits (128 bits) of the final head and the seed's commitment shown
 VERSION = 2  # the chain version of games dealt from now on
+CUT_MAX = 25  # a player cuts the deck at 1..25 (a select menu holds at most 25 options)
 
 
 def canonical(move: dict[str, Any]) -> str:

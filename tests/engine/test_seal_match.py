@@ -203,3 +203,27 @@ def test_a_forgotten_person_keeps_the_seal(tmp_path: Path) -> None:
     assert exported["seats"][1]["tag"] == seat_tag(9, 1, 222, SALTS["1"])
     assert "222" not in json.dumps(exported)
     assert _verify(exported, tmp_path, FINAL[:32])[0] == OK
+
+
+def test_a_seed_swapped_after_start_fails_against_the_commitment_sent(tmp_path: Path) -> None:
+    """The issue's attack: the seed swapped after the commitment was sent (the match then
+    played, sealed and exported from the other seed, consistent in itself): the final head
+    of that match passes, the commitment each player was sent does not."""
+    _, swapped = whole_match(target=11, seed="the operator's other seed")
+    data = json.loads(swapped.to_json())
+    sent = seed_commitment("whole-seed", 9)[:32]
+    assert _verify(data, tmp_path, swapped.final())[0] == OK
+    code, out = _verify(data, tmp_path, swapped.final(), seed=sent)
+    assert code == FAILED and "not the one committed to" in out
+
+
+def test_a_64_bit_shown_commitment_no_longer_suffices(tmp_path: Path) -> None:
+    """Two seeds whose commitments share their first 64 bits cost the operator about 2^32
+    hashes: a commitment given with 16 hex digits is reported as not proving the seed (exit
+    code 2); the 32 the bot now shows must all match, so such a seed fails."""
+    full = seed_commitment("whole-seed", 9)
+    code, out = _verify(EXPORTED, tmp_path, FINAL[:32], seed=full[:16])
+    assert code == PARTLY and "fewer than 32" in out
+    collided = full[:16] + ("0" if full[16] != "0" else "1") + full[17:32]
+    assert _verify(EXPORTED, tmp_path, FINAL[:32], seed=collided)[0] == FAILED
+    assert _verify(EXPORTED, tmp_path, FINAL[:32], seed=full[:32].upper())[0] == OK

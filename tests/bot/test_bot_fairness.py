@@ -1,0 +1,92 @@
+"""Deals no one can steer (issue 39 §3) through SimCord: the seed's commitment (32 hex
+digits) is sent privately to the host and to each person who joins and stays on the lobby
+after Start; seated people may cut the deck once before Start, the lobby shows who did,
+and every round is shuffled with their cuts (no click id, no user id); verify with the
+final head and the commitment each player was sent proves the match and says the bot could
+not choose the deals."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+
+from bot.models import Status
+from bot.records.cli import OK, verify_file
+from bot.records.deals import round_commitment, seed_commitment, short
+from bot.records.record import load_record
+from bot.records.seal import live_final
+from tests.bot.kasino_harness import Harness, button, cid
+from tests.bot.test_bot_match import play_match
+
+
+async def test_the_players_cut_the_deck_and_each_is_sent_the_commitment(
+    harness: Harness,
+) -> None:
+    anna, bjorn, carl = harness.members[:3]
+    opened = await harness.slash(anna, "kasino new", target=11)
+    lobby = opened.response.message
+    game = await harness.game()
+    assert game is not None
+    committed = seed_commitment(game.extra["seed"], game.id)[:32]
+    # the host is sent it privately, with the lobby
+    (sent,) = opened.followups
+    assert sent.flags.ephemeral and committed in sent.content
+    joined = await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
+    (sent,) = joined.followups
+    assert sent.flags.ephemeral and f"--seed {committed}" in sent.content
+    # a person not seated cannot cut; a seated one cuts once
+    lobby = harness.current(lobby)
+    refused = await harness.select(carl, lobby, ["5"], custom_id=cid(lobby, "k:cut:"))
+    assert refused.ephemeral and "Only a seated player" in refused.response.content
+    cut = await harness.select(anna, lobby, ["7"], custom_id=cid(lobby, "k:cut:"))
+    (told,) = cut.followups
+    assert told.flags.ephemeral and "**7**" in told.content and committed in told.content
+    lobby = harness.current(lobby)
+    seats = lobby.embeds[0].fields[1].value
+    assert "anna** (host) ✂️" in seats and "bjorn** ✂️" not in seats  # who, not the number
+    again = await harness.select(anna, lobby, ["9"], custom_id=cid(lobby, "k:cut:"))
+    assert again.ephemeral and "already cut the deck (at 7)" in again.response.content
+    await harness.select(bjorn, lobby, ["19"], custom_id=cid(lobby, "k:cut:"))
+    await harness.click(anna, harness.current(lobby), custom_id=button(lobby, "start"))
+    game = await harness.game()
+    assert game is not None and game.status is Status.PLAYING
+    # every round cut by the players' cuts, by seat: no click id, no user id
+    assert game.extra["cuts"] == ["players;0=7;1=19"] and "lobby_cuts" not in game.extra
+    assert str(anna.id) not in json.dumps(game.extra["cuts"])
+    # the commitment stays on the lobby after Start
+    assert f"seed: {committed}" in harness.current(lobby).embeds[0].footer.text
+    table = harness.table_message(game).embeds[0]
+    assert "Cut by: anna (7) and bjorn (19)" in table.description
+    deal = short(round_commitment(game.match.seed, game.id, 1, "players;0=7;1=19"))
+    assert f"deal 1: {deal}" in table.footer.text
+    await play_match(harness, game)
+    final = live_final(game) or ""
+    record, _ = await load_record(harness.cog.games.storage, game.id)
+    assert record.rounds >= 2 and record.round_cut(2) == "players;0=7;1=19"
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(record.to_json())
+    out = io.StringIO()
+    assert verify_file(file.name, out, head=final[:32], seed=committed) == OK, out.getvalue()
+    assert "the cuts of seat 0 (7) and seat 1 (19): the bot could not choose" in out.getvalue()
+    # another commitment than the one sent: the seed was not the one committed to
+    out = io.StringIO()
+    assert verify_file(file.name, out, head=final[:32], seed="0" * 32) == 1
+    assert "not the one committed to" in out.getvalue()
+
+
+async def test_a_cut_after_start_or_out_of_range_changes_nothing(harness: Harness) -> None:
+    anna, bjorn = harness.members[:2]
+    lobby = await harness.open_lobby(anna)
+    await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
+    lobby = harness.current(lobby)
+    select = cid(lobby, "k:cut:")
+    forged = await harness.forge(anna, lobby, select, ["26"])
+    assert forged.ephemeral
+    game = await harness.game()
+    assert game is not None and "lobby_cuts" not in game.extra
+    await harness.click(anna, lobby, custom_id=button(lobby, "start"))
+    late = await harness.forge(bjorn, lobby, select, ["3"])
+    assert late.ephemeral
+    game = await harness.game()
+    assert game is not None and game.extra["cuts"][0].startswith("start:")

@@ -513,15 +513,25 @@ class GameService:
         self._games[game.id] = game
         return game
 
-    async def stop(self, game: Game, *, allowed: bool, announce: Announce | None = None) -> None:
+    async def stop(
+        self,
+        game: Game,
+        *,
+        allowed: bool,
+        announce: Announce | None = None,
+        ended: str = "stopped",
+    ) -> None:
         """End a lobby or match without a result (host or channel managers only);
-        ``announce`` queues what the channel is shown of it."""
+        ``announce`` queues what the channel is shown of it. ``ended="deadline"``: a
+        tournament's table stopped at its round's deadline (its record says so)."""
         if not game.status.active:
             raise GameError("This game is already over.")
         if not allowed:
             raise GameError("Only the host or someone with Manage Channels can stop this game.")
         game.status = Status.STOPPED
         game.extra.pop("lobby_cuts", None)  # kept by user id: not beyond the lobby
+        if ended == "deadline":
+            game.extra["ended"] = "deadline"
         game.deadline = None
         game.timer = None
         game.version += 1

@@ -717,8 +717,12 @@ def table_embed(
         number = match.rounds_played + 1
         deal = short(round_commitment(match.seed, game.id, number, round_cut(game, number)))
         footer += t(" · deal {number}: {commitment}", number=number, commitment=deal)
+    final = live_final(game)
     head = live_head(game)
-    if head is not None and game.status in (Status.PLAYING, Status.FINISHED):
+    if final is not None and game.status in (Status.STOPPED, Status.ABANDONED):
+        # a game that ended without a result is sealed too: its record can be exported
+        footer += t(" · match sealed: {head}", head=shown(final))
+    elif head is not None and game.status in (Status.PLAYING, Status.FINISHED):
         # the sealed log's head after the last move (bot.records.seal): what proves later
         # that an export's moves are the ones played here
         footer += t(" · moves: {head}", head=short(head))

@@ -34,8 +34,9 @@ CACHED_RECORDS = 32
 NO_RECORD = {
     "missing": N_("There is no game #{id}, so there is nothing to show."),
     "unfinished": N_(
-        "Game #{id} is not a finished match: only a match that is over can be replayed or"
-        " exported (its hidden cards stay hidden)."
+        "Game #{id} is still being played, or was never dealt: only a game that is over"
+        " (won, stopped or abandoned) can be replayed or exported (its hidden cards stay"
+        " hidden)."
     ),
     "old": N_("Game #{id} was played before moves were kept whole, so it cannot be replayed."),
     "damaged": N_("Game #{id}'s record is damaged, so it cannot be replayed."),

@@ -373,8 +373,9 @@ class RoundRunner:
             return
         await self.advance(tournament_id)
 
-    async def stop_round(self, row: TournamentRow) -> None:
-        """Stop the round's unfinished games and decide their tables by the score."""
+    async def stop_round(self, row: TournamentRow, ended: str = "deadline") -> None:
+        """Stop the round's unfinished games and decide their tables by the score (their
+        records say they were stopped at the deadline, or ``ended="stopped"``)."""
         recorded = False
         for tr in round_tables(row):
             if tr.result is not None:
@@ -384,7 +385,10 @@ class RoundRunner:
                 async with self.games.session(tr.game_id) as game:
                     if game is not None and game.status.active:
                         await self.games.stop(
-                            game, allowed=True, announce=functools.partial(self.table.stopped, game)
+                            game,
+                            allowed=True,
+                            announce=functools.partial(self.table.stopped, game),
+                            ended=ended,
                         )
                         self.table.timers.cancel(game.id)
                         self.table.follow(game)
@@ -397,7 +401,7 @@ class RoundRunner:
 
     async def stop_games(self, row: TournamentRow) -> None:
         """The organiser ends the tournament: its running games are stopped and decided."""
-        await self.stop_round(row)
+        await self.stop_round(row, ended="stopped")
 
     # ------------------------------------------------------------------ end
 

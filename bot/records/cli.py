@@ -27,6 +27,14 @@ def _load(path: str, out: TextIO) -> tuple[GameRecord, list[Any]] | None:
         return None
 
 
+# how the match ended, as verify says it
+ENDED = {
+    "won": "winner: side {winner}",
+    "stopped": "stopped before its end: no winner, the scores as they stood",
+    "abandoned": "abandoned (a player missed their turns): no winner, the scores as they stood",
+    "deadline": "stopped at its tournament round's deadline, which decides the table by"
+    " these scores",
+}
 OK, FAILED, PARTLY = 0, 1, 2  # verify's exit codes: all proved, failed, only part proved
 SEED_SHOWN = 32  # hex digits of a seed commitment that resist the operator (128 bits)
 
@@ -55,7 +63,7 @@ def verify_file(
     print(
         f"OK: game #{record.game_id}, {record.rounds} rounds: every deal matches its"
         f" commitment and all {len(record.moves)} moves replay to {record.scores}"
-        f" (winner: side {record.winner}).",
+        f" ({ENDED[record.ended].format(winner=record.winner)}).",
         file=out,
     )
     lines, code = guarantees(record, head, seed)
@@ -208,6 +216,9 @@ def replay_file(path: str, out: TextIO | None = None) -> int:
     final = " · ".join(
         f"{side_name(game, side, EN)} {score}" for side, score in enumerate(match.scores)
     )
+    if record.ended != "won":
+        print(f"Final: {final}. {ENDED[record.ended].format(winner='')} (as recorded).", file=out)
+        return 0
     winner = side_name(game, match.winner, EN) if match.winner is not None else "nobody"
     print(f"Final: {final}. {winner} wins (as recorded).", file=out)
     return 0

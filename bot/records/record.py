@@ -22,6 +22,7 @@ from bot.records.deals import commitment, round_seed, seed_commitment
 from bot.records.seal import (
     chain,
     chain_v2,
+    ended_of,
     final_head,
     header,
     matches_head,
@@ -138,7 +139,8 @@ class GameRecord:
     def from_game(cls, game: Game, moves: Sequence[Any], finished_at: float = 0.0) -> GameRecord:
         """The record of a finished game from its row and its move log
         (``storage.StoredMove`` rows); :class:`NoRecord` for any other game."""
-        if game.status is not Status.FINISHED or game.match is None:
+        ended = ended_of(game)
+        if ended is None or game.match is None:
             raise NoRecord("unfinished")
         played = []
         seals = [row.seal for row in moves]
@@ -164,7 +166,7 @@ class GameRecord:
             seed=match.seed,
             moves=played,
             scores=list(match.scores),
-            winner=match.winner,
+            winner=match.winner if ended == "won" else None,
             round_scores=[[dict(s.items) for s in scores] for scores in match.round_scores],
             started_at=float(game.created_at or 0.0),
             finished_at=float(finished_at or 0.0),
@@ -173,6 +175,7 @@ class GameRecord:
             cut=str(cuts[0]) if isinstance(cuts, list) and cuts else None,
             seed_game=None if seed_shown_in(game) == game.id else seed_shown_in(game),
             chain_version=2 if whole else 1,
+            ended=ended,
         )
 
     @property
@@ -443,8 +446,12 @@ class GameRecord:
             if on_move is not None:
                 auto = self.moves[number - 1].auto
                 on_move(number, match, play, self._words(match, before, play, EN, auto))
-        if not match.is_over:
+        if self.ended == "won" and not match.is_over:
             raise RecordError("after every move the match is not over")
+        if self.ended != "won" and match.is_over:
+            raise RecordError(f"the match was won, the record says it ended {self.ended!r}")
+        if self.ended != "won" and self.winner is not None:
+            raise RecordError("a match that was not played out has no winner")
         if list(match.scores) != self.scores or match.winner != self.winner:
             raise RecordError(
                 f"the replay ends {match.scores} (winner {match.winner}), the record says"
@@ -657,8 +664,8 @@ async def load_record(
     game = await storage.get_game(game_id)
     if game is None:
         raise NoRecord("missing")
-    if game.status is not Status.FINISHED:
-        raise NoRecord("unfinished")
+    if ended_of(game) is None or game.match is None:
+        raise NoRecord("unfinished")  # in play (its hidden cards stay hidden), or never dealt
     moves = await storage.game_moves(game_id)
     finished = await storage.finished_at(game_id) or 0.0
     if build is None:

@@ -322,9 +322,27 @@ def game_header(game: Any) -> dict[str, Any]:
     )
 
 
-def live_final(game: Any, ended: str = "won") -> str | None:
-    """The final head of a version-2 game as it ended (``None``: an older game, or none)."""
+def ended_of(game: Any) -> str | None:
+    """How a game that is over ended, as its record and final head say it: ``won``,
+    ``stopped``, ``deadline`` (a tournament table stopped at its round's deadline) or
+    ``abandoned``; ``None`` for a game not over (or cancelled, broken: never dealt whole)."""
+    status = str(getattr(game.status, "value", game.status))
+    if status == "finished":
+        return "won"
+    if status == "abandoned":
+        return "abandoned"
+    if status == "stopped":
+        return "deadline" if game.extra.get("ended") == "deadline" else "stopped"
+    return None
+
+
+def live_final(game: Any, ended: str | None = None) -> str | None:
+    """The final head of a version-2 game as it ended (``None``: an older game, or one
+    not over)."""
+    ended = ended or ended_of(game)
     head = live_head(game)
+    if ended is None:
+        return None
     if head is None or version(game) != 2:
         return None
     match = game.match

@@ -90,3 +90,35 @@ async def test_a_cut_after_start_or_out_of_range_changes_nothing(harness: Harnes
     assert late.ephemeral
     game = await harness.game()
     assert game is not None and game.extra["cuts"][0].startswith("start:")
+
+
+async def test_a_stopped_game_reveals_its_seed_and_verifies(harness: Harness) -> None:
+    """A game stopped mid-match was refused a record before (its seed never revealed): now
+    its last table shows the final head, and its export (the moves played, no result)
+    verifies against it; a game in play is still refused."""
+    game = await harness.start_game(2, target=21)
+    for _ in range(5):
+        await harness.play_move(game)
+    playing = await harness.slash(harness.members[0], "kasino export", game=game.id)
+    assert playing.ephemeral and not playing.response.attachments
+    await harness.slash(harness.members[0], "kasino stop")
+    assert game.status is Status.STOPPED
+    final = live_final(game) or ""
+    said = [m.content for m in harness.public_messages() if "Match sealed" in (m.content or "")]
+    assert final and said and f"Match sealed: `{final[:32]}`" in said[-1]
+    exported = await harness.slash(harness.members[0], "kasino export", game=game.id)
+    (attachment,) = exported.response.attachments
+    data = json.loads(await attachment.read())
+    assert data["result"]["ended"] == "stopped" and data["result"]["winner"] is None
+    assert len(data["moves"]) == 5 and data["seed"] == game.match.seed
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(json.dumps(data))
+    out = io.StringIO()
+    committed = seed_commitment(game.match.seed, game.id)[:32]
+    assert verify_file(file.name, out, head=final[:32], seed=committed) == OK, out.getvalue()
+    assert "stopped before its end: no winner" in out.getvalue()
+    # passing it off as won (or another ending) fails against the head
+    forged = {**data, "result": {**data["result"], "ended": "deadline"}}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(json.dumps(forged))
+    assert verify_file(file.name, io.StringIO(), head=final[:32]) == 1

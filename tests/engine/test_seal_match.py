@@ -227,3 +227,40 @@ def test_a_64_bit_shown_commitment_no_longer_suffices(tmp_path: Path) -> None:
     collided = full[:16] + ("0" if full[16] != "0" else "1") + full[17:32]
     assert _verify(EXPORTED, tmp_path, FINAL[:32], seed=collided)[0] == FAILED
     assert _verify(EXPORTED, tmp_path, FINAL[:32], seed=full[:32].upper())[0] == OK
+
+
+@pytest.mark.parametrize(
+    ("status", "ended"),
+    [(Status.STOPPED, "stopped"), (Status.ABANDONED, "abandoned"), (Status.STOPPED, "deadline")],
+)
+def test_a_game_ended_without_a_result_has_a_sealed_record(
+    tmp_path: Path, status: Status, ended: str
+) -> None:
+    """Stopped, abandoned and tournament tables stopped at the deadline: their record holds
+    the moves played and the scores as they stood, no winner; its final head seals how it
+    ended, so passing it off as another ending fails."""
+    game, full = whole_match(target=11)
+    rows = [
+        StoredMove(i, m.seat, str(m.move.card), "", m.auto, 1.0, m.round,
+                   json.dumps(m.move.to_dict()), seal)
+        for i, (m, seal) in enumerate(zip(full.moves, full.seals or [], strict=True), 1)
+    ][:30]  # fmt: skip
+    game.match = full.start()
+    for number in range(1, 31):
+        full._play(game.match, number)
+    game.extra["seal"] = {"v": 2, "head": rows[-1].seal, "moves": 30}
+    game.status = status
+    if ended == "deadline":
+        game.extra["ended"] = "deadline"
+    record = GameRecord.from_game(game, rows)
+    data = json.loads(record.to_json())
+    assert data["result"]["ended"] == ended and data["result"]["winner"] is None
+    final = live_final(game) or ""
+    assert final == record.final()
+    code, out = _verify(data, tmp_path, final[:32], seed=seed_commitment("whole-seed", 9)[:32])
+    assert code == OK, out
+    other = "stopped" if ended != "stopped" else "abandoned"
+    forged = resealed({**data, "result": {**data["result"], "ended": other}})
+    assert _verify(forged, tmp_path, final[:32])[0] == FAILED
+    won = resealed({**data, "result": {**data["result"], "ended": "won", "winner": 0}})
+    assert _verify(won, tmp_path, None)[0] == FAILED  # the replay is not over

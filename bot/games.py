@@ -291,12 +291,17 @@ class GameService:
         hints: bool = False,
         extra: dict[str, Any] | None = None,
         locale: str | None = None,
+        seed: str | None = None,
+        cuts: dict[str, int] | None = None,
     ) -> Game:
         """A match already dealt with these ``seats`` (a tournament's table, in its own
         thread): created PLAYING, its first turn's timer set; raises ``ChannelBusy`` if
         the channel is taken. The caller announces its table and saves it (one commit,
         as a rematch's). ``extra`` is kept with the game (a tournament's table names
-        itself there); the first seat is its host."""
+        itself there); the first seat is its host. ``seed``: the table's seed, derived
+        from the tournament's committed one; ``cuts``: its players' cuts (by user id as
+        text). Without a seed (a tournament opened before they had one) the table is cut
+        by its thread's id, as before."""
         options = options.for_players(len(seats))
         options.rules(len(seats))  # validates
         kept: dict[str, Any] = dict(extra or {})
@@ -305,9 +310,13 @@ class GameService:
         if hints:
             kept["hints"] = True
         host = int(seats[0].user_id or 0)
+        if seed is not None:
+            kept["seed"] = seed
+            kept["lobby_cuts"] = dict(cuts or {})
         game = Game(0, guild_id, channel_id, host, options, [s.fresh() for s in seats], extra=kept)
-        # the first deal is cut by the number Discord gave the table's thread
-        self.deal_match(game, channel_id, host, "table")
+        # a derived seed depends on nothing known after the tournament's commitment; an
+        # older tournament's table is cut by the number Discord gave its thread
+        self.deal_match(game, None if seed is not None else channel_id, host, "table")
         await self.storage.create_game(game, now())
         self._games[game.id] = game
         return game

@@ -618,6 +618,8 @@ def cut_line(game: Game, t: Lang = EN) -> str:
         return t("Cut by: {names}", names=t.listing(names, "and"))
     if number > 1 and version(game) != 2:
         return t("Cut: the moves of round {number}", number=number - 1)
+    if cut == "table:-":  # a tournament's table, its seed derived from the tournament's
+        return t("Dealt from the tournament's committed seed; no player cut the deck")
     cut_by = game.extra.get("cut_by")
     cut_by = cut_by if isinstance(cut_by, dict) else {}
     by = cut_by.get("seat")

@@ -753,6 +753,9 @@ class Kasino(
         if click.kind == "tour":
             await self.tournaments.on_button(interaction, click)
             return
+        if click.kind == "tcut":
+            await self.tournaments.on_cut(interaction, click)
+            return
         if click.owner:  # a practice position's menus (cogs.practice)
             await self.practice.on_click(interaction, click)
             return

@@ -110,6 +110,9 @@ class RecordFlow:
                 raise NoRecord("damaged") from None
             if epoch != self.people.epoch:  # read before a forgetting: served, not kept
                 return _here(cached, guild_id)
+            table = cached[0].tournament
+            if table is not None and table.get("seed") is None:
+                return _here(cached, guild_id)  # its tournament's seed comes with its end
             self._records[game_id] = cached
             while len(self._records) > CACHED_RECORDS:
                 self._records.popitem(last=False)

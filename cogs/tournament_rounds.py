@@ -33,8 +33,10 @@ import discord
 from bot.games import GameService
 from bot.i18n import Lang
 from bot.models import Game, Seat
+from bot.records.deals import table_seed
 from bot.storage.tournaments import StaleTournament, TableRow, TournamentRow
 from bot.timers import Timers, now
+from bot.tournaments import deals as tournament_deals
 from bot.tournaments import pairing
 from bot.tournaments.decide import bye_result
 from bot.tournaments.model import Entrant, Format, Phase, Table
@@ -273,6 +275,11 @@ class RoundRunner:
                 seats.append(Seat(player, names.get(player, str(player))))
         # the name too: a finished match keeps it in its history summary
         mark = {"id": row.id, "round": table.round, "table": table.number, "name": row.name}
+        # the table's seed from the tournament's, committed at its sign-up (no thread id:
+        # the bot knows that before it deals), cut by its players' cuts
+        seed = tournament_deals.deal_seed(row.extra)
+        if seed is not None:
+            mark["commitment"] = tournament_deals.commitment(row.id, row.extra)
         game = await self.games.open_table(
             row.guild_id,
             thread_id,
@@ -281,6 +288,8 @@ class RoundRunner:
             hints=row.settings.hints,
             extra={"tournament": mark},
             locale=row.extra.get("locale"),
+            seed=None if seed is None else table_seed(seed, table.round, table.number),
+            cuts=tournament_deals.table_cuts(row.extra, table.players),
         )
         async with self.games.session(game.id) as game:
             assert game is not None

@@ -77,7 +77,9 @@ def seed_problems(record: GameRecord, seed: str | None) -> list[str]:
     start (16 hex digits or more) of the record's."""
     if seed is None:
         return []
-    full = record.seed_commitment()
+    # a tournament's table: the commitment each entrant was sent is the tournament's
+    table = record.tournament
+    full = str(table["commitment"]) if table is not None else record.seed_commitment()
     if not matches_head(full, seed):
         return [
             f"the seed commitment {seed.strip()[:64]} is not this record's ({shown(full)}):"
@@ -94,6 +96,23 @@ def guarantees(
     part of it; and who could have chosen the deals."""
     lines = [cut_words(record)]
     code = OK
+    table = record.tournament
+    if table is not None and table.get("seed") is not None:
+        lines.append(
+            f"Tournament #{table['id']}, round {table['round']}, table {table['table']}: the"
+            " table's seed is derived from the tournament's, committed to when its sign-up"
+            f" opened ({shown(str(table['commitment']))}: check it is the one you were sent,"
+            " --seed), and the round and table number, which come from the documented"
+            " pairing."
+        )
+    elif table is not None:
+        lines.append(
+            f"Tournament #{table['id']}, round {table['round']}, table {table['table']}: the"
+            " table's seed is derived from the tournament's, which is revealed when the"
+            " tournament is over: export this game again then to check that."
+        )
+        if seed is not None:
+            code = PARTLY
     if seed is not None and len(seed.strip()) < SEED_SHOWN:
         lines.append(
             f"The seed commitment you gave has {len(seed.strip())} hex digits: fewer than"
@@ -146,7 +165,8 @@ def guarantees(
 def cut_words(record: GameRecord) -> str:
     """Who could have chosen the deals, in a sentence (docs/record.md, the threat model)."""
     rounds = f"Rounds 1–{record.rounds}" if record.rounds > 1 else "Round 1"
-    committed = shown(record.seed_commitment())
+    table = record.tournament
+    committed = shown(str(table["commitment"]) if table else record.seed_commitment())
     if record.cut is None:
         return (
             "Dealt from the seed alone (before the players' cut): each deal is the one"
@@ -167,6 +187,17 @@ def cut_words(record: GameRecord) -> str:
             f" {committed}, check it is the one you were sent: --seed) and the cuts of"
             f" {listed}: the bot could not choose these deals (only someone who knew the"
             " seed and cut after you could have steered them, among 25)."
+        )
+    if record.cut == "table:-":
+        return (
+            f"No player cut the deck: {rounds.lower()} dealt from the table's seed alone,"
+            " derived from the tournament's committed seed (below)."
+        )
+    if record.cut.startswith("table:"):
+        return (
+            "No player cut the deck: the deals depend on the seed and the id Discord gave"
+            " the table's thread, which the bot knew before it drew the seed; whoever runs"
+            " the bot could have chosen them."
         )
     click = "Rematch click" if record.cut.startswith("rematch:") else "Start click"
     return (

@@ -18,7 +18,13 @@ from bot.engine import IllegalMove, Match, Move
 from bot.engine.rules import rules_from_dict, rules_to_dict
 from bot.i18n import EN, Lang
 from bot.models import Game, GameOptions, Seat, Status
-from bot.records.deals import commitment, round_seed, seed_commitment
+from bot.records.deals import (
+    commitment,
+    round_seed,
+    seed_commitment,
+    table_seed,
+    tournament_commitment,
+)
 from bot.records.seal import (
     chain,
     chain_v2,
@@ -31,6 +37,8 @@ from bot.records.seal import (
     seat_tag,
     seat_tag_of,
     seed_shown_in,
+    table_mark,
+    tournament_of,
     version,
 )
 from bot.render import played_words
@@ -130,6 +138,9 @@ class GameRecord:
     # how the match ended: "won" (a side won), or without a result "stopped", "abandoned",
     # or "deadline" (a tournament table decided at its deadline)
     ended: str = "won"
+    # a tournament's table dealt from the tournament's seed: its id, round, table, the
+    # commitment to its deal seed, and the seed itself once the tournament is over
+    tournament: dict[str, Any] | None = None
     _heads: list[str] | None = field(default=None, repr=False, compare=False)
     _index: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
@@ -176,6 +187,7 @@ class GameRecord:
             seed_game=None if seed_shown_in(game) == game.id else seed_shown_in(game),
             chain_version=2 if whole else 1,
             ended=ended,
+            tournament=_table_of(game.extra) if whole else None,
         )
 
     @property
@@ -226,7 +238,13 @@ class GameRecord:
             for i, s in enumerate(self.seats)
         ]  # fmt: skip
         return header(
-            self.game_id, self.rules, self.options, seats, self.seed_commitment(), self.cut
+            self.game_id,
+            self.rules,
+            self.options,
+            seats,
+            self.seed_commitment(),
+            self.cut,
+            self.tournament,
         )
 
     def heads(self) -> list[str]:
@@ -281,6 +299,7 @@ class GameRecord:
             "seed": self.seed,
             "cut": self.cut,
             **({"seed_game": self.seed_game} if self.seed_game is not None else {}),
+            **({"tournament": self.tournament} if self.tournament is not None else {}),
             "rounds": [self._round_dict(n) for n in range(1, self.rounds + 1)],
             "chain": self.chain_dict(),
             "moves": [self._move_dict(i) for i in range(len(self.moves))],
@@ -384,6 +403,7 @@ class GameRecord:
             seed_game=seed_game,
             chain_version=2 if whole else 1,
             ended=ended,
+            tournament=_tournament(data.get("tournament")),
         )
 
     # ----------------------------------------------------------- the engine
@@ -524,6 +544,26 @@ class GameRecord:
                 return number
         return None
 
+    def tournament_problems(self) -> list[str]:
+        """A tournament table's seed must be derived from the tournament's seed, and that
+        seed be the one committed to (once revealed: the tournament is over)."""
+        table = self.tournament
+        if table is None or table.get("seed") is None:
+            return []
+        seed = str(table["seed"])
+        problems = []
+        if tournament_commitment(table["id"], seed) != table["commitment"]:
+            problems.append(
+                "the tournament's seed is not the one its commitment"
+                f" {str(table['commitment'])[:32]} was made to"
+            )
+        if table_seed(seed, table["round"], table["table"]) != str(self.seed):
+            problems.append(
+                f"the table's seed is not derived from the tournament's (round"
+                f" {table['round']}, table {table['table']})"
+            )
+        return problems
+
     def is_final(self, head: str) -> bool:
         """Whether ``head`` (what a player saw) is this record's final head: the one that
         seals the whole match (a version-2 chain only)."""
@@ -570,7 +610,7 @@ class GameRecord:
         through the engine must accept every move (each card played came from the hand
         the seed dealt) and end on the record's scores and winner, and the sealed log
         must be the moves' (``head``: one a player saw, :meth:`chain_problems`)."""
-        problems = self.chain_problems(head)
+        problems = self.chain_problems(head) + self.tournament_problems()
         if commitments is not None:
             if len(commitments) != self.rounds:
                 problems.append(
@@ -590,6 +630,30 @@ class GameRecord:
 
 
 _OPTION_KEYS = frozenset(GameOptions.__dataclass_fields__)
+
+
+def _table_of(extra: dict[str, Any]) -> dict[str, Any] | None:
+    """A tournament table's part of the record (its seed revealed later, by
+    :func:`load_record`, once the tournament is over)."""
+    mark = tournament_of(extra)
+    return None if mark is None else {**table_mark(mark), "seed": None}
+
+
+def _tournament(value: object) -> dict[str, Any] | None:
+    """The record's ``tournament``, checked for shape."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError('"tournament" is an object or absent')
+    found = {key: value.get(key) for key in ("id", "round", "table")}
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in found.values()):
+        raise RecordError('"tournament" names its id, round and table as whole numbers')
+    if not isinstance(value.get("commitment"), str):
+        raise RecordError('"tournament" carries the commitment to its seed')
+    seed = value.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise RecordError('the tournament\'s "seed" is text or null')
+    return {**found, "commitment": value["commitment"], "seed": seed}
 
 
 def _seat_dict(game: Game, index: int, whole: bool) -> dict[str, Any]:
@@ -672,4 +736,18 @@ async def load_record(
         record = GameRecord.from_game(game, moves, finished)
     else:
         record = await build(GameRecord.from_game, game, moves, finished)
+    if record.tournament is not None:
+        record.tournament["seed"] = await _revealed_seed(storage, record.tournament["id"])
     return record, game.guild_id
+
+
+async def _revealed_seed(storage: Any, tournament_id: int) -> str | None:
+    """A tournament's deal seed once it is over (finished or cancelled): before, it would
+    tell the deals of tables still in play."""
+    from bot.tournaments.deals import deal_seed  # the records need no tournament else
+
+    getter = getattr(storage, "get_tournament", None)
+    row = await getter(tournament_id) if getter is not None else None
+    if row is None or row.phase.open:
+        return None
+    return deal_seed(row.extra)

@@ -143,11 +143,15 @@ def header(
     seats: list[dict[str, Any]],
     seed_commitment: str,
     cut: str | None,
+    tournament: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What ``h_0`` seals of a version-2 match: the game, its rules (``rules_to_dict``),
     the lobby's options, the seats in order (``kind``, ``level``, ``side``, ``tag``), the
-    seed's commitment and the cut."""
+    seed's commitment and the cut; for a tournament's table also the tournament, round,
+    table and the commitment to the tournament's deal seed (:func:`table_mark`)."""
+    extra = {} if tournament is None else {"tournament": table_mark(tournament)}
     return {
+        **extra,
         "game": int(game_id),
         "rules": rules,
         "options": options,
@@ -163,6 +167,21 @@ def header(
         "seed_commitment": seed_commitment,
         "cut": cut,
     }
+
+
+def table_mark(mark: dict[str, Any]) -> dict[str, Any]:
+    """What a tournament table's header seals of its tournament (not its name, nor the
+    seed itself, revealed only once the tournament is over)."""
+    return {key: mark.get(key) for key in ("id", "round", "table", "commitment")}
+
+
+def tournament_of(extra: dict[str, Any]) -> dict[str, Any] | None:
+    """A tournament table's mark (``extra["tournament"]``) when its seed was derived from
+    the tournament's committed one (it has ``"commitment"``), else ``None``."""
+    mark = extra.get("tournament")
+    if isinstance(mark, dict) and isinstance(mark.get("commitment"), str):
+        return mark
+    return None
 
 
 def origin_v2(game_id: int, sealed_header: dict[str, Any]) -> str:
@@ -319,6 +338,7 @@ def game_header(game: Any) -> dict[str, Any]:
         seats,
         committed,
         round_cut(game, 1),
+        tournament_of(game.extra),
     )
 
 

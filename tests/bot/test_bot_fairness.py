@@ -122,3 +122,89 @@ async def test_a_stopped_game_reveals_its_seed_and_verifies(harness: Harness) ->
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         file.write(json.dumps(forged))
     assert verify_file(file.name, io.StringIO(), head=final[:32]) == 1
+
+
+async def test_a_tournament_commits_to_its_seed_and_each_table_is_derived(
+    harness: Harness,
+) -> None:
+    """A tournament's deal seed is committed to when its sign-up opens (shown there and
+    sent to each entrant on Join); entrants may cut; each table's seed is derived from it,
+    the round and the table (no thread id), cut by its players' cuts. A table's record
+    reveals the tournament's seed only once the tournament is over; verify then checks the
+    derivation against the commitment each entrant was sent."""
+    from bot.records.deals import table_seed, tournament_commitment
+    from bot.tournaments.deals import deal_seed
+    from bot.tournaments.model import Phase
+    from tests.bot.test_bot_tournaments import admin, stored, tour_id
+
+    organiser = admin(harness)
+    opened = await harness.slash(
+        organiser, "kasino tournament new", title="Fair", format="round-robin",
+        round_minutes=30, cap=4, target=21,
+    )  # fmt: skip
+    signup = opened.response.message
+    tid = tour_id(signup)
+    row = await stored(harness, tid)
+    seed = deal_seed(row.extra)
+    assert seed is not None
+    committed = tournament_commitment(tid, seed)
+    assert f"seed: {committed[:32]}" in signup.embeds[0].footer.text
+    for member in harness.members:
+        joined = await harness.click(member, signup, custom_id=f"k:tour:{tid}:join")
+        (sent,) = joined.followups
+        assert sent.flags.ephemeral and f"--seed {committed[:32]}" in sent.content
+    anna, bjorn = harness.members[:2]
+    signup = harness.current(signup)
+    await harness.select(anna, signup, ["7"], custom_id=cid(signup, "k:tcut:"))
+    signup = harness.current(signup)
+    again = await harness.select(anna, signup, ["8"], custom_id=cid(signup, "k:tcut:"))
+    assert again.ephemeral and "already cut the deck (at 7)" in again.response.content
+    outsider = await harness.select(organiser, signup, ["3"], custom_id=cid(signup, "k:tcut:"))
+    assert outsider.ephemeral and "Only a player signed up" in outsider.response.content
+    await harness.select(bjorn, signup, ["19"], custom_id=cid(signup, "k:tcut:"))
+    assert "✂️" in harness.current(signup).embeds[0].fields[-1].value
+    await harness.slash(organiser, "kasino tournament start")
+    row = await stored(harness, tid)
+    assert row.phase is Phase.RUNNING
+    cuts = {anna.id: 7, bjorn.id: 19}
+    games = []
+    for tr in row.tables:
+        game = await harness.cog.games.storage.get_game(tr.game_id)
+        games.append(game)
+        assert game.match.seed == table_seed(seed, tr.table.round, tr.table.number)
+        made = {i: cuts[p] for i, p in enumerate(tr.table.players) if p in cuts}
+        expected = "players;" + ";".join(f"{i}={n}" for i, n in sorted(made.items()))
+        assert game.extra["cuts"] == [expected if made else "table:-"]
+        assert str(tr.thread_id) not in json.dumps(game.extra["cuts"])
+    # the round's deadline stops the tables: their records say so; the tournament's seed
+    # is not revealed while it runs
+    await harness.env.advance_time(30 * 60 + 1)
+    game = await harness.cog.games.storage.get_game(games[0].id)
+    assert game.status is Status.STOPPED and game.extra["ended"] == "deadline"
+    record, _ = await load_record(harness.cog.games.storage, game.id)
+    assert record.ended == "deadline" and record.tournament["seed"] is None
+    assert seed not in record.to_json()
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(record.to_json())
+    out = io.StringIO()
+    assert verify_file(file.name, out, head=record.final(), seed=committed[:32]) == 2
+    assert "revealed when the tournament is over" in out.getvalue()
+    # once it is over, the export reveals it and verify checks the derivation
+    await harness.slash(organiser, "kasino tournament end")
+    exported = await harness.slash(anna, "kasino export", game=game.id)
+    (attachment,) = exported.response.attachments
+    data = json.loads(await attachment.read())
+    assert data["tournament"]["seed"] == seed and data["result"]["ended"] == "deadline"
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(json.dumps(data))
+    out = io.StringIO()
+    code = verify_file(file.name, out, head=record.final(), seed=committed[:32])
+    assert code == OK, out.getvalue()
+    assert "derived from the tournament's, committed to when its sign-up opened" in out.getvalue()
+    # a table seed not derived from the committed tournament seed fails
+    forged = {**data, "tournament": {**data["tournament"], "table": 9}}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(json.dumps(forged))
+    out = io.StringIO()
+    assert verify_file(file.name, out) == 1
+    assert "not derived from the tournament's" in out.getvalue()

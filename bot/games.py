@@ -406,6 +406,37 @@ class GameService:
         game.version += 1
         await self.save(game)
 
+    def check_rematch_cut(self, old: Game, user_id: int) -> int:
+        """The seat of a player of a finished match who may still cut its rematch's deck;
+        else a friendly :class:`GameError`."""
+        if old.status is not Status.FINISHED or old.extra.get("next_seed") is None:
+            raise GameError("This game has no rematch to cut for.")
+        if self._rematched(old):
+            raise GameError("The rematch is already dealt.")
+        seat = old.seat_of(user_id)
+        if seat is None:
+            raise GameError("Only the players of this game can ask for a rematch.")
+        cuts = old.extra.get("rematch_cuts") or {}
+        if str(seat) in cuts:
+            raise GameError("You have already cut the deck (at {number}).", number=cuts[str(seat)])
+        return seat
+
+    @staticmethod
+    def _rematched(old: Game) -> bool:
+        """Whether the finished match's rematch was dealt (its Rematch button is gone from
+        the end message: the channel holds the rematch, or held it)."""
+        return bool(old.extra.get("rematch_dealt"))
+
+    async def cut_rematch(self, old: Game, user_id: int, number: int) -> None:
+        """A player of a finished match cuts the deck for its rematch (once, before it is
+        dealt): kept by seat (the rematch keeps the seats), so no user id stays behind."""
+        seat = self.check_rematch_cut(old, user_id)
+        if not 1 <= number <= CUT_MAX:
+            raise GameError("Cut the deck at a number from 1 to {most}.", most=CUT_MAX)
+        old.extra.setdefault("rematch_cuts", {})[str(seat)] = int(number)
+        old.version += 1
+        await self.save(old)
+
     async def cancel(self, game: Game, user_id: int) -> None:
         """The host closes a lobby."""
         self._require(game, Status.LOBBY, N_("The game has already started; use /kasino stop."))
@@ -459,12 +490,15 @@ class GameService:
         """The cuts seated people made in the lobby, by seat (the lobby keeps them by user
         id while seats may still move; they are dropped here)."""
         made = game.extra.pop("lobby_cuts", None)
-        if not isinstance(made, dict):
-            return {}
         by_seat = {}
-        for user, number in made.items():
+        for user, number in made.items() if isinstance(made, dict) else ():
             seat = game.seat_of(int(user)) if str(user).lstrip("-").isdigit() else None
             if seat is not None and isinstance(number, int) and 1 <= number <= CUT_MAX:
+                by_seat[seat] = number
+        # a rematch's: made on the end message, kept by seat
+        for place, number in (game.extra.pop("seat_cuts", None) or {}).items():
+            seat = int(place) if str(place).isdigit() else -1
+            if 0 <= seat < len(game.seats) and isinstance(number, int) and 1 <= number <= CUT_MAX:
                 by_seat[seat] = number
         return by_seat
 
@@ -504,6 +538,8 @@ class GameService:
             raise GameError("This game is still running.")
         if old.seat_of(user_id) is None:
             raise GameError("Only the players of this game can ask for a rematch.")
+        if self._rematched(old):
+            raise GameError("The rematch is already dealt.")
         game = Game(
             0,
             old.guild_id,
@@ -517,9 +553,15 @@ class GameService:
             # drawn and committed to when the old match ended (its end message shows it)
             game.extra["seed"] = old.extra["next_seed"]
             game.extra["seed_game"] = old.id
+            # the cuts its players made on the end message, by seat (the same seats)
+            game.extra["seat_cuts"] = dict(old.extra.get("rematch_cuts") or {})
         self.deal_match(game, click_id, user_id, "rematch")
         await self.storage.create_game(game, now())
         self._games[game.id] = game
+        # a cut made for it now would count for nothing: the old match says it is dealt
+        old.extra["rematch_dealt"] = True
+        old.version += 1
+        await self.save(old)
         return game
 
     async def stop(

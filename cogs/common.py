@@ -73,7 +73,7 @@ async def foreign(interaction: discord.Interaction, game: Game | None, kind: str
         await refuse(interaction, ELSEWHERE)
         return True
     message = interaction.message
-    if kind in ("lobby", "rematch", "cut") and game.message_id not in (
+    if kind in ("lobby", "rematch", "cut", "cutfor") and game.message_id not in (
         None,
         message and message.id,
     ):

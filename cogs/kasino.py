@@ -776,6 +776,10 @@ class Kasino(
                 await self.lobby.on_rematch(interaction, game)
             elif click.kind == "cut":
                 await self.lobby.on_cut(interaction, game, click.numbers[0])
+            elif click.kind == "cutfor":
+                await self.lobby.offer_rematch_cut(interaction, game)
+            elif click.kind == "rcut":
+                await self.lobby.on_rematch_cut(interaction, game, click.numbers[0])
             else:
                 await self.hands.on_move_select(interaction, game, click)
 

@@ -10,11 +10,13 @@ import discord
 from bot.games import GameError, GameService
 from bot.i18n import Lang
 from bot.models import Game, Seat, Status
+from bot.records.deals import seed_commitment
+from bot.records.seal import shown
 from bot.render import lobby_commitment, lobby_embed
 from bot.storage import ChannelBusy
 from cogs.common import NOT_MINE, private, refuse, refuse_error
 from cogs.table import TableFlow
-from cogs.views import lobby_view, replay_only_view
+from cogs.views import lobby_view, rematch_cut_view, replay_only_view
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +116,42 @@ class LobbyFlow:
             commitment=lobby_commitment(game) or "",
         )
         await interaction.followup.send(text, ephemeral=True)
+
+    async def offer_rematch_cut(self, interaction: discord.Interaction, old: Game) -> None:
+        """ "Cut the rematch" on a finished match's end message: its menu, privately."""
+        try:
+            self.games.check_rematch_cut(old, interaction.user.id)
+        except GameError as error:
+            await refuse_error(interaction, error)
+            return
+        t = private(interaction)
+        text = t(
+            "Cut the deck for the rematch: its seed is committed to on the end message"
+            " (`{commitment}`), so your cut counts for every deal of it.",
+            commitment=shown(seed_commitment(old.extra["next_seed"], old.id)),
+        )
+        await interaction.response.send_message(text, view=rematch_cut_view(old, t), ephemeral=True)
+
+    async def on_rematch_cut(
+        self, interaction: discord.Interaction, old: Game, number: int
+    ) -> None:
+        """A player of a finished match cuts the deck for its rematch (once), whose seed
+        its end message committed to; told privately (the end message, which shows the
+        final head, is not edited)."""
+        try:
+            await self.games.cut_rematch(old, interaction.user.id, number)
+        except GameError as error:
+            await refuse_error(interaction, error)
+            return
+        t = private(interaction)
+        committed = shown(seed_commitment(old.extra["next_seed"], old.id))
+        text = t(
+            "You cut the deck at **{number}**. Note your cut and the seed's commitment"
+            " `{commitment}`: after the game, `python -m bot verify` shows both.",
+            number=number,
+            commitment=committed,
+        )
+        await interaction.response.send_message(text, ephemeral=True)
 
     def _dealt(self, game: Game) -> None:
         """Queued with the first deal: the lobby stays as the record of who plays (and

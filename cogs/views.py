@@ -126,16 +126,19 @@ def lobby_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
     return view
 
 
-def cut_select(game: Game, t: Lang = EN) -> KasinoSelect:
-    """The third row: "✂️ Cut the deck" (1..25), for any seated person, once, before Start
-    (bot.records.seal: every round is shuffled with the players' cuts too)."""
+def cut_select(
+    game: Game, t: Lang = EN, kind: str = "cut", placeholder: str | None = None
+) -> KasinoSelect:
+    """ "✂️ Cut the deck" (1..25) on the lobby's third row (``cut``: any seated person,
+    once, before Start), or on a finished match's end message (``rcut``: its players, for
+    the rematch): every round is shuffled with the players' cuts too (bot.records.seal)."""
     options = [discord.SelectOption(label=str(n), value=str(n)) for n in range(1, CUT_MAX + 1)]
     return KasinoSelect(
-        "cut",
+        kind,
         game.id,
         options=options,
-        placeholder=t("✂️ Cut the deck (optional): pick a number"),
-        row=2,
+        placeholder=placeholder or t("✂️ Cut the deck (optional): pick a number"),
+        row=2 if kind == "cut" else 0,
     )
 
 
@@ -198,6 +201,10 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
         )
         view.add_item(replay_button(game.id, t))
         view.add_item(analyse_button(game.id, t))
+        if game.extra.get("next_seed") is not None:
+            # the rematch's seed is committed to on this message: its players may cut it
+            # (the menu comes privately: the outbox, which posts this, keeps buttons only)
+            view.add_item(KasinoButton("cutfor", game.id, label=t("Cut the rematch"), emoji="✂️"))
         return view
     return None
 
@@ -205,6 +212,14 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
 def replay_button(game_id: int, t: Lang = EN) -> KasinoButton:
     """Replay: a finished match, move by move, in a private view."""
     return KasinoButton("replay", game_id, 0, "open", label=t("Replay"), emoji="⏯️")
+
+
+@_static
+def rematch_cut_view(game: Game, t: Lang = EN) -> discord.ui.View:
+    """The private menu a player of a finished match cuts its rematch's deck with."""
+    view = _view()
+    view.add_item(cut_select(game, t, "rcut", t("✂️ Cut the deck for a rematch")))
+    return view
 
 
 @_static

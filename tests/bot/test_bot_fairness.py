@@ -208,3 +208,45 @@ async def test_a_tournament_commits_to_its_seed_and_each_table_is_derived(
     out = io.StringIO()
     assert verify_file(file.name, out) == 1
     assert "not derived from the tournament's" in out.getvalue()
+
+
+async def test_the_players_may_cut_a_rematch_on_the_end_message(harness: Harness) -> None:
+    """The rematch's seed is committed to on the end message; its players may cut the deck
+    there (once, privately: the end message is not edited), and the rematch is dealt with
+    their cuts instead of the Rematch click, which only the bot sees."""
+    anna, bjorn, carl = harness.members[:3]
+    game = await harness.start_game(2, target=5)
+    await play_match(harness, game)
+    end = harness.table_message(game)
+    committed = seed_commitment(game.extra["next_seed"], game.id)[:32]
+    offered = await harness.click(bjorn, end, custom_id=cid(end, "k:cutfor:"))
+    assert offered.ephemeral and committed in offered.response.content
+    menu = offered.response
+    cut = await harness.select(bjorn, menu, ["4"], custom_id=cid(menu, "k:rcut:"))
+    assert cut.ephemeral and "**4**" in cut.response.content and committed in cut.response.content
+    again = await harness.click(bjorn, end, custom_id=cid(end, "k:cutfor:"))
+    assert again.ephemeral and "already cut the deck (at 4)" in again.response.content
+    stranger = await harness.click(carl, end, custom_id=cid(end, "k:cutfor:"))
+    assert stranger.ephemeral and "Only the players" in stranger.response.content
+    assert harness.current(end).content == end.content  # not edited
+    await harness.click(anna, end, custom_id=cid(end, "k:rematch:"))
+    rematch = await harness.game()
+    assert rematch is not None and rematch.extra["cuts"] == ["players;1=4"]
+    assert not [c for c in cid_list(harness.current(end)) if c.startswith("k:cutfor:")]
+    # the private menu, used after the rematch is dealt, changes nothing
+    late = await harness.select(bjorn, menu, ["9"], custom_id=cid(menu, "k:rcut:"))
+    assert late.ephemeral and "already dealt" in late.response.content
+    await play_match(harness, rematch)
+    record, _ = await load_record(harness.cog.games.storage, rematch.id)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(record.to_json())
+    out = io.StringIO()
+    final = live_final(rematch) or ""
+    assert verify_file(file.name, out, head=final[:32], seed=committed) == OK, out.getvalue()
+    assert "the cuts of seat 1 (4): the bot could not choose" in out.getvalue()
+
+
+def cid_list(message: object) -> list[str]:
+    from tests.bot.kasino_harness import custom_ids
+
+    return custom_ids(message)

@@ -154,6 +154,12 @@ def guarantees(
             " This game was dealt before the whole match was sealed: who sat where, the"
             " rules, whether the bot made a move and the scores are not proved by it."
         )
+    elif sealed == len(record.moves):
+        lines.append(
+            f"The head you saw is the last move's (a table's): it proves only the first"
+            f" {sealed} moves, all of them, but not the seats, rules, options nor the result."
+            " Give the final head from the end message to prove the whole match."
+        )
     else:
         lines.append(
             f"The head you saw proves only the first {sealed} moves, not the rest of the"

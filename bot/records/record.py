@@ -1,10 +1,12 @@
-"""A finished game as a record: built from the stored rows, written as JSON, stepped with
-the engine, and verified. No Discord connection is needed (``python -m bot verify`` and
-``python -m bot replay`` use it on an exported file); the schema is in docs/record.md.
+"""A game that is over as a record: built from the stored rows, written as JSON, stepped
+with the engine, and verified. No Discord connection is needed (``python -m bot verify``
+and ``python -m bot replay`` use it on an exported file); the schema is in docs/record.md.
 
-A record exists only for a *finished* match: :func:`load_record` refuses a game in play,
-so nothing here can show a card that is still hidden. The seeds it carries are then
-harmless, and they let anyone check each round's commitment (:mod:`bot.records.deals`) and deal.
+A record exists only for a match that is *over* (won, stopped, abandoned, or stopped at a
+tournament round's deadline): :func:`load_record` refuses a game in play, so nothing here
+can show a card that is still hidden. The seeds it carries are then harmless, and they let
+anyone check each round's commitment (:mod:`bot.records.deals`) and deal; a tournament's
+seed, from which its tables' seeds are derived, only once the whole tournament is over.
 """
 
 from __future__ import annotations

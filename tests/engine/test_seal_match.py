@@ -264,3 +264,38 @@ def test_a_game_ended_without_a_result_has_a_sealed_record(
     assert _verify(forged, tmp_path, final[:32])[0] == FAILED
     won = resealed({**data, "result": {**data["result"], "ended": "won", "winner": 0}})
     assert _verify(won, tmp_path, None)[0] == FAILED  # the replay is not over
+
+
+def test_the_worked_example_in_record_md_is_right() -> None:
+    """docs/record.md's worked example: rebuilt from its seed, seat salt and cut, every
+    value it prints is the one the code gives."""
+    cut = players_cut("start:1456074443980800118", {0: 7})
+    options = GameOptions(variant="swedish", target=11)
+    game = Game(9, 1, 2, 111, options, [Seat(111, "anna"), Seat.computer("normal")])
+    game.status = Status.PLAYING
+    seed = "5f0c3b1e9a7d4c2f8e6b0a1d3c5e7f90"
+    game.match = match = Match.start(options.rules(2), 2, seed=seed, cut=cut)
+    salt = "3f1e0c5a9b7d2e4f6a8c0b1d3e5f7a9c"
+    game.extra.update(cuts=[cut], seal={"moves": 0, "v": 2}, salts={"0": salt})
+    rows = []
+    while not match.is_over:
+        match.cut = cut
+        move = auto_move(match.round, "doc")
+        seat, number, whole = match.round.to_move, match.rounds_played + 1, move.to_dict()
+        head, order = next_seal(game, number, seat, whole) or ("", 0)
+        match.play(move)
+        game.extra["seal"] = {**game.extra["seal"], "head": head, "moves": order}
+        rows.append(StoredMove(order, seat, str(move.card), "", False, 1.0, number,
+                               json.dumps(whole), head))  # fmt: skip
+    game.status = Status.FINISHED
+    record = GameRecord.from_game(game, rows, 2.0)
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "record.md").read_text("utf-8")
+    heads = record.heads()
+    values = [
+        record.seed_commitment(), record.commitment(1), record.commitment(2),
+        seat_tag(9, 0, 111, salt), heads[0], heads[1], heads[2], heads[-1],
+        record.final() or "", record.round_seed(2),
+    ]  # fmt: skip
+    for value in values:
+        assert value in doc, value
+    assert len(record.moves) == 96 and record.scores == [19, 4]

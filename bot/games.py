@@ -26,7 +26,16 @@ from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_
 from bot.moves import auto_move, computer_move
 from bot.records.deals import new_seed
 from bot.records.ratings import lineup_of
-from bot.records.seal import CUT_MAX, VERSION, new_salt, next_seal, players_cut, start_cut, version
+from bot.records.seal import (
+    CUT_MAX,
+    VERSION,
+    keep_seat_tags,
+    new_salt,
+    next_seal,
+    players_cut,
+    start_cut,
+    version,
+)
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
@@ -581,6 +590,7 @@ class GameService:
             raise GameError("Only the host or someone with Manage Channels can stop this game.")
         game.status = Status.STOPPED
         game.extra.pop("lobby_cuts", None)  # kept by user id: not beyond the lobby
+        keep_seat_tags(game)
         if ended == "deadline":
             game.extra["ended"] = "deadline"
         game.deadline = None
@@ -647,6 +657,7 @@ class GameService:
         whole = move.to_dict()
         # the move's hash on the sealed log; in a game dealt with cuts it cuts the next
         # round, should this move end the round (set before the move, which deals it)
+        keep_seat_tags(game)  # forget-me may remove a person's id later: the seal stays
         sealed = next_seal(game, rounds_before + 1, seat, whole, auto)
         cuts = game.extra.get("cuts")
         whole_match = version(game) == 2

@@ -306,6 +306,16 @@ def seat_tag_of(game: Any, seat: int) -> str | None:
     return seat_tag(game.id, seat, user_id, salt)
 
 
+def keep_seat_tags(game: Any) -> None:
+    """Keep every person's seat tag in a version-2 game (``extra["seat_tags"]``) once it has
+    its id (at its first move, or when it ends): the header then no longer needs the
+    person's id, so removing it (forget-me) leaves the seal whole."""
+    if version(game) != 2 or not game.id or isinstance(game.extra.get("seat_tags"), dict):
+        return
+    tags = {str(i): seat_tag_of(game, i) for i in range(len(game.seats))}
+    game.extra["seat_tags"] = {seat: tag for seat, tag in tags.items() if tag is not None}
+
+
 def forget_seat(extra: dict[str, Any], game_id: int, seat: int, user_id: int) -> None:
     """Forget-me's part of the seal, on a game's stored ``extra``: keep seat ``seat``'s tag
     (``extra["seat_tags"]``) and drop its salt, so the person's id can be removed from the

@@ -250,3 +250,24 @@ def cid_list(message: object) -> list[str]:
     from tests.bot.kasino_harness import custom_ids
 
     return custom_ids(message)
+
+
+async def test_a_forgotten_player_leaves_the_seal_whole(harness: Harness) -> None:
+    """Forget-me removes a person's id from the seats of their games: each seat's tag was
+    kept from the first move on, so the export (the tag alone, no id, no salt) still
+    verifies against the final head the players saw."""
+    anna, bjorn = harness.members[:2]
+    game = await harness.start_game(2, target=5)
+    await play_match(harness, game)
+    final = live_final(game) or ""
+    assert set(game.extra["seat_tags"]) == {"0", "1"}
+    await harness.cog.games.storage.forget_user(bjorn.id, 0.0)
+    harness.cog.games._games.pop(game.id, None)
+    record, _ = await load_record(harness.cog.games.storage, game.id)
+    data = json.loads(record.to_json())
+    assert data["seats"][1]["user_id"] is None and "salt" not in data["seats"][1]
+    assert data["seats"][1]["tag"] and str(bjorn.id) not in json.dumps(data)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        file.write(json.dumps(data))
+    out = io.StringIO()
+    assert verify_file(file.name, out, head=final[:32]) == OK, out.getvalue()

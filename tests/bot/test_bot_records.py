@@ -249,6 +249,11 @@ async def test_the_moves_are_sealed_and_the_export_proves_them(harness: Harness)
     out = io.StringIO()
     assert verify_file(file.name, out, head=final[:32]) == 0, out.getvalue()
     assert "the result are the ones played" in out.getvalue()
+    # nobody cut the deck: verify says the operator could have chosen the deals (the
+    # Start click's id, which only the bot sees), never that nobody could
+    assert "No player cut the deck" in out.getvalue()
+    assert "whoever runs the bot could have chosen them" in out.getvalue()
+    assert "neither the host nor the bot" not in out.getvalue()
     assert verify_file(file.name, io.StringIO(), head="0" * 16) == 1
     # the last move's head proves the moves, not the whole match: exit code 2
     out = io.StringIO()

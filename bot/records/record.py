@@ -247,6 +247,7 @@ class GameRecord:
             self.seed_commitment(),
             self.cut,
             self.tournament,
+            (self.guild_id, self.channel_id),
         )
 
     def heads(self) -> list[str]:

@@ -144,8 +144,10 @@ def header(
     seed_commitment: str,
     cut: str | None,
     tournament: dict[str, Any] | None = None,
+    place: tuple[str, str] = ("", ""),
 ) -> dict[str, Any]:
-    """What ``h_0`` seals of a version-2 match: the game, its rules (``rules_to_dict``),
+    """What ``h_0`` seals of a version-2 match: the game and where it was played (``place``:
+    the server's and channel's ids, as text), its rules (``rules_to_dict``),
     the lobby's options, the seats in order (``kind``, ``level``, ``side``, ``tag``), the
     seed's commitment and the cut; for a tournament's table also the tournament, round,
     table and the commitment to the tournament's deal seed (:func:`table_mark`)."""
@@ -153,6 +155,8 @@ def header(
     return {
         **extra,
         "game": int(game_id),
+        "guild": place[0],
+        "channel": place[1],
         "rules": rules,
         "options": options,
         "seats": [
@@ -349,6 +353,7 @@ def game_header(game: Any) -> dict[str, Any]:
         committed,
         round_cut(game, 1),
         tournament_of(game.extra),
+        (str(game.guild_id), str(game.channel_id)),
     )
 
 

@@ -140,6 +140,7 @@ def _no_auto(data: dict[str, Any]) -> dict[str, Any]:
 
 
 FORGERIES = {
+    "another server's": lambda data: {**data, "guild": "42"},
     "seats swapped": _swap_seats,
     "options changed": _change_options,
     "round scores replaced": _nonsense_round_scores,
@@ -155,7 +156,7 @@ def test_each_forgery_fails_against_the_final_head(tmp_path: Path, forgery: str)
     code, out = _verify(forged, tmp_path, FINAL[:32])
     assert code == FAILED and "not the match that was played" in out, out
     # and no earlier head of the real match vouches for it either (h_0 binds the header)
-    if forgery in ("seats swapped", "options changed"):
+    if forgery in ("seats swapped", "options changed", "another server's"):
         assert _verify(forged, tmp_path, RECORD.heads()[1][:16])[0] == FAILED
 
 
@@ -201,7 +202,7 @@ def test_a_forgotten_person_keeps_the_seal(tmp_path: Path) -> None:
     exported = json.loads(GameRecord.from_game(game, rows, 2.0).to_json())
     assert exported["seats"][1]["user_id"] is None and "salt" not in exported["seats"][1]
     assert exported["seats"][1]["tag"] == seat_tag(9, 1, 222, SALTS["1"])
-    assert "222" not in json.dumps(exported)
+    assert '"222"' not in json.dumps(exported)  # the id is nowhere (as a JSON string)
     assert _verify(exported, tmp_path, FINAL[:32])[0] == OK
 
 
@@ -271,7 +272,8 @@ def test_the_worked_example_in_record_md_is_right() -> None:
     value it prints is the one the code gives."""
     cut = players_cut("start:1456074443980800118", {0: 7})
     options = GameOptions(variant="swedish", target=11)
-    game = Game(9, 1, 2, 111, options, [Seat(111, "anna"), Seat.computer("normal")])
+    seats = [Seat(111, "anna"), Seat.computer("normal")]
+    game = Game(9, 1234567890, 1234567891, 111, options, seats)
     game.status = Status.PLAYING
     seed = "5f0c3b1e9a7d4c2f8e6b0a1d3c5e7f90"
     game.match = match = Match.start(options.rules(2), 2, seed=seed, cut=cut)

@@ -86,16 +86,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         description="Recompute each round's deck from its seed, check it against the"
         " commitment the table showed and against every card played (the engine replays the"
         " game), and compare the final scores; recompute the sealed move log and, given the"
-        " head a player saw, prove the moves are the ones played. Prints OK or what failed;"
-        " exit code 0 or 1.",
+        " final head a player saw on the end message, prove the record is the match played."
+        " Prints OK and what it proved, or what failed. Exit code 0: all proved; 1: failed;"
+        " 2: only part proved (an earlier head: the first moves only; an older game's head;"
+        " a seed commitment given with fewer than 32 hex digits).",
     )
     verify.add_argument("file", metavar="FILE", help="a record from /kasino export (JSON)")
     verify.add_argument(
         "--head",
         metavar="HEX",
         default=None,
-        help="the moves' head a player saw (the table's or the end message's 'moves:'),"
-        " at least 16 hex digits",
+        help="the final head a player saw on the end message ('Match sealed:'), at least"
+        " 16 hex digits (a table's 'moves:' head proves only the moves before it)",
+    )
+    verify.add_argument(
+        "--seed",
+        metavar="HEX",
+        default=None,
+        help="the seed's commitment a player was sent when they joined (32 hex digits;"
+        " for a tournament's table, the tournament's)",
     )
     replay = commands.add_parser(
         "replay",
@@ -283,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         from bot.records.cli import replay_file, verify_file
 
         if args.command == "verify":
-            return verify_file(args.file, head=args.head)
+            return verify_file(args.file, head=args.head, seed=args.seed)
         return replay_file(args.file)
     try:
         config = load_config(require_token=not (args.preview or args.command))

@@ -26,7 +26,16 @@ from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_
 from bot.moves import auto_move, computer_move
 from bot.records.deals import new_seed
 from bot.records.ratings import lineup_of
-from bot.records.seal import next_seal, start_cut
+from bot.records.seal import (
+    CUT_MAX,
+    VERSION,
+    keep_seat_tags,
+    new_salt,
+    next_seal,
+    players_cut,
+    start_cut,
+    version,
+)
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
@@ -291,12 +300,17 @@ class GameService:
         hints: bool = False,
         extra: dict[str, Any] | None = None,
         locale: str | None = None,
+        seed: str | None = None,
+        cuts: dict[str, int] | None = None,
     ) -> Game:
         """A match already dealt with these ``seats`` (a tournament's table, in its own
         thread): created PLAYING, its first turn's timer set; raises ``ChannelBusy`` if
         the channel is taken. The caller announces its table and saves it (one commit,
         as a rematch's). ``extra`` is kept with the game (a tournament's table names
-        itself there); the first seat is its host."""
+        itself there); the first seat is its host. ``seed``: the table's seed, derived
+        from the tournament's committed one; ``cuts``: its players' cuts (by user id as
+        text). Without a seed (a tournament opened before they had one) the table is cut
+        by its thread's id, as before."""
         options = options.for_players(len(seats))
         options.rules(len(seats))  # validates
         kept: dict[str, Any] = dict(extra or {})
@@ -305,9 +319,13 @@ class GameService:
         if hints:
             kept["hints"] = True
         host = int(seats[0].user_id or 0)
+        if seed is not None:
+            kept["seed"] = seed
+            kept["lobby_cuts"] = dict(cuts or {})
         game = Game(0, guild_id, channel_id, host, options, [s.fresh() for s in seats], extra=kept)
-        # the first deal is cut by the number Discord gave the table's thread
-        self.deal_match(game, channel_id, host, "table")
+        # a derived seed depends on nothing known after the tournament's commitment; an
+        # older tournament's table is cut by the number Discord gave its thread
+        self.deal_match(game, None if seed is not None else channel_id, host, "table")
         await self.storage.create_game(game, now())
         self._games[game.id] = game
         return game
@@ -373,8 +391,60 @@ class GameService:
         if user_id == game.host_id:
             raise GameError("You are the host: use Cancel to close the lobby.")
         del game.seats[index]
+        cuts = game.extra.get("lobby_cuts")
+        if isinstance(cuts, dict):
+            cuts.pop(str(user_id), None)  # a cut is a seated person's
         game.version += 1
         await self.save(game)
+
+    async def cut_deck(self, game: Game, user_id: int, number: int) -> None:
+        """A seated person cuts the deck (``number`` 1..25) once, before Start: every
+        round of the match is then shuffled with their cut too (bot.records.seal), so
+        the deals depend on something they chose after the seed was committed to."""
+        self._require(game, Status.LOBBY, N_("The game has already started."))
+        if game.seat_of(user_id) is None:
+            raise GameError("Only a seated player can cut the deck: join first.")
+        if not 1 <= number <= CUT_MAX:
+            raise GameError("Cut the deck at a number from 1 to {most}.", most=CUT_MAX)
+        cuts = game.extra.setdefault("lobby_cuts", {})
+        if str(user_id) in cuts:
+            raise GameError(
+                "You have already cut the deck (at {number}).", number=cuts[str(user_id)]
+            )
+        cuts[str(user_id)] = int(number)
+        game.version += 1
+        await self.save(game)
+
+    def check_rematch_cut(self, old: Game, user_id: int) -> int:
+        """The seat of a player of a finished match who may still cut its rematch's deck;
+        else a friendly :class:`GameError`."""
+        if old.status is not Status.FINISHED or old.extra.get("next_seed") is None:
+            raise GameError("This game has no rematch to cut for.")
+        if self._rematched(old):
+            raise GameError("The rematch is already dealt.")
+        seat = old.seat_of(user_id)
+        if seat is None:
+            raise GameError("Only the players of this game can ask for a rematch.")
+        cuts = old.extra.get("rematch_cuts") or {}
+        if str(seat) in cuts:
+            raise GameError("You have already cut the deck (at {number}).", number=cuts[str(seat)])
+        return seat
+
+    @staticmethod
+    def _rematched(old: Game) -> bool:
+        """Whether the finished match's rematch was dealt (its Rematch button is gone from
+        the end message: the channel holds the rematch, or held it)."""
+        return bool(old.extra.get("rematch_dealt"))
+
+    async def cut_rematch(self, old: Game, user_id: int, number: int) -> None:
+        """A player of a finished match cuts the deck for its rematch (once, before it is
+        dealt): kept by seat (the rematch keeps the seats), so no user id stays behind."""
+        seat = self.check_rematch_cut(old, user_id)
+        if not 1 <= number <= CUT_MAX:
+            raise GameError("Cut the deck at a number from 1 to {most}.", most=CUT_MAX)
+        old.extra.setdefault("rematch_cuts", {})[str(seat)] = int(number)
+        old.version += 1
+        await self.save(old)
 
     async def cancel(self, game: Game, user_id: int) -> None:
         """The host closes a lobby."""
@@ -382,6 +452,7 @@ class GameService:
         if user_id != game.host_id:
             raise GameError("Only the host can cancel this lobby.")
         game.status = Status.CANCELLED
+        game.extra.pop("lobby_cuts", None)  # kept by user id: not beyond the lobby
         game.version += 1
         await self.save(game)
 
@@ -419,6 +490,27 @@ class GameService:
         """A match seed: secret in production, reproducible with a test seed."""
         return new_seed() if self._secret_seeds else self._rng.getrandbits(64)
 
+    def _draw_salt(self) -> str:
+        """A seat's salt: secret in production, reproducible with a test seed."""
+        return new_salt() if self._secret_seeds else f"{self._rng.getrandbits(128):032x}"
+
+    @staticmethod
+    def _seat_cuts(game: Game) -> dict[int, int]:
+        """The cuts seated people made in the lobby, by seat (the lobby keeps them by user
+        id while seats may still move; they are dropped here)."""
+        made = game.extra.pop("lobby_cuts", None)
+        by_seat = {}
+        for user, number in made.items() if isinstance(made, dict) else ():
+            seat = game.seat_of(int(user)) if str(user).lstrip("-").isdigit() else None
+            if seat is not None and isinstance(number, int) and 1 <= number <= CUT_MAX:
+                by_seat[seat] = number
+        # a rematch's: made on the end message, kept by seat
+        for place, number in (game.extra.pop("seat_cuts", None) or {}).items():
+            seat = int(place) if str(place).isdigit() else -1
+            if 0 <= seat < len(game.seats) and isinstance(number, int) and 1 <= number <= CUT_MAX:
+                by_seat[seat] = number
+        return by_seat
+
     def deal_match(
         self, game: Game, click_id: int | None = None, user_id: int = 0, how: str = "start"
     ) -> None:
@@ -431,14 +523,19 @@ class GameService:
         seed = game.extra.pop("seed", None)
         if seed is None:
             seed = self._draw_seed()
-        cut = start_cut(click_id, how)
+        # the cut, fixed now for every round: the click and each person's own cut (made
+        # in the lobby), by seat: no user id in it (bot.records.seal)
+        cut = players_cut(start_cut(click_id, how), self._seat_cuts(game))
         game.match = Match.start(rules, len(game.seats), seed=seed, cut=cut)
-        # every round's cut, and who made the first (bot.records.seal); every move of
-        # this match is sealed, the chain starting from the seed's commitment and the cut
         game.extra["cuts"] = [cut]
         # by seat, not by person: forgetting a person must not leave their id here
         game.extra["cut_by"] = {"seat": game.seat_of(user_id), "how": how}
-        game.extra["seal"] = {"moves": 0}
+        # every move of this match is sealed (version 2: the whole match, seats by a salted
+        # tag so that forget-me can drop the id and keep the seal)
+        game.extra["salts"] = {
+            str(index): self._draw_salt() for index, seat in enumerate(game.seats) if seat.is_human
+        }
+        game.extra["seal"] = {"moves": 0, "v": VERSION}
         game.status = Status.PLAYING
         game.version += 1
         self.set_turn_timer(game)
@@ -450,6 +547,8 @@ class GameService:
             raise GameError("This game is still running.")
         if old.seat_of(user_id) is None:
             raise GameError("Only the players of this game can ask for a rematch.")
+        if self._rematched(old):
+            raise GameError("The rematch is already dealt.")
         game = Game(
             0,
             old.guild_id,
@@ -463,19 +562,37 @@ class GameService:
             # drawn and committed to when the old match ended (its end message shows it)
             game.extra["seed"] = old.extra["next_seed"]
             game.extra["seed_game"] = old.id
+            # the cuts its players made on the end message, by seat (the same seats)
+            game.extra["seat_cuts"] = dict(old.extra.get("rematch_cuts") or {})
         self.deal_match(game, click_id, user_id, "rematch")
         await self.storage.create_game(game, now())
         self._games[game.id] = game
+        # a cut made for it now would count for nothing: the old match says it is dealt
+        old.extra["rematch_dealt"] = True
+        old.version += 1
+        await self.save(old)
         return game
 
-    async def stop(self, game: Game, *, allowed: bool, announce: Announce | None = None) -> None:
+    async def stop(
+        self,
+        game: Game,
+        *,
+        allowed: bool,
+        announce: Announce | None = None,
+        ended: str = "stopped",
+    ) -> None:
         """End a lobby or match without a result (host or channel managers only);
-        ``announce`` queues what the channel is shown of it."""
+        ``announce`` queues what the channel is shown of it. ``ended="deadline"``: a
+        tournament's table stopped at its round's deadline (its record says so)."""
         if not game.status.active:
             raise GameError("This game is already over.")
         if not allowed:
             raise GameError("Only the host or someone with Manage Channels can stop this game.")
         game.status = Status.STOPPED
+        game.extra.pop("lobby_cuts", None)  # kept by user id: not beyond the lobby
+        keep_seat_tags(game)
+        if ended == "deadline":
+            game.extra["ended"] = "deadline"
         game.deadline = None
         game.timer = None
         game.version += 1
@@ -540,9 +657,13 @@ class GameService:
         whole = move.to_dict()
         # the move's hash on the sealed log; in a game dealt with cuts it cuts the next
         # round, should this move end the round (set before the move, which deals it)
-        sealed = next_seal(game, rounds_before + 1, seat, whole)
+        keep_seat_tags(game)  # forget-me may remove a person's id later: the seal stays
+        sealed = next_seal(game, rounds_before + 1, seat, whole, auto)
         cuts = game.extra.get("cuts")
-        if sealed is not None and isinstance(cuts, list):
+        whole_match = version(game) == 2
+        if whole_match and isinstance(cuts, list) and cuts:
+            match.cut = str(cuts[0])  # version 2: every round by the cut fixed at Start
+        elif sealed is not None and isinstance(cuts, list):
             match.cut = sealed[0]
         try:
             if building(match.round):
@@ -580,9 +701,9 @@ class GameService:
         game.extra["run"] = [] if outcome.finished_round is not None else outcome.run
         game.version += 1
         if sealed is not None:
-            game.extra["seal"] = {"head": sealed[0], "moves": sealed[1]}
+            game.extra["seal"] = {**game.extra["seal"], "head": sealed[0], "moves": sealed[1]}
             dealt = match.rounds_played > rounds_before and not match.is_over
-            if isinstance(cuts, list) and dealt:
+            if isinstance(cuts, list) and dealt and not whole_match:
                 game.extra["cuts"] = [*cuts, sealed[0]]  # the round just dealt
         results = self._finish(game, outcome, player)
         record = MoveRecord(

@@ -17,7 +17,15 @@ from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
 from bot.records.deals import round_commitment, seed_commitment, short
-from bot.records.seal import live_head, round_cut
+from bot.records.seal import (
+    cuts_in,
+    live_final,
+    live_head,
+    round_cut,
+    seed_shown_in,
+    shown,
+    version,
+)
 from bot.turns import item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
@@ -435,7 +443,8 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
             if game.options.teams
             else ""
         )
-        lines.append(f"{index + 1}. **{seat_name(seat, t)}**{host}{team}")
+        cut = " ✂️" if has_cut(game, seat) else ""  # who has cut the deck (not the number)
+        lines.append(f"{index + 1}. **{seat_name(seat, t)}**{host}{team}{cut}")
     seats = t(
         "Seats ({count}/{limit})", count=len(game.seats), limit=seat_limit(game.options.variant)
     )
@@ -457,12 +466,29 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
             need=need,
         )
     footer = t("Game #{id}", id=game.id)
-    if game.status is Status.LOBBY and game.extra.get("seed") is not None:
-        # the seed is drawn when the lobby opens: committed to before anyone presses Start
-        seed = short(seed_commitment(game.extra["seed"], game.id))
-        footer += t(" · seed: {commitment}", commitment=seed)
+    committed = lobby_commitment(game)
+    if committed is not None:
+        # the seed is drawn when the lobby opens: committed to before anyone cuts or
+        # presses Start, and kept on the lobby after (each person was also sent it)
+        footer += t(" · seed: {commitment}", commitment=committed)
     embed.set_footer(text=footer)
     return embed
+
+
+def has_cut(game: Game, seat: Any) -> bool:
+    """Whether a seated person has cut the deck in the lobby (``GameService.cut_deck``)."""
+    cuts = game.extra.get("lobby_cuts")
+    return isinstance(cuts, dict) and seat.user_id is not None and str(seat.user_id) in cuts
+
+
+def lobby_commitment(game: Game) -> str | None:
+    """The commitment to the match seed a lobby shows (32 hex digits, 128 bits): from the
+    seed drawn when it opened, or once dealt from the match's (``None``: none)."""
+    if game.status is Status.LOBBY and game.extra.get("seed") is not None:
+        return shown(seed_commitment(game.extra["seed"], game.id))
+    if game.match is not None and seed_shown_in(game) == game.id and version(game) == 2:
+        return shown(seed_commitment(game.match.seed, game.id))
+    return None
 
 
 def seat_name(seat: Any, t: Lang = EN) -> str:
@@ -578,10 +604,22 @@ def cut_line(game: Game, t: Lang = EN) -> str:
     ``Cut: the moves of round 1``; ``""`` for a game dealt before cuts."""
     match = game.match
     number = match.rounds_played + 1
-    if round_cut(game, number) is None:
+    cut = round_cut(game, number)
+    if cut is None:
         return ""
-    if number > 1:
+    made = cuts_in(cut) if version(game) == 2 else {}
+    if made:
+        # every round of the match is cut by the players who cut the deck in the lobby
+        names = [
+            f"{seat_name(game.seats[seat], t)} ({value})"
+            for seat, value in made.items()
+            if 0 <= seat < len(game.seats)
+        ]
+        return t("Cut by: {names}", names=t.listing(names, "and"))
+    if number > 1 and version(game) != 2:
         return t("Cut: the moves of round {number}", number=number - 1)
+    if cut == "table:-":  # a tournament's table, its seed derived from the tournament's
+        return t("Dealt from the tournament's committed seed; no player cut the deck")
     cut_by = game.extra.get("cut_by")
     cut_by = cut_by if isinstance(cut_by, dict) else {}
     by = cut_by.get("seat")
@@ -681,8 +719,12 @@ def table_embed(
         number = match.rounds_played + 1
         deal = short(round_commitment(match.seed, game.id, number, round_cut(game, number)))
         footer += t(" · deal {number}: {commitment}", number=number, commitment=deal)
+    final = live_final(game)
     head = live_head(game)
-    if head is not None and game.status in (Status.PLAYING, Status.FINISHED):
+    if final is not None and game.status in (Status.STOPPED, Status.ABANDONED):
+        # a game that ended without a result is sealed too: its record can be exported
+        footer += t(" · match sealed: {head}", head=shown(final))
+    elif head is not None and game.status in (Status.PLAYING, Status.FINISHED):
         # the sealed log's head after the last move (bot.records.seal): what proves later
         # that an export's moves are the ones played here
         footer += t(" · moves: {head}", head=short(head))
@@ -726,12 +768,16 @@ def final_line(game: Game, t: Lang = EN) -> str:
     commitment to a rematch's seed, drawn now so that the Rematch click cuts a deal the
     bot committed to before it."""
     line = t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
+    final = live_final(game)
     head = live_head(game)
-    if head is not None:
+    if final is not None:
+        # the whole match in one hash: what `python -m bot verify --head` requires
+        line += "\n" + t("Match sealed: `{head}`", head=shown(final))
+    elif head is not None:
         line += "\n" + t("Moves sealed: `{head}`", head=short(head))
     following = game.extra.get("next_seed")
     if following is not None:
-        seed = short(seed_commitment(following, game.id))
+        seed = shown(seed_commitment(following, game.id))
         line += " · " + t("a rematch's seed: `{seed}`", seed=seed)
     return line
 

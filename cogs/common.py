@@ -73,7 +73,10 @@ async def foreign(interaction: discord.Interaction, game: Game | None, kind: str
         await refuse(interaction, ELSEWHERE)
         return True
     message = interaction.message
-    if kind in ("lobby", "rematch") and game.message_id not in (None, message and message.id):
+    if kind in ("lobby", "rematch", "cut", "cutfor") and game.message_id not in (
+        None,
+        message and message.id,
+    ):
         await refuse(interaction, NOT_MINE)
         return True
     return False

@@ -65,13 +65,14 @@ import time
 
 from bot.ai import LEVELS
 from bot.models import VARIANT_NAMES
+from bot.records.seal import CUT_MAX
 
 BUTTON_KINDS = (
     "lobby", "hand", "hint", "rematch", "scores", "forget", "show", "history", "replay",
     "analyse", "review",
 )  # fmt: skip
 SHOW_KINDS = ("profile", "versus")
-SELECT_KINDS = ("card", "take", "pick", "which", "rules", "histpick", "jump")
+SELECT_KINDS = ("card", "take", "pick", "which", "rules", "histpick", "jump", "cut", "tcut", "rcut")
 MAX_ID = 2**63 - 1  # Discord snowflakes and SQLite integers are signed 64-bit
 MAX_VERSION = 2**31 - 1
 MAX_OPTIONS = 25  # Discord's limit of options in one select
@@ -92,7 +93,7 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _FIELDS = {
     "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1,
     "rules": 1, "forget": 2, "history": 3, "histpick": 3, "replay": 3, "jump": 1,
-    "analyse": 1, "review": 4,
+    "analyse": 1, "review": 4, "cut": 1, "tcut": 1, "rcut": 1, "cutfor": 1,
 }  # fmt: skip
 FORGET_ANSWERS = ("yes", "no")
 # A practice position's hand view (cogs.practice): the game kinds' menus, another namespace.
@@ -111,6 +112,7 @@ MAX_REVIEW_PAGE = MAX_STEP  # a page per move analysed
 # A tournament's sign-up message (cogs.tournaments): players join or leave, the organiser
 # starts or cancels.
 BUTTON_KINDS += ("tour",)
+BUTTON_KINDS += ("cutfor",)  # a finished match's "Cut the rematch" (its menu, privately)
 TOUR_ACTIONS = ("join", "leave", "start", "cancel")
 
 
@@ -268,9 +270,12 @@ def parse_click(text: object, values: object = None) -> Click:
             raise BadComponent(f"unknown lobby action {fields[1]!r}")
         _no_values(values)
         return Click(kind, game, action=fields[1])
-    if kind == "rematch":
+    if kind in ("rematch", "cutfor"):
         _no_values(values)
         return Click(kind, game)
+    if kind in ("cut", "tcut", "rcut"):  # a lobby's or sign-up's "Cut the deck": one number
+        (value,) = _exactly_one(_values(values))
+        return Click(kind, game, numbers=(number(value, CUT_MAX, 1),), render=render)
     if kind == "forget":
         if fields[1] not in FORGET_ANSWERS:
             raise BadComponent(f"not an answer: {fields[1]!r}")

@@ -272,6 +272,9 @@ class Kasino(
             if game is not None:
                 game.message_id = message.id
                 await self.games.save(game, columns=MESSAGE_COLUMNS)
+        if game is not None:
+            # the host too is sent the seed's commitment privately (bot.records.seal)
+            await self.lobby.send_commitment(interaction, game, joined=False)
 
     @app_commands.command(name="hand", description="See your cards (only you can see them)")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -750,6 +753,9 @@ class Kasino(
         if click.kind == "tour":
             await self.tournaments.on_button(interaction, click)
             return
+        if click.kind == "tcut":
+            await self.tournaments.on_cut(interaction, click)
+            return
         if click.owner:  # a practice position's menus (cogs.practice)
             await self.practice.on_click(interaction, click)
             return
@@ -768,6 +774,12 @@ class Kasino(
                 await self.hands.show_hand(interaction, game)
             elif click.kind == "rematch":
                 await self.lobby.on_rematch(interaction, game)
+            elif click.kind == "cut":
+                await self.lobby.on_cut(interaction, game, click.numbers[0])
+            elif click.kind == "cutfor":
+                await self.lobby.offer_rematch_cut(interaction, game)
+            elif click.kind == "rcut":
+                await self.lobby.on_rematch_cut(interaction, game, click.numbers[0])
             else:
                 await self.hands.on_move_select(interaction, game, click)
 

@@ -8,14 +8,33 @@ import logging
 import discord
 
 from bot.games import GameError, GameService
+from bot.i18n import Lang
 from bot.models import Game, Seat, Status
-from bot.render import lobby_embed
+from bot.records.deals import seed_commitment
+from bot.records.seal import shown
+from bot.render import lobby_commitment, lobby_embed
 from bot.storage import ChannelBusy
-from cogs.common import NOT_MINE, refuse, refuse_error
+from cogs.common import NOT_MINE, private, refuse, refuse_error
 from cogs.table import TableFlow
-from cogs.views import lobby_view, replay_only_view
+from cogs.views import lobby_view, rematch_cut_view, replay_only_view
 
 log = logging.getLogger(__name__)
+
+
+def commitment_text(committed: str, t: Lang, *, joined: bool) -> str:
+    """What a person is sent privately on Join (or the host on ``/kasino new``): the
+    commitment to the match's seed, to note and check after the game."""
+    first = t("You have a seat.") if joined else t("Your lobby is open.")
+    return (
+        first
+        + " "
+        + t(
+            "This match's seed is committed to: `{commitment}`. Note it: after the game,"
+            " `python -m bot verify --seed {commitment}` checks the deals came from it."
+            " You may also cut the deck in the lobby.",
+            commitment=committed,
+        )
+    )
 
 
 class LobbyFlow:
@@ -59,6 +78,80 @@ class LobbyFlow:
         if game.status is Status.PLAYING:
             log.info("game %s: started with %d players", game.id, len(game.seats))
             self.table.timers.schedule(game.id, game.deadline)
+        if action == "join":
+            # the seed's commitment, privately: the lobby is edited at every join, where a
+            # later change would not show; a message of one's own keeps what was shown
+            await self.send_commitment(interaction, game, joined=True)
+
+    async def send_commitment(
+        self, interaction: discord.Interaction, game: Game, *, joined: bool
+    ) -> None:
+        """Tell the person privately the commitment to the match's seed (a follow-up to
+        their Join, or to the host's ``/kasino new``)."""
+        committed = lobby_commitment(game)
+        if committed is None:
+            return
+        t = private(interaction)
+        await interaction.followup.send(
+            commitment_text(committed, t, joined=joined), ephemeral=True
+        )
+
+    async def on_cut(self, interaction: discord.Interaction, game: Game, number: int) -> None:
+        """A seated person cuts the deck (once, before Start): the lobby shows that they
+        did; they are told privately their cut and the seed's commitment, to note."""
+        try:
+            await self.games.cut_deck(game, interaction.user.id, number)
+        except GameError as error:
+            await refuse_error(interaction, error)
+            return
+        public = self.table.lang(game)
+        await interaction.response.edit_message(
+            embed=lobby_embed(game, public), view=lobby_view(game, public)
+        )
+        t = private(interaction)
+        text = t(
+            "You cut the deck at **{number}**. Note your cut and the seed's commitment"
+            " `{commitment}`: after the game, `python -m bot verify` shows both.",
+            number=number,
+            commitment=lobby_commitment(game) or "",
+        )
+        await interaction.followup.send(text, ephemeral=True)
+
+    async def offer_rematch_cut(self, interaction: discord.Interaction, old: Game) -> None:
+        """ "Cut the rematch" on a finished match's end message: its menu, privately."""
+        try:
+            self.games.check_rematch_cut(old, interaction.user.id)
+        except GameError as error:
+            await refuse_error(interaction, error)
+            return
+        t = private(interaction)
+        text = t(
+            "Cut the deck for the rematch: its seed is committed to on the end message"
+            " (`{commitment}`), so your cut counts for every deal of it.",
+            commitment=shown(seed_commitment(old.extra["next_seed"], old.id)),
+        )
+        await interaction.response.send_message(text, view=rematch_cut_view(old, t), ephemeral=True)
+
+    async def on_rematch_cut(
+        self, interaction: discord.Interaction, old: Game, number: int
+    ) -> None:
+        """A player of a finished match cuts the deck for its rematch (once), whose seed
+        its end message committed to; told privately (the end message, which shows the
+        final head, is not edited)."""
+        try:
+            await self.games.cut_rematch(old, interaction.user.id, number)
+        except GameError as error:
+            await refuse_error(interaction, error)
+            return
+        t = private(interaction)
+        committed = shown(seed_commitment(old.extra["next_seed"], old.id))
+        text = t(
+            "You cut the deck at **{number}**. Note your cut and the seed's commitment"
+            " `{commitment}`: after the game, `python -m bot verify` shows both.",
+            number=number,
+            commitment=committed,
+        )
+        await interaction.response.send_message(text, ephemeral=True)
 
     def _dealt(self, game: Game) -> None:
         """Queued with the first deal: the lobby stays as the record of who plays (and

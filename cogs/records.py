@@ -34,8 +34,9 @@ CACHED_RECORDS = 32
 NO_RECORD = {
     "missing": N_("There is no game #{id}, so there is nothing to show."),
     "unfinished": N_(
-        "Game #{id} is not a finished match: only a match that is over can be replayed or"
-        " exported (its hidden cards stay hidden)."
+        "Game #{id} is still being played, or was never dealt: only a game that is over"
+        " (won, stopped or abandoned) can be replayed or exported (its hidden cards stay"
+        " hidden)."
     ),
     "old": N_("Game #{id} was played before moves were kept whole, so it cannot be replayed."),
     "damaged": N_("Game #{id}'s record is damaged, so it cannot be replayed."),
@@ -109,6 +110,9 @@ class RecordFlow:
                 raise NoRecord("damaged") from None
             if epoch != self.people.epoch:  # read before a forgetting: served, not kept
                 return _here(cached, guild_id)
+            table = cached[0].tournament
+            if table is not None and table.get("seed") is None:
+                return _here(cached, guild_id)  # its tournament's seed comes with its end
             self._records[game_id] = cached
             while len(self._records) > CACHED_RECORDS:
                 self._records.popitem(last=False)
@@ -219,9 +223,12 @@ class RecordFlow:
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"kasino-{game_id}.json")
         await interaction.response.send_message(
             t(
-                "Game #{id} as a record (schema in docs/record.md). Check it with"
-                " `python -m bot verify kasino-{id}.json`, play it back with"
-                " `python -m bot replay kasino-{id}.json`.",
+                "Game #{id} as a record (schema in docs/record.md). Check it *with the head"
+                " you saw* on its end message (“Match sealed”) and the seed commitment you"
+                " were sent when you joined:"
+                " `python -m bot verify kasino-{id}.json --head HEAD --seed SEED`"
+                " (the file alone proves nothing: whoever made it could have made it"
+                " consistent). Play it back with `python -m bot replay kasino-{id}.json`.",
                 id=game_id,
             ),
             file=file,

@@ -23,6 +23,7 @@ from bot.games import MESSAGE_COLUMNS, GameService, MoveOutcome
 from bot.i18n import EN, Lang
 from bot.models import Game, Status
 from bot.offloop import heavy, view_key
+from bot.records.seal import live_final, shown
 from bot.render import (
     CardInk,
     final_line,
@@ -113,8 +114,20 @@ class TableFlow:
         )
 
     def stopped(self, game: Game) -> None:
-        """The game is stopped: its last table goes, and its lobby says so."""
-        if game.match is not None:
+        """The game is stopped: its last table goes (replaced, in a game sealed whole, by a
+        new message with the final head: a head on an edited message could be changed
+        unseen), and its lobby says so."""
+        final = live_final(game)
+        if final is not None:
+            t = self.lang(game)
+            text = t(
+                "Game #{id} ended without a result. Match sealed: `{head}` (check its export"
+                " with `python -m bot verify --head`).",
+                id=game.id,
+                head=shown(final),
+            )
+            self.post(game, content=text, table=True)
+        elif game.match is not None:
             self.post(game, table=True)
         self.lobby_ended(game)
 

@@ -18,6 +18,7 @@ import discord
 
 from bot.i18n import N_, Lang
 from bot.storage.tournaments import TournamentRow
+from bot.tournaments import deals as tournament_deals
 from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
 from bot.tournaments.model import Phase, Standing
 from bot.tournaments.pairing import current_standings
@@ -54,8 +55,11 @@ class TournamentPosts:
         """The sign-up message as it is now (its buttons while the sign-up is open)."""
         t = self.language(row.guild_id)
         start_at = row.deadline if row.phase is Phase.SIGNUP else None
+        committed = tournament_deals.commitment(row.id, row.extra)
         embed = signup_embed(row.id, row.name, row.settings, row.entrants, row.organiser_id,
-                             row.phase, t, start_at=start_at)  # fmt: skip
+                             row.phase, t, start_at=start_at,
+                             commitment=committed and committed[:32],
+                             cut_by=tournament_deals.cut_by(row.extra))  # fmt: skip
         return embed, signup_view(row.id, t) if row.phase is Phase.SIGNUP else None
 
     async def show_signup(self, row: TournamentRow) -> None:

@@ -33,8 +33,10 @@ import discord
 from bot.games import GameService
 from bot.i18n import Lang
 from bot.models import Game, Seat
+from bot.records.deals import table_seed
 from bot.storage.tournaments import StaleTournament, TableRow, TournamentRow
 from bot.timers import Timers, now
+from bot.tournaments import deals as tournament_deals
 from bot.tournaments import pairing
 from bot.tournaments.decide import bye_result
 from bot.tournaments.model import Entrant, Format, Phase, Table
@@ -273,6 +275,11 @@ class RoundRunner:
                 seats.append(Seat(player, names.get(player, str(player))))
         # the name too: a finished match keeps it in its history summary
         mark = {"id": row.id, "round": table.round, "table": table.number, "name": row.name}
+        # the table's seed from the tournament's, committed at its sign-up (no thread id:
+        # the bot knows that before it deals), cut by its players' cuts
+        seed = tournament_deals.deal_seed(row.extra)
+        if seed is not None:
+            mark["commitment"] = tournament_deals.commitment(row.id, row.extra)
         game = await self.games.open_table(
             row.guild_id,
             thread_id,
@@ -281,6 +288,8 @@ class RoundRunner:
             hints=row.settings.hints,
             extra={"tournament": mark},
             locale=row.extra.get("locale"),
+            seed=None if seed is None else table_seed(seed, table.round, table.number),
+            cuts=tournament_deals.table_cuts(row.extra, table.players),
         )
         async with self.games.session(game.id) as game:
             assert game is not None
@@ -373,8 +382,9 @@ class RoundRunner:
             return
         await self.advance(tournament_id)
 
-    async def stop_round(self, row: TournamentRow) -> None:
-        """Stop the round's unfinished games and decide their tables by the score."""
+    async def stop_round(self, row: TournamentRow, ended: str = "deadline") -> None:
+        """Stop the round's unfinished games and decide their tables by the score (their
+        records say they were stopped at the deadline, or ``ended="stopped"``)."""
         recorded = False
         for tr in round_tables(row):
             if tr.result is not None:
@@ -384,7 +394,10 @@ class RoundRunner:
                 async with self.games.session(tr.game_id) as game:
                     if game is not None and game.status.active:
                         await self.games.stop(
-                            game, allowed=True, announce=functools.partial(self.table.stopped, game)
+                            game,
+                            allowed=True,
+                            announce=functools.partial(self.table.stopped, game),
+                            ended=ended,
                         )
                         self.table.timers.cancel(game.id)
                         self.table.follow(game)
@@ -397,7 +410,7 @@ class RoundRunner:
 
     async def stop_games(self, row: TournamentRow) -> None:
         """The organiser ends the tournament: its running games are stopped and decided."""
-        await self.stop_round(row)
+        await self.stop_round(row, ended="stopped")
 
     # ------------------------------------------------------------------ end
 

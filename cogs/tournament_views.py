@@ -9,7 +9,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import EN, Lang
-from cogs.components import KasinoButton
+from bot.records.seal import CUT_MAX
+from cogs.components import KasinoButton, KasinoSelect
 
 ROW_WIDTH = 5  # buttons a row
 MAX_BUTTONS = 25  # five rows of five: a message's limit
@@ -25,6 +26,16 @@ def signup_view(tournament_id: int, t: Lang = EN) -> discord.ui.View:
                                style=discord.ButtonStyle.primary, row=1))  # fmt: skip
     view.add_item(KasinoButton("tour", tournament_id, "cancel", label=t("Cancel"),
                                style=discord.ButtonStyle.danger, row=1))  # fmt: skip
+    options = [discord.SelectOption(label=str(n), value=str(n)) for n in range(1, CUT_MAX + 1)]
+    view.add_item(
+        KasinoSelect(
+            "tcut",
+            tournament_id,
+            options=options,
+            placeholder=t("✂️ Cut the deck (optional): pick a number"),
+            row=2,
+        )
+    )
     view.stop()
     return view
 

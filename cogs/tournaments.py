@@ -27,6 +27,7 @@ import discord
 from bot.i18n import N_, Lang
 from bot.storage.tournaments import ChannelHasTournament, StaleTournament, TournamentRow
 from bot.timers import now
+from bot.tournaments import deals as tournament_deals
 from bot.tournaments.model import Entrant, Format, Phase, Settings
 from bot.tournaments.pairing import total_rounds
 from bot.tournaments.settings import settings_problem
@@ -127,6 +128,8 @@ class TournamentFlow:
             entrants=[],
             tables=[],
         )
+        # the tables' deals come from a seed drawn now and committed to on the sign-up
+        tournament_deals.draw(row.extra)
         try:
             row = await self.storage.create_tournament(row, at)
         except ChannelHasTournament:
@@ -172,6 +175,8 @@ class TournamentFlow:
                 if not await self.storage.remove_entrant(row.id, interaction.user.id):
                     await refuse(interaction, "You are not signed up for this tournament.")
                     return
+                if tournament_deals.drop_cut(row.extra, interaction.user.id):
+                    await self.runner.save(row)  # a cut is an entrant's: kept by id
             elif click.action == "cancel":
                 row.phase = Phase.CANCELLED
                 row.deadline = None
@@ -181,8 +186,67 @@ class TournamentFlow:
             row = await self.storage.get_tournament(row.id) or row
             embed, view = self.runner.posts.signup_message(row)
             await interaction.response.edit_message(embed=embed, view=view)
+            if click.action == "join":
+                await self.send_commitment(interaction, row)
         if row.phase is Phase.RUNNING:
             await self.runner.advance(row.id)
+
+    async def send_commitment(self, interaction: discord.Interaction, row: TournamentRow) -> None:
+        """Tell an entrant privately the commitment to the tournament's deal seed (the
+        sign-up message is edited at every join: a later change there would not show)."""
+        committed = tournament_deals.commitment(row.id, row.extra)
+        if committed is None:
+            return
+        t = private(interaction)
+        text = t(
+            "You are signed up. The tournament's deals come from a seed committed to now:"
+            " `{commitment}`. Note it: after a game, `python -m bot verify --seed"
+            " {commitment}` checks the table's deals came from it. You may also cut the deck"
+            " on the sign-up message.",
+            commitment=committed[:32],
+        )
+        await interaction.followup.send(text, ephemeral=True)
+
+    async def on_cut(self, interaction: discord.Interaction, click: Click) -> None:
+        """An entrant cuts the deck at sign-up (once): every table they play at is cut
+        with it too."""
+        async with self.runner.session(click.game) as row:
+            message = interaction.message
+            if (
+                row is None
+                or row.guild_id != interaction.guild_id
+                or row.channel_id != interaction.channel_id
+                or message is None
+                or row.message_id != message.id
+            ):
+                await refuse(interaction, NOT_MINE)
+                return
+            if row.phase is not Phase.SIGNUP:
+                await refuse(interaction, CLOSED)
+                return
+            user = interaction.user.id
+            if row.entrant(user) is None:
+                await refuse(interaction, "Only a player signed up can cut the deck: join first.")
+                return
+            made = tournament_deals.cut_of(row.extra, user)
+            if made is not None:
+                await refuse(interaction, "You have already cut the deck (at {number}).",
+                             number=made)  # fmt: skip
+                return
+            number = click.numbers[0]
+            tournament_deals.add_cut(row.extra, user, number)
+            await self.runner.save(row)
+            embed, view = self.runner.posts.signup_message(row)
+            await interaction.response.edit_message(embed=embed, view=view)
+            committed = tournament_deals.commitment(row.id, row.extra) or ""
+        t = private(interaction)
+        text = t(
+            "You cut the deck at **{number}**. Note your cut and the seed's commitment"
+            " `{commitment}`: after the game, `python -m bot verify` shows both.",
+            number=number,
+            commitment=committed[:32],
+        )
+        await interaction.followup.send(text, ephemeral=True)
 
     async def join(self, interaction: discord.Interaction, row: TournamentRow) -> bool:
         """Sign the clicker up (within the cap, once)."""

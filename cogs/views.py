@@ -15,6 +15,7 @@ from bot.engine.moves import Item
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, Status, seat_limit, team_problem
 from bot.moves import MAX_MENU_OPTIONS, more_captures, round_choices
+from bot.records.seal import CUT_MAX
 from bot.render import (
     LEVEL_NAMES,
     TEXT_INK,
@@ -121,7 +122,24 @@ def lobby_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
         )
     )
     _add_host_controls(view, game, t)
+    view.add_item(cut_select(game, t))
     return view
+
+
+def cut_select(
+    game: Game, t: Lang = EN, kind: str = "cut", placeholder: str | None = None
+) -> KasinoSelect:
+    """ "✂️ Cut the deck" (1..25) on the lobby's third row (``cut``: any seated person,
+    once, before Start), or on a finished match's end message (``rcut``: its players, for
+    the rematch): every round is shuffled with the players' cuts too (bot.records.seal)."""
+    options = [discord.SelectOption(label=str(n), value=str(n)) for n in range(1, CUT_MAX + 1)]
+    return KasinoSelect(
+        kind,
+        game.id,
+        options=options,
+        placeholder=placeholder or t("✂️ Cut the deck (optional): pick a number"),
+        row=2 if kind == "cut" else 0,
+    )
 
 
 def _add_host_controls(view: discord.ui.View, game: Game, t: Lang) -> None:
@@ -183,6 +201,10 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
         )
         view.add_item(replay_button(game.id, t))
         view.add_item(analyse_button(game.id, t))
+        if game.extra.get("next_seed") is not None:
+            # the rematch's seed is committed to on this message: its players may cut it
+            # (the menu comes privately: the outbox, which posts this, keeps buttons only)
+            view.add_item(KasinoButton("cutfor", game.id, label=t("Cut the rematch"), emoji="✂️"))
         return view
     return None
 
@@ -190,6 +212,14 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
 def replay_button(game_id: int, t: Lang = EN) -> KasinoButton:
     """Replay: a finished match, move by move, in a private view."""
     return KasinoButton("replay", game_id, 0, "open", label=t("Replay"), emoji="⏯️")
+
+
+@_static
+def rematch_cut_view(game: Game, t: Lang = EN) -> discord.ui.View:
+    """The private menu a player of a finished match cuts its rematch's deck with."""
+    view = _view()
+    view.add_item(cut_select(game, t, "rcut", t("✂️ Cut the deck for a rematch")))
+    return view
 
 
 @_static

@@ -57,3 +57,23 @@ def seed_commitment(seed: object, game_id: int) -> str:
     log (:mod:`bot.records.seal`), so the log binds every deal the seed makes."""
     text = f"{SEED_PREFIX}|{int(game_id)}|{seed}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+TOURNAMENT_PREFIX = "kasino-tournament/v1"
+TABLE_PREFIX = "kasino-table/v1"
+
+
+def tournament_commitment(tournament_id: int, seed: str) -> str:
+    """The commitment to a tournament's deal seed (64 hex digits), shown from its sign-up
+    on (32 of them) and sent to each entrant on Join."""
+    text = f"{TOURNAMENT_PREFIX}|{int(tournament_id)}|{seed}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def table_seed(seed: str, round_number: int, table: int) -> str:
+    """A tournament table's match seed, derived from the tournament's deal seed, the round
+    and the table's number (from the documented pairing): nothing the bot learns later
+    (no thread id) goes in. A hash, so a table's seed revealed at its end tells nothing of
+    the tournament's seed, nor of the other tables' deals."""
+    text = f"{TABLE_PREFIX}|{seed}|{int(round_number)}|{int(table)}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]

@@ -1,10 +1,12 @@
-"""A finished game as a record: built from the stored rows, written as JSON, stepped with
-the engine, and verified. No Discord connection is needed (``python -m bot verify`` and
-``python -m bot replay`` use it on an exported file); the schema is in docs/record.md.
+"""A game that is over as a record: built from the stored rows, written as JSON, stepped
+with the engine, and verified. No Discord connection is needed (``python -m bot verify``
+and ``python -m bot replay`` use it on an exported file); the schema is in docs/record.md.
 
-A record exists only for a *finished* match: :func:`load_record` refuses a game in play,
-so nothing here can show a card that is still hidden. The seeds it carries are then
-harmless, and they let anyone check each round's commitment (:mod:`bot.records.deals`) and deal.
+A record exists only for a match that is *over* (won, stopped, abandoned, or stopped at a
+tournament round's deadline): :func:`load_record` refuses a game in play, so nothing here
+can show a card that is still hidden. The seeds it carries are then harmless, and they let
+anyone check each round's commitment (:mod:`bot.records.deals`) and deal; a tournament's
+seed, from which its tables' seeds are derived, only once the whole tournament is over.
 """
 
 from __future__ import annotations
@@ -18,14 +20,38 @@ from bot.engine import IllegalMove, Match, Move
 from bot.engine.rules import rules_from_dict, rules_to_dict
 from bot.i18n import EN, Lang
 from bot.models import Game, GameOptions, Seat, Status
-from bot.records.deals import commitment, round_seed, seed_commitment
-from bot.records.seal import chain, matches_head, seed_shown_in
+from bot.records.deals import (
+    commitment,
+    round_seed,
+    seed_commitment,
+    table_seed,
+    tournament_commitment,
+)
+from bot.records.seal import (
+    chain,
+    chain_v2,
+    ended_of,
+    final_head,
+    header,
+    matches_head,
+    options_of,
+    result_dict,
+    seat_tag,
+    seat_tag_of,
+    seed_shown_in,
+    table_mark,
+    tournament_of,
+    version,
+)
 from bot.render import played_words
 from bot.turns import after
 
 FORMAT = "kasino-record"
-SCHEMA = 2  # 2: the sealed move log ("chain", each move's "seal"); 1 is still read
-READABLE_SCHEMAS = (1, 2)
+# 2: the sealed move log ("chain", each move's "seal"); 3: the whole match sealed (chain
+# version 2: seats' tags and salts, "ended", the final head); 1 and 2 are still read
+SCHEMA = 3
+READABLE_SCHEMAS = (1, 2, 3)
+ENDINGS = ("won", "stopped", "abandoned", "deadline")
 MAX_MOVES = 20_000  # no real match comes near; a bigger file is refused unread
 
 
@@ -108,6 +134,15 @@ class GameRecord:
     # the game whose message showed the seed's commitment first (a rematch: the match
     # before it, whose end message did); None: this game's own lobby
     seed_game: int | None = None
+    # the sealed log's version: 1 seals the moves from the seed and round 1's cut; 2 the
+    # whole match (header, how each move was made, the result: bot.records.seal)
+    chain_version: int = 1
+    # how the match ended: "won" (a side won), or without a result "stopped", "abandoned",
+    # or "deadline" (a tournament table decided at its deadline)
+    ended: str = "won"
+    # a tournament's table dealt from the tournament's seed: its id, round, table, the
+    # commitment to its deal seed, and the seed itself once the tournament is over
+    tournament: dict[str, Any] | None = None
     _heads: list[str] | None = field(default=None, repr=False, compare=False)
     _index: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
 
@@ -117,7 +152,8 @@ class GameRecord:
     def from_game(cls, game: Game, moves: Sequence[Any], finished_at: float = 0.0) -> GameRecord:
         """The record of a finished game from its row and its move log
         (``storage.StoredMove`` rows); :class:`NoRecord` for any other game."""
-        if game.status is not Status.FINISHED or game.match is None:
+        ended = ended_of(game)
+        if ended is None or game.match is None:
             raise NoRecord("unfinished")
         played = []
         seals = [row.seal for row in moves]
@@ -131,34 +167,19 @@ class GameRecord:
             played.append(RecordedMove(row.seat, row.round, move, row.auto, row.at))
         match = game.match
         cuts = game.extra.get("cuts")
+        whole = version(game) == 2
         return cls(
             game_id=game.id,
             guild_id=str(game.guild_id),
             channel_id=str(game.channel_id),
-            options={
-                "variant": game.options.variant,
-                "target": game.options.target,
-                "teams": game.options.teams,
-                "turn_seconds": game.options.turn_seconds,
-                **game.options.switches,
-                **game.options.kryp_options,
-            },
+            options=options_of(game.options, game.hints),
             rules=rules_to_dict(match.rules),
             players=match.players,
-            seats=[
-                {
-                    "name": seat.name,
-                    "kind": seat.kind,
-                    "level": seat.level,
-                    "user_id": None if seat.user_id is None else str(seat.user_id),
-                    "side": game.side_of(index),
-                }
-                for index, seat in enumerate(game.seats)
-            ],
+            seats=[_seat_dict(game, index, whole) for index in range(len(game.seats))],
             seed=match.seed,
             moves=played,
             scores=list(match.scores),
-            winner=match.winner,
+            winner=match.winner if ended == "won" else None,
             round_scores=[[dict(s.items) for s in scores] for scores in match.round_scores],
             started_at=float(game.created_at or 0.0),
             finished_at=float(finished_at or 0.0),
@@ -166,6 +187,9 @@ class GameRecord:
             seals=[str(h) for h in seals] if seals and all(seals) else None,
             cut=str(cuts[0]) if isinstance(cuts, list) and cuts else None,
             seed_game=None if seed_shown_in(game) == game.id else seed_shown_in(game),
+            chain_version=2 if whole else 1,
+            ended=ended,
+            tournament=_table_of(game.extra) if whole else None,
         )
 
     @property
@@ -176,8 +200,8 @@ class GameRecord:
     def round_cut(self, number: int) -> str | None:
         """Round ``number``'s cut: round 1's from the Start click, round ``k``'s the
         sealed log's head after round ``k-1``'s last move (None: dealt before cuts)."""
-        if self.cut is None or number <= 1:
-            return self.cut
+        if self.cut is None or number <= 1 or self.chain_version == 2:
+            return self.cut  # version 2: every round by the cut fixed at Start
         last = max((i for i, m in enumerate(self.moves, 1) if m.round == number - 1), default=0)
         return self.heads()[last]
 
@@ -198,20 +222,66 @@ class GameRecord:
         """The commitment to the match seed, which starts the sealed log."""
         return seed_commitment(self.seed, self.seed_game or self.game_id)
 
+    def seat_tag(self, index: int) -> str | None:
+        """Seat ``index``'s tag in the header: from the person's id and salt, or the tag
+        the record carries once they were forgotten (``None``: a computer's seat)."""
+        seat = self.seats[index]
+        salt, user = seat.get("salt"), seat.get("user_id")
+        if isinstance(salt, str) and user not in (None, ""):
+            return seat_tag(self.game_id, index, user, salt)
+        tag = seat.get("tag")
+        return tag if isinstance(tag, str) else None
+
+    def header(self) -> dict[str, Any]:
+        """What ``h_0`` of a version-2 chain seals (bot.records.seal.header)."""
+        seats = [
+            {"kind": s.get("kind"), "level": s.get("level"), "side": s.get("side"),
+             "tag": self.seat_tag(i)}
+            for i, s in enumerate(self.seats)
+        ]  # fmt: skip
+        return header(
+            self.game_id,
+            self.rules,
+            self.options,
+            seats,
+            self.seed_commitment(),
+            self.cut,
+            self.tournament,
+            (self.guild_id, self.channel_id),
+        )
+
     def heads(self) -> list[str]:
         """The sealed log recomputed from the moves: ``[h_0, h_1, …, h_n]`` (once)."""
         if self._heads is None:
-            moves = ((m.round, m.seat, m.move.to_dict()) for m in self.moves)
-            self._heads = chain(self.game_id, self.seed_commitment(), moves, self.cut)
+            if self.chain_version == 2:
+                sealed = ((m.round, m.seat, m.auto, m.move.to_dict()) for m in self.moves)
+                self._heads = chain_v2(self.game_id, self.header(), sealed)
+            else:
+                moves = ((m.round, m.seat, m.move.to_dict()) for m in self.moves)
+                self._heads = chain(self.game_id, self.seed_commitment(), moves, self.cut)
         return self._heads
 
+    def result(self) -> dict[str, Any]:
+        """What the final head seals of the result (bot.records.seal.result_dict)."""
+        return result_dict(self.round_scores, self.scores, self.winner, self.ended)
+
+    def final(self) -> str | None:
+        """The final head (version 2): the chain's last head and the result, in one hash;
+        ``None`` for an older game."""
+        if not self.sealed or self.chain_version != 2:
+            return None
+        return final_head(self.game_id, self.heads()[-1], self.result())
+
     def chain_dict(self) -> dict[str, Any] | None:
-        """The export's ``chain``: the seed's commitment, ``h_0`` and the head (``None``
-        for a game without a sealed log)."""
+        """The export's ``chain``: the seed's commitment, ``h_0`` and the head, and in a
+        version-2 chain its version and the final head (``None``: no sealed log)."""
         if not self.sealed:
             return None
         heads = self.heads()
-        return {"seed_commitment": self.seed_commitment(), "origin": heads[0], "head": heads[-1]}
+        data = {"seed_commitment": self.seed_commitment(), "origin": heads[0], "head": heads[-1]}
+        if self.chain_version == 2:
+            data = {"version": 2, **data, "final": self.final()}
+        return data
 
     # ---------------------------------------------------------------- JSON
 
@@ -232,6 +302,7 @@ class GameRecord:
             "seed": self.seed,
             "cut": self.cut,
             **({"seed_game": self.seed_game} if self.seed_game is not None else {}),
+            **({"tournament": self.tournament} if self.tournament is not None else {}),
             "rounds": [self._round_dict(n) for n in range(1, self.rounds + 1)],
             "chain": self.chain_dict(),
             "moves": [self._move_dict(i) for i in range(len(self.moves))],
@@ -239,6 +310,7 @@ class GameRecord:
                 "scores": self.scores,
                 "winner": self.winner,
                 "round_scores": self.round_scores,
+                "ended": self.ended,
             },
         }
 
@@ -252,7 +324,8 @@ class GameRecord:
         }
         if self.cut is not None:
             data["cut"] = self.round_cut(number)
-            data["cut_by"] = "start" if number == 1 else "moves"
+            first = number == 1 or self.chain_version == 2
+            data["cut_by"] = "start" if first else "moves"
         return data
 
     def _move_dict(self, index: int) -> dict[str, Any]:
@@ -282,9 +355,7 @@ class GameRecord:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f'not a Kasino record (no "format": "{FORMAT}")')
         if data.get("schema") not in READABLE_SCHEMAS:
-            raise RecordError(
-                f"record schema {data.get('schema')!r}; this bot reads 1 and {SCHEMA}"
-            )
+            raise RecordError(f"record schema {data.get('schema')!r}; this bot reads 1 to {SCHEMA}")
         moves = data["moves"]
         if not isinstance(moves, list) or len(moves) > MAX_MOVES:
             raise RecordError('"moves" is a list of at most 20000 moves')
@@ -301,6 +372,10 @@ class GameRecord:
             raise RecordError('"cut" is text or null')
         shown = data.get("seed_game")
         seed_game = None if shown is None else _whole(shown, "seed_game")
+        whole = sealed and isinstance(data["chain"], dict) and data["chain"].get("version") == 2
+        ended = result.get("ended", "won")
+        if ended not in ENDINGS:
+            raise RecordError(f'"ended" is one of {", ".join(ENDINGS)}, not {ended!r}')
         return cls(
             game_id=_whole(data["game"], "game"),
             guild_id=str(data["guild"]),
@@ -329,6 +404,9 @@ class GameRecord:
             chain_claim=dict(data["chain"]) if sealed else None,
             cut=cut,
             seed_game=seed_game,
+            chain_version=2 if whole else 1,
+            ended=ended,
+            tournament=_tournament(data.get("tournament")),
         )
 
     # ----------------------------------------------------------- the engine
@@ -371,7 +449,9 @@ class GameRecord:
                 f"move {number}: logged for seat {recorded.seat}, seat"
                 f" {match.round.to_move} was to move"
             )
-        if self.cut is not None:
+        if self.chain_version == 2:
+            match.cut = self.cut  # every round by the cut fixed at Start
+        elif self.cut is not None:
             # as the bot did: should this move end the round, the head after it cuts the next
             match.cut = self.heads()[number]
         try:
@@ -389,13 +469,20 @@ class GameRecord:
             if on_move is not None:
                 auto = self.moves[number - 1].auto
                 on_move(number, match, play, self._words(match, before, play, EN, auto))
-        if not match.is_over:
+        if self.ended == "won" and not match.is_over:
             raise RecordError("after every move the match is not over")
+        if self.ended != "won" and match.is_over:
+            raise RecordError(f"the match was won, the record says it ended {self.ended!r}")
+        if self.ended != "won" and self.winner is not None:
+            raise RecordError("a match that was not played out has no winner")
         if list(match.scores) != self.scores or match.winner != self.winner:
             raise RecordError(
                 f"the replay ends {match.scores} (winner {match.winner}), the record says"
                 f" {self.scores} (winner {self.winner})"
             )
+        played = [[dict(s.items) for s in scores] for scores in match.round_scores]
+        if self.round_scores and played != self.round_scores:
+            raise RecordError("the round scores are not the ones the replay gives")
         return match
 
     def index(self) -> list[tuple[int, int]]:
@@ -460,6 +547,32 @@ class GameRecord:
                 return number
         return None
 
+    def tournament_problems(self) -> list[str]:
+        """A tournament table's seed must be derived from the tournament's seed, and that
+        seed be the one committed to (once revealed: the tournament is over)."""
+        table = self.tournament
+        if table is None or table.get("seed") is None:
+            return []
+        seed = str(table["seed"])
+        problems = []
+        if tournament_commitment(table["id"], seed) != table["commitment"]:
+            problems.append(
+                "the tournament's seed is not the one its commitment"
+                f" {str(table['commitment'])[:32]} was made to"
+            )
+        if table_seed(seed, table["round"], table["table"]) != str(self.seed):
+            problems.append(
+                f"the table's seed is not derived from the tournament's (round"
+                f" {table['round']}, table {table['table']})"
+            )
+        return problems
+
+    def is_final(self, head: str) -> bool:
+        """Whether ``head`` (what a player saw) is this record's final head: the one that
+        seals the whole match (a version-2 chain only)."""
+        final = self.final()
+        return final is not None and matches_head(final, head)
+
     def chain_problems(self, head: str | None = None) -> list[str]:
         """What is wrong with the sealed log: each move's seal must be the hash of the
         moves up to it, the file's ``chain`` the recomputed one, and ``head`` (what a player
@@ -479,14 +592,16 @@ class GameRecord:
             if claimed != heads[number]
         ]
         if self.chain_claim is not None and self.chain_claim != self.chain_dict():
+            what = "record" if self.chain_version == 2 else "seed and moves"
             problems.append(
-                f"the chain {self.chain_claim!r} is not the one the seed and moves give"
+                f"the chain {self.chain_claim!r} is not the one the {what} give"
                 f" (head {heads[-1][:16]}…)"
             )
-        if head is not None and self.sealed_by(head) is None:
+        if head is not None and not self.is_final(head) and self.sealed_by(head) is None:
             problems.append(
-                f"the head {head.strip()[:64]} is not this record's (its head is"
-                f" {heads[-1][:16]}…): these are not the moves that were played"
+                f"the head {head.strip()[:64]} is not this record's (its final head is"
+                f" {(self.final() or heads[-1])[:16]}…): this is not the match that was"
+                " played, or not these moves"
             )
         return problems
 
@@ -498,7 +613,7 @@ class GameRecord:
         through the engine must accept every move (each card played came from the hand
         the seed dealt) and end on the record's scores and winner, and the sealed log
         must be the moves' (``head``: one a player saw, :meth:`chain_problems`)."""
-        problems = self.chain_problems(head)
+        problems = self.chain_problems(head) + self.tournament_problems()
         if commitments is not None:
             if len(commitments) != self.rounds:
                 problems.append(
@@ -518,6 +633,54 @@ class GameRecord:
 
 
 _OPTION_KEYS = frozenset(GameOptions.__dataclass_fields__)
+
+
+def _table_of(extra: dict[str, Any]) -> dict[str, Any] | None:
+    """A tournament table's part of the record (its seed revealed later, by
+    :func:`load_record`, once the tournament is over)."""
+    mark = tournament_of(extra)
+    return None if mark is None else {**table_mark(mark), "seed": None}
+
+
+def _tournament(value: object) -> dict[str, Any] | None:
+    """The record's ``tournament``, checked for shape."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError('"tournament" is an object or absent')
+    found = {key: value.get(key) for key in ("id", "round", "table")}
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in found.values()):
+        raise RecordError('"tournament" names its id, round and table as whole numbers')
+    if not isinstance(value.get("commitment"), str):
+        raise RecordError('"tournament" carries the commitment to its seed')
+    seed = value.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise RecordError('the tournament\'s "seed" is text or null')
+    return {**found, "commitment": value["commitment"], "seed": seed}
+
+
+def _seat_dict(game: Game, index: int, whole: bool) -> dict[str, Any]:
+    """Seat ``index`` in the record: name, kind, level, user id, side, and in a game sealed
+    whole the person's salt (verify recomputes the seat's tag from it), or the tag alone
+    once the person was forgotten."""
+    seat = game.seats[index]
+    data: dict[str, Any] = {
+        "name": seat.name,
+        "kind": seat.kind,
+        "level": seat.level,
+        "user_id": None if seat.user_id is None else str(seat.user_id),
+        "side": game.side_of(index),
+    }
+    if whole:
+        salts = game.extra.get("salts")
+        salt = salts.get(str(index)) if isinstance(salts, dict) else None
+        if salt is not None and seat.user_id is not None:
+            data["salt"] = salt
+        else:
+            tag = seat_tag_of(game, index)
+            if tag is not None:
+                data["tag"] = tag
+    return data
 
 
 def _round_in_play(match: Match) -> int:
@@ -568,12 +731,26 @@ async def load_record(
     game = await storage.get_game(game_id)
     if game is None:
         raise NoRecord("missing")
-    if game.status is not Status.FINISHED:
-        raise NoRecord("unfinished")
+    if ended_of(game) is None or game.match is None:
+        raise NoRecord("unfinished")  # in play (its hidden cards stay hidden), or never dealt
     moves = await storage.game_moves(game_id)
     finished = await storage.finished_at(game_id) or 0.0
     if build is None:
         record = GameRecord.from_game(game, moves, finished)
     else:
         record = await build(GameRecord.from_game, game, moves, finished)
+    if record.tournament is not None:
+        record.tournament["seed"] = await _revealed_seed(storage, record.tournament["id"])
     return record, game.guild_id
+
+
+async def _revealed_seed(storage: Any, tournament_id: int) -> str | None:
+    """A tournament's deal seed once it is over (finished or cancelled): before, it would
+    tell the deals of tables still in play."""
+    from bot.tournaments.deals import deal_seed  # the records need no tournament else
+
+    getter = getattr(storage, "get_tournament", None)
+    row = await getter(tournament_id) if getter is not None else None
+    if row is None or row.phase.open:
+        return None
+    return deal_seed(row.extra)

@@ -95,9 +95,12 @@ def signup_embed(
     t: Lang = EN,
     *,
     start_at: float | None = None,
+    commitment: str | None = None,
+    cut_by: set[int] | frozenset[int] = frozenset(),
 ) -> discord.Embed:
     """The sign-up message: the settings, how to join, the players so far (in join
-    order), and what happened to the sign-up once it is closed."""
+    order, ✂️ for who cut the deck), what happened to the sign-up once it is closed, and
+    the commitment to the tournament's deal seed (shown from the start, and kept)."""
     embed = discord.Embed(title=t("🏆 Tournament: {name}", name=name), colour=TABLE_COLOUR)
     if phase is Phase.SIGNUP:
         text = t("Press **Join** to play. The organiser <@{organiser}> starts it.",
@@ -116,8 +119,14 @@ def signup_embed(
         value=settings_lines(settings, t, players=len(entrants)),
         inline=False,
     )
-    embed.set_footer(text=t("Tournament #{id}", id=tournament_id))
-    lines = [f"{i}. {_name({e.user_id: e.name}, e.user_id)}" for i, e in enumerate(entrants, 1)]
+    footer = t("Tournament #{id}", id=tournament_id)
+    if commitment:
+        footer += t(" · seed: {commitment}", commitment=commitment)
+    embed.set_footer(text=footer)
+    lines = [
+        f"{i}. {_name({e.user_id: e.name}, e.user_id)}" + (" ✂️" if e.user_id in cut_by else "")
+        for i, e in enumerate(entrants, 1)
+    ]
     _listed(embed, t("Players ({count})", count=len(entrants)), lines or [t("Nobody yet.")], t)
     return embed
 

@@ -173,7 +173,12 @@ async def test_a_hint_is_shown_in_the_hand_view_and_cleared_when_the_position_ch
         assert result.followups == [] and result.response.id == hand.id
     shown = message_now(harness, hand)
     assert shown.content.count("💡") == 1
-    mine = [m for m in harness.channel.history(viewer=anna) if m.flags.ephemeral]
+    # (besides the seed's commitment, sent to the host privately with the lobby)
+    mine = [
+        m
+        for m in harness.channel.history(viewer=anna)
+        if m.flags.ephemeral and "seed is committed" not in m.content
+    ]
     assert len(mine) == 1  # no message of its own
     before = game.version
     await harness.env.advance_time(600)  # the reminder, then a move is made for her

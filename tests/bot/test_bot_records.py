@@ -17,7 +17,7 @@ from bot.models import Status
 from bot.records.cli import replay_file, verify_file
 from bot.records.deals import round_commitment, seed_commitment, short
 from bot.records.record import GameRecord, load_record
-from bot.records.seal import live_head
+from bot.records.seal import live_final, live_head
 from bot.storage import is_postgres
 from cogs.common import NOT_MINE
 from cogs.records import NO_PAGE, NO_RECORD, NO_STEP
@@ -231,21 +231,34 @@ async def test_the_moves_are_sealed_and_the_export_proves_them(harness: Harness)
     assert f"moves: {short(head)}" in harness.table_message(game).embeds[0].footer.text
     await play_match(harness, game)
     assert game.status is Status.FINISHED
-    final = short(live_head(game) or "")
+    last = short(live_head(game) or "")
+    final = live_final(game) or ""
     ends = [m for m in harness.public_messages() if "Game over" in (m.content or "")]
-    assert ends and f"Moves sealed: `{final}`" in ends[-1].content
+    assert ends and f"Match sealed: `{final[:32]}`" in ends[-1].content
     stored = await harness.cog.games.storage.game_moves(game.id)
-    assert all(row.seal for row in stored) and stored[-1].seal.startswith(final)
+    assert all(row.seal for row in stored) and stored[-1].seal.startswith(last)
     exported = await harness.slash(harness.members[0], "kasino export", game=game.id)
+    assert f"--head {final[:32]}" not in exported.response.content  # not the bot's to say
+    assert "--head" in exported.response.content  # the players are told to give theirs
     (attachment,) = exported.response.attachments
     data = await attachment.read()
-    assert json.loads(data)["chain"]["head"].startswith(final)
+    chain = json.loads(data)["chain"]
+    assert chain["head"].startswith(last) and chain["final"] == final and chain["version"] == 2
     with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as file:
         file.write(data)
     out = io.StringIO()
-    assert verify_file(file.name, out, head=final) == 0, out.getvalue()
-    assert "they are the ones played" in out.getvalue()
+    assert verify_file(file.name, out, head=final[:32]) == 0, out.getvalue()
+    assert "the result are the ones played" in out.getvalue()
+    # nobody cut the deck: verify says the operator could have chosen the deals (the
+    # Start click's id, which only the bot sees), never that nobody could
+    assert "No player cut the deck" in out.getvalue()
+    assert "whoever runs the bot could have chosen them" in out.getvalue()
+    assert "neither the host nor the bot" not in out.getvalue()
     assert verify_file(file.name, io.StringIO(), head="0" * 16) == 1
+    # the last move's head proves the moves, not the whole match: exit code 2
+    out = io.StringIO()
+    assert verify_file(file.name, out, head=last) == 2
+    assert "proves only the first" in out.getvalue()
 
 
 async def test_a_game_dealt_before_the_seal_plays_on_and_exports_without_one(
@@ -288,11 +301,13 @@ async def test_the_players_cut_every_deal(harness: Harness) -> None:
     opened = await harness.game()
     assert opened is not None
     seed = opened.extra["seed"]
-    shown = short(seed_commitment(seed, opened.id))
+    shown = seed_commitment(seed, opened.id)[:32]  # 128 bits
     assert f"seed: {shown}" in harness.current(lobby).embeds[0].footer.text
     started = await harness.click(anna, harness.current(lobby), custom_id=button(lobby, "start"))
     game = await harness.game()
     assert game is not None and game.match.seed == seed and "seed" not in game.extra
+    # the commitment stays on the lobby after Start
+    assert f"seed: {shown}" in harness.current(lobby).embeds[0].footer.text
     cut = game.extra["cuts"][0]
     click = re.fullmatch(r"start:(\d+)", cut)  # no person's id: forget-me must not stay
     assert click is not None and int(click[1]) == started._interaction.id  # Discord's id
@@ -300,21 +315,21 @@ async def test_the_players_cut_every_deal(harness: Harness) -> None:
     assert "Cut: anna's click on Start" in table
     while game.match.rounds_played == 0:
         await harness.play_move(game)
-    head_after_round_1 = live_head(game)
-    assert game.extra["cuts"] == [cut, head_after_round_1]
+    # later rounds are no longer cut by the moves: the same cut, fixed at Start
+    assert game.extra["cuts"] == [cut]
     table = harness.table_message(game)
-    assert "Cut: the moves of round 1" in table.embeds[0].description
-    deal = short(round_commitment(seed, game.id, 2, head_after_round_1))
+    assert "Cut: anna's click on Start" in table.embeds[0].description
+    deal = short(round_commitment(seed, game.id, 2, cut))
     assert f"deal 2: {deal}" in table.embeds[0].footer.text
     await play_match(harness, game)
     record, _ = await load_record(harness.cog.games.storage, game.id)
-    assert record.cut == cut and record.round_cut(2) == head_after_round_1
+    assert record.cut == cut and record.round_cut(2) == cut
     assert record.seed_commitment().startswith(shown)
     assert record.verify([record.commitment(n) for n in range(1, record.rounds + 1)]) == []
     # a rematch is dealt from a seed committed to in the end message, before its click,
     # and cut by that click
     old_table = harness.table_message(game)
-    following = short(seed_commitment(game.extra["next_seed"], game.id))
+    following = seed_commitment(game.extra["next_seed"], game.id)[:32]
     assert f"a rematch's seed: `{following}`" in old_table.content
     (rematch,) = [c for c in custom_ids(old_table) if c.startswith("k:rematch:")]
     await harness.click(bjorn, old_table, custom_id=rematch)
@@ -331,5 +346,6 @@ async def test_the_players_cut_every_deal(harness: Harness) -> None:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         file.write(replayed.to_json())
     out = io.StringIO()
-    head = live_head(again)  # as its end message showed it
-    assert verify_file(file.name, out, head=head) == 0, out.getvalue()
+    head = live_final(again)  # as its end message showed it
+    assert verify_file(file.name, out, head=head, seed=following) == 0, out.getvalue()
+    assert "Rematch click's id, which only the bot sees" in out.getvalue()

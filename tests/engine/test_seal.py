@@ -84,23 +84,25 @@ def test_the_chain_is_the_documented_hash() -> None:
     )
     assert record.heads()[1] == link(start, record.game_id, first.round, first.seat, text, 1)
     assert record.seals == record.heads()[1:]
-    assert EXPORTED["schema"] == 2 and EXPORTED["chain"]["head"] == HEAD
+    assert EXPORTED["schema"] == 3 and EXPORTED["chain"]["head"] == HEAD
     assert [m["seal"] for m in EXPORTED["moves"]] == record.seals
 
 
 def test_a_sealed_record_verifies_against_the_head_shown(tmp_path: Path) -> None:
+    # a game sealed before the whole match was: its last head proves the moves, not who
+    # sat where nor the result, and the exit code says so (2)
     code, out = _verify(EXPORTED, tmp_path, head=HEAD[:16].upper())
-    assert code == 0, out
-    assert f"seals all {len(RECORD.moves)} moves" in out
-    # an earlier head (a table seen mid-game) seals the moves up to it
+    assert code == 2, out
+    assert f"seals all {len(RECORD.moves)} moves" in out and "are not proved" in out
+    # an earlier head (a table seen mid-game) proves only the moves up to it: exit code 2
     code, out = _verify(EXPORTED, tmp_path, head=RECORD.heads()[5][:20])
-    assert code == 0 and "seals the first 5 moves" in out
+    assert code == 2 and "proves only the first 5 moves" in out
     # too short or not hex: refused
     for bad in (HEAD[:15], "z" * 16, ""):
         assert _verify(EXPORTED, tmp_path, head=bad)[0] == 1
     # through the command line
     path = tmp_path / "game.json"
-    assert main(["verify", str(path), "--head", HEAD[:16]]) == 0
+    assert main(["verify", str(path), "--head", HEAD[:16]]) == 2
     assert main(["verify", str(path), "--head", "0" * 16]) == 1
 
 
@@ -192,7 +194,7 @@ def test_an_edit_that_scores_the_same_still_fails(tmp_path: Path) -> None:
     assert _verify(forged, tmp_path, head=None)[0] == 0  # consistent in itself
     seen = sealed("swedish", "s0").heads()[-1]
     code, out = _verify(forged, tmp_path, head=seen[:16])
-    assert code == 1 and "not the moves that were played" in out
+    assert code == 1 and "not the match that was played" in out
     # passing it off as an older, unsealed record: the head cannot be checked, so it fails
     old = {**forged, "chain": None, "moves": [{k: v for k, v in m.items() if k != "seal"}
                                               for m in forged["moves"]]}  # fmt: skip

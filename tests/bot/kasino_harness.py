@@ -82,12 +82,14 @@ class DiscordNonces:
     :data:`NONCE_MEMORY` seconds (any channel: Discord names only the author) makes
     nothing, and the earlier message is the answer; a nonce over 25 characters is refused
     (400). ``created``: (nonce, message id) of each message made with a nonce;
-    ``returned``: each create answered with an earlier message instead."""
+    ``returned``: each create answered with an earlier message instead; ``on_create``, if
+    set, is told the channel and the time (Discord's clock) of each message made."""
 
     memory: float = NONCE_MEMORY
     seen: dict[tuple[int, int, str], Remembered] = field(default_factory=dict)
     created: list[tuple[str, int]] = field(default_factory=list)
     returned: list[tuple[str, int]] = field(default_factory=list)
+    on_create: Callable[[int, float], None] | None = None
 
     def routes(self, posts: list[Any]) -> list[Any]:
         """SimCord's POST routes with Create Message wrapped by :meth:`wrap`."""
@@ -126,6 +128,8 @@ class DiscordNonces:
                               copy.deepcopy(payload))  # fmt: skip
             self.seen[key] = made
             self.created.append((value, made.message_id))
+            if self.on_create is not None:
+                self.on_create(made.channel_id, backend.clock.now().timestamp())
             return payload
 
         return send_message

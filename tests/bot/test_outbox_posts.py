@@ -24,6 +24,7 @@ from bot.config import Config
 from bot.models import Game, Status
 from bot.nonces import MAX_LENGTH, legacy_key, new_key, nonce
 from cogs.outbox import MAX_POSTS, WINDOW, Post
+from cogs.threads import MAX_THREADS, ThreadPacer
 from tests.bot.kasino_harness import DiscordNonces, Harness, button, cid
 from tests.bot.test_backup import _run, pg_tools  # noqa: F401 (a fixture)
 from tests.dbrows import query
@@ -296,7 +297,13 @@ def test_the_stand_in_dedupes_as_discord_documents() -> None:
 # ---------------------------------------------------------------- the channel budget
 
 
-def slow_sends(env: simcord.Env, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+MESSAGES = "/channels/{channel_id}/messages"
+THREADS = "/channels/{channel_id}/threads"
+
+
+def slow_sends(
+    env: simcord.Env, monkeypatch: pytest.MonkeyPatch, seed: int, path: str = MESSAGES
+) -> None:
     """Make new messages reach Discord late, as under a loaded loop: for the first
     :data:`STALL` seconds nothing gets through (a send started then lands once it is over),
     and then they pass one at a time across the bot, each taking 0.02 to 0.2 s (virtual
@@ -314,7 +321,7 @@ def slow_sends(env: simcord.Env, monkeypatch: pytest.MonkeyPatch, seed: int) -> 
             await asyncio.sleep(delay)
 
     async def slow(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
-        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+        if route.method == "POST" and route.path == path:
             await env.external_wait(late(rng.uniform(0.02, 0.2)), reason="a slow send")
         return await request(self, route, *args, **kw)
 
@@ -350,3 +357,26 @@ async def test_no_channel_gets_more_than_five_posts_in_five_seconds_as_discord_s
         stamps = [discord.utils.snowflake_time(m.id).timestamp() for m in channel.history()]
         assert len(stamps) == posts
         assert most_in_a_window(stamps) <= MAX_POSTS, sorted(stamps)
+
+
+async def test_no_channel_gets_more_than_five_new_threads_in_five_seconds_either(
+    harness: Harness, virtual_waits: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tournament round's threads, paced as the channel's messages are, with the first
+    ones landing late: at most 5 in any 5 s as Discord stamps them."""
+    env = harness.env
+    slow_sends(env, monkeypatch, seed=39, path=THREADS)
+    pacer = ThreadPacer(env.bot)
+    made: list[int] = []
+
+    async def make() -> None:  # one after another, as a round opens its tables
+        for n in range(12):
+            made.append(await pacer.make(harness.guild.id, harness.channel.id, f"table {n}"))
+
+    with env._bot_scope():  # as the bot's own work (SimCord's private scope)
+        task = asyncio.get_running_loop().create_task(make())
+    for _ in range(60):
+        await env.advance_time(0.5)
+    assert task.done() and len(made) == 12
+    stamps = [discord.utils.snowflake_time(thread).timestamp() for thread in made]
+    assert most_in_a_window(stamps) <= MAX_THREADS, sorted(stamps)

@@ -125,6 +125,7 @@ CREATES: dict[str, list[float]] = {}  # channel id -> virtual times of new messa
 # Discord's nonce check, which SimCord lacks (tests/bot/kasino_harness.py): what it made,
 # and the posts it took for earlier ones with the same nonce (posted nothing)
 NONCES = DiscordNonces()
+NONCE_CHECK = [True]  # --no-nonce-check: SimCord as it is (every post made, whatever its nonce)
 # A committing click's time in parts (seconds): waiting for the loop before the move is
 # played; saving it (encoding, the database commit); playing, composing and answering
 COMMIT_PARTS: dict[str, list[float]] = {}
@@ -206,6 +207,8 @@ def instrument() -> None:
     simulated Discord made them, which checks nonces as Discord does (:data:`NONCES`)."""
     from simcord.http import FakeHTTPClient, FakeWebhookAdapter
 
+    if not NONCE_CHECK[0]:  # a memory of no time: every post is made, and still timed
+        NONCES.memory = -1.0
     router._ROUTES["POST"] = NONCES.routes(router._ROUTES["POST"])
     NONCES.on_create = lambda channel, at: CREATES.setdefault(str(channel), []).append(at)
     request = FakeHTTPClient.request
@@ -1586,11 +1589,14 @@ def main() -> None:
     parser.add_argument("--think-min", type=float, default=THINK_MIN)
     parser.add_argument("--simcord-tracking", action="store_true",
                         help="--think: SimCord's callback tracking as it is (slow)")  # fmt: skip
+    parser.add_argument("--no-nonce-check", action="store_true",
+                        help="Discord's nonce check off (SimCord as it is)")  # fmt: skip
     parser.add_argument("--latency", type=float, default=0.0,
                         help="--think: new messages reach Discord up to this late (s)")  # fmt: skip
     parser.add_argument("--count-db", action="store_true",
                         help="--think: count round trips, pool waits, CPU per click")  # fmt: skip
     args = parser.parse_args()
+    NONCE_CHECK[0] = not args.no_nonce_check
     discord.utils.setup_logging(level=30)
     if args.analyses:
         if args.busy:

@@ -661,8 +661,11 @@ def menu_move(rnd: Any) -> Move:
 
 def select_id(message: Any, prefix: str) -> str:
     """The custom_id on ``message`` starting with ``prefix`` (a select's ends in its render
-    tag, new at each rendering)."""
-    return next(cid for cid in custom_ids(message) if cid.startswith(prefix))
+    tag, new at each rendering); ``LookupError`` if there is none."""
+    found = next((cid for cid in custom_ids(message) if cid.startswith(prefix)), None)
+    if found is None:
+        raise LookupError(f"no {prefix}… on the message")
+    return found
 
 
 def custom_ids(message: Any) -> list[str]:
@@ -1362,8 +1365,8 @@ async def play_thinking(
         step = driver.step
         try:
             driver.next_interaction()
-        except BackendError:  # the table is being replaced: look again after thinking
-            driver.step = "hand"
+        except (BackendError, LookupError):  # the table is being replaced, or the view
+            driver.step = "hand"  # shows a later move than the player saw: look again
             continue
         kind = {"hand": "open the hand", "card": "choose a card", "take": "commit a move"}[step]
         if not await click_and_wait(driver, kind):

@@ -2,8 +2,8 @@
 nonces as Discord documents (``kasino_harness.DiscordNonces``: a nonce the bot sent within
 minutes makes no new message), on SQLite and PostgreSQL: a whole match, a kill between
 Discord making a message and the bot noting it, a restart, a backup restored, a burst
-across channels; and no channel gets more than 5 new messages in any 5 s as Discord stamps
-them, however late a post lands."""
+across channels; and no channel gets more than 5 new messages (or a tournament's threads)
+in any 5 s as Discord stamps them, however late a post lands."""
 
 from __future__ import annotations
 

@@ -16,8 +16,16 @@ The queue is durable: every post is first a row of the database's outbox, writte
 transaction of the change it shows (:class:`bot.storage.Outgoing`), and the row is
 deleted once the post is made. A process killed in between leaves the rows, and the next
 one to start for the game's shard posts them (:meth:`Outbox.put_records`). A message is
-sent with its row's id as Discord's enforced nonce, so one sent just before a kill is not
-sent twice.
+sent with Discord's enforced nonce made of the random key stored in its row
+(:func:`bot.nonces.nonce`), so one sent just before a kill is not sent twice, and no other
+post, whatever id its row is given later, is ever taken by Discord for it.
+
+The budget counts a post from when Discord has it, not from when the bot began to send
+it: the time is noted once the call returns (or fails). A post that waited behind a busy
+loop or a slow connection would otherwise open a window the bot thinks opened earlier,
+and the sixth post would follow the first by less than ``WINDOW`` as Discord stamps them.
+The bot's own clock is used, not the message's timestamp (Discord's clock): Discord had
+the message by then, and comparing the two clocks would add their difference.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from typing import Any
 import discord
 
 from bot import timers
+from bot.nonces import nonce
 from bot.storage import Outgoing
 from bot.timers import now
 
@@ -63,6 +72,8 @@ class Post:
     row: int | None = None
     # more people it may ping (a tournament table's first message names all its players)
     mentions: tuple[int, ...] = ()
+    # the random key its nonce is made of, stored in its row (bot.nonces)
+    nonce_key: str | None = None
 
     @property
     def creates(self) -> bool:
@@ -83,13 +94,15 @@ class Post:
         if self.mentions:
             body["mentions"] = list(self.mentions)
         text = json.dumps(body, separators=(",", ":"))
-        return Outgoing(self.game_id, self.guild_id, self.channel_id, text, self.table, post=self)
+        record = Outgoing(self.game_id, self.guild_id, self.channel_id, text, self.table, post=self)
+        self.nonce_key = record.nonce_key
+        return record
 
     @classmethod
     def of(cls, record: Outgoing) -> Post:
         """The post a row of the outbox holds (``ValueError`` if it cannot be read)."""
         post = record.post if isinstance(record.post, Post) else cls._read(record)
-        post.row = record.id
+        post.row, post.nonce_key = record.id, record.nonce_key
         return post
 
     @classmethod
@@ -289,15 +302,22 @@ class Outbox:
             if pinged
             else discord.AllowedMentions.none()
         )
-        self._sent.setdefault(post.channel_id, collections.deque(maxlen=MAX_POSTS)).append(now())
         kwargs: dict[str, object] = {"embeds": post.embeds, "allowed_mentions": mentions}
         if post.view is not None:
             kwargs["view"] = post.view
-        if post.row is not None:
-            # Discord sends nothing new for a nonce it saw minutes ago: a post made just
-            # before a kill, and so still in the outbox, is not made twice
-            kwargs["nonce"] = f"kasino{post.row}"
-        message = await channel.send(post.content, **kwargs)  # type: ignore[call-overload]
+        if post.nonce_key is not None:
+            # Discord (Create Message, enforce_nonce): "If another message was created by
+            # the same author with the same nonce, that message will be returned and no new
+            # message will be created": a post made just before a kill, and so still in the
+            # outbox, is not made twice; its row's random key keeps every other post apart
+            kwargs["nonce"] = nonce(post.nonce_key)
+        try:
+            message = await channel.send(post.content, **kwargs)  # type: ignore[call-overload]
+        finally:
+            # counted from now: Discord had it by the time its answer is here (see above)
+            self._sent.setdefault(post.channel_id, collections.deque(maxlen=MAX_POSTS)).append(
+                now()
+            )
         if not post.table:
             return
         # saved before the old table is deleted: a restart can still delete what is left

@@ -52,13 +52,18 @@ class ThreadPacer:
                 if wait <= 0:
                     break
                 await timers.pause(wait)
-            made.append(now())
-            data = await self._client.http.start_thread_without_message(
-                parent_id,
-                name=name[:100],
-                auto_archive_duration=AUTO_ARCHIVE,
-                type=discord.ChannelType.public_thread.value,
-            )
+            try:
+                data = await self._client.http.start_thread_without_message(
+                    parent_id,
+                    name=name[:100],
+                    auto_archive_duration=AUTO_ARCHIVE,
+                    type=discord.ChannelType.public_thread.value,
+                )
+            finally:
+                # counted from when the call returned (or failed), when Discord had it: a
+                # call that waited behind a busy loop would open a window earlier than
+                # Discord's (as the outbox counts its posts)
+                made.append(now())
         log.info("guild %s: thread %s made under %s", guild_id, data["id"], parent_id)
         return int(data["id"])
 

@@ -6,7 +6,9 @@ finish) and the podium with a Replay button per game. What they look like is
 They are posted directly, not through the games' outbox (which is per game): each message's
 id is kept on the tournament, so it is edited, never posted twice. A process killed between
 posting one and saving its id posts it again on restart, with the same nonce (Discord's
-enforced nonce: a repeat within minutes makes no second message).
+enforced nonce: a repeat within minutes makes no second message). The nonce is made of the
+tournament's stored random key and which message it is (:func:`bot.nonces.nonce`), never of
+its id alone: a restored backup gives a new tournament an old one's id.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable
 import discord
 
 from bot.i18n import N_, Lang
+from bot.nonces import nonce
 from bot.storage.tournaments import TournamentRow
 from bot.tournaments import deals as tournament_deals
 from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
@@ -105,7 +108,7 @@ class TournamentPosts:
         message = await self.channel(row).send(
             embed=embed,
             allowed_mentions=discord.AllowedMentions.none(),
-            nonce=f"kasinot{row.id}r{row.round}",
+            nonce=nonce(row.nonce_key, "standings", row.round),
         )
         kept[str(row.round)] = message.id
         row.extra["standings"] = kept
@@ -125,7 +128,7 @@ class TournamentPosts:
             await self.channel(row).send(
                 text,
                 allowed_mentions=discord.AllowedMentions(users=[organiser]),
-                nonce=f"kasinot{row.id}r{row.round}w",  # at most 25 characters
+                nonce=nonce(row.nonce_key, "no-threads", row.round),
             )
         row.extra["no_threads"] = row.round
         return True
@@ -148,6 +151,6 @@ class TournamentPosts:
             embed=podium_embed(row.name, final, names_of(row), t, games=len(games)),
             view=podium_view(games, t),
             allowed_mentions=discord.AllowedMentions.none(),
-            nonce=f"kasinot{row.id}podium",
+            nonce=nonce(row.nonce_key, "podium"),
         )
         row.extra["podium_id"] = message.id

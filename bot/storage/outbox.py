@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.nonces import legacy_key
 from bot.storage.records import Outgoing
 from bot.storage.sql import Queries, Shards, Statement, of_shards
 
@@ -18,13 +19,21 @@ class OutboxQueries(Queries):
         those shards' guilds' (a restarted process posts what its games left)."""
         theirs, params = of_shards(shards)
         rows = await self.fetch(
-            "SELECT id, game_id, guild_id, channel_id, is_table, body FROM outbox"
-            f" WHERE {theirs} ORDER BY id",
+            "SELECT id, game_id, guild_id, channel_id, is_table, body, nonce_key, created_at"
+            f" FROM outbox WHERE {theirs} ORDER BY id",
             params,
         )
         return [
-            Outgoing(int(game), int(guild), int(channel), str(body), bool(table), int(pid))
-            for pid, game, guild, channel, table, body in rows
+            Outgoing(
+                int(game),
+                int(guild),
+                int(channel),
+                str(body),
+                bool(table),
+                int(pid),
+                nonce_key=str(key) if key else legacy_key(int(pid), float(at)),
+            )
+            for pid, game, guild, channel, table, body, key, at in rows
         ]
 
     async def tableless_games(self, shards: Shards | None = None) -> list[int]:
@@ -55,9 +64,17 @@ def queue_posts(posts: Sequence[Outgoing], now: float) -> list[Statement]:
             )
         steps.append(
             Statement(
-                "INSERT INTO outbox (game_id, guild_id, channel_id, is_table, body, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                (post.game_id, post.guild_id, post.channel_id, int(post.table), post.body, now),
+                "INSERT INTO outbox (game_id, guild_id, channel_id, is_table, body, created_at,"
+                " nonce_key) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    post.game_id,
+                    post.guild_id,
+                    post.channel_id,
+                    int(post.table),
+                    post.body,
+                    now,
+                    post.nonce_key,
+                ),
                 returning=True,
             )
         )

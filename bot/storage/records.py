@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.models import Game, GameOptions, Seat, Status, Timer
+from bot.nonces import new_key
 from bot.records import ratings
 
 GAME_COLUMNS = (
@@ -112,8 +113,11 @@ class Outgoing:
     Written in the same transaction as the change it shows (so a process killed before it
     is posted leaves it to the next one) and deleted once posted. ``body`` is what to post,
     as :class:`cogs.outbox.Post` writes it; ``table``: it replaces the game's table, so it
-    replaces any older table of the game still waiting. ``post`` is the live object it was
-    written from (not stored), which spares reading ``body`` again in the same process.
+    replaces any older table of the game still waiting. ``nonce_key``: the random key its
+    post's Discord nonce is made of (:mod:`bot.nonces`), stored with it, so a retry after
+    a kill sends the same nonce and no other post ever does. ``post`` is the live object
+    it was written from (not stored), which spares reading ``body`` again in the same
+    process.
     """
 
     game_id: int
@@ -123,6 +127,7 @@ class Outgoing:
     table: bool = False
     id: int | None = None
     post: Any = field(default=None, repr=False, compare=False)
+    nonce_key: str = field(default_factory=new_key)
 
 
 @dataclass(frozen=True, slots=True)

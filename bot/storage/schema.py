@@ -315,6 +315,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX tournament_places_member
         ON tournament_places(guild_id, user_id, finished_at DESC, tournament_id DESC);
     """,
+    # version 14: each outbox row's random key, written with the row, from which its post's
+    # Discord nonce is made (bot.nonces): unique however the row's id is reused (SQLite
+    # gives a drained outbox's ids again; a restored backup its sequence). A row written
+    # before has none and is given one made of its id and time (bot.nonces.legacy_key).
+    """
+    ALTER TABLE outbox ADD COLUMN nonce_key TEXT;
+    """,
 )
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the

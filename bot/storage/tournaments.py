@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bot.models import GameOptions
+from bot.nonces import legacy_key, new_key
 from bot.storage.records import StaleGame
 from bot.storage.sql import Computed, Queries, Shards, Statement, of_shards
 from bot.tournaments.model import Decided, Entrant, Format, Phase, Result, Settings, Table
@@ -31,6 +32,7 @@ from bot.tournaments.model import Decided, Entrant, Format, Phase, Result, Setti
 OPEN = "phase IN ('signup', 'running', 'paused')"  # as the partial indices of migration 13
 TOURNAMENT_LOCK = 0x544F5552  # "TOUR": the first key of a tournament's advisory locks
 JOIN_LOCK = 0x4A4F494E  # "JOIN": the first key of a sign-up's transaction lock
+NONCE_KEY = "nonce_key"  # in ``extra``: the random key of the tournament's messages' nonces
 
 _COLUMNS = (
     "id, guild_id, channel_id, organiser_id, name, settings, phase, round, seed, message_id,"
@@ -94,6 +96,12 @@ class TournamentRow:
     extra: dict[str, Any] = field(default_factory=dict)
     entrants: list[Entrant] = field(default_factory=list)
     tables: list[TableRow] = field(default_factory=list)
+
+    @property
+    def nonce_key(self) -> str:
+        """The random key its messages' Discord nonces are made of (:mod:`bot.nonces`),
+        stored when it was created; one stored before has a key made of its id and time."""
+        return str(self.extra.get(NONCE_KEY) or legacy_key(self.id, self.created_at))
 
     def entrant(self, user_id: int) -> Entrant | None:
         """The entrant with this id, if they signed up."""
@@ -278,9 +286,11 @@ class TournamentQueries(Queries):
 
     async def create_tournament(self, row: TournamentRow, now: float) -> TournamentRow:
         """Store a new tournament in sign-up (and any entrants it already has); sets the
-        row's ``id``, ``phase``, ``version`` and ``created_at``. :class:`ChannelHasTournament`
-        when the channel already has an open one."""
+        row's ``id``, ``phase``, ``version`` and ``created_at``, and gives it the random key
+        its messages' nonces are made of (``extra["nonce_key"]``, :mod:`bot.nonces`).
+        :class:`ChannelHasTournament` when the channel already has an open one."""
         row.phase, row.version, row.created_at = Phase.SIGNUP, 0, now
+        row.extra.setdefault(NONCE_KEY, new_key())
         sql = (
             "INSERT INTO tournaments (guild_id, channel_id, organiser_id, name, variant,"
             " settings, phase, round, seed, message_id, deadline, version, extra, created_at,"

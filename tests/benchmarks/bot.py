@@ -106,7 +106,7 @@ from bot.moves import auto_move, rank_choices
 from bot.turns import building, moves_of
 from cogs.views import ranked_moves
 from tests.benchmarks import dbcount
-from tests.bot.kasino_harness import own_ids, settle_defaults
+from tests.bot.kasino_harness import DiscordNonces, own_ids, settle_defaults
 
 RECEIVED: dict[int, float] = {}
 LATENCIES: list[float] = []
@@ -122,6 +122,10 @@ SLOW_LIMIT = 0.005  # seconds
 GC_PAUSES: list[tuple[float, int]] = []  # the loop thread's collections over SLOW_LIMIT
 REST: list[str] = []  # every REST call the bot made, as "METHOD route"
 CREATES: dict[str, list[float]] = {}  # channel id -> virtual times of new messages
+# Discord's nonce check, which SimCord lacks (tests/bot/kasino_harness.py): what it made,
+# and the posts it took for earlier ones with the same nonce (posted nothing)
+NONCES = DiscordNonces()
+NONCE_CHECK = [True]  # --no-nonce-check: SimCord as it is (every post made, whatever its nonce)
 # A committing click's time in parts (seconds): waiting for the loop before the move is
 # played; saving it (encoding, the database commit); playing, composing and answering
 COMMIT_PARTS: dict[str, list[float]] = {}
@@ -199,17 +203,18 @@ def quick_copies() -> None:
 
 def instrument() -> None:
     """Time every interaction from the gateway event to the finished response; count every
-    REST call, and the new messages of each channel with their (virtual) times."""
+    REST call, and the new messages of each channel with their (virtual) times as the
+    simulated Discord made them, which checks nonces as Discord does (:data:`NONCES`)."""
     from simcord.http import FakeHTTPClient, FakeWebhookAdapter
 
-    from bot.timers import now
-
+    if not NONCE_CHECK[0]:  # a memory of no time: every post is made, and still timed
+        NONCES.memory = -1.0
+    router._ROUTES["POST"] = NONCES.routes(router._ROUTES["POST"])
+    NONCES.on_create = lambda channel, at: CREATES.setdefault(str(channel), []).append(at)
     request = FakeHTTPClient.request
 
     async def counted(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
         REST.append(f"{route.method} {route.path}")
-        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
-            CREATES.setdefault(str(route.channel_id), []).append(now())
         return await request(self, route, *args, **kw)
 
     FakeHTTPClient.request = counted  # type: ignore[method-assign]
@@ -656,8 +661,11 @@ def menu_move(rnd: Any) -> Move:
 
 def select_id(message: Any, prefix: str) -> str:
     """The custom_id on ``message`` starting with ``prefix`` (a select's ends in its render
-    tag, new at each rendering)."""
-    return next(cid for cid in custom_ids(message) if cid.startswith(prefix))
+    tag, new at each rendering); ``LookupError`` if there is none."""
+    found = next((cid for cid in custom_ids(message) if cid.startswith(prefix)), None)
+    if found is None:
+        raise LookupError(f"no {prefix}… on the message")
+    return found
 
 
 def custom_ids(message: Any) -> list[str]:
@@ -749,6 +757,8 @@ async def run(
             LATENCIES.clear()
             REST.clear()
             CREATES.clear()
+            NONCES.created.clear()
+            NONCES.returned.clear()
             for kept in (STARTED, FIRST, FINAL, SPLIT, COMMIT_PARTS, WRITE_PARTS):
                 kept.clear()
             DEFERRED.clear()
@@ -1120,6 +1130,8 @@ async def run_computers(target: int, pause: float) -> None:
             LATENCIES.clear()
             REST.clear()
             CREATES.clear()
+            NONCES.created.clear()
+            NONCES.returned.clear()
             handled = 0
             started = time.perf_counter()
             while not driver.done:
@@ -1170,6 +1182,8 @@ def report_lines(handled: int, elapsed: float, moves: int) -> None:
     for (table, kind), values in sorted(SPLIT.items()):
         print(f"      {table} tables, {kind}: {figures(values)}")
     print(f"  worst burst:            {worst_burst()} new messages in one channel in 5 s (limit 5)")
+    print(f"  swallowed posts:        {len(NONCES.returned)} (Discord's answer was an earlier"
+          " message with the same nonce)")  # fmt: skip
     print("  (SimCord's simulated Discord runs in the same process and is included)")
 
 
@@ -1294,6 +1308,23 @@ async def follow_clock(env: simcord.Env, stop: asyncio.Event, period: float = 0.
             _active_callbacks(env._settlement_state())
 
 
+def late_messages(latency: float, seed: int = 39) -> None:
+    """Each new message reaches the simulated Discord a random 0 to ``latency`` seconds
+    after the bot sends it (real time, which the virtual clock follows in ``--think``), as
+    over a network or behind a busy loop; the bot's call returns once it is made."""
+    from simcord.http import FakeHTTPClient
+
+    request = FakeHTTPClient.request
+    rng = random.Random(seed)
+
+    async def late(self: Any, route: Any, *args: Any, **kw: Any) -> Any:
+        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+            await asyncio.sleep(rng.uniform(0, latency))
+        return await request(self, route, *args, **kw)
+
+    FakeHTTPClient.request = late  # type: ignore[method-assign]
+
+
 async def think(rng: random.Random, mean: float, least: float) -> None:
     """A player thinking before a click: exponential, ``mean`` seconds, at least ``least``."""
     await asyncio.sleep(max(least, rng.expovariate(1 / mean)))
@@ -1334,8 +1365,8 @@ async def play_thinking(
         step = driver.step
         try:
             driver.next_interaction()
-        except BackendError:  # the table is being replaced: look again after thinking
-            driver.step = "hand"
+        except (BackendError, LookupError):  # the table is being replaced, or the view
+            driver.step = "hand"  # shows a later move than the player saw: look again
             continue
         kind = {"hand": "open the hand", "card": "choose a card", "take": "commit a move"}[step]
         if not await click_and_wait(driver, kind):
@@ -1370,6 +1401,7 @@ async def run_thinking(
     target: int = 16,
     count_db: bool = False,
     simcord_tracking: bool = False,
+    latency: float = 0.0,
 ) -> tuple[float, int]:
     """Tables whose players think before every click (:func:`play_thinking`) for
     ``seconds``; with ``round_start``, the tables are lobbies (two players in each) whose
@@ -1377,7 +1409,11 @@ async def run_thinking(
     ``count_db``, the database's round trips, the pool's waits and the CPU of the bot and
     of a local PostgreSQL server are counted (:mod:`tests.benchmarks.dbcount`).
     ``simcord_tracking``: SimCord's own tracking of callbacks, whose cost grows with the
-    run (as the benchmark measured before :func:`quick_tracking`)."""
+    run (as the benchmark measured before :func:`quick_tracking`). ``latency``: each new
+    message reaches the simulated Discord up to that many seconds after it is sent
+    (:func:`late_messages`)."""
+    if latency:
+        late_messages(latency)  # first: innermost, so Discord makes the message that late
     instrument()
     if count_db:
         dbcount.install(lambda ident: ident in FINAL)
@@ -1415,7 +1451,7 @@ async def run_thinking(
             for kept in (LATENCIES, REST, WRITES, TRANSACTIONS, CLICKS, STALLS, CALLS, POSTS):
                 kept.clear()
             KIND_OF.clear()
-            for kept in (CREATES, STARTED, FIRST, FINAL, SPLIT):
+            for kept in (CREATES, STARTED, FIRST, FINAL, SPLIT, NONCES.created, NONCES.returned):
                 kept.clear()
             moves_before = [
                 await cog.games.storage.move_count(d.game.id) if d.game else 0 for d in drivers
@@ -1508,6 +1544,9 @@ def report_thinking(
           f" (up to {max(TRANSACTIONS, default=0)} writes in one)")  # fmt: skip
     print(f"  new messages:           worst channel {worst_burst()} in 5 s (Discord: 5),"
           f" the guild {per_second(POSTS)} in 1 s, {per_second(POSTS, 5)} in 5 s")  # fmt: skip
+    swallowed, made = len(NONCES.returned), len(NONCES.created)
+    print(f"  swallowed posts:        {swallowed} of {made + swallowed} (Discord answered with"
+          " an earlier message with the same nonce)")  # fmt: skip
     print(f"  REST calls (not interaction responses): worst {per_second(CALLS)} in 1 s"
           f" (Discord's global limit: 50/s), {len(CALLS) / seconds:.1f}/s on average")  # fmt: skip
     if TRACKED:
@@ -1553,9 +1592,14 @@ def main() -> None:
     parser.add_argument("--think-min", type=float, default=THINK_MIN)
     parser.add_argument("--simcord-tracking", action="store_true",
                         help="--think: SimCord's callback tracking as it is (slow)")  # fmt: skip
+    parser.add_argument("--no-nonce-check", action="store_true",
+                        help="Discord's nonce check off (SimCord as it is)")  # fmt: skip
+    parser.add_argument("--latency", type=float, default=0.0,
+                        help="--think: new messages reach Discord up to this late (s)")  # fmt: skip
     parser.add_argument("--count-db", action="store_true",
                         help="--think: count round trips, pool waits, CPU per click")  # fmt: skip
     args = parser.parse_args()
+    NONCE_CHECK[0] = not args.no_nonce_check
     discord.utils.setup_logging(level=30)
     if args.analyses:
         if args.busy:
@@ -1564,7 +1608,7 @@ def main() -> None:
     elif args.think or args.round_start:
         work = run_thinking(args.games, args.seconds, args.variant, args.db, args.think_mean,
                             args.think_min, args.round_start, args.target,
-                            args.count_db, args.simcord_tracking)  # fmt: skip
+                            args.count_db, args.simcord_tracking, args.latency)  # fmt: skip
         elapsed, moves = asyncio.run(work, debug=not args.no_debug)
         print(f"one bot process over {'PostgreSQL' if args.db else 'a new SQLite file'}"
               f" (asyncio debug mode {'off' if args.no_debug else 'on'})")  # fmt: skip

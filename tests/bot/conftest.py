@@ -15,7 +15,7 @@ from bot import timers
 from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
-from tests.bot.kasino_harness import Harness, settle_defaults
+from tests.bot.kasino_harness import DiscordNonces, Harness, remember_nonces, settle_defaults
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -63,6 +63,14 @@ async def harness(simcord_env) -> AsyncIterator[Harness]:  # type: ignore[no-unt
     """
     yield Harness(simcord_env)
     await simcord_env.bot.close_storage()
+
+
+@pytest.fixture(autouse=True)
+def discord_nonces(monkeypatch: pytest.MonkeyPatch) -> DiscordNonces:
+    """Every bot test runs against a Discord that checks message nonces as Discord does
+    (SimCord does not): a nonce the bot sent within minutes makes no new message, the
+    earlier one is the answer (``kasino_harness.DiscordNonces``)."""
+    return remember_nonces(monkeypatch)
 
 
 @pytest.fixture(autouse=True)

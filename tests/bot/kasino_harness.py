@@ -6,14 +6,20 @@ their hand); every action goes through Discord components.
 
 from __future__ import annotations
 
+import copy
 import datetime
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 import simcord
 from simcord import interactions as sim_interactions
 from simcord.actors import _channel_id_of
+from simcord.backend import errors as sim_errors
 from simcord.backend import serializers
+from simcord.http import _helpers as sim_helpers
+from simcord.http import router as sim_router
 
 from bot.engine import Move
 from bot.models import Game
@@ -42,6 +48,99 @@ def own_ids(env: simcord.Env, process: int) -> None:
 
 
 Defaults = tuple[tuple[Any, ...] | None, dict[str, Any] | None]
+
+# ---------------------------------------------------------------- Discord's nonces
+# SimCord accepts a message's ``nonce`` and ``enforce_nonce`` and ignores them. Discord
+# does not. Create Message (its JSON params), as Discord documents them:
+#   nonce: "Can be used to verify a message was sent (up to 25 characters). Value will
+#     appear in the Message Create event."
+#   enforce_nonce: "If true and nonce is present, it will be checked for uniqueness in the
+#     past few minutes. If another message was created by the same author with the same
+#     nonce, that message will be returned and no new message will be created."
+# "A few minutes" is not said more exactly; the stand-in remembers a nonce for
+# NONCE_MEMORY seconds of virtual time, longer than that on purpose: a nonce used again
+# within it is caught, and a kill and restart in a test takes seconds.
+NONCE_MEMORY = 600.0
+NONCE_LENGTH = 25
+MESSAGES_ROUTE = ["channels", "{channel_id}", "messages"]
+
+
+@dataclass(slots=True)
+class Remembered:
+    """A message Discord made with a nonce: when, which, and its payload as first sent."""
+
+    at: float
+    channel_id: int
+    message_id: int
+    payload: dict[str, Any]
+
+
+@dataclass
+class DiscordNonces:
+    """Discord's nonce check on Create Message, which SimCord lacks (see the quote above):
+    a new message with ``enforce_nonce`` whose author sent the same nonce within
+    :data:`NONCE_MEMORY` seconds (any channel: Discord names only the author) makes
+    nothing, and the earlier message is the answer; a nonce over 25 characters is refused
+    (400). ``created``: (nonce, message id) of each message made with a nonce;
+    ``returned``: each create answered with an earlier message instead; ``on_create``, if
+    set, is told the channel and the time (Discord's clock) of each message made."""
+
+    memory: float = NONCE_MEMORY
+    seen: dict[tuple[int, int, str], Remembered] = field(default_factory=dict)
+    created: list[tuple[str, int]] = field(default_factory=list)
+    returned: list[tuple[str, int]] = field(default_factory=list)
+    on_create: Callable[[int, float], None] | None = None
+
+    def routes(self, posts: list[Any]) -> list[Any]:
+        """SimCord's POST routes with Create Message wrapped by :meth:`wrap`."""
+        return [
+            (template, self.wrap(handler) if template == MESSAGES_ROUTE else handler)
+            for template, handler in posts
+        ]
+
+    def wrap(self, handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        """Create Message as Discord answers it, around SimCord's own handler."""
+
+        def send_message(ctx: Any) -> Any:
+            body = ctx.json if isinstance(ctx.json, dict) else {}
+            value = body.get("nonce")
+            if value is None:
+                return handler(ctx)
+            value = str(value)
+            if len(value) > NONCE_LENGTH:
+                raise sim_errors.invalid_form_body(
+                    f"nonce: Must be {NONCE_LENGTH} or fewer in length."
+                )
+            if not body.get("enforce_nonce"):
+                return handler(ctx)
+            backend = ctx.backend
+            key = (id(backend), backend.bot_user.id, value)
+            now = backend.clock.elapsed
+            earlier = self.seen.get(key)
+            if earlier is not None and now - earlier.at <= self.memory:
+                self.returned.append((value, earlier.message_id))
+                kept = backend.messages.get(earlier.channel_id, {}).get(earlier.message_id)
+                if kept is None:  # deleted since: Discord still names the message it made
+                    return copy.deepcopy(earlier.payload)
+                return sim_helpers.message_response(ctx, kept)
+            payload = handler(ctx)
+            made = Remembered(now, int(payload["channel_id"]), int(payload["id"]),
+                              copy.deepcopy(payload))  # fmt: skip
+            self.seen[key] = made
+            self.created.append((value, made.message_id))
+            if self.on_create is not None:
+                self.on_create(made.channel_id, backend.clock.now().timestamp())
+            return payload
+
+        return send_message
+
+
+def remember_nonces(monkeypatch: pytest.MonkeyPatch) -> DiscordNonces:
+    """Make SimCord's Create Message check nonces as Discord does, until the test ends."""
+    nonces = DiscordNonces()
+    routes = sim_router._ROUTES  # SimCord's route table (private; pinned version)
+    monkeypatch.setitem(routes, "POST", nonces.routes(routes["POST"]))
+    return nonces
 
 
 def settle_defaults(idle: float) -> list[tuple[Any, Defaults]]:

@@ -1,6 +1,9 @@
 """The durable outbox in storage (schema version 4), on SQLite and PostgreSQL: posts are
 written in the transaction of the change they show, only a game's latest table waits, a
-restarted process reads its own shards' posts, and a damaged row is dropped, not posted."""
+restarted process reads its own shards' posts, and a damaged row is dropped, not posted.
+Each row keeps the random key of its post's Discord nonce (schema version 14): its own,
+whatever id the row is given, through a backup and a copy to PostgreSQL; a row written
+before keys were gets one that stays the same."""
 
 from __future__ import annotations
 
@@ -9,9 +12,13 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.backup import backup
 from bot.models import Game, GameOptions, Seat
+from bot.nonces import legacy_key, nonce
 from bot.storage import Outgoing, Shards, StaleGame, Storage
+from bot.storage.copy import copy_database
 from cogs.outbox import Post
+from tests.dbrows import execute
 
 SHARD_0, SHARD_1 = 0, 1 << 22  # guild ids of shard 0 and shard 1 of 2
 
@@ -105,3 +112,79 @@ def test_a_post_keeps_its_embeds_buttons_and_mention_through_its_row() -> None:
 def test_a_damaged_row_is_refused(body: str) -> None:
     with pytest.raises(ValueError, match="damaged outbox row"):
         Post.of(Outgoing(1, 2, 3, body, id=4))
+
+
+async def posted_keys(storage: Storage) -> dict[str, str]:
+    """The waiting posts' nonce keys, by their text."""
+    return {str(Post.of(r).content): r.nonce_key for r in await storage.pending_posts()}
+
+
+async def test_each_row_keeps_its_own_nonce_key_whatever_its_id(db_path: Path | str) -> None:
+    storage = await Storage.open(db_path)
+    try:
+        game = await new_game(storage, SHARD_0, 10)
+        first = post(game, "first")
+        assert first.post.nonce_key == first.nonce_key and len(first.nonce_key) == 24
+        game.outbox = [first, post(game, "second")]
+        await storage.save_game(game, now=2.0)
+        keys = await posted_keys(storage)
+        assert keys["first"] == first.nonce_key and len(set(keys.values())) == 2
+        # the outbox drains; SQLite then gives the next row an id used before, but the
+        # row's key, and so its post's nonce, is new
+        for record in await storage.pending_posts():
+            await storage.post_done(int(record.id or 0))
+        again = post(game, "third")
+        game.outbox = [again]
+        await storage.save_game(game, now=3.0)
+        (waiting,) = await storage.pending_posts()
+        assert waiting.nonce_key == again.nonce_key not in keys.values()
+        assert nonce(waiting.nonce_key) not in {nonce(key) for key in keys.values()}
+        assert Post.of(waiting).nonce_key == again.nonce_key
+    finally:
+        await storage.close()
+
+
+async def test_a_row_written_before_keys_gets_one_that_stays(db_path: Path | str) -> None:
+    storage = await Storage.open(db_path)
+    try:
+        game = await new_game(storage, SHARD_0, 10)
+        game.outbox = [post(game, "old")]
+        await storage.save_game(game, now=2.0)
+        execute(db_path, "UPDATE outbox SET nonce_key = NULL, created_at = 1234.5")
+        (record,) = await storage.pending_posts()
+        assert record.nonce_key == legacy_key(int(record.id or 0), 1234.5)
+        assert [r.nonce_key for r in await storage.pending_posts()] == [record.nonce_key]
+        # the same id written at another time is another row: another key
+        execute(db_path, "UPDATE outbox SET created_at = 1300.25")
+        (later,) = await storage.pending_posts()
+        assert later.id == record.id and later.nonce_key != record.nonce_key
+    finally:
+        await storage.close()
+
+
+async def test_a_backup_and_a_copy_to_postgresql_keep_the_keys(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    source = tmp_path / "kasino.db"
+    storage = await Storage.open(source)
+    try:
+        game = await new_game(storage, SHARD_0, 10)
+        game.outbox = [post(game, "summary"), post(game, "table", table=True)]
+        await storage.save_game(game, now=2.0)
+        keys = await posted_keys(storage)
+    finally:
+        await storage.close()
+    copy = tmp_path / "backup.db"
+    backup(source, copy)
+    restored = await Storage.open(copy)
+    try:
+        assert await posted_keys(restored) == keys
+    finally:
+        await restored.close()
+    storage, target = await Storage.open(source), await Storage.open(postgres_url)
+    try:
+        await copy_database(storage, target)  # python -m bot migrate-db
+        assert await posted_keys(target) == keys
+    finally:
+        await storage.close()
+        await target.close()

@@ -15,6 +15,7 @@ import pytest
 
 from bot.backup import backup
 from bot.models import GameOptions
+from bot.nonces import legacy_key, nonce
 from bot.storage import Shards, Statement, Storage
 from bot.storage.copy import copy_database
 from bot.storage.schema import ID_TABLES, TABLES
@@ -31,6 +32,7 @@ from bot.storage.tournaments import (
 )
 from bot.tournaments.model import Decided, Entrant, Format, Phase, Result, Settings, Table
 from tests.bot.test_forget import naming
+from tests.dbrows import execute
 
 GUILD, CHANNEL = 5 << 22, 900  # shard 1 of 2 (Discord's rule: (id >> 22) % count)
 ANNA, BJORN, CECILIA, DAVID = 1041, 1042, 1043, 1044
@@ -358,5 +360,27 @@ async def test_sign_ups_at_once_never_pass_the_cap_and_the_lock_is_the_tournamen
             assert loaded is not None
             await storage.save_tournament(loaded, 3.0)
             assert (await storage.get_tournament(row.id)).version == 1  # type: ignore[union-attr]
+    finally:
+        await storage.close()
+
+
+async def test_a_tournaments_nonces_are_its_own_whatever_its_id(db_path: Path | str) -> None:
+    """Its messages' nonces come from a random key stored with it, not from its id: a
+    database restored from a backup hands the same id to another tournament."""
+    storage = await Storage.open(db_path)
+    try:
+        row = await storage.create_tournament(new_row(), 100.0)
+        key = row.nonce_key
+        loaded = await storage.get_tournament(row.id)
+        assert loaded is not None and loaded.nonce_key == key and len(key) == 24
+        execute(db_path, "DELETE FROM tournament_entrants")
+        execute(db_path, "DELETE FROM tournaments")  # as a restore to before it
+        again = await storage.create_tournament(new_row(), 200.0)
+        assert again.nonce_key != key
+        assert nonce(again.nonce_key, "standings", 1) != nonce(key, "standings", 1)
+        # one stored before keys were: a key made of its id and time, the same each time
+        execute(db_path, "UPDATE tournaments SET extra = '{}'")
+        old = await storage.get_tournament(again.id)
+        assert old is not None and old.nonce_key == legacy_key(again.id, 200.0)
     finally:
         await storage.close()

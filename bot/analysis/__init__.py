@@ -1,15 +1,27 @@
 """The analysis of one seat's moves in a finished game (pure: no Discord here).
 
 For each move the seat chose (:func:`moves_to_analyse`), :func:`review_move` rebuilds the
-round just before it and looks at it only as that seat could (:class:`bot.ai.SeatView`:
-its own hand and what is public, never a hidden card). It asks what ``hard`` would have
-played there, then values the played move and hard's move in expected points of the
-round on the *same* sampled worlds (:func:`bot.ai.evaluate.evaluate`; exact by minimax
-once the deck is empty in a two-player game without builds). The scale is the same in
-every variant: the seat's side's points minus the mean of the other sides' points; in
-Krypkasino, where points are penalties, giving points away means taking extra penalty.
-The ``cost`` of a move is what it gave away against hard's move (never below zero: when
-the played move comes out at least as good, it is itself the best, with cost 0).
+round just before it and values the played move against the best one in points of the
+round, on the same scale in every variant: the seat's side's points minus the mean of the
+other sides' points; in Krypkasino, where points are penalties, giving points away means
+taking extra penalty. The ``cost`` of a move is what it gave away against the best move
+(never below zero). Two ways, and the review says which (``MoveReview.exact``):
+
+- **Exact** in a two-player last deal (:func:`bot.analysis.review.exact_review`): nothing
+  is left to deal, so the cards the seat cannot see are exactly the other hand, and the
+  puzzles' solver (:mod:`bot.puzzles.solve`, the one exact solver) plays the rest of the
+  round out against every defence, when both hands hold at most ``EXACT_CARDS`` cards and
+  the search fits in ``EXACT_NODES`` positions. The best move is the played one when it is
+  worth the best, else the first better one; the cost is whole points.
+- **Estimated** everywhere else, looking at the round only as the seat could
+  (:class:`bot.ai.SeatView`: its own hand and what is public, never a hidden card): what
+  ``hard`` would have played there, then both moves valued in expected points of the
+  round on the *same* sampled worlds (:func:`bot.ai.evaluate.evaluate`). A played move
+  within ``SAME_WITHIN`` (0.1, the estimate's noise) of hard's is the best, cost 0.
+
+So a move worth the best is always "best", with no cost and no better move, and the
+better move shown is never worth less than the played one (exactly, or on the estimate's
+own values).
 
 Verdicts (:func:`bot.analysis.model.verdict_for`), by the cost in expected points of the
 round:
@@ -17,7 +29,7 @@ round:
 ============  =====================  =================================================
 verdict       cost                   why there
 ============  =====================  =================================================
-best          < 0.1, or hard's move  within the evaluation's own noise
+best          0                      worth the best (estimated: within 0.1, the noise)
 fine          0.1 to < 0.6           a small loss: where hard's own moves land
 inaccuracy    0.6 to < 1.5           a real loss, about a point (a tabbe, an ace)
 mistake       1.5 or more            more than a point given away in one move

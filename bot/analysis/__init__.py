@@ -53,9 +53,20 @@ hard's search at twice play's budget (``DEFAULT_BUDGET_MS``, 150 ms, shared by h
 as in play: up to five times as much for a full hand), then, when the played move is
 another, the comparison of the two at 300 ms (``COMPARE_SHARE``). Measured with
 ``python tests/benchmarks/analysis.py`` (one match to the default target per variant,
-seat 0, on the project's 2 shared cores): 0.12 to 0.4 s of CPU a move at the median,
-1.2 s at worst, 5 to 25 s of CPU for one seat's moves in a whole match. The bot runs
+seat 0, on the project's 2 shared cores): 0.1 to 0.4 s of CPU a move at the median,
+2.9 s at worst (a Sotho last-deal search stopped at its limit, then estimated), 5 to 23 s
+of CPU for one seat's moves in a whole match. The bot runs
 the reviews in worker processes (``bot/analysis/pool.py``).
+
+The exact reviews, measured with ``python tests/benchmarks/last_deal.py --matches 5``
+(every move of five two-player last deals per game, both seats, ``normal`` players; CPU
+time on the project's 2 shared cores): in the games whose last deal holds 8 cards in
+hands (9 or 10 in Mulle), every move is exact, 1 to 3 ms a move at the median, 152 ms at
+worst, a quarter of a second at most for a whole deal. South African Casino (20 cards):
+51 of 100 moves exact, 138 ms a move at the median, 1.3 s at worst, 4.4 s a deal (5.2 s
+at worst); Swazi (24): 54 of 120 exact, 210 ms, 2.7 s, 8.6 s (9.8 s); Sotho (24): 54 of
+120, 187 ms, 2.6 s, 7.6 s (10.6 s). Their worst review is a search stopped at
+``EXACT_NODES`` and then estimated; the worst exact one took 1.7 s (Swazi).
 """
 
 from __future__ import annotations

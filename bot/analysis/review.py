@@ -34,13 +34,16 @@ DEFAULT_BUDGET_MS = 150.0
 COMPARE_SHARE = 2.0
 # A two-player last deal is solved exactly (bot/puzzles/solve.py) when both hands hold at
 # most EXACT_CARDS cards and the search needs at most EXACT_NODES positions; a bigger one
-# is estimated like any other position. Measured (tests/benchmarks/analysis.py --last-deal,
-# the docstring of bot/analysis): every last deal of Casino, Royal Casino, Glimne's Mulle
-# and the Nordic games is solved; in South African Casino (20 cards), Swazi and Sotho
-# (24) its first half is too big, and a search cut short by EXACT_NODES costs at most
-# about 2 to 6 s of one core (Swazi's engine is the slowest per position).
+# is estimated like any other position. Measured with tests/benchmarks/last_deal.py (five
+# last deals per game, see bot/analysis/__init__.py): every move of the last deal in the
+# games dealt 8 cards (Mulle 9 or 10) is exact; in South African Casino (20 cards), Swazi
+# and Sotho (24) about half the moves of the last deal are (its second half: the first is
+# too big). 12 cards is where a position of these games still often fits: 13 needs 40,000
+# to 100,000 positions. The node limit bounds a review: a search cut short costs at most
+# 3 s of one core in Swazi and Sotho, the slowest engine per position (20,000 positions:
+# 4% more moves exact, twice that time).
 EXACT_CARDS = 12
-EXACT_NODES = 20_000
+EXACT_NODES = 10_000
 
 
 def moves_to_analyse(record: GameRecord, seat: int) -> list[int]:
@@ -153,7 +156,7 @@ def exact_review(round_: Round, seat: int, played: Move) -> tuple[Move, float] |
         compared = Solver(EXACT_NODES, cards_limit=EXACT_CARDS, match_end=True).compare(
             round_, played
         )
-    except TooBig:
+    except (TooBig, ValueError):  # too big; or a move the engine does not list: estimate
         return None
     return compared.best, float(compared.best_value - compared.played_value)
 

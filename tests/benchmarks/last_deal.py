@@ -3,6 +3,7 @@
 Run as a script (it is not a test)::
 
     python tests/benchmarks/last_deal.py [--matches 3] [--variants casino,swazi] [--level normal]
+    python tests/benchmarks/last_deal.py --nodes 10000 --cards 12  # other bounds, to compare
 
 Plays ``--matches`` two-player rounds of every game (``--level`` for both seats, seeded)
 and reviews every move of each round's last deal, both seats', as the analysis does
@@ -27,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.ai import choose_move
+from bot.analysis import review as review_module
 from bot.analysis import review_round
 from bot.engine import Round, rules_for
 from bot.models import VARIANT_NAMES
@@ -59,7 +61,27 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3, help="rounds (last deals) per game")
     parser.add_argument("--variants", default=",".join(VARIANT_NAMES))
     parser.add_argument("--level", default="normal", help="who plays the matches")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=None,
+        help="the exact search's node limit (default: the bot's EXACT_NODES)",
+    )
+    parser.add_argument(
+        "--cards",
+        type=int,
+        default=None,
+        help="the most cards in hands searched exactly (default: EXACT_CARDS)",
+    )
     args = parser.parse_args()
+    if args.nodes is not None:
+        review_module.EXACT_NODES = args.nodes
+    if args.cards is not None:
+        review_module.EXACT_CARDS = args.cards
+    print(
+        f"exact search: at most {review_module.EXACT_CARDS} cards in hands,"
+        f" {review_module.EXACT_NODES} positions"
+    )
     print(f"two-player last deals, {args.matches} per game ({args.level} players), every move"
           " reviewed at the bot's budget; times in ms")  # fmt: skip
     print(f"{'game':<15}{'cards':>6}{'moves':>6}{'exact':>6}{'median':>8}{'worst':>8}"

@@ -6,6 +6,8 @@ and a position too big to solve is estimated and says so."""
 
 from __future__ import annotations
 
+import json
+import pickle
 import random
 from collections.abc import Iterator
 
@@ -230,6 +232,9 @@ def test_an_exact_review_says_so_on_its_page() -> None:
             reviews.append(review_move(record, step, 0, budget_ms=SMALL))
     assert reviews and all(r.exact for r in reviews)
     analysis = Analysis(record.game_id, 0, ANALYSIS_VERSION, tuple(reviews))
+    # what a worker sends back and what the bot stores keep it
+    assert pickle.loads(pickle.dumps(analysis)) == analysis
+    assert Analysis.from_dict(json.loads(json.dumps(analysis.to_dict()))) == analysis
     assert f"{len(reviews)} moves were valued exactly" in summary_embed(
         analysis, "casino", t
     ).description.replace("**", "")

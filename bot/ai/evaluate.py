@@ -15,6 +15,11 @@ taken, negated, so fewer is better):
   by minimax on the points (:mod:`.endgame`): with two players in the one world there
   is, with more in each sampled world while it is small enough.
 
+The analysis calls this only where it cannot be exact: a two-player last deal small
+enough is solved in every game, builds included, by :mod:`bot.puzzles.solve` instead
+(:func:`bot.analysis.review.exact_review`); here a building game's last deal is valued by
+the greedy play-outs, an estimate.
+
 Only counted work bounds it (no clock), so a seeded evaluation is the same on any machine.
 ``hard``'s own play is untouched: nothing here is used when it chooses a move.
 """

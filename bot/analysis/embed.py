@@ -76,6 +76,17 @@ def summary_embed(analysis: Analysis, variant: str, t: Lang) -> discord.Embed:
     counts = analysis.counts()
     lines.append(" · ".join(f"{verdict_text(v, t)} **{counts[v]}**" for v in VERDICTS))
     lines.append(t("**Points given away in all:** {points}", points=points(analysis.total_cost, t)))
+    exact = analysis.exact_count
+    if exact:
+        lines.append(
+            t.ngettext(
+                "{n} move was valued exactly (a last deal of two players, every line of play"
+                " searched to the end of the round); the others are estimates.",
+                "{n} moves were valued exactly (a last deal of two players, every line of play"
+                " searched to the end of the round); the others are estimates.",
+                exact,
+            )
+        )
     embed.description = "\n".join(lines)
     costliest = analysis.costliest(COSTLIEST)
     if costliest:
@@ -138,9 +149,16 @@ def move_embed(
     same = review.played == review.best
     lines = [f"**{verdict_text(review.verdict, t)}**"]
     if same:
-        lines.append(t("The hard computer would have played the same move."))
+        lines.append(
+            t("No move does better, against the best defence.")
+            if review.exact
+            else t(
+                "No better move found: as good as the hard computer's, within the estimate's noise."
+            )
+        )
     else:
         lines.append(t("**Points given away:** {points}", points=points(review.cost, t)))
+    lines.append(exactness(review, t))
     embed.description = "\n".join(lines)
     hand = ink.cards(sorted_cards(before.hands[analysis.seat]), empty=t("(empty)"))
     embed.add_field(name=t("Your hand"), value=hand, inline=False)
@@ -152,6 +170,19 @@ def move_embed(
     if reason:
         embed.add_field(name=t("Why"), value=ink.line(reason)[:1024], inline=False)
     return embed
+
+
+def exactness(review: MoveReview, t: Lang) -> str:
+    """How the move was valued: exactly, or estimated."""
+    if review.exact:
+        return t(
+            "Exact: nothing was left to deal, so your opponent's cards were known and every"
+            " line of play was searched to the end of the round."
+        )
+    return t(
+        "Estimated: the rest of the round was played out quickly in sampled deals of the"
+        " cards you could not see, not searched to the end."
+    )
 
 
 def move_text(rnd: Round, move: Move, ink: CardInk, t: Lang) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from bot.engine import Move
 from bot.i18n import languages
 
-ANALYSIS_VERSION = 1  # bump when reviews would come out differently: stored ones are redone
+ANALYSIS_VERSION = 2  # bump when reviews would come out differently: stored ones are redone
 VERDICTS = ("best", "fine", "inaccuracy", "mistake")
 
 # Expected points of the round given away against the best move (see bot/analysis/__init__).
@@ -21,6 +21,10 @@ VERDICTS = ("best", "fine", "inaccuracy", "mistake")
 BEST_BELOW = 0.1  # as good as the best: within the evaluation's noise (p90 0.00-0.07)
 FINE_BELOW = 0.6  # a small, defensible difference: where hard's own moves land
 INACCURACY_BELOW = 1.5  # a real loss; from one and a half points on, a mistake
+# An estimated cost below this is no cost: the played move is then the best (cost 0, no
+# better move shown), since the estimate cannot tell them apart. An exact cost is whole
+# points, so an exact move is the best only when it is worth the best.
+SAME_WITHIN = BEST_BELOW
 COST_DIGITS = 2  # costs are kept to hundredths of a point
 
 
@@ -41,8 +45,10 @@ class MoveReview:
     """One of the seat's moves: the replay ``step`` it was played at (the replay at that
     step shows it played; the seat chose from step ``step - 1``), its round (from 1), the
     move ``played``, the ``best`` one, the expected points ``cost`` it gave away against
-    it (>= 0), its ``verdict`` (one of :data:`VERDICTS`) and ``reasons``: why the best
-    move is good, as a hint says it, per language code (:func:`bot.i18n.languages`)."""
+    it (>= 0; 0 exactly when ``best`` is ``played``), its ``verdict`` (one of
+    :data:`VERDICTS`), ``reasons``: why the best move is good, as a hint says it, per
+    language code (:func:`bot.i18n.languages`), and whether the values are ``exact``
+    (a two-player last deal solved to the end) or estimated."""
 
     step: int
     round_number: int
@@ -51,6 +57,7 @@ class MoveReview:
     cost: float
     verdict: str
     reasons: Mapping[str, str]
+    exact: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
@@ -62,13 +69,14 @@ class MoveReview:
             "cost": self.cost,
             "verdict": self.verdict,
             "reasons": dict(self.reasons),
+            "exact": self.exact,
         }
 
     @classmethod
     def from_dict(cls, data: object) -> MoveReview:
         """The inverse of :meth:`to_dict`; ``ValueError`` for anything else."""
         fields = _exact_keys(data, ("step", "round", "played", "best", "cost", "verdict",
-                                    "reasons"), "a move review")  # fmt: skip
+                                    "reasons", "exact"), "a move review")  # fmt: skip
         step = _whole(fields["step"], "step", least=1)
         number = _whole(fields["round"], "round", least=1)
         played, best = _move(fields["played"]), _move(fields["best"])
@@ -81,6 +89,11 @@ class MoveReview:
             or round(cost, COST_DIGITS) != cost
         ):
             raise ValueError(f"a cost is a number >= 0 in hundredths, not {cost!r}")
+        if (cost == 0) != (played == best):
+            raise ValueError("a cost is 0 exactly when the best move is the one played")
+        exact = fields["exact"]
+        if not isinstance(exact, bool) or (exact and cost != int(cost)):
+            raise ValueError(f"exact is true or false (an exact cost whole), not {exact!r}")
         verdict = fields["verdict"]
         if verdict != verdict_for(float(cost), played == best):
             raise ValueError(f"verdict {verdict!r} does not follow from cost {cost!r}")
@@ -91,7 +104,7 @@ class MoveReview:
             or not all(isinstance(text, str) and text for text in reasons.values())
         ):
             raise ValueError(f"reasons are one text per language {languages()}")
-        return cls(step, number, played, best, float(cost), verdict, dict(reasons))
+        return cls(step, number, played, best, float(cost), verdict, dict(reasons), exact)
 
 
 @dataclass(frozen=True)
@@ -117,6 +130,11 @@ class Analysis:
         for review in self.reviews:
             counts[review.verdict] += 1
         return counts
+
+    @property
+    def exact_count(self) -> int:
+        """How many moves were valued exactly (the rest were estimated)."""
+        return sum(review.exact for review in self.reviews)
 
     @property
     def total_cost(self) -> float:

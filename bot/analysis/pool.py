@@ -1,11 +1,12 @@
 """The analyses' pool: one bounded set of worker processes shared by every game of the
 process, fed one move at a time.
 
-An analysis reviews each of a seat's moves with the ``hard`` searcher (0.1-1 s of CPU a
-move, tens of seconds a match). In a thread it would hold the event loop's GIL for that
-long; so it runs in a :class:`concurrent.futures.ProcessPoolExecutor` of
-``ANALYSIS_WORKERS`` processes (default 1), started with the ``spawn`` method (``fork``
-is unsafe in a process that runs threads: the database's and asyncio's).
+An analysis reviews each of a seat's moves with the ``hard`` searcher or the exact
+last-deal solver (0.1-3 s of CPU a move, tens of seconds a match). In a thread it would
+hold the event loop's GIL for that long; so it runs in a
+:class:`concurrent.futures.ProcessPoolExecutor` of ``ANALYSIS_WORKERS`` processes
+(default 1), started with the ``spawn`` method (``fork`` is unsafe in a process that runs
+threads: the database's and asyncio's).
 
 The unit of work is one move (:func:`bot.analysis.review_move`). The parent hands the
 workers at most one move per worker at a time and picks the next move round-robin across

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 
 from bot.ai import choose_move
@@ -11,9 +12,17 @@ from bot.ai.explain import explain_move
 from bot.ai.view import SeatView
 from bot.engine import Move, Round
 from bot.i18n import lang, languages
+from bot.puzzles.solve import Solver, TooBig, solvable
 from bot.records.record import GameRecord, RecordedMove
 
-from .model import ANALYSIS_VERSION, COST_DIGITS, Analysis, MoveReview, verdict_for
+from .model import (
+    ANALYSIS_VERSION,
+    COST_DIGITS,
+    SAME_WITHIN,
+    Analysis,
+    MoveReview,
+    verdict_for,
+)
 
 # The typical budget of one move's review, in counted milliseconds (hard.WORK_PER_MS):
 # hard's choice gets it as play gets its own (more for a full hand, less for the last
@@ -23,6 +32,18 @@ from .model import ANALYSIS_VERSION, COST_DIGITS, Analysis, MoveReview, verdict_
 # p90 and 0.62 at worst at 75 ms, 0.07 / 0.51 at 150, 0.04 / 0.36 at 300).
 DEFAULT_BUDGET_MS = 150.0
 COMPARE_SHARE = 2.0
+# A two-player last deal is solved exactly (bot/puzzles/solve.py) when both hands hold at
+# most EXACT_CARDS cards and the search needs at most EXACT_NODES positions; a bigger one
+# is estimated like any other position. Measured with tests/benchmarks/last_deal.py (five
+# last deals per game, see bot/analysis/__init__.py): every move of the last deal in the
+# games dealt 8 cards (Mulle 9 or 10) is exact; in South African Casino (20 cards), Swazi
+# and Sotho (24) about half the moves of the last deal are (its second half: the first is
+# too big). 12 cards is where a position of these games still often fits: 13 needs 40,000
+# to 100,000 positions. The node limit bounds a review: a search cut short costs at most
+# 3 s of one core in Swazi and Sotho, the slowest engine per position (20,000 positions:
+# 4% more moves exact, twice that time).
+EXACT_CARDS = 12
+EXACT_NODES = 10_000
 
 
 def moves_to_analyse(record: GameRecord, seat: int) -> list[int]:
@@ -106,22 +127,65 @@ def review_round(
     budget_ms: float | None = None,
 ) -> MoveReview:
     """The review of ``played`` by ``seat`` (to move in ``round_``), from what that seat
-    could see: what ``hard`` plays there (seeded by ``key``) and the expected points the
-    played move gives away against it, both valued on the same sampled worlds."""
+    could see. In a two-player last deal small enough, exactly (:func:`exact_review`):
+    the best move against any defence and what the played move gives away against it.
+    Otherwise estimated: what ``hard`` plays there (seeded by ``key``) and the expected
+    points the played move gives away against it, both valued on the same sampled worlds.
+    A played move worth the best (estimated: within :data:`SAME_WITHIN`) is the best."""
+    exact = exact_review(round_, seat, played)
+    if exact is not None:
+        best, cost = exact
+    else:
+        best, cost = _estimated(round_, seat, played, key, budget_ms)
+    reasons = {code: explain_move(round_, seat, best, lang(code)) for code in languages()}
+    verdict = verdict_for(cost, best == played)
+    return MoveReview(
+        step, round_number, played, best, cost, verdict, reasons, exact=exact is not None
+    )
+
+
+def exact_review(round_: Round, seat: int, played: Move) -> tuple[Move, float] | None:
+    """The best move and the points of the round ``played`` gives away against it, solved
+    exactly, or None when the position is not a two-player last deal the search takes
+    (more than :data:`EXACT_CARDS` cards in hands, or more than :data:`EXACT_NODES`
+    positions to search). The best move is ``played`` when nothing does better, else the
+    first better one in the engine's order."""
+    if not solvable(round_, EXACT_CARDS) or not _all_known(round_, seat):
+        return None
+    try:
+        compared = Solver(EXACT_NODES, cards_limit=EXACT_CARDS, match_end=True).compare(
+            round_, played
+        )
+    except (TooBig, ValueError):  # too big; or a move the engine does not list: estimate
+        return None
+    return compared.best, float(compared.best_value - compared.played_value)
+
+
+def _all_known(round_: Round, seat: int) -> bool:
+    """Whether the cards ``seat`` cannot see are exactly the other hand (so solving the
+    one position is fair: it is the only world that seat could be in)."""
+    view = SeatView.of(round_, seat)
+    others = [card for other, hand in enumerate(round_.hands) if other != seat for card in hand]
+    return Counter(view.hidden()) == Counter(others)
+
+
+def _estimated(
+    round_: Round, seat: int, played: Move, key: str, budget_ms: float | None
+) -> tuple[Move, float]:
+    """hard's move and the expected points ``played`` gives away against it, valued on
+    the same sampled worlds (the played move itself, cost 0, when it comes out as good
+    within the estimate's noise)."""
     budget = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
     view = SeatView.of(round_, seat)
     best = choose_move(round_, seat, "hard", seed=f"{key}/choose", budget_ms=budget)
-    cost = 0.0
-    if best != played:
-        rng = random.Random(f"{key}/value")
-        best_value, played_value = evaluate(view, rng, [best, played], budget * COMPARE_SHARE)
-        if played_value >= best_value:
-            best = played  # on the points scale the played move is at least as good
-        else:
-            cost = round(best_value - played_value, COST_DIGITS)
-    reasons = {code: explain_move(round_, seat, best, lang(code)) for code in languages()}
-    verdict = verdict_for(cost, best == played)
-    return MoveReview(step, round_number, played, best, cost, verdict, reasons)
+    if best == played:
+        return played, 0.0
+    rng = random.Random(f"{key}/value")
+    best_value, played_value = evaluate(view, rng, [best, played], budget * COMPARE_SHARE)
+    cost = round(best_value - played_value, COST_DIGITS)
+    if cost < SAME_WITHIN:  # as good as hard's move on this scale: it is the best here
+        return played, 0.0
+    return best, cost
 
 
 def _key(record: GameRecord, seat: int, step: int) -> str:

@@ -371,6 +371,16 @@ def _round_seed(seed: object, number: int, cut: str | None = None) -> str:
     return f"{seed}/{number}" if cut is None else f"{seed}/{number}/{cut}"
 
 
+def live_winner(round_: Round) -> int | None:
+    """The side that wins the match in ``round_`` as it stands, by points counted as they
+    are taken (rules with ``live``), as :meth:`Match.play` decides it after each move: the
+    round's scores before it plus the items taken so far, without the last capture's
+    leftovers. None when nothing is decided so (or the rules do not count live)."""
+    if not round_.rules.live:
+        return None
+    return _winner(round_.rules, round_.live_totals(leftovers=False))
+
+
 def _winner(rules: Rules, totals: Sequence[int]) -> int | None:
     """The side that has won with these totals: the highest once a side reached the target,
     or where points are penalties (Krypkasino) the single lowest once a side reached the

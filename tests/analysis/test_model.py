@@ -26,10 +26,19 @@ MOVES = [
 def reviews(draw: st.DrawFn, step: int) -> MoveReview:
     played = draw(st.sampled_from(MOVES))
     best = draw(st.sampled_from(MOVES))
-    cost = 0.0 if best == played else draw(st.integers(0, 900)) / 100
+    exact = draw(st.booleans())
+    # a cost is 0 exactly when the best move is the one played; an estimated one below
+    # SAME_WITHIN is folded into 0, and an exact one is whole points
+    if best == played:
+        cost = 0.0
+    elif exact:
+        cost = float(draw(st.integers(1, 9)))
+    else:
+        cost = draw(st.integers(10, 900)) / 100
     reasons = {code: draw(st.text(min_size=1, max_size=30)) for code in languages()}
     number = draw(st.integers(1, 9))
-    return MoveReview(step, number, played, best, cost, verdict_for(cost, best == played), reasons)
+    verdict = verdict_for(cost, best == played)
+    return MoveReview(step, number, played, best, cost, verdict, reasons, exact)
 
 
 @st.composite
@@ -57,7 +66,8 @@ def _sample() -> dict:
     reasons = dict.fromkeys(languages(), "x")
     review = MoveReview(4, 1, MOVES[0], MOVES[1], 0.75, "inaccuracy", reasons)
     same = MoveReview(6, 1, MOVES[2], MOVES[2], 0.0, "best", dict.fromkeys(languages(), "y"))
-    return Analysis(7, 1, ANALYSIS_VERSION, (review, same)).to_dict()
+    exact = MoveReview(8, 1, MOVES[0], MOVES[3], 2.0, "mistake", reasons, exact=True)
+    return Analysis(7, 1, ANALYSIS_VERSION, (review, same, exact)).to_dict()
 
 
 def _broken() -> list[object]:
@@ -93,6 +103,11 @@ def _broken() -> list[object]:
     change(lambda d: d["reviews"][0].update(reasons={"en": "x"}))
     change(lambda d: d["reviews"][0]["reasons"].update(en=""))
     change(lambda d: d["reviews"][0].pop("reasons"))
+    change(lambda d: d["reviews"][0].update(cost=0.0, verdict="best"))  # a better move, no cost
+    change(lambda d: d["reviews"][1].update(cost=0.05))  # the best move itself, a cost
+    change(lambda d: d["reviews"][0].pop("exact"))
+    change(lambda d: d["reviews"][0].update(exact=1))
+    change(lambda d: d["reviews"][2].update(cost=1.5, verdict="mistake"))  # exact: whole points
     return out
 
 

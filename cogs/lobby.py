@@ -21,7 +21,7 @@ from cogs.views import lobby_view, rematch_cut_view, replay_only_view
 log = logging.getLogger(__name__)
 
 
-def commitment_text(committed: str, t: Lang, *, joined: bool) -> str:
+def commitment_text(committed: str, game_id: int, t: Lang, *, joined: bool) -> str:
     """What a person is sent privately on Join (or the host on ``/kasino new``): the
     commitment to the match's seed, to note and check after the game."""
     first = t("You have a seat.") if joined else t("Your lobby is open.")
@@ -30,9 +30,11 @@ def commitment_text(committed: str, t: Lang, *, joined: bool) -> str:
         + " "
         + t(
             "This match's seed is committed to: `{commitment}`. Note it: after the game,"
-            " `python -m bot verify --seed {commitment}` checks the deals came from it."
+            " `python -m bot verify kasino-{game}.json --seed {commitment}` (the file from"
+            " `/kasino export`) checks the deals came from it."
             " You may also cut the deck in the lobby.",
             commitment=committed,
+            game=game_id,
         )
     )
 
@@ -93,7 +95,7 @@ class LobbyFlow:
             return
         t = private(interaction)
         await interaction.followup.send(
-            commitment_text(committed, t, joined=joined), ephemeral=True
+            commitment_text(committed, game.id, t, joined=joined), ephemeral=True
         )
 
     async def on_cut(self, interaction: discord.Interaction, game: Game, number: int) -> None:

@@ -200,8 +200,8 @@ class TournamentFlow:
         t = private(interaction)
         text = t(
             "You are signed up. The tournament's deals come from a seed committed to now:"
-            " `{commitment}`. Note it: after a game, `python -m bot verify --seed"
-            " {commitment}` checks the table's deals came from it. You may also cut the deck"
+            " `{commitment}`. Note it: after a game, `python -m bot verify kasino-<game>.json"
+            " --seed {commitment}` checks the table's deals came from it. You may also cut the deck"
             " on the sign-up message.",
             commitment=committed[:32],
         )

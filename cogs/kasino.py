@@ -129,7 +129,6 @@ class Kasino(
         self.people = PeopleCaches(bot.storage)
         self.people.register("decks", self.inks.reload)
         self.people.register("menus", self.live.menus.drop_kept)
-        self.privacy = ForgetFlow(bot.storage, self.people)
         self.profiles = ProfileFlow(bot.storage)
         self.records = RecordFlow(bot.storage, self.inks, self.people)
         # private practice positions (lessons, puzzles) with the hand view's menus
@@ -139,6 +138,8 @@ class Kasino(
         self.puzzles = PuzzleFlow(bot.storage, self.practice, bot.cpu_call)
         self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
         self.analysis = AnalysisFlow(bot.storage, self.records, self.inks, bot.analyses)
+        # forget-me: the person's analyses running here are dropped first
+        self.privacy = ForgetFlow(bot.storage, self.people, stop=self.analysis.forget)
         # tournaments: the rounds' runner (threads, games, results, deadlines, podium) and
         # the commands' and sign-up's flow (cogs.tournaments)
         self.rounds = RoundRunner(bot, self.games, self.table, self.languages.server)

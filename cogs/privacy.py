@@ -11,6 +11,7 @@ request is refused: the game needs their seat until it ends.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import discord
 
@@ -38,9 +39,17 @@ ENTERED = N_(
 class ForgetFlow:
     """The forget-me request and its confirmation."""
 
-    def __init__(self, storage: Storage, people: PeopleCaches) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        people: PeopleCaches,
+        stop: Callable[[int], object] = lambda _user: None,
+    ) -> None:
         self.storage = storage
         self.people = people
+        # drops the person's work in progress (their analyses) before the rows go, so
+        # that nothing of theirs is written after
+        self._stop = stop
 
     async def ask(self, interaction: discord.Interaction) -> None:
         """Say what would be removed, privately, with the two buttons."""
@@ -75,6 +84,7 @@ class ForgetFlow:
         elif await self.storage.in_open_tournament(user):
             text = t(ENTERED)
         else:
+            self._stop(user)
             done = await self.storage.forget_user(user, now())
             # the transaction removed their deck too; now every cache here that could
             # name them (the other processes drop theirs when they see the count grow)

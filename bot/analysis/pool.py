@@ -35,7 +35,7 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -74,6 +74,11 @@ class PoolBusy(RuntimeError):
 
 class PoolClosed(RuntimeError):
     """The pool was closed (the bot is stopping) before the analysis was done."""
+
+
+class Discarded(RuntimeError):
+    """The analysis was dropped before it was done (its player was forgotten): nothing
+    of it may be stored."""
 
 
 @dataclass(eq=False)
@@ -229,6 +234,25 @@ class AnalysisPool:
         if job is not None:
             job.listeners.append(on_progress)
         return job is not None
+
+    def discard(self, keys: Iterable[Hashable]) -> int:
+        """Drop the analyses ``keys`` whether queued or running: their futures fail with
+        :class:`Discarded` at once, their moves not yet sent are never sent, and a move
+        a worker is reviewing now is thrown away when it comes back (``_reviewed`` sees
+        the future done). Says how many were dropped."""
+        dropped = 0
+        for key in list(keys):
+            job = self._jobs.pop(key, None)
+            if job is None:
+                continue
+            dropped += 1
+            if key in self._turn:
+                self._turn.remove(key)
+            if not job.future.done():
+                job.future.set_exception(Discarded("the analysis was discarded"))
+                job.future.exception()  # retrieved: its waiter may be gone
+        self._pump()
+        return dropped
 
     async def close(self) -> None:
         """Refuse new analyses, fail the waiting ones (:class:`PoolClosed`) and stop the

@@ -359,7 +359,7 @@ class TournamentFlow:
         else:
             await self.storage.drop_entrant(row.id, user_id, row.round)
         await self.say(interaction, row, N_("{name} has left the tournament."), name=entrant.name)
-        log.info("tournament %s: %s dropped", row.id, user_id)
+        log.info("tournament %s: an entrant dropped", row.id)  # never who: logs name no one
 
     async def add(
         self, interaction: discord.Interaction, row: TournamentRow, member: discord.Member | None

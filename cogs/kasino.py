@@ -774,13 +774,19 @@ class Kasino(
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer clicks on ``k:`` custom_ids that no component handler will take."""
+        """Answer every click no component handler will take (any custom_id: another
+        prefix, a wrong case, a leading space), and every modal submitted (the bot opens
+        none): a forged interaction gets the same kind refusal, never silence."""
+        if interaction.type is discord.InteractionType.modal_submit:
+            with unless_answered_elsewhere(interaction):
+                await refuse(interaction, NOT_MINE)
+            return
         if interaction.type is not discord.InteractionType.component:
             return
         data = interaction.data or {}
         cid = str(data.get("custom_id", ""))
         kind = data.get("component_type")
-        if cid.startswith("k:") and not dispatched(interaction.message, cid, kind):
+        if not dispatched(interaction.message, cid, kind):
             with unless_answered_elsewhere(interaction):
                 await refuse(interaction, NOT_MINE)
 

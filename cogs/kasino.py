@@ -93,6 +93,10 @@ FORMATS = [
     app_commands.Choice(name=N_("single elimination"), value=Format.KNOCKOUT.value),
 ]
 PAGE_SIZE = 10
+# a page past the end (a disabled Next sent anyway, a board that shrank, /kasino scores
+# page:9): refused privately, the message left as it was
+NO_SCORES_PAGE = N_("There is no page {page}: the leaderboard has {pages}. Nothing changed.")
+NO_BOARD_PAGE = N_("There is no page {page}: the tournaments board has {pages}. Nothing changed.")
 # shown with a deck choice: one card of each suit, with the ranks people mix up
 SAMPLE = [Card.parse(c) for c in ("5S", "6H", "8D", "9C")]
 
@@ -327,7 +331,7 @@ class Kasino(
         channel's match standings. Ratings are not split by target: a target means wins."""
         computers = opponents is not None and opponents.value == "computers"
         rating = (sort is None or sort.value == "rating") and target is None
-        embed, view, files = await self.scores_message(
+        made = await self.scores_message(
             interaction,
             variant.value if variant else None,
             target,
@@ -335,7 +339,9 @@ class Kasino(
             computers=computers,
             rating=rating,
         )
-        await interaction.response.send_message(embed=embed, view=view, files=files)
+        if made is not None:
+            embed, view, files = made
+            await interaction.response.send_message(embed=embed, view=view, files=files)
 
     @app_commands.command(name="tournaments", description="The server's tournaments board")
     @app_commands.describe(page="Page")
@@ -343,8 +349,9 @@ class Kasino(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
     ) -> None:
         """The server's finished tournaments: who won most, then who reached the podium."""
-        embed, view = await self.tournament_board_message(interaction, page)
-        await interaction.response.send_message(embed=embed, view=view)
+        made = await self.tournament_board_message(interaction, page)
+        if made is not None:
+            await interaction.response.send_message(embed=made[0], view=made[1])
 
     @app_commands.command(name="profile", description="A player's Kasino profile and rating")
     @app_commands.describe(
@@ -715,8 +722,9 @@ class Kasino(
             if any(not c.startswith("k:tboard:") for c in kasino_ids(interaction.message)):
                 await refuse(interaction, NOT_MINE)  # pages turn on the board only
                 return
-            embed, view = await self.tournament_board_message(interaction, click.page)
-            await interaction.response.edit_message(embed=embed, view=view)
+            made = await self.tournament_board_message(interaction, click.page)
+            if made is not None:
+                await interaction.response.edit_message(embed=made[0], view=made[1])
             return
         if click.kind == "show":
             assert click.show is not None
@@ -871,9 +879,10 @@ class Kasino(
         *,
         computers: bool = False,
         rating: bool = False,
-    ) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:
+    ) -> tuple[discord.Embed, discord.ui.View, list[discord.File]] | None:
         """The leaderboard page (people's or against computers; by rating or by wins) and
-        its buttons."""
+        its buttons; ``None`` when there is no such page (refused: a page past the end,
+        as a disabled Next sent anyway asks for, shows nothing and changes nothing)."""
         storage = self.games.storage
         offset = (page - 1) * PAGE_SIZE
         guild = interaction.guild_id or 0
@@ -885,6 +894,9 @@ class Kasino(
                 guild, variant, offset, PAGE_SIZE, computers=computers
             )
             pages = max(1, -(-total // PAGE_SIZE))
+            if page > pages:
+                await refuse(interaction, NO_SCORES_PAGE, page=page, pages=pages)
+                return None
             names = await storage.recent_names(guild, [row.user_id for row in rated])
             embed = ratings_embed(
                 rated, variant, page, pages, offset, computers=computers, names=names, t=t
@@ -894,6 +906,9 @@ class Kasino(
                 guild, variant, target, offset, PAGE_SIZE, computers=computers
             )
             pages = max(1, -(-total // PAGE_SIZE))
+            if page > pages:
+                await refuse(interaction, NO_SCORES_PAGE, page=page, pages=pages)
+                return None
             names = await storage.recent_names(guild, [row.user_id for row in rows])
             embed = scores_embed(
                 rows, variant, target, page, pages, offset, computers=computers, names=names, t=t
@@ -909,7 +924,7 @@ class Kasino(
 
     async def on_scores_page(self, interaction: discord.Interaction, page: ScoresPage) -> None:
         """Previous / Next on a leaderboard, or the switch to the other board or order."""
-        embed, view, _ = await self.scores_message(
+        made = await self.scores_message(
             interaction,
             page.variant,
             page.target,
@@ -917,17 +932,23 @@ class Kasino(
             computers=page.computers,
             rating=page.rating and page.target is None,
         )
-        await interaction.response.edit_message(embed=embed, view=view)
+        if made is not None:
+            embed, view, _ = made
+            await interaction.response.edit_message(embed=embed, view=view)
 
     async def tournament_board_message(
         self, interaction: discord.Interaction, page: int
-    ) -> tuple[discord.Embed, discord.ui.View]:
-        """A page of the server's tournaments board and its Previous / Next buttons."""
+    ) -> tuple[discord.Embed, discord.ui.View] | None:
+        """A page of the server's tournaments board and its Previous / Next buttons;
+        ``None`` when there is no such page (refused, nothing changed)."""
         storage = self.games.storage
         guild = interaction.guild_id or 0
         offset = (page - 1) * PAGE_SIZE
         rows, total = await storage.tournament_board(guild, offset, PAGE_SIZE)
         pages = max(1, -(-total // PAGE_SIZE))
+        if page > pages:
+            await refuse(interaction, NO_BOARD_PAGE, page=page, pages=pages)
+            return None
         names = await storage.recent_names(guild, [row.user_id for row in rows])
         t = self.languages.of_interaction(interaction)
         embed = board_embed(rows, page, pages, offset, names=names, t=t)

@@ -489,8 +489,11 @@ class GameService:
 
     @staticmethod
     def _require(game: Game, status: Status, message: str) -> None:
-        if game.status is not status:
-            raise GameError(message) if game.status.active else GameError("This game is over.")
+        if game.status is status:
+            return
+        if game.status is Status.CANCELLED:  # a lobby closed before it started: never played
+            raise GameError("This game was cancelled before it started.")
+        raise GameError(message) if game.status.active else GameError("This game is over.")
 
     # ------------------------------------------------------------------ moves
 

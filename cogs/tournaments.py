@@ -48,6 +48,11 @@ NO_THREADS_HERE = N_(
     " admin to give them to me here, or open the tournament in another channel."
 )
 CLOSED = N_("The sign-up is closed: the tournament has already started.")
+# what became of it, said as it is (a cancelled one never started)
+CLOSED_BECAUSE = {
+    Phase.CANCELLED: N_("The sign-up is closed: the tournament was cancelled."),
+    Phase.FINISHED: N_("The sign-up is closed: the tournament is over."),
+}
 
 
 def may_organise(interaction: discord.Interaction) -> bool:
@@ -163,7 +168,7 @@ class TournamentFlow:
                 await refuse(interaction, NOT_ORGANISER)
                 return
             if row.phase is not Phase.SIGNUP:
-                await refuse(interaction, CLOSED)
+                await refuse(interaction, CLOSED_BECAUSE.get(row.phase, CLOSED))
                 return
             if click.action == "join":
                 if not await self.join(interaction, row):

@@ -371,3 +371,18 @@ async def test_the_organiser_is_told_when_threads_cannot_be_made(
         all(tr.game_id and tr.thread_id for tr in current(row))
         and len(harness.channel.threads) == 2
     )
+
+
+async def test_a_cancelled_tournaments_join_says_it_was_cancelled(harness: Harness) -> None:
+    """Issue 39: Join on a cancelled sign-up said "has already started"."""
+    anna = harness.members[0]
+    organiser = admin(harness)
+    opened = await harness.slash(organiser, "kasino tournament new", title="Cup")
+    signup = opened.response.message
+    tid = tour_id(signup)
+    cancelled = await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:cancel")
+    assert not cancelled.ephemeral
+    join = await harness.forge(anna, harness.current(signup), f"k:tour:{tid}:join")
+    assert join.ephemeral and "was cancelled" in join.response.content
+    assert "already started" not in join.response.content
+    assert (await stored(harness, tid)).entrants == []

@@ -268,3 +268,51 @@ async def test_a_record_read_before_a_forgetting_is_served_but_not_kept(
     assert not flow._records
     await flow.record(game.id, harness.guild.id)  # read after it: kept
     assert list(flow._records) == [game.id]
+
+
+async def test_no_one_id_links_a_forgotten_persons_games(
+    harness: Harness, db_path: Path | str
+) -> None:
+    """Issue 39: one random id used to link all of a person's results, ratings and
+    lineups. Now each game has its own nameless id (results, lineups, rating changes),
+    each tournament its own, and their current ratings are gone; the others' ratings
+    still add up, also after a match played later and when both players are forgotten."""
+    anna, bjorn = harness.members[:2]
+    first = await played_match(harness)
+    second = await played_match(harness)
+    await finished_tournament(harness, first.id)
+    await finished_tournament(harness, second.id)
+    await confirm_forget(harness, anna)
+    by_game = query(db_path, "SELECT game_id, user_id FROM results WHERE user_id < 0")
+    ids = {row["game_id"]: row["user_id"] for row in by_game}
+    assert sorted(ids) == [first.id, second.id] and len(set(ids.values())) == 2
+    for row in query(db_path, "SELECT game_id, user_id FROM rating_changes WHERE user_id < 0"):
+        assert row["user_id"] == ids[row["game_id"]]  # the game's own id, nothing wider
+    for row in query(db_path, "SELECT game_id, lineup FROM results"):
+        others = [other for game, other in ids.items() if game != row["game_id"]]
+        assert f'"u{ids[row["game_id"]]}"' in row["lineup"]
+        assert not any(str(other) in row["lineup"] for other in others)
+    assert query(db_path, "SELECT * FROM ratings WHERE user_id < 0") == []
+    cups = query(
+        db_path, "SELECT tournament_id, user_id FROM tournament_entrants WHERE user_id < 0"
+    )
+    cup_ids = {row["user_id"] for row in cups}
+    assert len(cups) == 2 and len(cup_ids) == 2 and not cup_ids & set(ids.values())
+    for row in query(
+        db_path, "SELECT tournament_id, user_id FROM tournament_places WHERE user_id < 0"
+    ):
+        assert row["user_id"] == next(
+            c["user_id"] for c in cups if c["tournament_id"] == row["tournament_id"]
+        )
+    storage = harness.cog.games.storage
+    report = await rebuild(storage, write=False)
+    assert report.matches == 2 and report.differences == 0, report.examples
+    # Anna comes back and plays Björn again, then Björn is forgotten too: still exact
+    await played_match(harness)
+    await confirm_forget(harness, bjorn)
+    report = await rebuild(storage, write=False)
+    assert report.matches == 3 and report.differences == 0, report.examples
+    # a rebuild writes no current rating of a forgotten person either
+    await rebuild(storage, write=True)
+    assert query(db_path, "SELECT * FROM ratings WHERE user_id < 0") == []
+    assert (await rebuild(storage, write=False)).differences == 0

@@ -36,6 +36,7 @@ from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, r
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.decks import GUILD, USER, Inks
+from cogs.forget_posts import ForgetPosts
 from cogs.forgetting import LOOK_EVERY, PeopleCaches
 from cogs.hands import HandFlow
 from cogs.languages import Languages
@@ -142,12 +143,18 @@ class Kasino(
         self.puzzles = PuzzleFlow(bot.storage, self.practice, bot.cpu_call)
         self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
         self.analysis = AnalysisFlow(bot.storage, self.records, self.inks, bot.analyses)
-        # forget-me: the person's analyses running here are dropped first
-        self.privacy = ForgetFlow(bot.storage, self.people, stop=self.analysis.forget)
         # tournaments: the rounds' runner (threads, games, results, deadlines, podium) and
         # the commands' and sign-up's flow (cogs.tournaments)
         self.rounds = RoundRunner(bot, self.games, self.table, self.languages.server)
         self.tournaments = TournamentFlow(self.rounds, self.languages)
+        # forget-me: the person's analyses running here are dropped first, and the public
+        # messages of their games and tournaments are edited without them after
+        self.forget_posts = ForgetPosts(
+            bot, bot.storage, self.languages.public, self.inks.public, self.rounds.posts
+        )
+        self.privacy = ForgetFlow(
+            bot.storage, self.people, stop=self.analysis.forget, after=self.forget_posts.forgot
+        )
 
     async def _table_posted(
         self, game_id: int, message_id: int | None, row: int | None = None
@@ -179,6 +186,7 @@ class Kasino(
         self.timers.cancel_all()
         await self.rounds.close()
         await self.analysis.close()
+        await self.forget_posts.close()
         await self.table.outbox.close()
         await self.live.close()
         self.practice.close()

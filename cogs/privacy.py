@@ -17,6 +17,7 @@ import discord
 
 from bot.i18n import N_
 from bot.storage import Storage
+from bot.storage.privacy import Forgotten
 from bot.timers import now
 from cogs.common import NOT_MINE, own_view, private, refuse
 from cogs.custom_ids import Click
@@ -44,12 +45,15 @@ class ForgetFlow:
         storage: Storage,
         people: PeopleCaches,
         stop: Callable[[int], object] = lambda _user: None,
+        after: Callable[[Forgotten], object] = lambda _done: None,
     ) -> None:
         self.storage = storage
         self.people = people
         # drops the person's work in progress (their analyses) before the rows go, so
         # that nothing of theirs is written after
         self._stop = stop
+        # edits the bot's public messages that named them (cogs.forget_posts)
+        self._after = after
 
     async def ask(self, interaction: discord.Interaction) -> None:
         """Say what would be removed, privately, with the two buttons."""
@@ -89,6 +93,7 @@ class ForgetFlow:
             # the transaction removed their deck too; now every cache here that could
             # name them (the other processes drop theirs when they see the count grow)
             await self.people.forgot()
+            self._after(done)
             log.info("a user had their data removed (%d games anonymised)", done.games)
             text = t.ngettext(
                 "Done: your settings are deleted, and your results, ratings and the {n} game"

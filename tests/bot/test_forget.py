@@ -316,3 +316,33 @@ async def test_no_one_id_links_a_forgotten_persons_games(
     await rebuild(storage, write=True)
     assert query(db_path, "SELECT * FROM ratings WHERE user_id < 0") == []
     assert (await rebuild(storage, write=False)).differences == 0
+
+
+def shows(message: Any) -> str:
+    """Everything a message shows, as text."""
+    return (message.content or "") + "".join(str(e.to_dict()) for e in message.embeds)
+
+
+async def test_the_kept_messages_of_her_games_are_edited_without_her(
+    harness: Harness, db_path: Path | str
+) -> None:
+    """Issue 39: the game's lobby and its end message (the last table, with the final
+    line and the Replay button) named her after forget-me; they are edited in place."""
+    anna, bjorn = harness.members[:2]
+    game = await played_match(harness)
+    stored = await harness.cog.games.storage.get_game(game.id)
+    lobby = harness.env.backend.get_message(harness.channel.id, stored.extra["lobby_id"])
+    end = harness.table_message(game)
+    assert end.id == stored.message_id
+    for message in (lobby, end):
+        assert anna.name in shows(harness.current(message))
+    replay = next(c for c in custom_ids(end) if c.startswith("k:replay:"))
+    await confirm_forget(harness, anna)
+    await harness.cog.forget_posts.idle()
+    assert harness.cog.forget_posts.edited == 2
+    for message in (lobby, end):
+        shown = shows(harness.current(message))
+        assert anna.name not in shown and str(anna.id) not in shown, shown
+        assert bjorn.name in shown and "former player" in shown
+    assert "Game over" in shows(harness.current(end))
+    assert replay in custom_ids(harness.current(end))  # its buttons stay

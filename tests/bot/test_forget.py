@@ -23,6 +23,7 @@ from bot.storage.schema import TABLES
 from bot.storage.tournaments import TableRow, TournamentRow
 from bot.tournaments.model import Entrant, Phase, Result, Settings, Table
 from cogs.decks import USER
+from cogs.forget_posts import BURST, WINDOW
 from cogs.forgetting import LOOK_EVERY
 from tests.bot.kasino_harness import Harness, button, custom_ids
 from tests.dbrows import query
@@ -346,3 +347,19 @@ async def test_the_kept_messages_of_her_games_are_edited_without_her(
         assert bjorn.name in shown and "former player" in shown
     assert "Game over" in shows(harness.current(end))
     assert replay in custom_ids(harness.current(end))  # its buttons stay
+
+
+async def test_the_edits_keep_within_the_channels_budget(
+    harness: Harness, virtual_waits: None
+) -> None:
+    """Three games in one channel: six messages to edit. Four go at once, the rest once
+    the channel's window has passed (Discord allows 5 messages in 5 s per channel)."""
+    anna = harness.members[0]
+    for _ in range(3):
+        await played_match(harness)
+    await confirm_forget(harness, anna)
+    edits = harness.cog.forget_posts
+    assert edits.edited == BURST
+    await harness.env.advance_time(WINDOW + 1)
+    await edits.idle()
+    assert edits.edited == 6 and edits.skipped == 0

@@ -1,11 +1,14 @@
 """``/kasino forget-me``: a person has the bot remove everything that names them.
 
 The command asks first (a private message with **Forget me** and **Keep my data**); only
-that person's own private message can confirm it. Their settings are deleted, their
-results and ratings kept under a nameless id (so the others' ratings still add up), and in
-the games they played their seat, name and mentions are made anonymous, so the other
-players' histories stay whole. While they are seated in a running game the
-request is refused: the game needs their seat until it ends.
+that person's own private message can confirm it. Their analyses running in this process
+are dropped first; then their settings and current ratings are deleted, their results and
+rating changes kept under a nameless id of each game (so the others' ratings still add up,
+and no id links their games), and in the games they played their seat, name and mentions
+are made anonymous, so the other players' histories stay whole. After it, the bot's kept
+public messages of those games and tournaments are edited without them
+(:mod:`cogs.forget_posts`). While they are seated in a running game the request is
+refused: the game needs their seat until it ends.
 """
 
 from __future__ import annotations
@@ -65,10 +68,14 @@ class ForgetFlow:
             await refuse(interaction, ENTERED)
             return
         text = t(
-            "**Forget me?** In every server the bot will delete your settings and take your"
-            " name off everything it keeps: your results and ratings stay only as a nameless"
-            " player in the other players' standings, and your seat, name and mentions become"
-            " anonymous in the games you played. This cannot be undone."
+            "**Forget me?** In every server the bot will delete your settings and your"
+            " ratings and take your name and id off what it stores: your results stay only"
+            " as a nameless player in the other players' standings (another one in each"
+            " game), and your seat, name and mentions become anonymous in the games you"
+            " played. It also edits the messages of its own that it keeps track of (lobbies,"
+            " end messages, tournament sign-ups, standings and podiums) to leave you out;"
+            " its other messages (round summaries, notices) and what others wrote stay as"
+            " they are. This cannot be undone."
         )
         await interaction.response.send_message(
             text, view=forget_view(interaction.user.id, t), ephemeral=True

@@ -22,7 +22,16 @@ from bot.ai import LEVELS, hint
 from bot.config import Config
 from bot.engine import Card, IllegalMove, Match, Move, Play, Reason, Round
 from bot.i18n import EN, N_, Lang, lang, languages
-from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_problem
+from bot.models import (
+    HUMAN,
+    Game,
+    GameOptions,
+    Seat,
+    Status,
+    Timer,
+    seat_limit,
+    team_problem,
+)
 from bot.moves import auto_move, computer_move
 from bot.records.deals import new_seed
 from bot.records.ratings import lineup_of
@@ -450,6 +459,12 @@ class GameService:
             raise GameError("This game is still running.")
         if old.seat_of(user_id) is None:
             raise GameError("Only the players of this game can ask for a rematch.")
+        if any(seat.kind == HUMAN and seat.user_id is None for seat in old.seats):
+            # a forgotten player's seat: nobody to seat again
+            raise GameError(
+                "A player of this game asked the bot to forget them, so there is no rematch."
+                " Start a new game with /kasino new."
+            )
         game = Game(
             0,
             old.guild_id,

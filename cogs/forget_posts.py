@@ -8,8 +8,9 @@ player"):
 
 - each game they sat in: its lobby (kept above the tables, saying how the game ended)
   and its last table (a finished match's end message: the final line, the table and its
-  Replay and Analyse buttons; the last round's summary that was beside it is left out,
-  it would name them by their moves);
+  Replay and Analyse buttons, no Rematch any more since a forgotten seat cannot be seated
+  again; the last round's summary that was beside it is left out, it would name them by
+  their moves);
 - each tournament they entered: its sign-up message, every round's standings message and
   the podium.
 
@@ -49,7 +50,7 @@ from bot.timers import now
 from bot.tournaments.pairing import final_standings
 from bot.tournaments.tables import results_of
 from cogs.tournament_posts import TournamentPosts
-from cogs.views import table_view
+from cogs.views import replay_only_view
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +156,8 @@ class ForgetPosts:
             fields = {
                 "content": ended or ended_text(game.status, t),
                 "embeds": [table_embed(game, ink=self.ink(game.guild_id), t=t)],
-                "view": table_view(game, t),
+                # no Rematch: a forgotten seat cannot be seated again
+                "view": replay_only_view(game.id, t) if ended else None,
             }
             edits.append(Edit(game.channel_id, game.message_id, fields))
         return edits

@@ -346,7 +346,12 @@ async def test_the_kept_messages_of_her_games_are_edited_without_her(
         assert anna.name not in shown and str(anna.id) not in shown, shown
         assert bjorn.name in shown and "former player" in shown
     assert "Game over" in shows(harness.current(end))
-    assert replay in custom_ids(harness.current(end))  # its buttons stay
+    # Replay and Analyse stay; no Rematch: her seat cannot be seated again
+    assert replay in custom_ids(harness.current(end))
+    assert not any(c.startswith("k:rematch:") for c in custom_ids(harness.current(end)))
+    forged = await harness.forge(bjorn, harness.current(end), f"k:rematch:{game.id}")
+    assert forged.ephemeral and "no rematch" in forged.response.content
+    assert await harness.game() is None
 
 
 async def test_the_edits_keep_within_the_channels_budget(

@@ -318,7 +318,10 @@ class AnalysisPool:
     def _reviewed(self, job: Job, step: int, work: Future[Any]) -> None:
         """On the loop: one move came back."""
         self._in_flight -= 1
-        if self._closed or job.future.done():
+        if self._closed:
+            return
+        if job.future.done():  # dropped or failed meanwhile: its result goes nowhere,
+            self._pump()  # and the worker it held takes the next job's move
             return
         error = work.exception() if not work.cancelled() else PoolClosed("cancelled")
         if error is not None:

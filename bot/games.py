@@ -22,7 +22,16 @@ from bot.ai import LEVELS, hint
 from bot.config import Config
 from bot.engine import Card, IllegalMove, Match, Move, Play, Reason, Round
 from bot.i18n import EN, N_, Lang, lang, languages
-from bot.models import Game, GameOptions, Seat, Status, Timer, seat_limit, team_problem
+from bot.models import (
+    HUMAN,
+    Game,
+    GameOptions,
+    Seat,
+    Status,
+    Timer,
+    seat_limit,
+    team_problem,
+)
 from bot.moves import auto_move, computer_move
 from bot.records.deals import new_seed
 from bot.records.ratings import lineup_of
@@ -549,6 +558,12 @@ class GameService:
             raise GameError("Only the players of this game can ask for a rematch.")
         if self._rematched(old):
             raise GameError("The rematch is already dealt.")
+        if any(seat.kind == HUMAN and seat.user_id is None for seat in old.seats):
+            # a forgotten player's seat: nobody to seat again
+            raise GameError(
+                "A player of this game asked the bot to forget them, so there is no rematch."
+                " Start a new game with /kasino new."
+            )
         game = Game(
             0,
             old.guild_id,
@@ -606,8 +621,11 @@ class GameService:
 
     @staticmethod
     def _require(game: Game, status: Status, message: str) -> None:
-        if game.status is not status:
-            raise GameError(message) if game.status.active else GameError("This game is over.")
+        if game.status is status:
+            return
+        if game.status is Status.CANCELLED:  # a lobby closed before it started: never played
+            raise GameError("This game was cancelled before it started.")
+        raise GameError(message) if game.status.active else GameError("This game is over.")
 
     # ------------------------------------------------------------------ moves
 

@@ -17,14 +17,14 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
 import discord
 
 from bot.analysis import ANALYSIS_VERSION, Analysis, moves_to_analyse
 from bot.analysis.embed import MARKS, move_embed, points, summary_embed
-from bot.analysis.pool import AnalysisPool, PoolBusy, PoolClosed
+from bot.analysis.pool import AnalysisPool, Discarded, PoolBusy, PoolClosed
 from bot.i18n import N_, Lang
 from bot.records.record import GameRecord, NoRecord
 from bot.render import CardInk
@@ -58,6 +58,7 @@ TAKING_LONG = N_(
     "🔍 Your analysis is taking long: it will be stored when it is done. Press Analyse my"
     " moves again later to see it."
 )
+FORGOTTEN = N_("This analysis was stopped and nothing of it was stored: you asked to be forgotten.")
 NO_PAGE = N_("This analysis has no such page, so nothing happened.")
 NOTHING_TO_ANALYSE = N_(
     "You made no move of your own in game #{id} (the bot played for you), so there is"
@@ -89,7 +90,8 @@ class AnalysisFlow:
         self.records = records
         self.inks = inks
         self._pool = pool  # the bot's pool (made on first use)
-        self._computing: dict[Hashable, asyncio.Task[Analysis]] = {}
+        self._computing: dict[Hashable, asyncio.Task[Analysis | None]] = {}
+        self._players: dict[Hashable, int] = {}  # whose seat each running analysis is
         self._waiting: set[asyncio.Task[None]] = set()
 
     async def close(self) -> None:
@@ -141,7 +143,7 @@ class AnalysisFlow:
         seat: int,
         steps: list[int],
         progress: Progress,
-    ) -> asyncio.Task[Analysis]:
+    ) -> asyncio.Task[Analysis | None]:
         """The analysis of ``key`` running now (joined) or started: it stores itself."""
         task = self._computing.get(key)
         pool = self._pool()
@@ -149,18 +151,47 @@ class AnalysisFlow:
             pool.listen(key, progress)  # (not at all when it is being stored already)
             return task
         reviews = pool.submit(key, record, seat, steps, progress)
-        task = asyncio.get_running_loop().create_task(self._complete(record, seat, reviews))
+        user = int(record.seats[seat].get("user_id") or 0)
+        task = asyncio.get_running_loop().create_task(self._complete(record, seat, user, reviews))
         self._computing[key] = task
-        task.add_done_callback(lambda _done: self._computing.pop(key, None))
+        self._players[key] = user
+        task.add_done_callback(lambda _done: self._ended(key, task))
         return task
 
+    def _ended(self, key: Hashable, task: asyncio.Task[Analysis | None]) -> None:
+        """An analysis task is over: it no longer runs under its key (unless a newer
+        one has taken the key since)."""
+        if self._computing.get(key) is task:
+            del self._computing[key]
+            self._players.pop(key, None)
+
+    def forget(self, user_id: int) -> int:
+        """The person is being forgotten: every analysis of their seats running or queued
+        in this process is dropped (nothing of it is stored; another process's are kept
+        out by :meth:`Storage.save_analysis`'s check). Says how many."""
+        keys = [key for key, user in self._players.items() if user == int(user_id)]
+        for key in keys:
+            self._players.pop(key, None)
+            self._computing.pop(key, None)
+        pool = self._pool()
+        return pool.discard(keys) if keys else 0
+
     async def _complete(
-        self, record: GameRecord, seat: int, reviews: asyncio.Future[list[Any]]
-    ) -> Analysis:
-        """Wait for the reviews, then store the analysis (once, whoever waits for it)."""
-        analysis = Analysis(record.game_id, seat, ANALYSIS_VERSION, tuple(await reviews))
+        self, record: GameRecord, seat: int, user: int, reviews: Awaitable[list[Any]]
+    ) -> Analysis | None:
+        """Wait for the reviews, then store the analysis (once, whoever waits for it);
+        ``None``, and nothing stored, when ``user`` was forgotten meanwhile (here: the pool
+        dropped it; in another process: the database refuses the store)."""
+        try:
+            analysis = Analysis(record.game_id, seat, ANALYSIS_VERSION, tuple(await reviews))
+        except Discarded:
+            return None
         body = json.dumps(analysis.to_dict(), ensure_ascii=False, separators=(",", ":"))
-        await self.storage.save_analysis(record.game_id, seat, ANALYSIS_VERSION, body, time.time())
+        stored = await self.storage.save_analysis(
+            record.game_id, seat, ANALYSIS_VERSION, body, time.time(), user
+        )
+        if not stored:
+            return None
         log.info("game %s: seat %s analysed (%d moves)", record.game_id, seat,
                  len(analysis.reviews))  # fmt: skip
         return analysis
@@ -169,7 +200,7 @@ class AnalysisFlow:
         self,
         interaction: discord.Interaction,
         record: GameRecord,
-        task: asyncio.Task[Analysis],
+        task: asyncio.Task[Analysis | None],
         progress: Progress,
         t: Lang,
     ) -> None:
@@ -185,6 +216,9 @@ class AnalysisFlow:
             return
         try:
             analysis = task.result()
+            if analysis is None:  # they asked to be forgotten meanwhile
+                await progress.edit(content=t(FORGOTTEN))
+                return
         except (PoolClosed, asyncio.CancelledError):
             return  # the bot is stopping: asked again after the restart, it starts anew
         except Exception:

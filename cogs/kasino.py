@@ -36,6 +36,7 @@ from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, r
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.decks import GUILD, USER, Inks
+from cogs.forget_posts import ForgetPosts
 from cogs.forgetting import LOOK_EVERY, PeopleCaches
 from cogs.hands import HandFlow
 from cogs.languages import Languages
@@ -93,6 +94,10 @@ FORMATS = [
     app_commands.Choice(name=N_("single elimination"), value=Format.KNOCKOUT.value),
 ]
 PAGE_SIZE = 10
+# a page past the end (a disabled Next sent anyway, a board that shrank, /kasino scores
+# page:9): refused privately, the message left as it was
+NO_SCORES_PAGE = N_("There is no page {page}: the leaderboard has {pages}. Nothing changed.")
+NO_BOARD_PAGE = N_("There is no page {page}: the tournaments board has {pages}. Nothing changed.")
 # shown with a deck choice: one card of each suit, with the ranks people mix up
 SAMPLE = [Card.parse(c) for c in ("5S", "6H", "8D", "9C")]
 
@@ -129,7 +134,6 @@ class Kasino(
         self.people = PeopleCaches(bot.storage)
         self.people.register("decks", self.inks.reload)
         self.people.register("menus", self.live.menus.drop_kept)
-        self.privacy = ForgetFlow(bot.storage, self.people)
         self.profiles = ProfileFlow(bot.storage)
         self.records = RecordFlow(bot.storage, self.inks, self.people)
         # private practice positions (lessons, puzzles) with the hand view's menus
@@ -143,6 +147,14 @@ class Kasino(
         # the commands' and sign-up's flow (cogs.tournaments)
         self.rounds = RoundRunner(bot, self.games, self.table, self.languages.server)
         self.tournaments = TournamentFlow(self.rounds, self.languages)
+        # forget-me: the person's analyses running here are dropped first, and the public
+        # messages of their games and tournaments are edited without them after
+        self.forget_posts = ForgetPosts(
+            bot, bot.storage, self.languages.public, self.inks.public, self.rounds.posts
+        )
+        self.privacy = ForgetFlow(
+            bot.storage, self.people, stop=self.analysis.forget, after=self.forget_posts.forgot
+        )
 
     async def _table_posted(
         self, game_id: int, message_id: int | None, row: int | None = None
@@ -174,6 +186,7 @@ class Kasino(
         self.timers.cancel_all()
         await self.rounds.close()
         await self.analysis.close()
+        await self.forget_posts.close()
         await self.table.outbox.close()
         await self.live.close()
         self.practice.close()
@@ -329,7 +342,7 @@ class Kasino(
         channel's match standings. Ratings are not split by target: a target means wins."""
         computers = opponents is not None and opponents.value == "computers"
         rating = (sort is None or sort.value == "rating") and target is None
-        embed, view, files = await self.scores_message(
+        made = await self.scores_message(
             interaction,
             variant.value if variant else None,
             target,
@@ -337,7 +350,9 @@ class Kasino(
             computers=computers,
             rating=rating,
         )
-        await interaction.response.send_message(embed=embed, view=view, files=files)
+        if made is not None:
+            embed, view, files = made
+            await interaction.response.send_message(embed=embed, view=view, files=files)
 
     @app_commands.command(name="tournaments", description="The server's tournaments board")
     @app_commands.describe(page="Page")
@@ -345,8 +360,9 @@ class Kasino(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
     ) -> None:
         """The server's finished tournaments: who won most, then who reached the podium."""
-        embed, view = await self.tournament_board_message(interaction, page)
-        await interaction.response.send_message(embed=embed, view=view)
+        made = await self.tournament_board_message(interaction, page)
+        if made is not None:
+            await interaction.response.send_message(embed=made[0], view=made[1])
 
     @app_commands.command(name="profile", description="A player's Kasino profile and rating")
     @app_commands.describe(
@@ -717,8 +733,9 @@ class Kasino(
             if any(not c.startswith("k:tboard:") for c in kasino_ids(interaction.message)):
                 await refuse(interaction, NOT_MINE)  # pages turn on the board only
                 return
-            embed, view = await self.tournament_board_message(interaction, click.page)
-            await interaction.response.edit_message(embed=embed, view=view)
+            made = await self.tournament_board_message(interaction, click.page)
+            if made is not None:
+                await interaction.response.edit_message(embed=made[0], view=made[1])
             return
         if click.kind == "show":
             assert click.show is not None
@@ -785,13 +802,19 @@ class Kasino(
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer clicks on ``k:`` custom_ids that no component handler will take."""
+        """Answer every click no component handler will take (any custom_id: another
+        prefix, a wrong case, a leading space), and every modal submitted (the bot opens
+        none): a forged interaction gets the same kind refusal, never silence."""
+        if interaction.type is discord.InteractionType.modal_submit:
+            with unless_answered_elsewhere(interaction):
+                await refuse(interaction, NOT_MINE)
+            return
         if interaction.type is not discord.InteractionType.component:
             return
         data = interaction.data or {}
         cid = str(data.get("custom_id", ""))
         kind = data.get("component_type")
-        if cid.startswith("k:") and not dispatched(interaction.message, cid, kind):
+        if not dispatched(interaction.message, cid, kind):
             with unless_answered_elsewhere(interaction):
                 await refuse(interaction, NOT_MINE)
 
@@ -876,9 +899,10 @@ class Kasino(
         *,
         computers: bool = False,
         rating: bool = False,
-    ) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:
+    ) -> tuple[discord.Embed, discord.ui.View, list[discord.File]] | None:
         """The leaderboard page (people's or against computers; by rating or by wins) and
-        its buttons."""
+        its buttons; ``None`` when there is no such page (refused: a page past the end,
+        as a disabled Next sent anyway asks for, shows nothing and changes nothing)."""
         storage = self.games.storage
         offset = (page - 1) * PAGE_SIZE
         guild = interaction.guild_id or 0
@@ -890,6 +914,9 @@ class Kasino(
                 guild, variant, offset, PAGE_SIZE, computers=computers
             )
             pages = max(1, -(-total // PAGE_SIZE))
+            if page > pages:
+                await refuse(interaction, NO_SCORES_PAGE, page=page, pages=pages)
+                return None
             names = await storage.recent_names(guild, [row.user_id for row in rated])
             embed = ratings_embed(
                 rated, variant, page, pages, offset, computers=computers, names=names, t=t
@@ -899,6 +926,9 @@ class Kasino(
                 guild, variant, target, offset, PAGE_SIZE, computers=computers
             )
             pages = max(1, -(-total // PAGE_SIZE))
+            if page > pages:
+                await refuse(interaction, NO_SCORES_PAGE, page=page, pages=pages)
+                return None
             names = await storage.recent_names(guild, [row.user_id for row in rows])
             embed = scores_embed(
                 rows, variant, target, page, pages, offset, computers=computers, names=names, t=t
@@ -914,7 +944,7 @@ class Kasino(
 
     async def on_scores_page(self, interaction: discord.Interaction, page: ScoresPage) -> None:
         """Previous / Next on a leaderboard, or the switch to the other board or order."""
-        embed, view, _ = await self.scores_message(
+        made = await self.scores_message(
             interaction,
             page.variant,
             page.target,
@@ -922,17 +952,23 @@ class Kasino(
             computers=page.computers,
             rating=page.rating and page.target is None,
         )
-        await interaction.response.edit_message(embed=embed, view=view)
+        if made is not None:
+            embed, view, _ = made
+            await interaction.response.edit_message(embed=embed, view=view)
 
     async def tournament_board_message(
         self, interaction: discord.Interaction, page: int
-    ) -> tuple[discord.Embed, discord.ui.View]:
-        """A page of the server's tournaments board and its Previous / Next buttons."""
+    ) -> tuple[discord.Embed, discord.ui.View] | None:
+        """A page of the server's tournaments board and its Previous / Next buttons;
+        ``None`` when there is no such page (refused, nothing changed)."""
         storage = self.games.storage
         guild = interaction.guild_id or 0
         offset = (page - 1) * PAGE_SIZE
         rows, total = await storage.tournament_board(guild, offset, PAGE_SIZE)
         pages = max(1, -(-total // PAGE_SIZE))
+        if page > pages:
+            await refuse(interaction, NO_BOARD_PAGE, page=page, pages=pages)
+            return None
         names = await storage.recent_names(guild, [row.user_id for row in rows])
         t = self.languages.of_interaction(interaction)
         embed = board_embed(rows, page, pages, offset, names=names, t=t)

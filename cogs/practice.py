@@ -319,12 +319,15 @@ class PracticeFlow(HandFlow):
         if owner is None:
             await refuse(interaction, NOT_MINE)
             return
+        if not own_view(interaction):  # someone else's message: theirs, whatever its state
+            await refuse(interaction, NOT_MINE)
+            return
         async with self._lock(click.owner, click.game):
             practice = await owner.load(click.game, interaction.user.id)
             if practice is None:
                 await refuse(interaction, PRACTICE_GONE)
                 return
-            if practice.user_id != interaction.user.id or not own_view(interaction):
+            if practice.user_id != interaction.user.id:  # someone else's position
                 await refuse(interaction, NOT_MINE)
                 return
             game = self.game_of(interaction, practice)

@@ -38,6 +38,7 @@ from cogs.practice import Practice, PracticeFlow, Verdict
 
 UNKNOWN_FAMILY = N_("There is no puzzle for that game.")
 VERSION = 1  # a puzzle position never changes within its day (its row is written once)
+NOBODY = 0  # the user of a puzzle loaded for someone who never opened it: not theirs
 
 
 class PuzzleFlow:
@@ -97,13 +98,15 @@ class PuzzleFlow:
     # ------------------------------------------------------------ the owner
 
     async def load(self, practice_id: int, user_id: int) -> Practice | None:
-        """Today's puzzle ``practice_id`` for the person (None: no such puzzle, not
-        today's, or not one they opened with the command in its server)."""
+        """Today's puzzle ``practice_id`` for the person (``None``: no such puzzle, or not
+        today's: it is over). One they never opened with the command in its server is
+        someone else's: it comes as nobody's (``user_id`` 0), which the flow refuses as
+        not theirs."""
         stored = await self.storage.puzzle_day_by_id(practice_id)
         if stored is None or stored.day != self.today():
             return None
         if await self.storage.puzzle_attempt(stored.id, user_id) is None:
-            return None  # a forged id: the person never opened this puzzle
+            return await self._practice(stored, NOBODY)  # a forged id, or another's
         return await self._practice(stored, user_id)
 
     async def _practice(self, stored: PuzzleDay, user_id: int) -> Practice:

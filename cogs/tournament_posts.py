@@ -14,6 +14,7 @@ its id alone: a restored backup gives a new tournament an old one's id.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable
 
 import discord
@@ -81,14 +82,29 @@ class TournamentPosts:
         """The standings now, with the documented tiebreaks."""
         return current_standings(row.settings, row.entrants, results_of(row), seed=row.seed)
 
-    def standings_message(self, row: TournamentRow, t: Lang) -> discord.Embed:
-        """The standings now, and how many of the round's tables have finished."""
-        current = round_tables(row)
+    def standings_message(
+        self, row: TournamentRow, t: Lang, number: int | None = None
+    ) -> discord.Embed:
+        """The standings now (or as round ``number``'s message last showed them: the
+        results up to that round), and how many of the round's tables have finished."""
+        number = row.round if number is None else number
+        current = round_tables(row, number)
+        if number == row.round:
+            standing = self.standings_of(row)
+        else:  # an earlier round's message: who had dropped by then, its results
+            entrants = [
+                dataclasses.replace(e, dropped=None)
+                if e.dropped is not None and e.dropped > number
+                else e
+                for e in row.entrants
+            ]
+            results = [r for r in results_of(row) if r.table.round <= number]
+            standing = current_standings(row.settings, entrants, results, seed=row.seed)
         return standings_embed(
             row.name,
-            row.round,
+            number,
             int(row.extra.get("rounds") or row.round),
-            self.standings_of(row),
+            standing,
             names_of(row),
             t,
             done=sum(tr.result is not None for tr in current),
@@ -141,16 +157,24 @@ class TournamentPosts:
         first, as many as a message holds."""
         if row.extra.get("podium_id"):
             return
+        embed, view = self.podium_message(row, final)
+        message = await self.channel(row).send(
+            embed=embed,
+            view=view,
+            allowed_mentions=discord.AllowedMentions.none(),
+            nonce=nonce(row.nonce_key, "podium"),
+        )
+        row.extra["podium_id"] = message.id
+
+    def podium_message(
+        self, row: TournamentRow, final: list[Standing]
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """The podium's embed and its Replay buttons (the last round's games first)."""
         t = self.language(row.guild_id)
         played = sorted(
             (tr for tr in row.tables if tr.game_id is not None),
             key=lambda tr: (-tr.table.round, tr.table.number),
         )
         games = [int(tr.game_id or 0) for tr in played]
-        message = await self.channel(row).send(
-            embed=podium_embed(row.name, final, names_of(row), t, games=len(games)),
-            view=podium_view(games, t),
-            allowed_mentions=discord.AllowedMentions.none(),
-            nonce=nonce(row.nonce_key, "podium"),
-        )
-        row.extra["podium_id"] = message.id
+        embed = podium_embed(row.name, final, names_of(row), t, games=len(games))
+        return embed, podium_view(games, t)

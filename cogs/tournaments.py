@@ -49,6 +49,11 @@ NO_THREADS_HERE = N_(
     " admin to give them to me here, or open the tournament in another channel."
 )
 CLOSED = N_("The sign-up is closed: the tournament has already started.")
+# what became of it, said as it is (a cancelled one never started)
+CLOSED_BECAUSE = {
+    Phase.CANCELLED: N_("The sign-up is closed: the tournament was cancelled."),
+    Phase.FINISHED: N_("The sign-up is closed: the tournament is over."),
+}
 
 
 def may_organise(interaction: discord.Interaction) -> bool:
@@ -166,7 +171,7 @@ class TournamentFlow:
                 await refuse(interaction, NOT_ORGANISER)
                 return
             if row.phase is not Phase.SIGNUP:
-                await refuse(interaction, CLOSED)
+                await refuse(interaction, CLOSED_BECAUSE.get(row.phase, CLOSED))
                 return
             if click.action == "join":
                 if not await self.join(interaction, row):
@@ -423,7 +428,7 @@ class TournamentFlow:
         else:
             await self.storage.drop_entrant(row.id, user_id, row.round)
         await self.say(interaction, row, N_("{name} has left the tournament."), name=entrant.name)
-        log.info("tournament %s: %s dropped", row.id, user_id)
+        log.info("tournament %s: an entrant dropped", row.id)  # never who: logs name no one
 
     async def add(
         self, interaction: discord.Interaction, row: TournamentRow, member: discord.Member | None

@@ -36,7 +36,7 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -75,6 +75,11 @@ class PoolBusy(RuntimeError):
 
 class PoolClosed(RuntimeError):
     """The pool was closed (the bot is stopping) before the analysis was done."""
+
+
+class Discarded(RuntimeError):
+    """The analysis was dropped before it was done (its player was forgotten): nothing
+    of it may be stored."""
 
 
 @dataclass(eq=False)
@@ -231,6 +236,25 @@ class AnalysisPool:
             job.listeners.append(on_progress)
         return job is not None
 
+    def discard(self, keys: Iterable[Hashable]) -> int:
+        """Drop the analyses ``keys`` whether queued or running: their futures fail with
+        :class:`Discarded` at once, their moves not yet sent are never sent, and a move
+        a worker is reviewing now is thrown away when it comes back (``_reviewed`` sees
+        the future done). Says how many were dropped."""
+        dropped = 0
+        for key in list(keys):
+            job = self._jobs.pop(key, None)
+            if job is None:
+                continue
+            dropped += 1
+            if key in self._turn:
+                self._turn.remove(key)
+            if not job.future.done():
+                job.future.set_exception(Discarded("the analysis was discarded"))
+                job.future.exception()  # retrieved: its waiter may be gone
+        self._pump()
+        return dropped
+
     async def close(self) -> None:
         """Refuse new analyses, fail the waiting ones (:class:`PoolClosed`) and stop the
         workers (a move being reviewed is finished first: at most a second or so)."""
@@ -295,7 +319,10 @@ class AnalysisPool:
     def _reviewed(self, job: Job, step: int, work: Future[Any]) -> None:
         """On the loop: one move came back."""
         self._in_flight -= 1
-        if self._closed or job.future.done():
+        if self._closed:
+            return
+        if job.future.done():  # dropped or failed meanwhile: its result goes nowhere,
+            self._pump()  # and the worker it held takes the next job's move
             return
         error = work.exception() if not work.cancelled() else PoolClosed("cancelled")
         if error is not None:

@@ -27,18 +27,24 @@ class AnalysisQueries(Queries):
         return StoredAnalysis(int(rows[0][0]), str(rows[0][1])) if rows else None
 
     async def save_analysis(
-        self, game_id: int, seat: int, version: int, body: str, now: float
-    ) -> None:
-        """Store (or replace, when it was of an older version) a seat's analysis."""
-        await self.write([
+        self, game_id: int, seat: int, version: int, body: str, now: float, user_id: int
+    ) -> bool:
+        """Store (or replace, when it was of an older version) a seat's analysis, only while
+        ``user_id`` (who sat there) is still a player of the finished game: ``False``, and
+        nothing stored, once they have been forgotten (by this process or another: the
+        check is in the same statement, so it cannot pass just before a forgetting)."""
+        changed = await self.write([
             Statement(
                 "INSERT INTO analyses (game_id, seat, version, body, created_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
-                " version = excluded.version, body = excluded.body,"
+                " SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM finished_players"
+                " WHERE game_id = ? AND user_id = ?) ON CONFLICT (game_id, seat) DO UPDATE"
+                " SET version = excluded.version, body = excluded.body,"
                 " created_at = excluded.created_at",
-                (int(game_id), int(seat), int(version), body, now),
+                (int(game_id), int(seat), int(version), body, now, int(game_id),
+                 int(user_id)),
             )
         ])  # fmt: skip
+        return bool(changed and changed[0])
 
     async def _analyses_without(self, uid: int) -> list[Statement]:
         """Forgetting a person: the analyses of every seat they sat in go (an analysis

@@ -6,7 +6,9 @@ the order the bot's transactions took the board's lock), from each match's store
 with the very function the bot rates with (:func:`bot.storage.base.changes`), so the
 floats come out bit for bit the same. A rated match without changes (it cannot happen
 through the bot; a hand-edited or partly restored database) is replayed after the board's
-others, by result id. ``--check`` compares and changes nothing; ``--rebuild`` writes the
+others, by result id. A forgotten person (a negative id, a different one in each of their
+games) starts each match from the rating stored with its change, and has no current
+rating. ``--check`` compares and changes nothing; ``--rebuild`` writes the
 recomputed ratings and changes in one transaction (run it with the bot stopped, like
 ``migrate-db``).
 """
@@ -98,6 +100,7 @@ async def rebuild(storage: Storage, *, write: bool) -> RebuildReport:
                 continue
             _, lineup, hinted, at = matches[game]
             at = next(iter(stored[game].values()))[-1] if game in stored else at
+            _forgotten_before(lineup, stored.get(game, {}), current)
             made = changes(game, *key[:2], lineup, hinted, at, current, seq)
             report.matches += 1
             for step in made[::2]:  # each person's change (then their rating)
@@ -111,9 +114,12 @@ async def rebuild(storage: Storage, *, write: bool) -> RebuildReport:
                 tally[0] += 1
                 tally[1] += int(step.params[6])
                 tally[2] += int(step.params[7])
-            steps += made
+            # a forgotten person has no current rating (their rows are each a game's own)
+            steps += made[::2] + [s for s in made[1::2] if int(s.params[3]) >= 0]
         finals[key] = {
-            user: (rating.mu, rating.sigma, *counts[user]) for user, rating in current.items()
+            user: (rating.mu, rating.sigma, *counts[user])
+            for user, rating in current.items()
+            if user >= 0
         }
     await _compare_final(storage, finals, report)
     if write:
@@ -134,9 +140,25 @@ async def _compare_final(
     for guild, variant, board, user, mu, sigma, n, wins, hinted in await storage.fetch(
         "SELECT guild_id, variant, board, user_id, mu, sigma, matches, wins, hinted FROM ratings"
     ):
+        if int(user) < 0:
+            continue  # a forgotten person's, kept by an older version: listed nowhere
         where = ((int(guild), str(variant), str(board)), int(user))
         held[where] = (float(mu), float(sigma), int(n), int(wins), int(hinted))
     want = {(key, user): line for key, players in finals.items() for user, line in players.items()}
     for where in set(held) | set(want):
         if held.get(where) != want.get(where):
             report.differ(f"rating of player {where[1]} on {'/'.join(map(str, where[0]))}")
+
+
+def _forgotten_before(
+    lineup: ratings.Lineup,
+    stored: dict[int, tuple[Any, ...]],
+    current: dict[int, ratings.Rating],
+) -> None:
+    """A forgotten person plays each of their games under a nameless id of that game
+    (negative), so no chain of ratings leads to it: their rating before the match is the
+    one stored with its change (which the bot rated the others with), put in ``current``."""
+    for user in lineup.people:
+        if user < 0 and user in stored:
+            _seq, mu, sigma, *_ = stored[user]
+            current[user] = ratings.Rating(mu, sigma)

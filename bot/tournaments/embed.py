@@ -32,9 +32,12 @@ BUDGET = 5_800
 NAME_CHARS = 32  # a Discord display name's most
 
 
-def _name(names: Mapping[int, str], user_id: int) -> str:
-    """A player's name as the tournament knows it, its markdown and mentions made plain."""
+def _name(names: Mapping[int, str], user_id: int, t: Lang = EN) -> str:
+    """A player's name as the tournament knows it, its markdown and mentions made plain;
+    a forgotten one's (no name: ``/kasino forget-me``) is a "former player"."""
     name = names.get(user_id, str(user_id))[:NAME_CHARS]
+    if not name:
+        return t("former player")
     return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 
@@ -124,7 +127,7 @@ def signup_embed(
         footer += t(" · seed: {commitment}", commitment=commitment)
     embed.set_footer(text=footer)
     lines = [
-        f"{i}. {_name({e.user_id: e.name}, e.user_id)}" + (" ✂️" if e.user_id in cut_by else "")
+        f"{i}. {_name({e.user_id: e.name}, e.user_id, t)}" + (" ✂️" if e.user_id in cut_by else "")
         for i, e in enumerate(entrants, 1)
     ]
     _listed(embed, t("Players ({count})", count=len(entrants)), lines or [t("Nobody yet.")], t)
@@ -157,7 +160,7 @@ def standing_line(standing: Standing, names: Mapping[int, str], t: Lang = EN) ->
         "{rank} **{name}**{dropped} · {points} · {wins}/{played} won · opp {opponents} ·"
         " diff {difference}",
         rank=rank,
-        name=_name(names, standing.user_id),
+        name=_name(names, standing.user_id, t),
         dropped=dropped,
         points=points,
         wins=standing.wins,
@@ -214,7 +217,8 @@ def podium_embed(
     """The end: the podium (🥇🥈🥉) and the final standings with their tiebreaks."""
     embed = discord.Embed(title=t("🏆 {name}: the podium", name=name), colour=TABLE_COLOUR)
     podium = [
-        f"{MEDALS[i]} **{_name(names, s.user_id)}**" for i, s in enumerate(standings[: len(MEDALS)])
+        f"{MEDALS[i]} **{_name(names, s.user_id, t)}**"
+        for i, s in enumerate(standings[: len(MEDALS)])
     ]
     text = "\n".join(podium) or t("Nobody played.")
     if games:

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bot.analysis.pool import AnalysisPool, PoolBusy, PoolClosed
+from bot.analysis.pool import AnalysisPool, Discarded, PoolBusy, PoolClosed
 
 
 def echo(record: str, step: int, seat: int, budget_ms: float | None = None) -> tuple[str, int]:
@@ -132,3 +132,19 @@ async def test_the_workers_stand_still_while_a_click_is_handled() -> None:
     finally:
         await pool.close()
     assert multiprocessing.active_children() == []
+
+
+async def test_a_discarded_analysis_fails_at_once_and_the_others_go_on() -> None:
+    pool = AnalysisPool(echo, workers=1, max_analyses=3)
+    try:
+        dropped = pool.submit("a", "A", 0, [1, 2, 3, 4])
+        kept = pool.submit("b", "B", 1, [10, 20])
+        assert pool.discard(["a", "nothing"]) == 1
+        assert dropped.done() and not pool.running("a") and pool.queued == 1
+        with pytest.raises(Discarded):
+            await dropped
+        # its move already in the worker comes back to nobody; the other is whole
+        assert await kept == [("B", 10), ("B", 20)]
+        assert pool.queued == 0
+    finally:
+        await pool.close()

@@ -6,9 +6,13 @@ pool's worker process; the others hand the pool a quick review (``quick_review``
 
 from __future__ import annotations
 
+import asyncio
+import os
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import simcord
 
 from bot.analysis import ANALYSIS_VERSION, MoveReview, moves_to_analyse
@@ -16,10 +20,11 @@ from bot.client import KasinoBot
 from bot.config import Config
 from bot.i18n import languages
 from bot.records.record import GameRecord
-from cogs.analysis import NOT_A_PLAYER
+from cogs.analysis import FORGOTTEN, NOT_A_PLAYER
 from cogs.common import NOT_MINE
 from tests.bot.kasino_harness import WAITS_ON_WORKERS, Harness, cid, custom_ids
 from tests.bot.test_bot_computers import computer_lobby, play_against_computers
+from tests.bot.test_forget import forgotten_elsewhere
 from tests.dbrows import query
 
 pytestmark = WAITS_ON_WORKERS
@@ -133,3 +138,92 @@ async def test_forged_and_stale_analysis_buttons_change_nothing(
     done = await harness.click(anna, asked.response, custom_id=yes)
     assert "Done" in done.response.content
     assert not stored(db_path, game.id)
+
+
+GATE = "KASINO_TEST_ANALYSIS_GATE"
+
+
+def gated_review(
+    record: GameRecord, step: int, seat: int, budget_ms: float | None = None
+) -> MoveReview:
+    """:func:`quick_review`, once the file named by ``$KASINO_TEST_ANALYSIS_GATE`` exists
+    (the test holds the analysis running while it forgets the player)."""
+    gate = Path(os.environ[GATE])
+    for _ in range(600):  # at most a minute: a test that fails must not hang the worker
+        if gate.exists():
+            break
+        time.sleep(0.1)
+    return quick_review(record, step, seat, budget_ms)
+
+
+async def running_analysis(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, gate: Path
+) -> tuple[Any, Any, asyncio.Task[Any]]:
+    """Anna's finished match and her analysis held running (its first move in the worker):
+    the game, her private progress message and the analysis's task."""
+    monkeypatch.setenv(GATE, str(gate))  # before the worker starts: it inherits it
+    harness.env.bot.analysis_review = gated_review
+    pool = harness.env.bot.analyses()
+    submit = pool.submit
+
+    def declared(*args: Any, **kw: Any) -> Any:
+        """The pool's future, awaited as an input from outside SimCord (the worker waits
+        for the test): commands and clicks settle meanwhile."""
+        return harness.env.external_wait(submit(*args, **kw), reason="the held analysis")
+
+    monkeypatch.setattr(pool, "submit", declared)
+    game = await finished_against_computer(harness)
+    anna, end = harness.members[0], harness.table_message(game)
+    # sent without settling: the bot would settle only once the analysis is done
+    data = {"custom_id": cid(end, "k:analyse:"), "component_type": 2}
+    (record,) = harness.emit_component(anna, end, data)
+    flow = harness.cog.analysis
+    for _ in range(3000):  # (real time: the worker process starts)
+        if harness.env.bot.analysis_pool is not None and flow._computing:
+            break
+        await asyncio.sleep(0.01)
+    asked = simcord.InteractionResult(harness.env, record)
+    assert asked.ephemeral
+    (key,) = flow._computing
+    return game, asked, flow._computing[key]
+
+
+async def test_forgetting_drops_a_running_analysis_and_stores_nothing_of_it(
+    harness: Harness, db_path: Path | str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    anna = harness.members[0]
+    gate = tmp_path / "go"
+    game, asked, task = await running_analysis(harness, monkeypatch, gate)
+    pool = harness.env.bot.analysis_pool
+    assert pool is not None and pool.queued == 1
+    confirm = await harness.slash(anna, "kasino forget-me")
+    yes = next(c for c in custom_ids(confirm.response) if c.endswith(":yes"))
+    done = await harness.click(anna, confirm.response, custom_id=yes)
+    assert "Done" in done.response.content
+    # dropped at once: nothing queued, the move in the worker is thrown away on return
+    assert pool.queued == 0 and not harness.cog.analysis._computing
+    assert task.done()
+    gate.touch()
+    assert await asyncio.wait_for(asyncio.shield(task), 60) is None
+    await harness.env.settle()
+    assert not stored(db_path, game.id)
+    assert asked.response.content == FORGOTTEN
+    # the pool goes on serving others: nothing of hers is left in it
+    assert pool.queued == 0
+
+
+async def test_an_analysis_ending_after_another_process_forgot_the_player_is_not_stored(
+    harness: Harness, db_path: Path | str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A shard that did not run the forget-me still has her analysis running: it ends
+    after the forgetting, and its store is refused by the database (the same statement
+    checks that she is still a player of the game)."""
+    anna = harness.members[0]
+    gate = tmp_path / "go"
+    game, asked, task = await running_analysis(harness, monkeypatch, gate)
+    await forgotten_elsewhere(db_path, anna.id)
+    gate.touch()
+    assert await asyncio.wait_for(asyncio.shield(task), 60) is None
+    await harness.env.settle()
+    assert not stored(db_path, game.id)
+    assert asked.response.content == FORGOTTEN

@@ -263,6 +263,8 @@ async def test_a_forgotten_player_leaves_the_seal_whole(harness: Harness) -> Non
     assert set(game.extra["seat_tags"]) == {"0", "1"}
     await harness.cog.games.storage.forget_user(bjorn.id, 0.0)
     harness.cog.games._games.pop(game.id, None)
+    stored = await harness.cog.games.storage.get_game(game.id)
+    assert stored is not None and "1" not in stored.extra.get("salts", {})  # the salt is gone
     record, _ = await load_record(harness.cog.games.storage, game.id)
     data = json.loads(record.to_json())
     assert data["seats"][1]["user_id"] is None and "salt" not in data["seats"][1]

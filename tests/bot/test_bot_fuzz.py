@@ -170,7 +170,11 @@ class Fuzzer:
             kinds = ["lobby", "hand", "hint", "card", "take", "pick", "rematch", "scores", "x"]
             parts[1] = rng.choice(kinds)
             return ":".join(parts)
-        return rng.choice([text + ":1", ":".join(parts[:-1]), "k:" + "9" * 90, text[:-1] + "²"])
+        return rng.choice([
+            text + ":1", ":".join(parts[:-1]), "k:" + "9" * 90, text[:-1] + "²",
+            # the prefix itself (issue 39): each must be answered like the rest
+            text.upper(), ":" + text, " " + text, "x" + text[1:], text[2:],
+        ])  # fmt: skip
 
 
 # the fuzzer needs real moves among its picks: seeds whose deals give some (3 no longer

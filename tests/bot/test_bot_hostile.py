@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import simcord
+from simcord import interactions as sim_interactions
 
 from bot.client import KasinoBot
 from bot.engine import Move
@@ -245,3 +247,59 @@ async def test_a_damaged_game_is_reported_once_and_closed_and_others_go_on(
     assert other.version == before + 1
     assert (await harness.slash(member, "kasino new")).response is not None
     assert (await harness.game()).status is Status.LOBBY
+
+
+# ------------------------------------- issue 39 §5: every forged interaction is answered
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        "K:hand:{game}:{version}",
+        ":k:hand:{game}:{version}",
+        " k:hand:{game}:{version}",
+        "x:hand:{game}:{version}",
+        "kasino:hand:{game}",
+        "k",
+        "",
+        "🂡",
+        "k;hand:{game}",
+    ],
+)
+async def test_a_custom_id_without_the_prefix_is_answered_and_changes_nothing(
+    harness: Harness, db_path: Path, forged: str
+) -> None:
+    game = await harness.start_game(2)
+    member = mover(harness, game)
+    hand = (await harness.open_hand(member, game)).response
+    text = forged.format(game=game.id, version=game.version)
+    before = stored(db_path, game.id)
+    for values in (None, ["0"]):  # a button, a select
+        result = await harness.forge(member, hand, text, values)
+        assert result.acknowledged and result.ephemeral, repr(text)
+        assert "not valid" in result.response.content
+    assert stored(db_path, game.id) == before
+
+
+async def test_a_forged_modal_submit_is_answered_and_changes_nothing(
+    harness: Harness, db_path: Path
+) -> None:
+    """The bot opens no modals: one submitted anyway (any custom_id) is refused kindly."""
+    game = await harness.start_game(2)
+    member = mover(harness, game)
+    before = stored(db_path, game.id)
+    for custom_id in (f"k:hand:{game.id}:{game.version}", "modal", ""):
+        record, payload = sim_interactions.base_payload(
+            harness.env.backend,
+            type=5,
+            channel_id=harness.channel.id,
+            guild_id=harness.guild.id,
+            user_id=member.id,
+            data={"custom_id": custom_id, "components": []},
+        )
+        harness.env.backend.emit("INTERACTION_CREATE", payload)
+        await harness.env.settle()
+        result = simcord.InteractionResult(harness.env, record)
+        assert result.acknowledged and result.ephemeral, repr(custom_id)
+        assert "not valid" in result.response.content
+    assert stored(db_path, game.id) == before

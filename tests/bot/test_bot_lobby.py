@@ -171,3 +171,13 @@ async def test_scores_pages_and_running_match_standings(harness: Harness) -> Non
 def new_game_row(harness: Harness, channel: int) -> Game:
     seat = Seat(harness.members[0].id, "anna")
     return Game(0, harness.guild.id, channel, seat.user_id or 0, GameOptions(), [seat])
+
+
+async def test_a_cancelled_lobby_says_it_was_cancelled(harness: Harness) -> None:
+    """Issue 39: a Join sent to a lobby the host cancelled says so (not "over")."""
+    anna, bjorn = harness.members[:2]
+    lobby = await harness.open_lobby(anna)
+    game = await harness.game()
+    await harness.click(anna, lobby, label="Cancel")
+    join = await harness.forge(bjorn, lobby, f"k:lobby:{game.id}:join")
+    assert join.ephemeral and "cancelled before it started" in join.response.content

@@ -11,6 +11,7 @@ from typing import Any
 from bot.engine import Move
 from bot.moves import round_choices
 from bot.puzzles.model import Puzzle
+from cogs.common import NOT_MINE
 from tests.bot.kasino_harness import WAITS_ON_WORKERS, Harness, cid, custom_ids
 
 MARCH_1 = 1772323200.0 + 3600  # 2026-03-01 01:00 UTC
@@ -113,3 +114,28 @@ async def test_a_puzzle_a_day_judged_counted_and_streaked(harness: Harness) -> N
 
     profile = await harness.slash(anna, "kasino profile")
     assert "Puzzle streak: 1 day" in profile.response.embeds[0].description
+
+
+async def test_someone_elses_puzzle_is_refused_as_theirs(harness: Harness) -> None:
+    """Issue 39: a click on another person's puzzle, or a forged id of a puzzle of today
+    the clicker never opened, is refused as not theirs, not as "over or was replaced"."""
+    anna, bjorn = harness.members[:2]
+    cog = harness.cog
+    cog.puzzles.clock = lambda: MARCH_1
+    view = (await harness.slash(anna, "kasino puzzle")).response
+    stored = await cog.bot.storage.puzzle_day(harness.channel.guild.id, "nordic", "2026-03-01")
+    menu = cid(view, "k:xcard:")
+    other = await harness.forge(bjorn, view, menu, ["0"])
+    assert other.ephemeral and other.response.content == NOT_MINE
+    # today's puzzle of another server, which Anna never opened: not hers either
+    elsewhere = await cog.bot.storage.keep_puzzle_day(
+        harness.channel.guild.id + 1, "nordic", "2026-03-01", stored.puzzle, MARCH_1
+    )
+    foreign = menu.replace(f":{stored.id}:", f":{elsewhere.id}:")
+    refused = await harness.forge(anna, view, foreign, ["0"])
+    assert refused.ephemeral and refused.response.content == NOT_MINE
+    # a puzzle that does not exist (or is no longer today's) is over, as before
+    gone = await harness.forge(anna, view, f"k:xcard:puzzle:{elsewhere.id + 9}:1:zz", ["0"])
+    assert "over or was replaced" in gone.response.content
+    assert await cog.bot.storage.puzzle_attempt(elsewhere.id, anna.id) is None
+    assert not (await cog.bot.storage.puzzle_attempt(stored.id, anna.id)).answered

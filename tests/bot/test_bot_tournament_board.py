@@ -10,7 +10,7 @@ from bot.models import GameOptions
 from bot.storage import Storage
 from bot.storage.tournaments import TournamentRow
 from bot.tournaments.model import Entrant, Phase, Settings
-from tests.bot.kasino_harness import Harness, custom_ids
+from tests.bot.kasino_harness import Harness, components, custom_ids
 
 DAY = 86400.0
 
@@ -77,3 +77,35 @@ async def test_the_tournaments_board_pages_and_the_profile_lists_them(harness: H
     # a profile of another game lists that game's tournaments: none here, so no part
     other = await harness.slash(bjorn, "kasino profile", variant="swedish")
     assert "Tournaments" not in {f.name for f in other.response.embeds[0].fields}
+
+
+def labelled(message: Any, label: str) -> dict[str, Any]:
+    """The button of that label on a message."""
+    return next(c for c in components(message) if c.get("label") == label)
+
+
+async def test_a_page_past_the_end_changes_nothing(harness: Harness) -> None:
+    """A disabled Next sent anyway (issue 39), on the tournaments board and on both
+    leaderboards, and a page past the end asked for by the command: a kind private
+    refusal, the public message as it was."""
+    anna, bjorn = harness.members[:2]
+    await finished(harness.cog.games.storage, harness, "Cup", [1, 2], 1_772_323_200.0)
+    game = await harness.start_game(2, target=5)  # a rated match: the boards have a line
+    await harness.play_to_end(game)
+    board = await harness.slash(anna, "kasino tournaments")
+    scores = await harness.slash(anna, "kasino scores")
+    wins = await harness.slash(anna, "kasino scores", sort="wins")
+    for answer in (board, scores, wins):
+        message = answer.response
+        assert "Page 1 of 1" in message.embeds[0].footer.text
+        following = labelled(message, "Next")
+        assert following.get("disabled"), following
+        before = (message.embeds[0].to_dict(), custom_ids(message))
+        sent = await harness.forge(bjorn, message, following["custom_id"], doctor=False)
+        assert sent.ephemeral and "There is no page 2" in sent.response.content
+        assert "Nothing changed" in sent.response.content
+        shown = harness.current(message)
+        assert (shown.embeds[0].to_dict(), custom_ids(shown)) == before
+    for command, options in (("kasino tournaments", {}), ("kasino scores", {})):
+        asked = await harness.slash(bjorn, command, page=3, **options)
+        assert asked.ephemeral and "There is no page 3" in asked.response.content

@@ -371,3 +371,66 @@ async def test_the_organiser_is_told_when_threads_cannot_be_made(
         all(tr.game_id and tr.thread_id for tr in current(row))
         and len(harness.channel.threads) == 2
     )
+
+
+async def test_a_cancelled_tournaments_join_says_it_was_cancelled(harness: Harness) -> None:
+    """Issue 39: Join on a cancelled sign-up said "has already started"."""
+    anna = harness.members[0]
+    organiser = admin(harness)
+    opened = await harness.slash(organiser, "kasino tournament new", title="Cup")
+    signup = opened.response.message
+    tid = tour_id(signup)
+    cancelled = await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:cancel")
+    assert not cancelled.ephemeral
+    join = await harness.forge(anna, harness.current(signup), f"k:tour:{tid}:join")
+    assert join.ephemeral and "was cancelled" in join.response.content
+    assert "already started" not in join.response.content
+    assert (await stored(harness, tid)).entrants == []
+
+
+async def test_forget_me_edits_a_knockouts_messages_without_the_winner(
+    harness: Harness,
+) -> None:
+    """Issue 39: after a tournament, forget-me left the winner's name on its sign-up,
+    standings and podium (and on their tables' end messages); each kept message is now
+    edited without them, the others' names staying."""
+    organiser = admin(harness)
+    _, tid = await sign_up(
+        harness, organiser, title="Cup", format="knockout", target=5, round_minutes=1440
+    )
+    await harness.slash(organiser, "kasino tournament start")
+    for _ in range(30):
+        await harness.env.advance_time(600)
+        row = await stored(harness, tid)
+        if row.phase is Phase.FINISHED:
+            break
+    assert row.phase is Phase.FINISHED
+    final = next(tr for tr in row.tables if tr.table.round == 2)
+    winner = harness.member(final.table.players[final.result.places.index(0)])
+    channel = harness.channel.id
+    kept = [(channel, row.message_id), (channel, row.extra["podium_id"])]
+    kept += [(channel, int(m)) for m in row.extra["standings"].values()]
+    for tr in row.tables:
+        if winner.id in tr.table.players:
+            game = await harness.cog.games.storage.get_game(tr.game_id)
+            kept.append((game.channel_id, game.message_id))  # its end, in its thread
+    assert len(kept) >= 5
+    assert all(winner.name in shows(harness, *where) for where in kept[:2] + kept[-2:])
+    asked = await harness.slash(winner, "kasino forget-me")
+    yes = next(c for c in custom_ids(asked.response) if c.endswith(":yes"))
+    done = await harness.click(winner, asked.response, custom_id=yes)
+    assert "Done" in done.response.content
+    await harness.cog.forget_posts.idle()
+    for where in kept:
+        shown = shows(harness, *where)
+        assert winner.name not in shown and str(winner.id) not in shown, shown
+    podium = shows(harness, *kept[1])
+    runner_up = harness.member(next(p for p in final.table.players if p != winner.id))
+    assert "🥇 **former player**" in podium and runner_up.name in podium
+    assert harness.cog.forget_posts.skipped == 0
+
+
+def shows(harness: Harness, channel_id: int, message_id: int) -> str:
+    """Everything a message shows now, as text."""
+    message = harness.env.backend.get_message(channel_id, message_id)
+    return (message.content or "") + str(message.embeds)

@@ -23,6 +23,7 @@ from bot.storage.schema import TABLES
 from bot.storage.tournaments import TableRow, TournamentRow
 from bot.tournaments.model import Entrant, Phase, Result, Settings, Table
 from cogs.decks import USER
+from cogs.forget_posts import BURST, WINDOW
 from cogs.forgetting import LOOK_EVERY
 from tests.bot.kasino_harness import Harness, button, custom_ids
 from tests.dbrows import query
@@ -268,3 +269,102 @@ async def test_a_record_read_before_a_forgetting_is_served_but_not_kept(
     assert not flow._records
     await flow.record(game.id, harness.guild.id)  # read after it: kept
     assert list(flow._records) == [game.id]
+
+
+async def test_no_one_id_links_a_forgotten_persons_games(
+    harness: Harness, db_path: Path | str
+) -> None:
+    """Issue 39: one random id used to link all of a person's results, ratings and
+    lineups. Now each game has its own nameless id (results, lineups, rating changes),
+    each tournament its own, and their current ratings are gone; the others' ratings
+    still add up, also after a match played later and when both players are forgotten."""
+    anna, bjorn = harness.members[:2]
+    first = await played_match(harness)
+    second = await played_match(harness)
+    await finished_tournament(harness, first.id)
+    await finished_tournament(harness, second.id)
+    await confirm_forget(harness, anna)
+    by_game = query(db_path, "SELECT game_id, user_id FROM results WHERE user_id < 0")
+    ids = {row["game_id"]: row["user_id"] for row in by_game}
+    assert sorted(ids) == [first.id, second.id] and len(set(ids.values())) == 2
+    for row in query(db_path, "SELECT game_id, user_id FROM rating_changes WHERE user_id < 0"):
+        assert row["user_id"] == ids[row["game_id"]]  # the game's own id, nothing wider
+    for row in query(db_path, "SELECT game_id, lineup FROM results"):
+        others = [other for game, other in ids.items() if game != row["game_id"]]
+        assert f'"u{ids[row["game_id"]]}"' in row["lineup"]
+        assert not any(str(other) in row["lineup"] for other in others)
+    assert query(db_path, "SELECT * FROM ratings WHERE user_id < 0") == []
+    cups = query(
+        db_path, "SELECT tournament_id, user_id FROM tournament_entrants WHERE user_id < 0"
+    )
+    cup_ids = {row["user_id"] for row in cups}
+    assert len(cups) == 2 and len(cup_ids) == 2 and not cup_ids & set(ids.values())
+    for row in query(
+        db_path, "SELECT tournament_id, user_id FROM tournament_places WHERE user_id < 0"
+    ):
+        assert row["user_id"] == next(
+            c["user_id"] for c in cups if c["tournament_id"] == row["tournament_id"]
+        )
+    storage = harness.cog.games.storage
+    report = await rebuild(storage, write=False)
+    assert report.matches == 2 and report.differences == 0, report.examples
+    # Anna comes back and plays Björn again, then Björn is forgotten too: still exact
+    await played_match(harness)
+    await confirm_forget(harness, bjorn)
+    report = await rebuild(storage, write=False)
+    assert report.matches == 3 and report.differences == 0, report.examples
+    # a rebuild writes no current rating of a forgotten person either
+    await rebuild(storage, write=True)
+    assert query(db_path, "SELECT * FROM ratings WHERE user_id < 0") == []
+    assert (await rebuild(storage, write=False)).differences == 0
+
+
+def shows(message: Any) -> str:
+    """Everything a message shows, as text."""
+    return (message.content or "") + "".join(str(e.to_dict()) for e in message.embeds)
+
+
+async def test_the_kept_messages_of_her_games_are_edited_without_her(
+    harness: Harness, db_path: Path | str
+) -> None:
+    """Issue 39: the game's lobby and its end message (the last table, with the final
+    line and the Replay button) named her after forget-me; they are edited in place."""
+    anna, bjorn = harness.members[:2]
+    game = await played_match(harness)
+    stored = await harness.cog.games.storage.get_game(game.id)
+    lobby = harness.env.backend.get_message(harness.channel.id, stored.extra["lobby_id"])
+    end = harness.table_message(game)
+    assert end.id == stored.message_id
+    for message in (lobby, end):
+        assert anna.name in shows(harness.current(message))
+    replay = next(c for c in custom_ids(end) if c.startswith("k:replay:"))
+    await confirm_forget(harness, anna)
+    await harness.cog.forget_posts.idle()
+    assert harness.cog.forget_posts.edited == 2
+    for message in (lobby, end):
+        shown = shows(harness.current(message))
+        assert anna.name not in shown and str(anna.id) not in shown, shown
+        assert bjorn.name in shown and "former player" in shown
+    assert "Game over" in shows(harness.current(end))
+    # Replay and Analyse stay; no Rematch: her seat cannot be seated again
+    assert replay in custom_ids(harness.current(end))
+    assert not any(c.startswith("k:rematch:") for c in custom_ids(harness.current(end)))
+    forged = await harness.forge(bjorn, harness.current(end), f"k:rematch:{game.id}")
+    assert forged.ephemeral and "no rematch" in forged.response.content
+    assert await harness.game() is None
+
+
+async def test_the_edits_keep_within_the_channels_budget(
+    harness: Harness, virtual_waits: None
+) -> None:
+    """Three games in one channel: six messages to edit. Four go at once, the rest once
+    the channel's window has passed (Discord allows 5 messages in 5 s per channel)."""
+    anna = harness.members[0]
+    for _ in range(3):
+        await played_match(harness)
+    await confirm_forget(harness, anna)
+    edits = harness.cog.forget_posts
+    assert edits.edited == BURST
+    await harness.env.advance_time(WINDOW + 1)
+    await edits.idle()
+    assert edits.edited == 6 and edits.skipped == 0

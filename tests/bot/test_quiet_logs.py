@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -116,3 +118,39 @@ def test_the_quieted_messages_are_debug_records_and_nothing_else_is_touched(
     with caplog.at_level(logging.DEBUG):
         state.warning(guilds)
     assert [(r.levelname, r.getMessage()) for r in caplog.records] == [("DEBUG", guilds)]
+
+
+async def test_no_log_record_names_a_person(harness: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Every record logged (the bot's own at any level, all from INFO), over a match, a
+    deck chosen, a tournament joined, left and dropped out of, and a forget-me: none
+    holds a member's id or name (issue 39: "tournament N: <id> dropped")."""
+    from tests.bot.test_bot_tournaments import admin, tour_id
+    from tests.bot.test_forget import confirm_forget
+
+    anna, bjorn, cecilia = harness.members[:3]
+    with caplog.at_level(logging.DEBUG):
+        game = await harness.start_game(2, target=5)
+        await harness.play_to_end(game)
+        await harness.slash(anna, "kasino deck", style="four")
+        organiser = admin(harness)
+        opened = await harness.slash(organiser, "kasino tournament new", title="Cup")
+        signup = opened.response.message
+        tid = tour_id(signup)
+        for member in (anna, bjorn, cecilia):
+            await harness.click(member, signup, custom_id=f"k:tour:{tid}:join")
+        await harness.click(cecilia, harness.current(signup), custom_id=f"k:tour:{tid}:leave")
+        dropped = await harness.slash(bjorn, "kasino tournament drop")
+        assert "has left" in dropped.response.content
+        await confirm_forget(harness, cecilia)
+    assert any("dropped" in record.getMessage() for record in caplog.records)
+    # the bot's own records at every level, the libraries' from INFO (at DEBUG, discord.py
+    # and the database drivers log whole payloads and queries: docs/admin.md#logs says so)
+    ours = ("bot", "cogs")
+    for record in caplog.records:
+        if record.levelno < logging.INFO and record.name.split(".")[0] not in ours:
+            continue
+        text = record.getMessage() + (record.exc_text or "")
+        assert str(organiser.id) not in text, (record.name, text)
+        for person in harness.members:
+            assert str(person.id) not in text, (record.name, text)
+            assert not re.search(rf"\b{re.escape(person.name)}\b", text), (record.name, text)

@@ -112,7 +112,7 @@ def items_step(
 ) -> ItemsStep:
     """The card at ``index`` with the picked items at ``positions`` (in the menus'
     worker, on a snapshot)."""
-    items = HandFlow.items_at(game, positions)
+    items = HandFlow.items_at(game, positions, index)
     if items is None:
         return ItemsStep(None, [])
     rnd = game.match.round
@@ -130,7 +130,7 @@ def items_step(
 def moves_using(game: Game, *, index: int, positions: tuple[int, ...]) -> list[Move]:
     """The moves of the card at ``index`` using exactly the picked items (in the menus'
     worker, on a snapshot)."""
-    items = HandFlow.items_at(game, positions)
+    items = HandFlow.items_at(game, positions, index)
     rnd = game.match.round
     return matching(rnd, rnd.hands[rnd.to_move][index], items) if items is not None else []
 
@@ -468,9 +468,13 @@ class HandFlow:
         await self.play(interaction, game, seat, moves[click.numbers[0]])
 
     @staticmethod
-    def items_at(game: Game, positions: tuple[int, ...]) -> list[Item] | None:
-        """The items "choose it myself" offered at these positions (``None``: gone)."""
-        offered = pick_items(game.match.round)
+    def items_at(game: Game, positions: tuple[int, ...], index: int) -> list[Item] | None:
+        """The items "choose it myself" offered for the card at ``index`` at these
+        positions (``None``: gone)."""
+        rnd = game.match.round
+        if not 0 <= index < len(rnd.hands[rnd.to_move]):
+            return None
+        offered = pick_items(rnd, rnd.hands[rnd.to_move][index])
         if not positions or positions[-1] >= len(offered):
             return None
         return [offered[i] for i in positions]

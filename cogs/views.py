@@ -495,13 +495,29 @@ def _move_menu(
     return view
 
 
-def pick_items(rnd: Round) -> list[Item]:
+def pick_items(rnd: Round, played: Card | None = None) -> list[Item]:
     """What "choose it myself" offers, by position: the table items, then (Swazi, Sotho,
-    South African) the top card of every pile that lies face up."""
+    South African) the top card of every pile that lies face up, then the pile cards under
+    a top that a move of ``played`` uses (docs/rules.md: once a pile's top is used, the card
+    below may be used later in the same turn; without them such a move could not be made
+    from the menus when it is not among the ranked ones)."""
     items: list[Item] = list(rnd.table)
     if building(rnd) and rnd.rules.pile_order != "card-first":
-        items += [pile[-1] for seat, pile in enumerate(rnd.piles) if pile and seat != rnd.to_move]
+        piles = [pile for seat, pile in enumerate(rnd.piles) if pile and seat != rnd.to_move]
+        items += [pile[-1] for pile in piles]
+        if played is not None and any(len(pile) > 1 for pile in piles):
+            items += _under_tops(rnd, played, piles)
     return items[:MAX_MENU_OPTIONS]
+
+
+def _under_tops(rnd: Round, played: Card, piles: list[list[Card]]) -> list[Card]:
+    """The cards under the piles' tops that some move of ``played`` uses, top down."""
+    used = {
+        item
+        for move in rnd.moves.of(played)
+        for item in (*move.using, *(i for b in move.table_builds for i in b.using))
+    }
+    return [card for pile in piles for card in reversed(pile[:-1]) if card in used]
 
 
 @_static
@@ -528,13 +544,21 @@ def pick_view(
 ) -> discord.ui.View:
     """A multi-select of the table items (values are positions: cards may repeat), then
     the pile tops a game with builds lets you use."""
-    items = pick_items(game.match.round)
-    table = len(game.match.round.table)
+    rnd = game.match.round
+    items = pick_items(rnd, rnd.hands[rnd.to_move][index])
+    table = len(rnd.table)
+    tops = len(pick_items(rnd)) - table
     options = [
         discord.SelectOption(
             label=item_text(item, ink.label)[:100],
             value=str(i),
-            description=None if i < table else t("the top card of a capture pile"),
+            description=(
+                None
+                if i < table
+                else t("the top card of a capture pile")
+                if i < table + tops
+                else t("under a pile's top: usable once the top is used")
+            ),
             emoji=ink.emoji(item) if isinstance(item, Card) else None,
         )
         for i, item in enumerate(items)

@@ -51,7 +51,7 @@ async def _choose(
     step = await harness.select(member, menu, [value], custom_id=cid(menu, "k:take:"))
     if value != "pick":
         return step
-    offered = pick_items(rnd)
+    offered = pick_items(rnd, move.card)
     used = [*move.taken, *move.using, *(i for b in move.table_builds for i in b.using)]
     positions = [str(offered.index(item)) for item in used]
     menu = step.response
@@ -198,6 +198,21 @@ async def test_swazi_pile_tops_and_a_trail_that_builds(harness: Harness) -> None
     drift = next(m for m in moves_of(rnd, Card.parse("3C")) if m.table_builds)
     await play_by_menus(harness, game, drift)
     assert "trailed 3♣\ufe0e and built 9" in game.last_move, game.last_move
+
+
+async def test_a_card_under_a_pile_top_is_offered_once_the_top_is_used(harness: Harness) -> None:
+    """docs/rules.md: once an opponent's pile top goes into a group, the card below may go
+    into a later group of the same turn. "Choose it myself" offers that card too, so such a
+    move can be made from the menus (it could not, outside the ranked moves)."""
+    game = await harness.start_game(2, variant="sotho")
+    _position(harness, game, "2H 9S/3C 4C", "9C JC", piles="/10C 7D 9D")
+    rnd = game.match.round
+    deep = Move.build(Card.parse("2H"), parse_cards("9C 9D 7D"), 9)
+    assert deep in moves_of(rnd, Card.parse("2H"))
+    assert Card.parse("7D") not in pick_items(rnd)  # not for any card: only where a move uses it
+    assert pick_items(rnd, Card.parse("2H"))[-1] == Card.parse("7D")
+    await play_by_menus(harness, game, deep, via_pick=True)
+    assert "built 9" in game.last_move and "7♦" in game.last_move, game.last_move
 
 
 async def test_builds_survive_a_restart_and_stale_menus_change_nothing(

@@ -16,11 +16,16 @@ import socket
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 
-import aiohttp
-import discord
+from bot.shell import not_installed
 
-from bot.client import StartupError
-from bot.config import Config, ConfigError, load_config
+try:
+    import aiohttp
+    import discord
+
+    from bot.client import StartupError
+    from bot.config import Config, ConfigError, load_config
+except ModuleNotFoundError as missing:  # a Python without the bot's packages (not the venv's)
+    sys.exit(not_installed(missing.name or "a package"))
 
 log = logging.getLogger("bot")
 

@@ -4,12 +4,18 @@ language's ``.po`` file, and check that every message is translated.
     python -m bot.catalogue update   # bot/locales/kasino.pot and every .po file
     python -m bot.catalogue check    # exit 1 naming what is missing or stale
 
+Both print only their verdict: what Babel would warn about while extracting (an f-string
+with substitutions inside a ``t(…)`` call, which it skips) is part of the verdict, one
+line each, and ``check`` fails on it.
+
 A new language: ``mkdir -p bot/locales/xx/LC_MESSAGES``, copy ``kasino.pot`` there as
 ``kasino.po`` (set its ``Language`` and ``Plural-Forms`` headers), translate, and check.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -57,16 +63,16 @@ def _command_strings() -> list[tuple[object, str]]:
     )
 
 
-def extract() -> Catalog:
-    """Every message of the code and the command tree, as a template catalogue."""
+def extract(skipped: list[str] | None = None) -> Catalog:
+    """Every message of the code and the command tree, as a template catalogue. What
+    Babel skips (it writes a warning to stderr) goes into ``skipped`` instead, one line
+    each: ``bot/x.py:12: …``."""
     from bot.translator import COMMAND, Where
 
     catalogue = Catalog(project="kasino", domain=DOMAIN, fuzzy=False)
     for path in source_files():
         relative = path.relative_to(ROOT).as_posix()
-        for line, message, comments, context in extract_from_file(
-            "python", path, keywords=KEYWORDS, comment_tags=("i18n:",)
-        ):
+        for line, message, comments, context in _messages_of(path, relative, skipped):
             catalogue.add(
                 message, locations=[(relative, line)], auto_comments=comments, context=context
             )
@@ -81,6 +87,31 @@ def extract() -> Catalog:
     return catalogue
 
 
+def _messages_of(
+    path: Path, relative: str, skipped: list[str] | None
+) -> list[tuple[int, str | tuple[str, ...], list[str], str | None]]:
+    """The messages of one file, Babel's warnings about it caught (not printed)."""
+    warnings = io.StringIO()
+    with contextlib.redirect_stderr(warnings):
+        found = list(extract_from_file("python", path, keywords=KEYWORDS, comment_tags=("i18n:",)))
+    for warning in warnings.getvalue().splitlines():
+        if skipped is not None and warning.strip():
+            skipped.append(_skip_line(warning, str(path), relative))
+    return found
+
+
+def _skip_line(warning: str, path: str, relative: str) -> str:
+    """Babel's warning as one line of the verdict, the file named from the repository."""
+    where, _, text = warning.partition(": warning: ")
+    where = where.replace(path, relative, 1)
+    if text.startswith("Skipping f-string"):
+        text = (
+            "an f-string with substitutions inside a catalogue call: Babel skips it (give"
+            " its value as a field made outside the call)"
+        )
+    return f"{where}: {text or warning}"
+
+
 def _keys(catalogue: Catalog) -> set[tuple[object, str | None]]:
     return {(m.id, m.context) for m in catalogue if m.id}
 
@@ -91,11 +122,13 @@ def read(code: str) -> Catalog:
         return read_po(source, locale=code, domain=DOMAIN)
 
 
-def update() -> None:
+def update() -> list[str]:
     """Write the template and bring every language's catalogue up to date with it (new
     messages untranslated, vanished ones dropped; translations kept). Locations name the
-    file without a line number, so an edit elsewhere in a file changes no catalogue."""
-    template = extract()
+    file without a line number, so an edit elsewhere in a file changes no catalogue.
+    Returns what extraction skipped (see :func:`extract`)."""
+    skipped: list[str] = []
+    template = extract(skipped)
     with TEMPLATE.open("wb") as out:
         write_po(
             out, template, width=100, sort_output=False, omit_header=False, include_lineno=False
@@ -105,6 +138,7 @@ def update() -> None:
         catalogue.update(template, no_fuzzy_matching=True)
         with catalogue_path(code).open("wb") as out:
             write_po(out, catalogue, width=100, ignore_obsolete=True, include_lineno=False)
+    return skipped
 
 
 def problems(code: str) -> list[str]:
@@ -126,13 +160,16 @@ def problems(code: str) -> list[str]:
 def main(argv: list[str]) -> int:
     """``update`` or ``check``."""
     if argv[:1] == ["update"]:
-        update()
+        for line in update():
+            print(line)
         print(f"wrote {TEMPLATE.relative_to(ROOT)} and {len(languages()) - 1} catalogues")
         return 0
     if argv[:1] == ["check"]:
+        skipped: list[str] = []
+        extract(skipped)
         missing = [line for code in languages()[1:] for line in problems(code)]
-        print("\n".join(missing) or "every message is translated")
-        return 1 if missing else 0
+        print("\n".join(skipped + missing) or "every message is translated")
+        return 1 if skipped or missing else 0
     print(__doc__)
     return 2
 

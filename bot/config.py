@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.shell import preview_command
 from bot.storage.base import Shards
 from bot.storage.target import BadTarget, parse_target, redact
 
@@ -147,7 +148,7 @@ def load_config(
             "DISCORD_TOKEN is not set. Put your bot token in the environment or in a .env file"
             " (copy .env.example to .env). Get it from the Discord Developer Portal: your"
             " application > Bot > Reset Token. To try the bot without a token, run"
-            " `python -m bot --preview`."
+            f" `{preview_command()}`."
         )
     db_raw = _raw(env, "KASINO_DB")
     level = _raw(env, "LOG_LEVEL").upper() or SETTINGS["LOG_LEVEL"]

@@ -158,37 +158,43 @@ def _heart(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: Ink) 
 
 
 def _spade(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: Ink) -> None:
-    """A spade: a sharp point on top, round shoulders, on a stem."""
-    lobe = r * 0.46
+    """A spade: a tall sharp point on top, one solid body with wide round shoulders, on a
+    thin stem. At emoji size (about 20 pixels) what tells it from a club is that point and
+    the body's one piece: no notches."""
+    lobe = r * 0.5
     for side in (-1, 1):
-        x = cx + side * r * 0.5
-        draw.ellipse((x - lobe, cy + r * 0.16 - lobe, x + lobe, cy + r * 0.16 + lobe), fill=ink)
+        x = cx + side * r * 0.45
+        draw.ellipse((x - lobe, cy + r * 0.2 - lobe, x + lobe, cy + r * 0.2 + lobe), fill=ink)
     draw.polygon(
-        [(cx, cy - r), (cx + r * 0.93, cy + r * 0.05), (cx, cy + r * 0.45),
-         (cx - r * 0.93, cy + r * 0.05)],
+        [(cx, cy - r * 1.12), (cx + r * 0.88, cy + r * 0.12), (cx, cy + r * 0.5),
+         (cx - r * 0.88, cy + r * 0.12)],
         fill=ink,
     )  # fmt: skip
-    _stem(draw, cx, cy, r, ink)
+    _stem(draw, cx, cy, r, ink, width=0.26)
 
 
 def _club(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: Ink) -> None:
-    """A club: three round leaves, clearly apart, on a stem."""
-    leaf = r * 0.4
-    leaves = ((cx, cy - r * 0.56), (cx - r * 0.57, cy + r * 0.14), (cx + r * 0.57, cy + r * 0.14))
+    """A club: three big round leaves with deep notches between them, on a wide stem. At
+    emoji size its round top and the notches at its sides tell it from a spade."""
+    leaf = r * 0.47
+    leaves = ((cx, cy - r * 0.58), (cx - r * 0.62, cy + r * 0.2), (cx + r * 0.62, cy + r * 0.2))
     for x, y in leaves:
         draw.ellipse((x - leaf, y - leaf, x + leaf, y + leaf), fill=ink)
-    core = r * 0.17
+    core = r * 0.16
     draw.ellipse((cx - core, cy - core, cx + core, cy + core), fill=ink)
-    _stem(draw, cx, cy, r, ink)
+    _stem(draw, cx, cy, r, ink, width=0.46)
 
 
-def _stem(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: Ink) -> None:
+def _stem(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: Ink, *, width: float
+) -> None:
+    """A stem from the centre down to the bottom, ``width`` (of ``r``) wide at its foot."""
     draw.polygon(
         [
             (cx - r * 0.09, cy),
             (cx + r * 0.09, cy),
-            (cx + r * 0.38, cy + r),
-            (cx - r * 0.38, cy + r),
+            (cx + r * width, cy + r),
+            (cx - r * width, cy + r),
         ],
         fill=ink,
     )

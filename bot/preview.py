@@ -3,7 +3,8 @@
 SimCord runs discord.py's real client against an in-memory Discord; its Preview shows a
 channel in your browser (on 127.0.0.1) where you can switch between a few simulated
 members, run the slash commands and click the buttons. The database is a throwaway file.
-Needs the ``preview`` extra: ``pip install -e '.[preview]'``.
+Needs the ``preview`` extra: ``.venv/bin/pip install -e '.[preview]'`` (its error names
+the pip of the Python that runs it: ``bot.shell``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
 from bot.faces import face_png
+from bot.shell import preview_command
 
 if TYPE_CHECKING:
     from bot.client import KasinoBot
@@ -38,7 +40,8 @@ def check_preview_installed() -> None:
     missing = [name for name in PREVIEW_MODULES if importlib.util.find_spec(name) is None]
     if missing:
         raise PreviewUnavailable(
-            f"--preview needs {', '.join(missing)}: install them with `pip install -e '.[preview]'`"
+            f"--preview needs {', '.join(missing)}: install them and start it with"
+            f" `{preview_command()}`"
         )
 
 

@@ -90,6 +90,22 @@ HINTED_MARK = "💡"
 TEAM_LETTERS = "ABC"  # up to three teams (Krypkasino's six players in teams of two)
 
 
+def mention_or_name(user_id: int, names: Mapping[int, str]) -> str:
+    """A player's name where it is known, else their Discord mention (made here, not in
+    the ``t(…)`` call, so the catalogue's extraction meets no f-string)."""
+    return names.get(user_id) or f"<@{user_id}>"
+
+
+def short_date(timestamp: float) -> str:
+    """Discord's date markup (``28/11/2026``, as the reader's client writes dates)."""
+    return f"<t:{int(timestamp)}:d>"
+
+
+def relative_time(timestamp: float) -> str:
+    """Discord's relative-time markup (``in 5 minutes``, in the reader's client language)."""
+    return f"<t:{int(timestamp)}:R>"
+
+
 def card(c: Card) -> str:
     """A card for a message: ``A♥️`` (red emoji), ``A♠`` (text: readable on both themes)."""
     return f"{c.rank_name}{SUIT_SHOWN[c.suit]}"
@@ -663,7 +679,7 @@ def due(game: Game, t: Lang = EN) -> str:
     seat = game.seats[game.match.round.to_move]
     if seat.is_computer:
         return t(" (thinking…)")
-    return t(" (time runs out {when})", when=f"<t:{int(game.deadline)}:R>")
+    return t(" (time runs out {when})", when=relative_time(game.deadline))
 
 
 def last_move(game: Game, t: Lang = EN) -> str:
@@ -925,7 +941,7 @@ def hand_content(
                 "Round {done} is over. These are your cards for round {next}; play starts {when}.",
                 done=match.rounds_played,
                 next=match.rounds_played + 1,
-                when=f"<t:{int(game.deadline or 0)}:R>",
+                when=relative_time(game.deadline or 0),
             )
         )
     elif rnd.to_move == seat:
@@ -995,7 +1011,7 @@ def scores_embed(
         t(
             "**{rank}.** {name}{mark}: {wins} in {matches} ({rate}) · {points} · {tabbar}",
             rank=offset + n + 1,
-            name=names.get(row.user_id) or f"<@{row.user_id}>",
+            name=mention_or_name(row.user_id, names),
             mark=HINTED_MARK if row.hinted else "",
             wins=t.ngettext("{n} win", "{n} wins", row.wins),
             matches=t.ngettext("{n} match", "{n} matches", row.matches),

@@ -39,6 +39,16 @@ def test_the_two_commands_are_the_bots_and_cis() -> None:
     assert tests == ci
 
 
+def test_the_first_screen_says_how_to_back_up() -> None:
+    """Right under the command that runs the bot: the one that backs it up, as it runs from
+    this folder, and the admin guide's section on backups."""
+    text = section(README.read_text("utf-8"), "Two commands")
+    run_the_tests = text.index("Run the tests")
+    backup = text.index("`.venv/bin/python -m bot backup ")
+    assert backup < run_the_tests
+    assert "(docs/admin.md#back-up-and-restore)" in text[backup:run_the_tests]
+
+
 def test_the_invite_asks_for_the_permissions_it_names() -> None:
     text = section(README.read_text("utf-8"), "Create the Discord application and invite the bot")
     named = re.findall(r"^\s*\| ([A-Z][A-Za-z ]+) \| ", text, re.M)

@@ -17,7 +17,7 @@ import discord
 from bot.i18n import EN, Lang
 from bot.records import ratings
 from bot.records.chart import CHART_FILE
-from bot.render import HINTED_MARK, LEVEL_NAMES, TABLE_COLOUR, variant_name
+from bot.render import HINTED_MARK, LEVEL_NAMES, TABLE_COLOUR, mention_or_name, variant_name
 from bot.storage.records import RatingRow, ResultLine, Totals
 from bot.storage.tournaments import PlayerTournament
 from bot.tournaments.board import tournaments_field
@@ -42,7 +42,7 @@ def rating_meaning(t: Lang = EN) -> str:
         " A “?” ({example}) marks a provisional rating: fewer than {n} rated matches so far.",
         start=ratings.START,
         gap=200,
-        example=f"{ratings.START - 20}?",
+        example=str(ratings.START - 20) + "?",  # 1480?
         n=ratings.PROVISIONAL,
     )
 
@@ -69,7 +69,7 @@ def ratings_embed(
     def line(row: RatingRow) -> str:
         return t(
             "{name}{mark}: **{rating}** · {wins} in {matches} ({rate})",
-            name=names.get(row.user_id) or f"<@{row.user_id}>",
+            name=mention_or_name(row.user_id, names),
             mark=HINTED_MARK if row.hinted else "",
             rating=row.shown,
             wins=t.ngettext("{n} win", "{n} wins", row.wins),

@@ -18,6 +18,7 @@ from bot.render import (
     CardInk,
     score_line,
     seat_name,
+    short_date,
     side_name,
     signed,
     sorted_cards,
@@ -52,7 +53,7 @@ def history_line(row: HistoryRow, t: Lang = EN) -> str:
     line = t(
         "**#{id}** · {date} · {variant} · {scores} · 🏆 {winner}",
         id=row.game_id,
-        date=f"<t:{int(row.finished_at)}:d>",
+        date=short_date(row.finished_at),
         variant=variant_name(row.variant, t),
         scores=scores,
         winner=won or t("No winner"),

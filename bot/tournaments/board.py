@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.i18n import EN, Lang
-from bot.render import TABLE_COLOUR, variant_name
+from bot.render import TABLE_COLOUR, mention_or_name, variant_name
 from bot.storage.tournaments import PlayerTournament, TournamentBoardRow
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}  # a podium place's mark
@@ -38,7 +38,7 @@ def board_embed(
         t(
             "**{rank}.** {name}: {wins} · {podiums} · {played}",
             rank=offset + n + 1,
-            name=names.get(row.user_id) or f"<@{row.user_id}>",
+            name=mention_or_name(row.user_id, names),
             wins=t.ngettext("{n} win", "{n} wins", row.wins),
             podiums=t.ngettext("{n} podium", "{n} podiums", row.podiums),
             played=t.ngettext("{n} tournament", "{n} tournaments", row.played),

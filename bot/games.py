@@ -315,8 +315,11 @@ class GameService:
         """A match already dealt with these ``seats`` (a tournament's table, in its own
         thread): created PLAYING, its first turn's timer set; raises ``ChannelBusy`` if
         the channel is taken. The caller announces its table and saves it (one commit,
-        as a rematch's). ``extra`` is kept with the game (a tournament's table names
-        itself there); the first seat is its host. ``seed``: the table's seed, derived
+        as a rematch's); what it must show first is best kept in ``extra`` (a
+        tournament's table keeps its welcome there, posted by :meth:`TableFlow.welcome`),
+        so a process killed before that save still shows it after a restart. ``extra``
+        is kept with the game (a tournament's table names itself there); the first seat
+        is its host. ``seed``: the table's seed, derived
         from the tournament's committed one; ``cuts``: its players' cuts (by user id as
         text). Without a seed (a tournament opened before they had one) the table is cut
         by its thread's id, as before."""
@@ -554,6 +557,8 @@ class GameService:
         click, ``click_id``)."""
         if old.status.active:
             raise GameError("This game is still running.")
+        if old.in_tournament:  # an old table's button, or a forged click
+            raise GameError("A tournament's table has no rematch.")
         if old.seat_of(user_id) is None:
             raise GameError("Only the players of this game can ask for a rematch.")
         if self._rematched(old):
@@ -745,8 +750,10 @@ class GameService:
             game.status = Status.FINISHED
             game.deadline = game.timer = None
             # a rematch is dealt at its click: its seed is drawn now, and its commitment
-            # shown in the end message, before anyone clicks (the click cuts its deal)
-            game.extra["next_seed"] = self._draw_seed()
+            # shown in the end message, before anyone clicks (the click cuts its deal); a
+            # tournament's table has none (its thread belongs to the tournament)
+            if not game.in_tournament:
+                game.extra["next_seed"] = self._draw_seed()
             return self.results(game)
         if mover.idle >= self.config.max_auto_moves:
             outcome.abandoned = True

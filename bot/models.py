@@ -277,6 +277,11 @@ class Game:
         return any(seat.is_computer for seat in self.seats)
 
     @property
+    def in_tournament(self) -> bool:
+        """Whether this match is a tournament's table (dealt in the tournament's thread)."""
+        return isinstance(self.extra.get("tournament"), dict)
+
+    @property
     def hints(self) -> bool:
         """Whether the host turned hints on for this game."""
         return bool(self.extra.get("hints"))

@@ -177,7 +177,10 @@ class Kasino(
         for game_id in await storage.tableless_games(shards):
             async with self.games.session(game_id) as game:
                 if game is not None and game.status is Status.PLAYING and not game.message_id:
-                    self.table.announce(game)  # dealt, but killed before its table was kept
+                    # dealt, but killed before its table was kept: a tournament's table
+                    # still owes its welcome (kept with the game), posted first
+                    self.table.welcome(game)
+                    self.table.announce(game)
                     await self.games.save(game)
         await self.rounds.reconcile()  # this process's shards' open tournaments go on
 

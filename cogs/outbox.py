@@ -35,7 +35,7 @@ import collections
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -221,6 +221,17 @@ class Outbox:
         ``None`` if none is waiting. What must not run ahead of the table waits for it."""
         waiting = self._tables.get(game_id)
         return waiting if waiting is not None and not waiting.done() else None
+
+    @contextlib.asynccontextmanager
+    async def paced(self, channel_id: int) -> AsyncIterator[None]:
+        """Send one new message of the bot's own (a tournament's) to a channel within the
+        channel's budget, the one its games' posts keep: waits until it fits, and counts
+        it from when the send inside returns (or fails)."""
+        await self._budget(channel_id)
+        try:
+            yield
+        finally:
+            self._sent.setdefault(channel_id, collections.deque(maxlen=MAX_POSTS)).append(now())
 
     def busy(self, channel_id: int) -> bool:
         """Whether posts are waiting or being made in a channel."""

@@ -131,6 +131,41 @@ class TableFlow:
             self.post(game, table=True)
         self.lobby_ended(game)
 
+    def welcome(self, game: Game) -> None:
+        """Queue the message a tournament's table shows first, naming its players, if it
+        is still owed: kept in the game's row from its creation (``extra["welcome"]``) and
+        dropped by the save that queues it, so a process killed in between still posts it
+        after a restart (before the table the restart posts)."""
+        owed = game.extra.pop("welcome", None)
+        if not isinstance(owed, dict):
+            return
+        t = self.lang(game)
+        people = [int(p) for p in owed.get("players") or () if p is not None]
+        text = t(
+            "🏆 {name}, round {round}, table {table}: {players}. Good luck!",
+            name=owed.get("name", ""),
+            round=owed.get("round", 0),
+            table=owed.get("table", 0),
+            players=t.listing(f"<@{p}>" for p in people),
+        )
+        self.post(game, content=text, mentions=tuple(people))
+
+    def forfeited(self, game: Game, name: str) -> None:
+        """A tournament's table ended at once because ``name`` left the tournament: what
+        the tournament records (their forfeit) is what the table says; its last table
+        goes (a match sealed whole keeps its final head in this message)."""
+        t = self.lang(game)
+        text = t(
+            "🏳️ {name} has left the tournament: this table ends now, forfeited by {name}."
+            " The round's standings show its result.",
+            name=name,
+        )
+        final = live_final(game)
+        if final is not None:
+            text += "\n" + t("Match sealed: `{head}`", head=shown(final))
+        self.post(game, content=text, table=True)
+        self.lobby_ended(game)
+
     def lobby_ended(self, game: Game) -> None:
         """The game's lobby (kept above its tables) says how the game ended, buttons gone."""
         lobby = game.extra.get("lobby_id") if game.match is not None else game.message_id

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 import discord
 
@@ -27,7 +27,7 @@ from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
 from bot.tournaments.model import Phase, Standing
 from bot.tournaments.pairing import current_standings
 from bot.tournaments.tables import results_of, round_tables
-from cogs.tournament_views import podium_view, signup_view
+from cogs.tournament_views import Played, podium_view, signup_view
 
 NO_THREADS = N_(
     "⚠️ {organiser}, I cannot open this round's tables: each is a thread under this"
@@ -42,12 +42,30 @@ def names_of(row: TournamentRow) -> dict[int, str]:
     return {e.user_id: e.name for e in row.entrants}
 
 
-class TournamentPosts:
-    """Builds and posts the sign-up, standings and podium messages of tournaments."""
+ROUND_BEGINS = N_(
+    "🏁 **{name}**: round {round} of {rounds} has begun. Each table plays in its own thread;"
+    " the round ends {deadline} ({left})."
+)
+BYES = N_("Bye this round (a win without a game): {players}.")
 
-    def __init__(self, client: discord.Client, language: Callable[[int], Lang]) -> None:
+Paced = Callable[[int], contextlib.AbstractAsyncContextManager[None]]
+
+
+@contextlib.asynccontextmanager
+async def _unpaced(channel_id: int) -> AsyncIterator[None]:
+    yield
+
+
+class TournamentPosts:
+    """Builds and posts the sign-up, round, standings and podium messages of tournaments."""
+
+    def __init__(
+        self, client: discord.Client, language: Callable[[int], Lang], paced: Paced = _unpaced
+    ) -> None:
         self.client = client
         self.language = language  # a guild's public language
+        # a new message waits for room in its channel's post budget (the outbox's)
+        self.paced = paced
 
     def channel(self, row: TournamentRow) -> discord.PartialMessageable:
         """The tournament's channel."""
@@ -107,8 +125,9 @@ class TournamentPosts:
             standing,
             names_of(row),
             t,
-            done=sum(tr.result is not None for tr in current),
+            done=sum(tr.result is not None for tr in current),  # its byes among them
             tables=len(current),
+            byes=sum(tr.table.bye for tr in current),
         )
 
     async def show_standings(self, row: TournamentRow) -> bool:
@@ -121,13 +140,53 @@ class TournamentPosts:
             with contextlib.suppress(discord.NotFound):
                 await self.channel(row).get_partial_message(int(message_id)).edit(embed=embed)
                 return False
-        message = await self.channel(row).send(
-            embed=embed,
-            allowed_mentions=discord.AllowedMentions.none(),
-            nonce=nonce(row.nonce_key, "standings", row.round),
-        )
+        async with self.paced(row.channel_id):
+            message = await self.channel(row).send(
+                embed=embed,
+                allowed_mentions=discord.AllowedMentions.none(),
+                nonce=nonce(row.nonce_key, "standings", row.round),
+            )
         kept[str(row.round)] = message.id
         row.extra["standings"] = kept
+        return True
+
+    # ----------------------------------------------------------------- rounds
+
+    def round_text(self, row: TournamentRow) -> tuple[str, list[int]]:
+        """The message saying the current round has begun, and who has a bye in it (to
+        mention: they have no thread, so this is how they learn it)."""
+        t = self.language(row.guild_id)
+        deadline = int(row.deadline or 0)
+        text = t(
+            ROUND_BEGINS,
+            name=row.name,
+            round=row.round,
+            rounds=int(row.extra.get("rounds") or row.round),
+            deadline=f"<t:{deadline}:t>",
+            left=f"<t:{deadline}:R>",
+        )
+        byes = [p for tr in round_tables(row) if tr.table.bye for p in tr.table.people]
+        if byes:
+            text += "\n" + t(BYES, players=t.listing(f"<@{p}>" for p in byes))
+        return text, byes
+
+    async def announce_round(self, row: TournamentRow) -> bool:
+        """Say in the channel that the current round has begun, once a round (marked in
+        ``row.extra["announced"]``, saved by the caller when this says ``True``). A repeat
+        after a kill makes no second message (the nonce)."""
+        if not row.round or row.extra.get("announced") == row.round:
+            return False
+        text, byes = self.round_text(row)
+        with contextlib.suppress(discord.HTTPException):  # the round goes on without it
+            async with self.paced(row.channel_id):
+                await self.channel(row).send(
+                    text,
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(p) for p in byes]
+                    ),
+                    nonce=nonce(row.nonce_key, "round", row.round),
+                )
+        row.extra["announced"] = row.round
         return True
 
     # -------------------------------------------------------------- problems
@@ -153,28 +212,29 @@ class TournamentPosts:
 
     async def post_podium(self, row: TournamentRow, final: list[Standing]) -> None:
         """Post the podium (once: its id goes in ``row.extra["podium_id"]``, saved by the
-        caller with the FINISHED phase), with a Replay button per game, the last round's
-        first, as many as a message holds."""
+        caller with the FINISHED phase), with a Replay button per game, by round and
+        table, as many as a message holds."""
         if row.extra.get("podium_id"):
             return
         embed, view = self.podium_message(row, final)
-        message = await self.channel(row).send(
-            embed=embed,
-            view=view,
-            allowed_mentions=discord.AllowedMentions.none(),
-            nonce=nonce(row.nonce_key, "podium"),
-        )
+        async with self.paced(row.channel_id):
+            message = await self.channel(row).send(
+                embed=embed,
+                view=view,
+                allowed_mentions=discord.AllowedMentions.none(),
+                nonce=nonce(row.nonce_key, "podium"),
+            )
         row.extra["podium_id"] = message.id
 
     def podium_message(
         self, row: TournamentRow, final: list[Standing]
     ) -> tuple[discord.Embed, discord.ui.View]:
-        """The podium's embed and its Replay buttons (the last round's games first)."""
+        """The podium's embed and its Replay buttons (by round and table)."""
         t = self.language(row.guild_id)
-        played = sorted(
-            (tr for tr in row.tables if tr.game_id is not None),
-            key=lambda tr: (-tr.table.round, tr.table.number),
-        )
-        games = [int(tr.game_id or 0) for tr in played]
+        games = [
+            Played(int(tr.game_id), tr.table.round, tr.table.number)
+            for tr in row.tables
+            if tr.game_id is not None
+        ]
         embed = podium_embed(row.name, final, names_of(row), t, games=len(games))
         return embed, podium_view(games, t)

@@ -68,7 +68,7 @@ class RoundRunner:
         self.games = games
         self.table = table
         self.storage = games.storage
-        self.posts = TournamentPosts(bot, language)
+        self.posts = TournamentPosts(bot, language, paced=table.outbox.paced)
         self.pacer = ThreadPacer(bot)
         self.timers = Timers(self.on_deadline)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -162,6 +162,8 @@ class RoundRunner:
                     await self.finish(row)
                     return
                 await self.pair(row)
+            if await self.posts.announce_round(row):  # once a round, after a kill too
+                await self.save(row)
         self.open_tables(tournament_id)
 
     def over(self, row: TournamentRow) -> bool:
@@ -263,7 +265,8 @@ class RoundRunner:
 
     async def deal(self, row: TournamentRow, table: Table, thread_id: int) -> Game:
         """The table's match, dealt in its thread, its first table queued with a message
-        naming every player (committed with the game: the durable outbox posts it)."""
+        naming every player (that message kept in the row that creates the game until
+        the save that queues it: :meth:`TableFlow.welcome`; the durable outbox posts)."""
         names = {e.user_id: e.name for e in row.entrants}
         seats = []
         computers = 0
@@ -280,29 +283,25 @@ class RoundRunner:
         seed = tournament_deals.deal_seed(row.extra)
         if seed is not None:
             mark["commitment"] = tournament_deals.commitment(row.id, row.extra)
+        # what the thread shows first, kept in the row that creates the game (posted by
+        # the save below, or after a restart if the process dies before it)
+        people = [p for p in table.players if p is not None]
+        welcome = {"name": row.name, "round": table.round, "table": table.number,
+                   "players": people}  # fmt: skip
         game = await self.games.open_table(
             row.guild_id,
             thread_id,
             seats,
             row.settings.game,
             hints=row.settings.hints,
-            extra={"tournament": mark},
+            extra={"tournament": mark, "welcome": welcome},
             locale=row.extra.get("locale"),
             seed=None if seed is None else table_seed(seed, table.round, table.number),
             cuts=tournament_deals.table_cuts(row.extra, table.players),
         )
         async with self.games.session(game.id) as game:
             assert game is not None
-            t = self.table.lang(game)
-            people = [p for p in table.players if p is not None]
-            welcome = t(
-                "🏆 {name}, round {round}, table {table}: {players}. Good luck!",
-                name=row.name,
-                round=table.round,
-                table=table.number,
-                players=t.listing(f"<@{p}>" for p in people),
-            )
-            self.table.post(game, content=welcome, mentions=tuple(people))
+            self.table.welcome(game)
             self.table.announce(game, lambda t: t("The cards are dealt."))
             await self.games.save(game)
             self.table.timers.schedule(game.id, game.deadline)
@@ -407,6 +406,33 @@ class RoundRunner:
             await self.show_standings(row)
         row.deadline = None
         await self.save(row)
+
+    async def end_dropped(self, row: TournamentRow, user_id: int) -> bool:
+        """A player left mid-round (``row`` read after their drop was kept): the table they
+        sit at ends now, their forfeit recorded and said at the table, so their opponents
+        and the round wait for no turn limits. ``True`` if a table was decided."""
+        tr = next(
+            (t for t in round_tables(row) if t.result is None and user_id in t.table.people),
+            None,
+        )
+        if tr is None:
+            return False
+        entrant = row.entrant(user_id)
+        name = entrant.name if entrant is not None else str(user_id)
+        game = None
+        if tr.game_id is not None:
+            async with self.games.session(tr.game_id) as game:
+                if game is not None and game.status.active:
+                    await self.games.stop(
+                        game,
+                        allowed=True,
+                        announce=functools.partial(self.table.forfeited, game, name),
+                        ended="forfeit",
+                    )
+                    self.table.timers.cancel(game.id)
+                    self.table.follow(game)
+        await self.record(row, tr, game)
+        return True
 
     async def stop_games(self, row: TournamentRow) -> None:
         """The organiser ends the tournament: its running games are stopped and decided."""

@@ -1,10 +1,11 @@
 """A tournament's buttons: the sign-up's Join / Leave (players) and Start / Cancel (the
 organiser), and the podium's Replay per game (``k:replay:<game>:0:open``, as a finished
-match's own Replay button)."""
+match's own Replay button), labelled by its round and table."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import discord
 
@@ -40,20 +41,30 @@ def signup_view(tournament_id: int, t: Lang = EN) -> discord.ui.View:
     return view
 
 
-def podium_view(games: Sequence[int], t: Lang = EN) -> discord.ui.View | None:
-    """A Replay button per game, as many as a message holds (the caller orders them:
-    the final round's first); ``None`` when no game was played."""
+class Played(NamedTuple):
+    """A game of the tournament, as the podium's Replay button names it."""
+
+    game_id: int
+    round: int
+    table: int
+
+
+def podium_view(games: Sequence[Played], t: Lang = EN) -> discord.ui.View | None:
+    """A Replay button per game, in the order played (round by round, table by table),
+    each saying its round and table ("R1 · #1"); past a message's :data:`MAX_BUTTONS`,
+    the latest games (the final rounds matter most). ``None`` when no game was played."""
     if not games:
         return None
+    ordered = sorted(games, key=lambda g: (g.round, g.table))[-MAX_BUTTONS:]
     view = discord.ui.View(timeout=None)
-    for index, game_id in enumerate(games[:MAX_BUTTONS]):
+    for index, game in enumerate(ordered):
         view.add_item(
             KasinoButton(
                 "replay",
-                game_id,
+                game.game_id,
                 0,
                 "open",
-                label=t("Replay #{id}", id=game_id),
+                label=t("R{round} · #{table}", round=game.round, table=game.table),
                 emoji="⏯️",
                 row=index // ROW_WIDTH,
             )

@@ -329,16 +329,16 @@ class TournamentFlow:
                 await self.show_standings(interaction, row)
                 return
             if action == "drop" and (member is None or member.id == interaction.user.id):
-                await self.drop(interaction, row, interaction.user.id)
-                return
-            if not may_run(interaction, row):
+                advance = await self.drop(interaction, row, interaction.user.id)
+            elif not may_run(interaction, row):
                 await refuse(interaction, NOT_ORGANISER)
                 return
-            try:
-                advance = await self.organise(interaction, row, action, member)
-            except StaleTournament:
-                await refuse(interaction, "The tournament changed meanwhile; try again.")
-                return
+            else:
+                try:
+                    advance = await self.organise(interaction, row, action, member)
+                except StaleTournament:
+                    await refuse(interaction, "The tournament changed meanwhile; try again.")
+                    return
         if advance:
             await self.runner.advance(tournament_id)
 
@@ -353,8 +353,7 @@ class TournamentFlow:
         move on now."""
         t = private(interaction)
         if action == "drop" and member is not None:
-            await self.drop(interaction, row, member.id)
-            return False
+            return await self.drop(interaction, row, member.id)
         if action == "add":
             return await self.add(interaction, row, member)
         if action == "start":
@@ -411,24 +410,35 @@ class TournamentFlow:
 
     async def drop(
         self, interaction: discord.Interaction, row: TournamentRow, user_id: int
-    ) -> None:
+    ) -> bool:
         """A player leaves (themselves, or dropped by the organiser): before the start they
         are taken off the list; after it they are paired no more, and the table they sit
-        at is decided against them when it ends."""
+        at ends at once, decided against them. ``True``: the tournament may move on (that
+        table may have been the round's last)."""
         if user_id != interaction.user.id and not may_run(interaction, row):
             await refuse(interaction, NOT_ORGANISER)
-            return
+            return False
         entrant = next((e for e in row.entrants if e.user_id == user_id), None)
         if entrant is None or not entrant.active:
             await refuse(interaction, "That player is not playing in this tournament.")
-            return
+            return False
+        ended = False
         if row.phase is Phase.SIGNUP:
             await self.storage.remove_entrant(row.id, user_id)
             await self.runner.posts.show_signup(await self.storage.get_tournament(row.id) or row)
         else:
             await self.storage.drop_entrant(row.id, user_id, row.round)
+            # answered first (within Discord's three seconds), then the table is ended
+            await self.say(interaction, row, N_("{name} has left the tournament."),
+                           name=entrant.name)  # fmt: skip
+            log.info("tournament %s: an entrant dropped", row.id)  # never who
+            dropped = await self.storage.get_tournament(row.id)
+            if dropped is not None:
+                ended = await self.runner.end_dropped(dropped, user_id)
+            return ended
         await self.say(interaction, row, N_("{name} has left the tournament."), name=entrant.name)
         log.info("tournament %s: an entrant dropped", row.id)  # never who: logs name no one
+        return ended
 
     async def add(
         self, interaction: discord.Interaction, row: TournamentRow, member: discord.Member | None

@@ -196,9 +196,12 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
         )
         return view
     if game.status is Status.FINISHED:
-        view.add_item(
-            KasinoButton("rematch", game.id, label=t("Rematch"), style=discord.ButtonStyle.success)
-        )
+        if not game.in_tournament:  # a tournament's table is its thread's only match
+            view.add_item(
+                KasinoButton(
+                    "rematch", game.id, label=t("Rematch"), style=discord.ButtonStyle.success
+                )
+            )
         view.add_item(replay_button(game.id, t))
         view.add_item(analyse_button(game.id, t))
         if game.extra.get("next_seed") is not None:

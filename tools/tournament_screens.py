@@ -1,18 +1,21 @@
-"""Screenshots of a tournament's three messages: the sign-up with its players, a round's
-standings and the podium, on Discord's dark and light themes, at 1×.
+"""Screenshots of a tournament's messages: the sign-up with its players, a round's start,
+a round's standings and the podium, on Discord's dark and light themes, at 1×.
 
 Not a test: run it by hand and look at the pictures::
 
     .venv/bin/python tools/tournament_screens.py --out /tmp/tournament-screens
     .venv/bin/python tools/tournament_screens.py --out /tmp/sv --server-locale sv
     .venv/bin/python tools/tournament_screens.py --out /tmp/warned --no-threads
+    .venv/bin/python tools/tournament_screens.py --out /tmp/bye --odd
 
 Unlike ``tools/screenshots.py`` (which drives one member's page), this runs the bot in
 SimCord in this process: eight members sign up to a 3-round Swiss through the bot's own
 commands and buttons, their games are played by the automatic moves of 15-second turns,
 each round is decided at its deadline by the score (virtual time), and the
-Preview page of the tournament's channel is pictured after the sign-up, after round 1
-and at the end (``t1-signup``, ``t2-standings``, ``t3-podium``). With ``--no-threads`` the
+Preview page of the tournament's channel is pictured after the sign-up, as round 1
+begins, after round 1 and at the end (``t1-signup``, ``t2-round``, ``t2-standings``,
+``t3-podium``). ``--odd`` signs up a ninth member, so each round has a bye (named in the
+round's message). With ``--no-threads`` the
 channel refuses the tables' threads at the start, and the organiser's warning is pictured
 instead (``t2-no-threads``).
 """
@@ -91,7 +94,9 @@ async def refused(*args: object, **kw: object) -> int:
     raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "Missing Permissions")
 
 
-async def run(out: Path, server_locale: str, browser_path: str, no_threads: bool) -> list[Path]:
+async def run(
+    out: Path, server_locale: str, browser_path: str, no_threads: bool, odd: bool = False
+) -> list[Path]:
     for function, (defaults, keywords) in settle_defaults(0.001):
         function.__defaults__, function.__kwdefaults__ = defaults, keywords
     saved: list[Path] = []
@@ -110,7 +115,8 @@ async def run(out: Path, server_locale: str, browser_path: str, no_threads: bool
             organiser = guild.add_member(env.create_user("organiser", global_name="Olga"),
                                          roles=[role])  # fmt: skip
             harness.members = [
-                guild.add_member(env.create_user(n.lower(), global_name=n)) for n in PLAYERS
+                guild.add_member(env.create_user(n.lower(), global_name=n))
+                for n in PLAYERS + (("Ivar",) if odd else ())
             ]
             result = await harness.slash(organiser, "kasino tournament new", title="Friday Cup",
                                          round_minutes=30, rounds=3)  # fmt: skip
@@ -145,6 +151,8 @@ async def run(out: Path, server_locale: str, browser_path: str, no_threads: bool
                     await bot.close_storage()
                     return saved
                 await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
+                await asyncio.sleep(2)  # the page follows the channel
+                saved += await shoot(page, out, "t2-round", await message(page, "🏁"))
                 await env.advance_time(30 * 60 + 1)
                 await asyncio.sleep(2)  # the page follows the channel
                 # the standings' footer, in the server's language (the podium has it too)
@@ -167,10 +175,13 @@ def main() -> None:
     parser.add_argument("--browser", default=CHROMIUM, help="the Chromium to drive")
     warning = "picture the organiser's warning when threads are refused"
     parser.add_argument("--no-threads", action="store_true", help=warning)
+    parser.add_argument("--odd", action="store_true", help="nine players: a bye each round")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     discord.utils.setup_logging(level=40)
-    for path in asyncio.run(run(args.out, args.server_locale, args.browser, args.no_threads)):
+    for path in asyncio.run(
+        run(args.out, args.server_locale, args.browser, args.no_threads, args.odd)
+    ):
         print(path)
 
 

@@ -188,9 +188,11 @@ def standings_embed(
     *,
     done: int = 0,
     tables: int = 0,
+    byes: int = 0,
 ) -> discord.Embed:
     """A round's standings: every player's line with the tiebreak columns, and how many
-    of the round's tables have finished."""
+    of the round's tables have finished (a bye is a table, finished from the start: said,
+    so that "2 of 4" with one game over reads right)."""
     embed = discord.Embed(
         title=t(
             "🏆 {name}: standings after round {round} of {rounds}",
@@ -200,7 +202,14 @@ def standings_embed(
         ),
         colour=TABLE_COLOUR,
     )
-    if tables:
+    if tables and byes:
+        embed.description = t(
+            "Tables finished: {done} of {tables} (byes: {byes}).",
+            done=done,
+            tables=tables,
+            byes=byes,
+        )
+    elif tables:
         embed.description = t("Tables finished: {done} of {tables}.", done=done, tables=tables)
     _standing_fields(embed, standings, names, t)
     return embed

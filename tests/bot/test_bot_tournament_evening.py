@@ -26,7 +26,7 @@ from bot.tournaments.model import Decided, Phase
 from bot.tournaments.pairing import final_standings
 from bot.tournaments.standings import draw_key
 from bot.tournaments.tables import results_of
-from tests.bot.kasino_harness import Harness, cid, custom_ids
+from tests.bot.kasino_harness import Harness, cid, components, custom_ids
 from tests.dbrows import query
 
 SIXTEEN = tuple(f"player{n:02d}" for n in range(5, 17))  # with the harness's four
@@ -267,10 +267,14 @@ async def check_podium(harness: Harness, row: TournamentRow, *, lowest_wins: boo
     assert listed_names(podium) == [names[u] for u in order]
     top = podium.embeds[0].description.splitlines()[:3]
     assert top == [f"{medal} **{names[u]}**" for medal, u in zip("🥇🥈🥉", order, strict=False)]
-    # a Replay button per game, the last round's first, as many as a message holds (25)
-    replays = [int(c.split(":")[2]) for c in custom_ids(podium) if c.startswith("k:replay:")]
-    latest = sorted(row.tables, key=lambda tr: (-tr.table.round, tr.table.number))
-    assert replays == [tr.game_id for tr in latest][:25]
+    # a Replay button per game, by round and table, as many as a message holds (25: the
+    # latest), each labelled with its round and table
+    buttons = [c for c in components(podium) if str(c.get("custom_id")).startswith("k:replay:")]
+    played = sorted(row.tables, key=lambda tr: (tr.table.round, tr.table.number))[-25:]
+    assert [int(c["custom_id"].split(":")[2]) for c in buttons] == [tr.game_id for tr in played]
+    assert [c["label"] for c in buttons] == [
+        f"R{tr.table.round} · #{tr.table.number}" for tr in played
+    ]
     assert f"{len(row.tables)} games were played" in podium.embeds[0].description
     return order
 

@@ -21,6 +21,7 @@ import discord
 
 from bot.i18n import N_, Lang
 from bot.nonces import nonce
+from bot.render import relative_time
 from bot.storage.tournaments import TournamentRow
 from bot.tournaments import deals as tournament_deals
 from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
@@ -157,13 +158,14 @@ class TournamentPosts:
         mention: they have no thread, so this is how they learn it)."""
         t = self.language(row.guild_id)
         deadline = int(row.deadline or 0)
+        at = f"<t:{deadline}:t>"  # Discord's time markup, in the reader's client's clock
         text = t(
             ROUND_BEGINS,
             name=row.name,
             round=row.round,
             rounds=int(row.extra.get("rounds") or row.round),
-            deadline=f"<t:{deadline}:t>",
-            left=f"<t:{deadline}:R>",
+            deadline=at,
+            left=relative_time(deadline),
         )
         byes = [p for tr in round_tables(row) if tr.table.bye for p in tr.table.people]
         if byes:

@@ -792,16 +792,18 @@ def final_line(game: Game, t: Lang = EN) -> str:
     return t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
 
 
+FINAL_HEAD = N_(
+    "🔒 Match sealed: `{head}`. Note it: with the game's export,"
+    " `python -m bot verify --head` proves this is the match played."
+)
+
+
 def final_head_line(game: Game, t: Lang = EN) -> str:
     """A player's private note of the match's final head (``""``: none), in their hand
     view's last update: what `python -m bot verify --head` proves the whole match with."""
     final = live_final(game)
     if final is not None:
-        return t(
-            "🔒 Match sealed: `{head}`. Note it: with the game's export,"
-            " `python -m bot verify --head` proves this is the match played.",
-            head=shown(final),
-        )
+        return t(FINAL_HEAD, head=shown(final))
     head = live_head(game)
     if head is not None:  # an older chain: its last head is what its end showed
         return t("🔒 Moves sealed: `{head}`.", head=short(head))

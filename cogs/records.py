@@ -229,7 +229,8 @@ class RecordFlow:
             await refuse(interaction, ELSEWHERE)
             return
         text = check_text(game, private(interaction))
-        await interaction.response.send_message(text, ephemeral=True)
+        # a message holds 2000 characters (check_text keeps well within them)
+        await interaction.response.send_message(text[:2000], ephemeral=True)
 
     # ----------------------------------------------------------------- export
 

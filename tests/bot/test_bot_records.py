@@ -233,7 +233,7 @@ def _slot(message: Any, slot: str) -> str:
 
 
 async def test_the_moves_are_sealed_and_the_export_proves_them(harness: Harness) -> None:
-    """"How to check" on the table gives the sealed log's head after every move, each
+    """The table's "How to check" gives the sealed log's head after every move, each
     player's hand view gives the final head at the end, and ``verify --head`` with it
     passes on the export (and fails with another head); every stored move carries its
     seal."""

@@ -466,7 +466,7 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
             need=need,
         )
     footer = t("Game #{id}", id=game.id)
-    if lobby_commitment(game) is not None:
+    if game.status is Status.LOBBY and lobby_commitment(game) is not None:
         # the seed's commitment goes to each person privately (on Join, to the host with
         # /kasino new); the lobby only says the deal can be checked, and "How to check"
         # gives the values to whoever asks
@@ -720,9 +720,10 @@ def table_embed(
     if game.status is Status.PLAYING:
         footer += t(" · press “Your hand” to see your cards and play")
     footer += sealed_footer(game, t, final_shown=final_shown)
-    if live_head(game) is not None:
-        # one plain mark: the values (deal commitments, the sealed log's heads) are behind
-        # "How to check", sent privately, and in the export (docs/record.md)
+    if live_head(game) is not None and game.status in (Status.PLAYING, Status.FINISHED):
+        # one plain mark, where the How to check button is (a table in play, the end): the
+        # values (deal commitments, the sealed log's heads) are behind it, sent privately,
+        # and in the export (docs/record.md)
         footer += "\n" + t(FAIR_MARK)
     embed.set_footer(text=footer)
     return embed

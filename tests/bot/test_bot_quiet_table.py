@@ -127,3 +127,16 @@ async def test_the_replay_is_about_the_cards(harness: Harness) -> None:
     assert any(i.startswith("k:check:") for i in ids)
     answer = await how_to_check(harness, anna, replay.response)
     assert f"Seed: `{game.match.seed}`" in answer
+
+
+async def test_the_mark_shows_only_where_its_button_is(harness: Harness) -> None:
+    """A stopped game's lobby and last table have no How to check button: no mark that
+    tells people to press it."""
+    game = await harness.start_game(2, target=21)
+    await harness.play_move(game)
+    await harness.slash(harness.members[0], "kasino stop")
+    await harness.env.settle()
+    for message in harness.public_messages():
+        if EN(FAIR_MARK) in public_text(message):
+            ids = [c.get("custom_id", "") for c in components(message)]
+            assert any(i.startswith("k:check:") for i in ids), public_text(message)

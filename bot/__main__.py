@@ -89,9 +89,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "verify",
         help="check an exported game record: its deals' commitments and every move",
         description="Recompute each round's deck from its seed, check it against the"
-        " commitment the table showed and against every card played (the engine replays the"
-        " game), and compare the final scores; recompute the sealed move log and, given the"
-        " final head a player saw on the end message, prove the record is the match played."
+        " commitment (each round's, as How to check gave it) and against every card played"
+        " (the engine replays the game), and compare the final scores; recompute the sealed"
+        " move log and, given the final head a player saw in their hand view at the end,"
+        " prove the record is the match played."
         " Prints OK and what it proved, or what failed. Exit code 0: all proved; 1: failed;"
         " 2: only part proved (an earlier head: the first moves only; an older game's head;"
         " a seed commitment given with fewer than 32 hex digits).",
@@ -101,7 +102,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--head",
         metavar="HEX",
         default=None,
-        help="the final head a player saw on the end message ('Match sealed:'), at least"
+        help="the final head a player saw in their hand view at the end ('Match sealed:'), at least"
         " 16 hex digits (a table's 'moves:' head proves only the moves before it)",
     )
     verify.add_argument(

@@ -16,7 +16,7 @@ from bot.engine import Build, Card, Move, Round, Rules, capture_targets, rules_f
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
-from bot.records.deals import round_commitment, seed_commitment, short
+from bot.records.deals import seed_commitment, short
 from bot.records.seal import (
     cuts_in,
     live_final,
@@ -482,11 +482,11 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
             need=need,
         )
     footer = t("Game #{id}", id=game.id)
-    committed = lobby_commitment(game)
-    if committed is not None:
-        # the seed is drawn when the lobby opens: committed to before anyone cuts or
-        # presses Start, and kept on the lobby after (each person was also sent it)
-        footer += t(" · seed: {commitment}", commitment=committed)
+    if game.status is Status.LOBBY and lobby_commitment(game) is not None:
+        # the seed's commitment goes to each person privately (on Join, to the host with
+        # /kasino new); the lobby only says the deal can be checked, and "How to check"
+        # gives the values to whoever asks
+        footer += "\n" + t(FAIR_MARK)
     embed.set_footer(text=footer)
     return embed
 
@@ -690,10 +690,17 @@ def last_move(game: Game, t: Lang = EN) -> str:
 
 
 def table_embed(
-    game: Game, *, paused: bool = False, ink: CardInk = TEXT_INK, t: Lang = EN
+    game: Game,
+    *,
+    paused: bool = False,
+    ink: CardInk = TEXT_INK,
+    t: Lang = EN,
+    final_shown: bool = False,
 ) -> discord.Embed:
     """The public table: table cards, whose turn, deal k of n, sides, last move. Players
-    are named by name (a mention in an embed shows as a number where not cached)."""
+    are named by name (a mention in an embed shows as a number where not cached).
+    ``final_shown``: a finished match's end message, where some person has no private
+    place for the final head (:func:`sealed_footer`)."""
     match = game.match
     rnd = match.round
     paused = paused or bool(game.extra.get("paused"))
@@ -704,9 +711,6 @@ def table_embed(
     lines = [t("**Table ({count}):** {table}", count=len(rnd.table), table=table)]
     if game.status is Status.PLAYING:
         lines.append(deal_line(game, t))
-        cut = cut_line(game, t)
-        if cut:
-            lines.append(cut)
         if paused:
             lines.append(
                 t(
@@ -731,19 +735,12 @@ def table_embed(
     footer = t("Game #{id}", id=game.id)
     if game.status is Status.PLAYING:
         footer += t(" · press “Your hand” to see your cards and play")
-        # the round's deal, committed to from its first table (checked after the match)
-        number = match.rounds_played + 1
-        deal = short(round_commitment(match.seed, game.id, number, round_cut(game, number)))
-        footer += t(" · deal {number}: {commitment}", number=number, commitment=deal)
-    final = live_final(game)
-    head = live_head(game)
-    if final is not None and game.status in (Status.STOPPED, Status.ABANDONED):
-        # a game that ended without a result is sealed too: its record can be exported
-        footer += t(" · match sealed: {head}", head=shown(final))
-    elif head is not None and game.status in (Status.PLAYING, Status.FINISHED):
-        # the sealed log's head after the last move (bot.records.seal): what proves later
-        # that an export's moves are the ones played here
-        footer += t(" · moves: {head}", head=short(head))
+    footer += sealed_footer(game, t, final_shown=final_shown)
+    if live_head(game) is not None and game.status in (Status.PLAYING, Status.FINISHED):
+        # one plain mark, where the How to check button is (a table in play, the end): the
+        # values (deal commitments, the sealed log's heads) are behind it, sent privately,
+        # and in the export (docs/record.md)
+        footer += "\n" + t(FAIR_MARK)
     embed.set_footer(text=footer)
     return embed
 
@@ -778,24 +775,63 @@ def ended_text(status: Status, t: Lang = EN) -> str:
     return t(message) if message else t("The game is over.")
 
 
-def final_line(game: Game, t: Lang = EN) -> str:
-    """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.``, the
-    head of its sealed move log (what ``python -m bot verify --head`` checks), and the
-    commitment to a rematch's seed, drawn now so that the Rematch click cuts a deal the
-    bot committed to before it."""
-    line = t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
+# The one plain line that says a game can be checked ("How to check" gives the values)
+FAIR_MARK = N_("🔒 Fair deal · sealed moves: press “How to check”")
+
+
+def sealed_footer(game: Game, t: Lang = EN, *, final_shown: bool = False) -> str:
+    """What of the seal a table's footer still carries, in small text: a finished
+    match's rematch seed commitment (its players must have seen it before the Rematch
+    click cuts it) and, with ``final_shown``, its final head (a person who gets no private
+    hand view at the end, or a table of computers only, sees it here); a game that ended
+    without a result its final head. Nothing while the game is played."""
     final = live_final(game)
-    head = live_head(game)
+    footer = ""
+    if game.status is Status.FINISHED:
+        following = game.extra.get("next_seed")
+        if following is not None:
+            seed = shown(seed_commitment(following, game.id))
+            footer += t(" · a rematch's seed: {seed}", seed=seed)
+        if final is not None and final_shown:
+            footer += t(" · match sealed: {head}", head=shown(final))
+        elif final is None and live_head(game) is not None and final_shown:
+            footer += t(" · moves sealed: {head}", head=short(live_head(game) or ""))
+    elif final is not None and game.status in (Status.STOPPED, Status.ABANDONED):
+        # a game that ended without a result is sealed too: its record can be exported
+        footer += t(" · match sealed: {head}", head=shown(final))
+    return footer
+
+
+def final_line(game: Game, t: Lang = EN) -> str:
+    """The one message at the end of a match: ``🏆 Game over: Anna wins 17 to 12.`` (the
+    seal's values are in the table's footer where needed, :func:`sealed_footer`, and in
+    each player's hand view, :func:`final_head_line`)."""
+    return t("🏆 Game over: **{winner}**.", winner=winner_text(game, t))
+
+
+FINAL_HEAD = N_(
+    "🔒 Match sealed: `{head}`. Note it: with the game's export,"
+    " `python -m bot verify --head` proves this is the match played."
+)
+
+
+def final_head_line(game: Game, t: Lang = EN) -> str:
+    """A player's private note of the match's final head (``""``: none), in their hand
+    view's last update: what `python -m bot verify --head` proves the whole match with."""
+    final = live_final(game)
     if final is not None:
-        # the whole match in one hash: what `python -m bot verify --head` requires
-        line += "\n" + t("Match sealed: `{head}`", head=shown(final))
-    elif head is not None:
-        line += "\n" + t("Moves sealed: `{head}`", head=short(head))
-    following = game.extra.get("next_seed")
-    if following is not None:
-        seed = shown(seed_commitment(following, game.id))
-        line += " · " + t("a rematch's seed: `{seed}`", seed=seed)
-    return line
+        return t(FINAL_HEAD, head=shown(final))
+    head = live_head(game)
+    if head is not None:  # an older chain: its last head is what its end showed
+        return t("🔒 Moves sealed: `{head}`.", head=short(head))
+    return ""
+
+
+def private_heads(game: Game, is_open: Any) -> bool:
+    """Whether every person seated gets the final head privately: each has a hand view
+    ``is_open(user id)`` can still edit at the end (a table of computers only has none)."""
+    people = [seat for seat in game.seats if seat.is_human]
+    return bool(people) and all(is_open(int(seat.user_id or 0)) for seat in people)
 
 
 # The most characters the table and a summary give the moves of a run (as drawn, card
@@ -935,6 +971,9 @@ def hand_content(
             lines.append(t("The game is over. {winner}.", winner=winner_text(game, t)))
         else:
             lines.append(ended_text(game.status, t))
+        sealed = final_head_line(game, t)
+        if sealed:
+            lines.append(sealed)
     elif game.extra.get("paused"):
         lines.append(
             t(

@@ -17,6 +17,8 @@ custom_id formats (``k`` for Kasino)::
     k:which:<game>:<version>:<card>:<positions mask>:<render>   select: c<n>, the n-th
                                         move of the card using exactly those items (builds)
     k:rematch:<game>
+    k:check:<game>                      "How to check" on a lobby, table, end message or
+                                        replay: the game's values shown so far, privately
     k:forget:<user>:<yes|no>            /kasino forget-me's confirmation (that user's only)
     k:scores:<variant|->:<target>:<page>[:<p|c>[:<r|w>]]   people / computers board, by
                                         rating or wins (without it: wins, as before)
@@ -94,6 +96,7 @@ _FIELDS = {
     "lobby": 2, "hand": 2, "hint": 2, "card": 2, "take": 3, "pick": 3, "which": 4, "rematch": 1,
     "rules": 1, "forget": 2, "history": 3, "histpick": 3, "replay": 3, "jump": 1,
     "analyse": 1, "review": 4, "cut": 1, "tcut": 1, "rcut": 1, "cutfor": 1,
+    "check": 1,
 }  # fmt: skip
 FORGET_ANSWERS = ("yes", "no")
 # A practice position's hand view (cogs.practice): the game kinds' menus, another namespace.
@@ -113,6 +116,7 @@ MAX_REVIEW_PAGE = MAX_STEP  # a page per move analysed
 # starts or cancels.
 BUTTON_KINDS += ("tour",)
 BUTTON_KINDS += ("cutfor",)  # a finished match's "Cut the rematch" (its menu, privately)
+BUTTON_KINDS += ("check",)  # "How to check" a game's deal and moves (privately)
 TOUR_ACTIONS = ("join", "leave", "start", "cancel")
 
 
@@ -270,7 +274,7 @@ def parse_click(text: object, values: object = None) -> Click:
             raise BadComponent(f"unknown lobby action {fields[1]!r}")
         _no_values(values)
         return Click(kind, game, action=fields[1])
-    if kind in ("rematch", "cutfor"):
+    if kind in ("rematch", "cutfor", "check"):
         _no_values(values)
         return Click(kind, game)
     if kind in ("cut", "tcut", "rcut"):  # a lobby's or sign-up's "Cut the deck": one number

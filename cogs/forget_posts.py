@@ -155,7 +155,11 @@ class ForgetPosts:
             ended = final_line(game, t) if game.status is Status.FINISHED else None
             fields = {
                 "content": ended or ended_text(game.status, t),
-                "embeds": [table_embed(game, ink=self.ink(game.guild_id), t=t)],
+                # drawn again, the end message keeps its final head: it may have been the
+                # only place a player saw it (the edit is marked anyway)
+                "embeds": [
+                    table_embed(game, ink=self.ink(game.guild_id), t=t, final_shown=bool(ended))
+                ],
                 # no Rematch: a forgotten seat cannot be seated again
                 "view": replay_only_view(game.id, t) if ended else None,
             }

@@ -779,6 +779,9 @@ class Kasino(
         if click.owner:  # a practice position's menus (cogs.practice)
             await self.practice.on_click(interaction, click)
             return
+        if click.kind == "check":  # read only: on any of the game's messages or replays
+            await self.records.on_check(interaction, click)
+            return
         if click.kind == "analyse":
             await self.analysis.on_analyse(interaction, click)
             return

@@ -15,12 +15,13 @@ from typing import Any
 
 import discord
 
+from bot.check_text import check_text
 from bot.i18n import N_, Lang
 from bot.models import Game
 from bot.records.record import GameRecord, NoRecord, RecordError, load_record
 from bot.records.replays import history_embed, history_option_label, replay_embed
 from bot.storage import CorruptGame, Storage
-from cogs.common import NOT_MINE, private, refuse
+from cogs.common import ELSEWHERE, GONE, NOT_MINE, private, refuse
 from cogs.components import kasino_ids
 from cogs.custom_ids import Click, HistoryPage
 from cogs.decks import Inks
@@ -187,7 +188,7 @@ class RecordFlow:
         if click.kind == "replay" and click.slot == "open":
             await self.show_replay(interaction, click.game, click.step, edit=False)
             return
-        if not own_message(interaction, ("k:replay:", "k:jump:", "k:analyse:")):
+        if not own_message(interaction, ("k:replay:", "k:jump:", "k:analyse:", "k:check:")):
             await refuse(interaction, NOT_MINE)
             return
         await self.show_replay(interaction, click.game, click.step, edit=True)
@@ -211,6 +212,26 @@ class RecordFlow:
         else:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
+    # ------------------------------------------------------------ how to check
+
+    async def on_check(self, interaction: discord.Interaction, click: Click) -> None:
+        """ "How to check" (a lobby, table, end message or replay of this server): what the
+        🔒 mark means and the game's values shown so far, privately. It reads only: every
+        value in it was shown at the time or is the record's once the match is over."""
+        try:
+            game = await self.storage.get_game(click.game)
+        except CorruptGame:
+            game = None
+        if game is None:
+            await refuse(interaction, GONE)
+            return
+        if game.guild_id != interaction.guild_id:
+            await refuse(interaction, ELSEWHERE)
+            return
+        text = check_text(game, private(interaction))
+        # a message holds 2000 characters (check_text keeps well within them)
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
     # ----------------------------------------------------------------- export
 
     async def export(self, interaction: discord.Interaction, game_id: int) -> None:
@@ -224,8 +245,8 @@ class RecordFlow:
         await interaction.response.send_message(
             t(
                 "Game #{id} as a record (schema in docs/record.md). Check it *with the head"
-                " you saw* on its end message (“Match sealed”) and the seed commitment you"
-                " were sent when you joined:"
+                " you saw* in your hand view at the end (“Match sealed”) and the seed"
+                " commitment you were sent when you joined:"
                 " `python -m bot verify kasino-{id}.json --head HEAD --seed SEED`"
                 " (the file alone proves nothing: whoever made it could have made it"
                 " consistent). Play it back with `python -m bot replay kasino-{id}.json`.",

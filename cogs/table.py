@@ -29,6 +29,7 @@ from bot.render import (
     final_line,
     hand_content,
     lobby_embed,
+    private_heads,
     round_summary,
     seat_name,
     table_embed,
@@ -246,7 +247,10 @@ class TableFlow:
             )
         if outcome.match_over:
             log.info("game %s: finished, winner side %s", game.id, game.match.winner)
-            table = table_embed(game, ink=ink, t=t)
+            # the final head goes to each person's hand view (its last update); the end
+            # message keeps it, small, only where someone has no view open to get it
+            everyone = private_heads(game, lambda user: self.hands.is_open(game.id, user))
+            table = table_embed(game, ink=ink, t=t, final_shown=not everyone)
             embeds = [summary, table] if summary else [table]
             content = final_line(game, t)
             self.post(game, content=content, embeds=embeds, view=table_view(game, t), table=True)

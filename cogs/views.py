@@ -121,9 +121,15 @@ def lobby_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
             "lobby", game.id, "cancel", label=t("Cancel"), style=discord.ButtonStyle.danger
         )
     )
+    view.add_item(check_button(game.id, t))
     _add_host_controls(view, game, t)
     view.add_item(cut_select(game, t))
     return view
+
+
+def check_button(game_id: int, t: Lang = EN, row: int | None = None) -> KasinoButton:
+    """ "How to check": what the 🔒 mark means and this game's values, privately."""
+    return KasinoButton("check", game_id, label=t("How to check"), emoji="🔒", row=row)
 
 
 def cut_select(
@@ -194,6 +200,7 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
                 style=discord.ButtonStyle.primary,
             )
         )
+        view.add_item(check_button(game.id, t))
         return view
     if game.status is Status.FINISHED:
         if not game.in_tournament:  # a tournament's table is its thread's only match
@@ -208,6 +215,7 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
             # the rematch's seed is committed to on this message: its players may cut it
             # (the menu comes privately: the outbox, which posts this, keeps buttons only)
             view.add_item(KasinoButton("cutfor", game.id, label=t("Cut the rematch"), emoji="✂️"))
+        view.add_item(check_button(game.id, t))  # the fifth button of the row at most
         return view
     return None
 
@@ -232,6 +240,7 @@ def replay_only_view(game_id: int, t: Lang = EN) -> discord.ui.View:
     view = _view()
     view.add_item(replay_button(game_id, t))
     view.add_item(analyse_button(game_id, t))
+    view.add_item(check_button(game_id, t))
     return view
 
 
@@ -750,6 +759,7 @@ def replay_view(
         )
     )
     view.add_item(analyse_button(game_id, t, row=2))
+    view.add_item(check_button(game_id, t, row=2))  # the seeds and commitments, privately
     return view
 
 

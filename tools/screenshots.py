@@ -56,7 +56,7 @@ from playwright.sync_api import Locator, Page, sync_playwright
 from bot.i18n import Lang, lang_of
 from bot.lessons import lesson_for
 from bot.models import BUILDING, VARIANT_NAMES, Status, seat_limit
-from bot.render import ENDINGS, LEVEL_NAMES, STEP_PROMPTS, SUIT_NEUTRAL
+from bot.render import ENDINGS, FINAL_HEAD, LEVEL_NAMES, STEP_PROMPTS, SUIT_NEUTRAL
 from bot.turns import BUILD_LABELS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -216,6 +216,10 @@ class Words:
             me("Lesson: {variant} · step {step} of {steps}", variant="\x00", step="", steps="")
         )
         self.analyse = pub("Analyse my moves")
+        self.how_to_check = pub("How to check")
+        self.check_title = before(me("🔒 **How to check game #{id}**", id="\x00"))
+        self.check_title = self.check_title.replace("*", "").removeprefix("🔒 ").strip()
+        self.sealed = me(FINAL_HEAD, head="").split(":")[0].removeprefix("🔒 ")
         self.analysis_title = before(me("Your moves in game #{id} · {variant}", id="\x00",
                                         variant=""))  # fmt: skip
         # " · move " (a move's page title, between the game and its number)
@@ -528,8 +532,31 @@ class Match:
         if not shot_summary:
             self.shoot("5-round-summary", end.locator(".embed-card").first)
         self.shoot("6-match-end", end)
+        self.quiet_marks(end)
         self.shoot("7-lobby-after-the-match", self.messages().first)
         page.wait_for_timeout(200)
+
+    def quiet_marks(self, end: Locator) -> None:
+        """Anna's hand view at the end, with the match's final head (``6b-hand-at-the-end``),
+        and the private answer of How to check on the end message (``6c-how-to-check``)."""
+        words = self.words
+
+        def sealed_hand() -> Locator | None:
+            hand = self.hand()
+            return hand if hand is not None and words.sealed in self.text(hand) else None
+
+        hand = self.wait(sealed_hand, 20, "the final head in the hand view")
+        assert isinstance(hand, Locator)
+        self.shoot("6b-hand-at-the-end", hand)
+        self.button(end, words.how_to_check)
+        answer = self.wait(
+            lambda: (
+                (found := self.messages().filter(has_text=words.check_title)).count() and found.last
+            ),
+            what="How to check",
+        )
+        assert isinstance(answer, Locator)
+        self.shoot("6c-how-to-check", answer)
 
     def profile(self) -> None:
         """Anna's profile after the match: private, with the picture of her rating."""

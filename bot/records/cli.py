@@ -131,12 +131,12 @@ def guarantees(
     heads = record.heads()
     final = record.final()
     if final is not None:
-        lines.append(f"Match sealed: final head {final} (the end message showed {shown(final)}).")
+        lines.append(f"Match sealed: final head {final} (the players were shown {shown(final)}).")
     else:
         lines.append(f"Sealed move log: head {heads[-1]} (the table showed {heads[-1][:16]}).")
     if head is None:
         lines.append(
-            "Give the final head you saw on the end message (--head HEX) to prove this is"
+            "Give the final head you saw in your hand view at the end (--head HEX) to prove this is"
             " the match that was played."
         )
         return lines, code
@@ -158,12 +158,12 @@ def guarantees(
         lines.append(
             f"The head you saw is the last move's (a table's): it proves only the first"
             f" {sealed} moves, all of them, but not the seats, rules, options nor the result."
-            " Give the final head from the end message to prove the whole match."
+            " Give the final head from your hand view at the end to prove the whole match."
         )
     else:
         lines.append(
             f"The head you saw proves only the first {sealed} moves, not the rest of the"
-            " record. Give the final head from the end message to prove the whole match."
+            " record. Give the final head from your hand view at the end to prove the whole match."
         )
     return lines, PARTLY
 

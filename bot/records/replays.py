@@ -1,6 +1,7 @@
 """The texts of the history and of a replay: a page of finished matches, and one step of
-a finished match with every hand, the table, the move in words, the scores and the deal's
-seed and commitment."""
+a finished match with every hand, the table, the move in words and the scores (the deal's
+seed and commitment are behind the replay's "How to check", :mod:`bot.check_text`, and in
+the export)."""
 
 from __future__ import annotations
 
@@ -143,15 +144,6 @@ def replay_embed(step: Step, ink: CardInk = TEXT_INK, t: Lang = EN) -> discord.E
         hand = ink.cards(sorted_cards(rnd.hands[index]), empty=t("(empty)"))
         pile = t.ngettext("captured {n} card", "captured {n} cards", len(rnd.piles[index]))
         embed.add_field(name=seat_name(seat, t), value=f"{hand}\n{pile}", inline=True)
-    embed.add_field(
-        name=t("Deal of round {round}", round=step.round),
-        value=t(
-            "Seed `{seed}`\nCommitment `{commitment}`",
-            seed=step.seed[:80],
-            commitment=step.commitment,
-        ),
-        inline=False,
-    )
     embed.set_footer(
         text=t("Every hand is shown because the match is over. Game #{id}", id=game.id)
     )

@@ -460,3 +460,16 @@ def _positions(table: list[Any], taken: tuple[Any, ...]) -> list[str]:
     for card in taken:
         used.append(next(i for i, c in enumerate(table) if c == card and i not in used))
     return [str(i) for i in used]
+
+
+async def how_to_check(harness: Harness, member: Any, message: Any) -> str:
+    """Press "How to check" on a message (lobby, table, end message, replay): the private
+    answer's text, with the game's values shown so far."""
+    result = await harness.click(member, message, custom_id=cid(message, "k:check:"))
+    assert result.ephemeral, result
+    return str(result.response.content)
+
+
+def hand_now(harness: Harness, view: Any) -> Any:
+    """A hand view (an ephemeral message) as the backend holds it now."""
+    return harness.env.backend.get_message(harness.channel.id, view.id)

@@ -16,7 +16,7 @@ from bot.records.cli import OK, verify_file
 from bot.records.deals import round_commitment, seed_commitment, short
 from bot.records.record import load_record
 from bot.records.seal import live_final
-from tests.bot.kasino_harness import Harness, button, cid
+from tests.bot.kasino_harness import Harness, button, cid, hand_now, how_to_check
 from tests.bot.test_bot_match import play_match
 
 
@@ -48,20 +48,28 @@ async def test_the_players_cut_the_deck_and_each_is_sent_the_commitment(
     again = await harness.select(anna, lobby, ["9"], custom_id=cid(lobby, "k:cut:"))
     assert again.ephemeral and "already cut the deck (at 7)" in again.response.content
     await harness.select(bjorn, lobby, ["19"], custom_id=cid(lobby, "k:cut:"))
+    lobby = harness.current(lobby)
+    assert f"Seed commitment: `{committed}`" in await how_to_check(harness, carl, lobby)
     await harness.click(anna, harness.current(lobby), custom_id=button(lobby, "start"))
     game = await harness.game()
     assert game is not None and game.status is Status.PLAYING
     # every round cut by the players' cuts, by seat: no click id, no user id
     assert game.extra["cuts"] == ["players;0=7;1=19"] and "lobby_cuts" not in game.extra
     assert str(anna.id) not in json.dumps(game.extra["cuts"])
-    # the commitment stays on the lobby after Start
-    assert f"seed: {committed}" in harness.current(lobby).embeds[0].footer.text
-    table = harness.table_message(game).embeds[0]
-    assert "Cut by: anna (7) and bjorn (19)" in table.description
+    # the lobby and the table stay quiet: "How to check" gives the commitment, who cut
+    # and the deal's commitment to anyone who asks
+    assert committed not in harness.current(lobby).embeds[0].footer.text
+    table = harness.table_message(game)
+    answer = await how_to_check(harness, carl, table)
+    assert "Cut by: anna (7) and bjorn (19)" in answer and "Cut" not in table.embeds[0].description
     deal = short(round_commitment(game.match.seed, game.id, 1, "players;0=7;1=19"))
-    assert f"deal 1: {deal}" in table.footer.text
+    assert f"Deal 1: `{deal}`" in answer and deal not in table.embeds[0].footer.text
+    views = record_hand_views(harness)
     await play_match(harness, game)
     final = live_final(game) or ""
+    # each player reads the final head in their hand view's last update
+    for member in (anna, bjorn):
+        assert f"Match sealed: `{final[:32]}`" in hand_now(harness, views[member.id]).content
     record, _ = await load_record(harness.cog.games.storage, game.id)
     assert record.rounds >= 2 and record.round_cut(2) == "players;0=7;1=19"
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
@@ -244,6 +252,20 @@ async def test_the_players_may_cut_a_rematch_on_the_end_message(harness: Harness
     final = live_final(rematch) or ""
     assert verify_file(file.name, out, head=final[:32], seed=committed) == OK, out.getvalue()
     assert "the cuts of seat 1 (4): the bot could not choose" in out.getvalue()
+
+
+def record_hand_views(harness: Harness) -> dict[int, object]:
+    """Keep each member's latest hand view as the harness opens them (by member id)."""
+    views: dict[int, object] = {}
+    opened = harness.open_hand
+
+    async def recording(member: object, game: object) -> object:
+        result = await opened(member, game)
+        views[member.id] = result.response  # type: ignore[attr-defined]
+        return result
+
+    harness.open_hand = recording  # type: ignore[method-assign]
+    return views
 
 
 def cid_list(message: object) -> list[str]:

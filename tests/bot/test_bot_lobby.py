@@ -28,6 +28,7 @@ async def test_lobby_join_leave_start(harness: Harness) -> None:
         "Leave": False,
         "Start": True,
         "Cancel": False,
+        "How to check": False,
         "Add easy computer": False,
         "Add normal computer": False,
         "Add hard computer": False,

@@ -21,7 +21,14 @@ from bot.records.seal import live_final, live_head
 from bot.storage import is_postgres
 from cogs.common import NOT_MINE
 from cogs.records import NO_PAGE, NO_RECORD, NO_STEP
-from tests.bot.kasino_harness import Harness, button, cid, custom_ids, select_options
+from tests.bot.kasino_harness import (
+    Harness,
+    button,
+    cid,
+    custom_ids,
+    how_to_check,
+    select_options,
+)
 from tests.bot.test_bot_match import play_match
 from tests.dbrows import execute
 
@@ -61,9 +68,12 @@ async def test_the_table_commits_to_each_deal(harness: Harness) -> None:
     table = harness.table_message(game)
     footer = table.embeds[0].footer.text
     expected = short(round_commitment(game.match.seed, game.id, 1, game.extra["cuts"][0]))
-    assert f"deal 1: {expected}" in footer
+    # the table itself is quiet: one mark; the deal's commitment is behind "How to check"
+    assert expected not in footer and "🔒 Fair deal · sealed moves" in footer
+    answer = await how_to_check(harness, harness.members[2], table)  # anyone may ask
+    assert f"Deal 1: `{expected}`" in answer
     # the seed itself is never shown while the match is played
-    assert str(game.match.seed) not in footer + (table.embeds[0].description or "")
+    assert str(game.match.seed) not in footer + (table.embeds[0].description or "") + answer
 
 
 async def test_history_replay_and_export(harness: Harness) -> None:
@@ -93,8 +103,12 @@ async def test_history_replay_and_export(harness: Harness) -> None:
     assert {"anna", "bjorn"} <= fields
     last = await harness.click(anna, view, custom_id=_slot(view, "last"))
     assert "wins" in last.response.embeds[0].description
-    seed_field = last.response.embeds[0].fields[-1].value
-    assert "Seed" in seed_field and "Commitment" in seed_field
+    # the replay is about the cards: its seeds and commitments are behind "How to check"
+    assert "Seed" not in str([f.value for f in last.response.embeds[0].fields])
+    checked = await how_to_check(harness, anna, last.response)
+    assert f"Seed: `{game.match.seed}`" in checked
+    deal = short(round_commitment(game.match.seed, game.id, 1, game.extra["cuts"][0]))
+    assert f"Deal 1: `{deal}`" in checked
     jump = select_options(last.response, "k:jump:")
     first = await harness.select(
         anna, last.response, [jump[0]["value"]], custom_id=cid(last.response, "k:jump:")
@@ -219,22 +233,26 @@ def _slot(message: Any, slot: str) -> str:
 
 
 async def test_the_moves_are_sealed_and_the_export_proves_them(harness: Harness) -> None:
-    """The table's footer shows the sealed log's head after every move, the end message
-    shows the final head, and ``verify --head`` with it passes on the export (and fails
-    with another head); every stored move carries its seal."""
+    """The table's "How to check" gives the sealed log's head after every move, each
+    player's hand view gives the final head at the end, and ``verify --head`` with it
+    passes on the export (and fails with another head); every stored move carries its
+    seal."""
     game = await harness.start_game(2, target=5)
-    footer = harness.table_message(game).embeds[0].footer.text
-    assert f"moves: {short(live_head(game) or '')}" in footer  # h_0, before any move
+    table = harness.table_message(game)
+    answer = await how_to_check(harness, harness.members[0], table)
+    assert f"Moves so far: `{short(live_head(game) or '')}`" in answer  # h_0, before any move
     await harness.play_move(game)
     head = live_head(game)
     assert head is not None and game.extra["seal"]["moves"] == 1
-    assert f"moves: {short(head)}" in harness.table_message(game).embeds[0].footer.text
+    answer = await how_to_check(harness, harness.members[0], harness.table_message(game))
+    assert f"Moves so far: `{short(head)}`" in answer
     await play_match(harness, game)
     assert game.status is Status.FINISHED
     last = short(live_head(game) or "")
     final = live_final(game) or ""
-    ends = [m for m in harness.public_messages() if "Game over" in (m.content or "")]
-    assert ends and f"Match sealed: `{final[:32]}`" in ends[-1].content
+    (end,) = [m for m in harness.public_messages() if "Game over" in (m.content or "")]
+    answer = await how_to_check(harness, harness.members[0], end)
+    assert f"Final head: `{final[:32]}`" in answer
     stored = await harness.cog.games.storage.game_moves(game.id)
     assert all(row.seal for row in stored) and stored[-1].seal.startswith(last)
     exported = await harness.slash(harness.members[0], "kasino export", game=game.id)
@@ -272,8 +290,8 @@ async def test_a_game_dealt_before_the_seal_plays_on_and_exports_without_one(
         game.extra.pop(key)
     game.match = Match.start(game.match.rules, 2, seed=game.match.seed)  # no cut
     await harness.play_move(game)
-    assert "Cut:" not in (harness.table_message(game).embeds[0].description or "")
-    assert "moves:" not in harness.table_message(game).embeds[0].footer.text
+    answer = await how_to_check(harness, harness.members[0], harness.table_message(game))
+    assert "Cut:" not in answer and "Moves so far" not in answer
     await play_match(harness, game)
     stored = await harness.cog.games.storage.game_moves(game.id)
     assert all(row.seal is None for row in stored)
@@ -302,25 +320,28 @@ async def test_the_players_cut_every_deal(harness: Harness) -> None:
     assert opened is not None
     seed = opened.extra["seed"]
     shown = seed_commitment(seed, opened.id)[:32]  # 128 bits
-    assert f"seed: {shown}" in harness.current(lobby).embeds[0].footer.text
+    # the lobby is quiet; "How to check" gives its seed's commitment (each person was sent
+    # it privately on Join)
+    assert shown not in harness.current(lobby).embeds[0].footer.text
+    assert f"Seed commitment: `{shown}`" in await how_to_check(harness, bjorn, lobby)
     started = await harness.click(anna, harness.current(lobby), custom_id=button(lobby, "start"))
     game = await harness.game()
     assert game is not None and game.match.seed == seed and "seed" not in game.extra
-    # the commitment stays on the lobby after Start
-    assert f"seed: {shown}" in harness.current(lobby).embeds[0].footer.text
     cut = game.extra["cuts"][0]
     click = re.fullmatch(r"start:(\d+)", cut)  # no person's id: forget-me must not stay
     assert click is not None and int(click[1]) == started._interaction.id  # Discord's id
-    table = harness.table_message(game).embeds[0].description
-    assert "Cut: anna's click on Start" in table
+    table = harness.table_message(game)
+    answer = await how_to_check(harness, bjorn, table)
+    assert "Cut: anna's click on Start" in answer and f"Seed commitment: `{shown}`" in answer
+    assert "Cut" not in (table.embeds[0].description or "")
     while game.match.rounds_played == 0:
         await harness.play_move(game)
     # later rounds are no longer cut by the moves: the same cut, fixed at Start
     assert game.extra["cuts"] == [cut]
-    table = harness.table_message(game)
-    assert "Cut: anna's click on Start" in table.embeds[0].description
+    answer = await how_to_check(harness, bjorn, harness.table_message(game))
+    assert "Cut: anna's click on Start" in answer
     deal = short(round_commitment(seed, game.id, 2, cut))
-    assert f"deal 2: {deal}" in table.embeds[0].footer.text
+    assert f"Deal 2: `{deal}`" in answer
     await play_match(harness, game)
     record, _ = await load_record(harness.cog.games.storage, game.id)
     assert record.cut == cut and record.round_cut(2) == cut
@@ -330,13 +351,14 @@ async def test_the_players_cut_every_deal(harness: Harness) -> None:
     # and cut by that click
     old_table = harness.table_message(game)
     following = seed_commitment(game.extra["next_seed"], game.id)[:32]
-    assert f"a rematch's seed: `{following}`" in old_table.content
+    assert f"a rematch's seed: {following}" in old_table.embeds[-1].footer.text
     (rematch,) = [c for c in custom_ids(old_table) if c.startswith("k:rematch:")]
     await harness.click(bjorn, old_table, custom_id=rematch)
     again = await harness.game()
     assert again is not None and again.extra["cuts"][0].startswith("rematch:")
     assert again.match.seed == game.extra["next_seed"] and again.extra["seed_game"] == game.id
-    assert "Cut: bjorn's click on Rematch" in harness.table_message(again).embeds[0].description
+    answer = await how_to_check(harness, bjorn, harness.table_message(again))
+    assert "Cut: bjorn's click on Rematch" in answer
     await play_match(harness, again)
     replayed, _ = await load_record(harness.cog.games.storage, again.id)
     assert replayed.seed_game == game.id and replayed.seed_commitment().startswith(following)

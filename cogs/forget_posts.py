@@ -34,7 +34,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -181,10 +181,16 @@ class ForgetPosts:
             edits.append(Edit(row.channel_id, int(message_id), {"embed": embed}))
         podium = row.extra.get("podium_id")
         if podium:
-            edits.append(self._podium(row, int(podium)))
+            places = await self.storage.final_places(row.id)
+            edits.append(self._podium(row, int(podium), places))
         return edits
 
-    def _podium(self, row: TournamentRow, message_id: int) -> Edit:
+    def _podium(self, row: TournamentRow, message_id: int, places: dict[int, int]) -> Edit:
+        """The podium drawn again in the order it had: its stored places first (the
+        seeded draws behind the order are made from ids, and the person's id changed)."""
         final = final_standings(row.settings, row.entrants, results_of(row), seed=row.seed)
+        if places:
+            final.sort(key=lambda line: places.get(line.user_id, len(final) + 1))
+            final = [replace(line, rank=rank) for rank, line in enumerate(final, start=1)]
         embed, view = self.posts.podium_message(row, final)
         return Edit(row.channel_id, message_id, {"embed": embed, "view": view})

@@ -497,6 +497,16 @@ class TournamentQueries(Queries):
         except ValueError as error:
             raise CorruptTournament(int(tid), str(error)[:200]) from None
 
+    async def final_places(self, tournament_id: int) -> dict[int, int]:
+        """A finished tournament's places as written when it finished (user id → place,
+        1 first): what its podium showed, whatever ids forget-me has changed since (its
+        seeded draws are made from the ids, so recomputing them could reorder it)."""
+        rows = await self.fetch(
+            "SELECT user_id, place FROM tournament_places WHERE tournament_id = ?",
+            (tournament_id,),
+        )
+        return {int(user): int(place) for user, place in rows}
+
     async def tournament_board(
         self, guild_id: int, offset: int = 0, limit: int = 10
     ) -> tuple[list[TournamentBoardRow], int]:

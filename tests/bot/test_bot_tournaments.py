@@ -426,7 +426,7 @@ async def test_forget_me_edits_a_knockouts_messages_without_the_winner(
         assert winner.name not in shown and str(winner.id) not in shown, shown
     podium = shows(harness, *kept[1])
     runner_up = harness.member(next(p for p in final.table.players if p != winner.id))
-    assert "🥇 **former player**" in podium and runner_up.name in podium
+    assert "🥇 **former player**" in podium and runner_up.name in podium, podium
     assert harness.cog.forget_posts.skipped == 0
 
 

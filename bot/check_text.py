@@ -13,7 +13,7 @@ from __future__ import annotations
 from bot.i18n import EN, Lang
 from bot.models import Game, Status
 from bot.records.deals import round_commitment, seed_commitment, short
-from bot.records.seal import live_final, live_head, round_cut, shown
+from bot.records.seal import cuts_in, live_final, live_head, round_cut, shown, version
 from bot.render import cut_line, lobby_commitment
 
 # An ephemeral answer holds 2000 characters: a long match's round seeds are left to the
@@ -62,6 +62,14 @@ def _values(game: Game, t: Lang) -> list[str]:
     cut = cut_line(game, t)
     if cut:
         lines.append(f"· {cut}")
+    if _nobody_cut(game):
+        lines.append(
+            t(
+                "· Nobody cut this game's deck: its deals depend on the seed and a click's id"
+                " that only the bot sees, so whoever runs the bot could have chosen them. Cut"
+                " the deck in the lobby to rule that out."
+            )
+        )
     if game.status is Status.PLAYING:
         number = match.rounds_played + 1
         deal = short(round_commitment(match.seed, game.id, number, round_cut(game, number)))
@@ -72,6 +80,19 @@ def _values(game: Game, t: Lang) -> list[str]:
         return lines
     lines.extend(_ended(game, t))
     return lines
+
+
+def _nobody_cut(game: Game) -> bool:
+    """Whether a dealt game of the whole-match seal was cut by a click alone (Start or
+    Rematch): then the "Fair deal" above does not hold for it, and the answer says so (a
+    tournament's table, dealt from the tournament's committed seed, is not such a game)."""
+    cut = round_cut(game, 1)
+    return (
+        version(game) == 2
+        and cut is not None
+        and cut.startswith(("start:", "rematch:"))
+        and not cuts_in(cut)
+    )
 
 
 def _ended(game: Game, t: Lang) -> list[str]:

@@ -48,6 +48,8 @@ async def test_the_table_shows_a_mark_and_no_values(harness: Harness) -> None:
     answer = await how_to_check(harness, harness.members[2], table)  # not seated: may look
     assert "python -m bot verify" in answer and "docs/record.md" in answer
     assert str(game.match.seed) not in answer  # never the seed of a game in progress
+    # nobody cut this one: the answer does not let "Fair deal" stand for it
+    assert "Nobody cut this game's deck" in answer and "could have chosen them" in answer
 
 
 async def test_each_player_gets_the_final_head_privately(harness: Harness) -> None:

@@ -177,8 +177,8 @@ def test_building_refusals_translate() -> None:
     game.play(Move(Card.parse("2S")))
     with pytest.raises(IllegalMove) as caught:
         game.play(Move(Card.parse("2D")))
-    assert str(caught.value) == "you own a build: you cannot trail"
-    assert lang("sv").reason(caught.value.reason) == "du äger ett bygge: du får inte lägga ut"
+    assert str(caught.value) == "you own a build, so you cannot trail"
+    assert lang("sv").reason(caught.value.reason) == "du äger ett bygge, så du får inte lägga ut"
     assert lang("fi").reason(caught.value.reason).startswith("sinulla on rakennelma")
 
 

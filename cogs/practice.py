@@ -41,9 +41,10 @@ An owner
 
 What the learner sees
     The message (:func:`practice_content`): the title in bold, the note (``"✅ " + text``
-    after an accepted move, ``"❌ " + why`` and "Nothing was played: try again." after a
-    refused one, the engine's reason after an illegal one, the "out of date" notice after
-    a stale click), the task, the hand, the table (builds with their owners' names: the
+    after an accepted move, ``"❌ " + why`` and the verdict's ``again`` (by default "Nothing
+    was played: try again."; a puzzle's says its answer is given) after a refused one, the
+    engine's reason after an illegal one, the "out of date" notice after a stale click),
+    the task, the hand, the table (builds with their owners' names: the
     learner's display name, else :attr:`Practice.names`), the step's prompt, then the
     menus and a Refresh button. An accepted move with no next position shows
     ``"✅ " + text`` and :attr:`Verdict.view` (or no components).

@@ -22,6 +22,7 @@ from contextlib import closing
 from pathlib import Path
 
 from bot.config import Config
+from bot.i18n import EN
 from bot.storage import MIGRATIONS, BadTarget, parse_target
 
 POSTGRES_HINT = (
@@ -134,9 +135,16 @@ def check(path: Path) -> str:
         results = db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
         lessons = _count(db, "lesson_progress")
         tournaments = _count(db, "tournaments")
-    learning = f", {lessons} lessons" if lessons is not None else ""
-    learning += f", {tournaments} tournaments" if tournaments is not None else ""
-    return f"{games} games, {results} results{learning}, schema version {version}"
+    counts = [
+        EN.ngettext("{n} game", "{n} games", games),
+        EN.ngettext("{n} result", "{n} results", results),
+    ]
+    if lessons is not None:
+        counts.append(EN.ngettext("{n} lesson", "{n} lessons", lessons))
+    if tournaments is not None:
+        counts.append(EN.ngettext("{n} tournament", "{n} tournaments", tournaments))
+    # the admin's command speaks English, with the bot's plural forms ("1 game")
+    return ", ".join(counts) + f", schema version {version}"
 
 
 def _count(db: sqlite3.Connection, table: str) -> int | None:

@@ -61,10 +61,10 @@ BUILDING_ITEM_NAMES = {
 }
 # Krypkasino's items: penalties (each card's points said, as they differ from Swedish
 # Kasino's), a tabbe's reward, and the majorities of its option. The Swedish words stay in
-# every language.
+# every language (untranslated: the English message is the Swedish name), written as
+# Swedish Kasino writes them, the card in brackets.
+KRYP_SWEDISH = {"storan": ITEM_NAMES["storan"], "lillan": ITEM_NAMES["lillan"]}
 KRYP_ITEM_NAMES = {
-    "storan": N_("Storan 10♦"),
-    "lillan": N_("Lillan 2♠\ufe0e"),
     "aces": N_("Aces"),
     "spades": N_("Spades"),
     "tabbe": N_("Tabbe"),
@@ -253,6 +253,8 @@ def item_name(rules: Rules, key: str, t: Lang = EN) -> str:
     """A score item as players of this variant call it."""
     names = BUILDING_ITEM_NAMES if rules.builds else ITEM_NAMES
     if rules.lowest_wins:
+        if key in KRYP_SWEDISH:
+            return KRYP_SWEDISH[key]
         names = KRYP_ITEM_NAMES
     return t(names[key]) if key in names else key
 
@@ -894,7 +896,8 @@ def round_summary(
         if scores is not None:
             items = scores[side].items
             lines += [
-                f"{ink.line(item_name(match.rules, k, t))}: {signed(v) if low else v}"
+                # one form in every game: "Storan (10♦): 6" (a minus sign when it is less)
+                f"{ink.line(item_name(match.rules, k, t))}: {str(v).replace('-', '−')}"
                 for k, v in items.items()
                 if v
             ]

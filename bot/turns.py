@@ -220,6 +220,16 @@ def move_label(round_: Round, move: Move, fmt: Fmt, t: Lang = EN) -> str:
     return t("Trail {card}", card=fmt(move.card))
 
 
+def mid_sentence(label: str) -> str:
+    """A menu label written inside a sentence: its first word in lower case (``Take 6♦``
+    → ``take 6♦``, ``Ta 6♦`` → ``ta 6♦``); a label that starts with a card (``Q♦``,
+    ``10♠``) or a name is left as it is (a word of two letters or more starts lower case)."""
+    head = label[:2]
+    if len(head) == 2 and head.isalpha() and head[0].isupper() and head[1].islower():
+        return label[0].lower() + label[1:]
+    return label
+
+
 def move_sentence(name: str, move: Move, fmt: Fmt, later: Round | None = None, t: Lang = EN) -> str:
     """The move in the past tense, given the round after it (for the groups of builds):
     ``Anna raised [5 = 5♥] to 8 with 3♣``."""

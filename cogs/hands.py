@@ -401,7 +401,7 @@ class HandFlow:
             values_text = value_note(rules, played, capture_values(rules, played, True), t)
             note = t(
                 "⚠️ {cards} cannot be taken with {card}{values}: the cards must split into"
-                " groups that each add up to its value. Nothing was played; choose again:",
+                " groups that each add up to its value. Nothing was played. Choose again below.",
                 cards=" + ".join(ink.label(c) for c in taken),
                 card=ink.label(played),
                 values=values_text,
@@ -443,8 +443,8 @@ class HandFlow:
             )
         else:
             note = t(
-                "⚠️ {card} can do nothing with exactly {items}: {why}. Nothing was played;"
-                " choose again:",
+                "⚠️ {card} can do nothing with exactly {items}: {why}. Nothing was played."
+                " Choose again below.",
                 card=ink.label(played),
                 items=shown,
                 why=step.why,

@@ -41,9 +41,10 @@ An owner
 
 What the learner sees
     The message (:func:`practice_content`): the title in bold, the note (``"✅ " + text``
-    after an accepted move, ``"❌ " + why`` and "Nothing was played: try again." after a
-    refused one, the engine's reason after an illegal one, the "out of date" notice after
-    a stale click), the task, the hand, the table (builds with their owners' names: the
+    after an accepted move, ``"❌ " + why`` and the verdict's ``again`` (by default "Nothing
+    was played: try again."; a puzzle's says its answer is given) after a refused one, the
+    engine's reason after an illegal one, the "out of date" notice after a stale click),
+    the task, the hand, the table (builds with their owners' names: the
     learner's display name, else :attr:`Practice.names`), the step's prompt, then the
     menus and a Refresh button. An accepted move with no next position shows
     ``"✅ " + text`` and :attr:`Verdict.view` (or no components).
@@ -135,11 +136,13 @@ class Verdict:
     next: Practice | None = None
     view: discord.ui.View | None = None
     gone: bool = False
+    again: str = TRY_AGAIN
 
     @classmethod
-    def refuse(cls, why: str) -> Verdict:
-        """The move is not the one asked for: ``why``, nothing changed."""
-        return cls(False, why)
+    def refuse(cls, why: str, again: str = TRY_AGAIN) -> Verdict:
+        """The move is not the one asked for: ``why``, nothing changed; ``again`` (a
+        constant, translated when shown) says what the learner may do now."""
+        return cls(False, why, again=again)
 
     @classmethod
     def accept(
@@ -224,6 +227,16 @@ def practice_content(
     return "\n".join(lines)
 
 
+def refused_note(why: str, again: str) -> str:
+    """The note over a refused move: ``❌``, why, and what to do now. A one-line why is
+    followed on its line; a longer one (a puzzle's verdict) gets ``again`` on a line of
+    its own and an empty line that sets the note apart from the position under it."""
+    why = why.strip()
+    if "\n" not in why:
+        return f"❌ {why} {again}"
+    return f"❌ {why}\n{again}\n"
+
+
 class PracticeFlow(HandFlow):
     """The hand flow on practice positions: the same menus and steps, the position from
     its owner and the chosen move judged by it (see the module's docstring)."""
@@ -285,8 +298,8 @@ class PracticeFlow(HandFlow):
         if verdict.gone:
             await refuse(interaction, PRACTICE_GONE)
         elif not verdict.accepted:
-            again = t(TRY_AGAIN)
-            await self.send_hand(interaction, game, seat, f"❌ {verdict.text} {again}")
+            note = refused_note(verdict.text, t(verdict.again))
+            await self.send_hand(interaction, game, seat, note)
         elif verdict.next is not None:
             await self.show(interaction, verdict.next, f"✅ {verdict.text}")
         else:

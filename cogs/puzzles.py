@@ -36,6 +36,10 @@ from bot.storage.puzzles import PuzzleDay
 from cogs.common import refuse
 from cogs.practice import Practice, PracticeFlow, Verdict
 
+TRY_OTHERS = N_(
+    "The position is shown again below: you may try other moves, but only your first"
+    " answer today counts."
+)
 UNKNOWN_FAMILY = N_("There is no puzzle for that game.")
 VERSION = 1  # a puzzle position never changes within its day (its row is written once)
 NOBODY = 0  # the user of a puzzle loaded for someone who never opened it: not theirs
@@ -144,6 +148,8 @@ class PuzzleFlow:
         streak = await puzzle_streak(storage, stored.guild_id, user, now)
         text = embed.verdict_text(puzzle, judged, counted, solved, streak, t)
         if not judged.right:
-            return Verdict.refuse(text)  # shown above the position, under its title
+            # shown above the position again: the day's answer is given, so another try is
+            # only practice (not "nothing was played: try again", which reads as a retry)
+            return Verdict.refuse(text, again=TRY_OTHERS)
         # the last message of the puzzle: it says which puzzle it answers
         return Verdict.accept(f"{text}\n*{embed.title(puzzle, stored.day, t)}*")

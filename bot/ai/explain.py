@@ -42,6 +42,33 @@ def explain_move(round: Round, seat: int, move: Move, t: Lang = EN) -> str:
     """Why ``seat`` might play ``move``, in one line, from what that seat can see (in the
     language ``t``, English by default)."""
     view = SeatView.of(round, seat)
+    return t("{action}: {why}", action=action_text(view, move, t), why=_why(view, move, t))
+
+
+def explain_review(
+    round: Round, seat: int, played: Move, best: Move, cost: float, t: Lang = EN
+) -> str:
+    """An analysed move, in full sentences: what the played move gave away (``cost``, the
+    round's expected points) and what the better move gains, or, when the played move is
+    the best, why it is good. From what ``seat`` could see, in the language ``t``."""
+    view = SeatView.of(round, seat)
+    if played == best:
+        return t("Your move was the best one: {why}.", why=_why(view, played, t))
+    lost = t(
+        "Your move, to {played}, gave away {points} of the round's expected points.",
+        played=action_text(view, played, t),
+        points=t.decimal(cost, 2),
+    )
+    gains = t(
+        "The better move was to {best}: {why}.",
+        best=action_text(view, best, t),
+        why=_why(view, best, t),
+    )
+    return f"{lost} {gains}"
+
+
+def _why(view: SeatView, move: Move, t: Lang) -> str:
+    """The strongest one or two reasons for ``move``, as one clause."""
     if move.value is not None or move.table_builds:
         reasons = build_reasons(view, move, t)
     elif view.rules.forced_capture:  # Krypkasino: why the move avoids points
@@ -51,10 +78,8 @@ def explain_move(round: Round, seat: int, move: Move, t: Lang = EN) -> str:
     else:
         reasons = _trail_reasons(view, move, t)
     if len(reasons) > 1:
-        why = t("{first}, and {second}", first=reasons[0], second=reasons[1])
-    else:
-        why = reasons[0]
-    return t("{action}: {why}", action=action_text(view, move, t), why=why)
+        return t("{first}, and {second}", first=reasons[0], second=reasons[1])
+    return reasons[0]
 
 
 def _last_capture_reason(rules: Rules, t: Lang) -> str:

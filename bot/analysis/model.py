@@ -12,7 +12,7 @@ from typing import Any
 from bot.engine import Move
 from bot.i18n import languages
 
-ANALYSIS_VERSION = 2  # bump when reviews would come out differently: stored ones are redone
+ANALYSIS_VERSION = 3  # bump when reviews would come out differently: stored ones are redone
 VERDICTS = ("best", "fine", "inaccuracy", "mistake")
 
 # Expected points of the round given away against the best move (see bot/analysis/__init__).
@@ -46,8 +46,9 @@ class MoveReview:
     step shows it played; the seat chose from step ``step - 1``), its round (from 1), the
     move ``played``, the ``best`` one, the expected points ``cost`` it gave away against
     it (>= 0; 0 exactly when ``best`` is ``played``), its ``verdict`` (one of
-    :data:`VERDICTS`), ``reasons``: why the best move is good, as a hint says it, per
-    language code (:func:`bot.i18n.languages`), and whether the values are ``exact``
+    :data:`VERDICTS`), ``reasons``: in sentences, what the played move gave away and
+    what the better one gains (or why the played move is the best), per language code
+    (:func:`bot.i18n.languages`), and whether the values are ``exact``
     (a two-player last deal solved to the end) or estimated."""
 
     step: int

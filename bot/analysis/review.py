@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from bot.ai import choose_move
 from bot.ai.evaluate import evaluate
-from bot.ai.explain import explain_move
+from bot.ai.explain import explain_review
 from bot.ai.view import SeatView
 from bot.engine import Move, Round
 from bot.i18n import lang, languages
@@ -137,7 +137,9 @@ def review_round(
         best, cost = exact
     else:
         best, cost = _estimated(round_, seat, played, key, budget_ms)
-    reasons = {code: explain_move(round_, seat, best, lang(code)) for code in languages()}
+    reasons = {
+        code: explain_review(round_, seat, played, best, cost, lang(code)) for code in languages()
+    }
     verdict = verdict_for(cost, best == played)
     return MoveReview(
         step, round_number, played, best, cost, verdict, reasons, exact=exact is not None
@@ -188,9 +190,14 @@ def _estimated(
     return best, cost
 
 
+# The version in the seeds: version 3 changed only the words of the reasons, so the worlds
+# drawn (and the costs and verdicts measured on them) stay those of version 2.
+SEED_VERSION = 2
+
+
 def _key(record: GameRecord, seat: int, step: int) -> str:
     """The seed of one review: the same game, seat and step always draw the same worlds."""
-    return f"analysis/{ANALYSIS_VERSION}/{record.game_id}/{seat}/{step}"
+    return f"analysis/{SEED_VERSION}/{record.game_id}/{seat}/{step}"
 
 
 def _check_seat(record: GameRecord, seat: int) -> None:

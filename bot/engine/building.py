@@ -226,6 +226,6 @@ def _keep_message(
         return reason("you must keep a card of value {value} for your build", value=lone[0])
     shown = Joined(wanted, " and ")
     return reason(
-        "one card cannot guard two builds: you need a card for each of the values {values}",
+        "one card cannot guard two builds, so you need a card for each of the values {values}",
         values=shown,
     )

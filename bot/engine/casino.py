@@ -156,7 +156,7 @@ class Casino(CasinoListing):
             )
         if move.is_trail:
             if not self.trail_allowed(rnd, ctx.seat, ctx):
-                return reason("you own a build: you cannot trail")
+                return reason("you own a build, so you cannot trail")
             if not holds(rules, ctx.owned, rest):
                 return _keep_message(rules, ctx.owned, rest)
             if move.table_builds:
@@ -179,7 +179,8 @@ class Casino(CasinoListing):
             isinstance(b, Build) and item in b.cards for b in ctx.items
         ):
             return reason(
-                "{item} is in a build: a build is taken whole, by a card of its value", item=item
+                "{item} is in a build, and a build is taken whole, by a card of its value",
+                item=item,
             )
         return reason("{item} is not on the table", item=item)
 
@@ -192,13 +193,15 @@ class Casino(CasinoListing):
         if not values and not pair:
             name = card.rank_name
             return reason(
-                "a {name} takes one {name} from the table: pictures have no number", name=name
+                "a {name} takes one {name} from the table, since pictures have no number", name=name
             )
         for item in taken:
             if isinstance(item, Build) and item.value not in values:
                 return reason("a build is taken whole, by a card of its value")
             if isinstance(item, Card) and not rules.table_values[item.rank] and values:
-                return reason("{item} has no number: only a card of its rank takes it", item=item)
+                return reason(
+                    "{item} has no number, so only a card of its rank takes it", item=item
+                )
         mask = ctx.mask_of(taken)
         if mask is not None and values:
             owned = ctx.owned_after(mask)
@@ -230,7 +233,7 @@ class Casino(CasinoListing):
         if value is None:
             return reason("that move is not allowed")
         if not table_only and not rules.table_values[card.rank]:
-            return reason("a {name} has no number: it cannot be built", name=card.rank_name)
+            return reason("a {name} has no number, so it cannot be built", name=card.rank_name)
         if not using:
             return reason("a build needs cards from the table besides the card you play")
         if not any(value in rules.hand_values[c] for c in rest):
@@ -239,7 +242,7 @@ class Casino(CasinoListing):
             if isinstance(item, Build) and item.multiple and item.value != value:
                 return reason("a multiple build's value cannot change")
             if isinstance(item, Card) and not rules.table_values[item.rank]:
-                return reason("{item} has no number: it cannot be built", item=item)
+                return reason("{item} has no number, so it cannot be built", item=item)
         mask = ctx.mask_of(using)
         if mask is not None and not table_only and not self.build_allowed(ctx, mask, value):
             return self._pile_build_message()

@@ -640,8 +640,8 @@ class Round:
             options = Joined((Joined(c, " + ") for c in found), " or ")
             raise IllegalMove(
                 reason(
-                    "{card} can take {taken}, so it must capture: only a card that takes"
-                    " nothing may krypa",
+                    "{card} can take {taken}, so it must capture (only a card that takes"
+                    " nothing may krypa)",
                     card=card,
                     taken=options,
                 )
@@ -656,7 +656,7 @@ class Round:
         bigger = [c for c in whole if not Counter(move.taken) - Counter(c)]
         options = Joined((Joined(c, " + ") for c in bigger[:3]), " or ")
         raise IllegalMove(
-            reason("{card} must take every group it can: {taken}", card=move.card, taken=options)
+            reason("{card} must take every group it can ({taken})", card=move.card, taken=options)
         )
 
     def play(self, move: Move) -> Play:

@@ -408,11 +408,11 @@ class Swazi(SwaziListing, Casino):
             if isinstance(item, Card) and any(
                 isinstance(b, Build) and item in b.cards for b in rnd.table
             ):
-                return reason("{item} is in a build: builds are never broken up", item=item)
+                return reason("{item} is in a build, and builds are never broken up", item=item)
             return reason("{item} is not on the table", item=item)
         if len(move.table_builds) > rules.table_builds:
             return reason(
-                "too many builds without the hand card: at most {count} a turn",
+                "too many builds without the hand card (at most {count} a turn)",
                 count=rules.table_builds,
             )
         if move.table_builds and not move.is_trail:
@@ -430,7 +430,7 @@ class Swazi(SwaziListing, Casino):
             if not holder and not known:
                 return reason("you must keep a card of value {value} to build {value}", value=value)
         if len(values) != len(set(values)):
-            return reason("never two builds of one value: build them into one")
+            return reason("two builds may never have one value, so build them into one")
         for item in move.using:
             if isinstance(item, Build) and rules.side_of(item.owner) == ctx.side:
                 continue

@@ -3,12 +3,14 @@ real menus (:mod:`cogs.practice`), each checked, explained and followed by the n
 
 Pure data and code over the engine (no Discord): :func:`lesson_for` gives the lesson of a
 variant. Swedish Kasino's lesson serves Överspader, Finnish Kasino and Mulle (Finnish and
-Mulle add a step), Casino's the other building games, each with a note on what differs.
+Mulle add a step), Casino's the other building games, each opening with its own
+introduction (:mod:`bot.lessons.intros`) and with a note on what differs.
 """
 
 from __future__ import annotations
 
 from bot.lessons import casino, krypkasino, swedish
+from bot.lessons.intros import INTROS
 from bot.lessons.steps import Lesson, Step, Wrong
 from bot.models import BUILDING, VARIANT_NAMES
 
@@ -39,7 +41,7 @@ def lesson_for(variant: str) -> Lesson:
     note = notes.get(variant)
     return Lesson(
         key=variant,
-        intro=intro,
+        intro=INTROS.get(variant, intro),  # each game opens in its own words
         steps=steps + EXTRA_STEPS.get(variant, ()),
         outro=outro,
         notes=(note,) if note else (),

@@ -13,7 +13,7 @@ from bot.i18n import N_, Lang
 from bot.moves import penalty_points
 from bot.render import ITEM_NAMES, KRYP_ITEM_NAMES, item_name, plain, sorted_cards, variant_name
 from bot.render import cards as cards_text
-from bot.turns import move_label
+from bot.turns import mid_sentence, move_label
 
 from .judge import Ending, Judgement
 from .model import Puzzle
@@ -41,12 +41,15 @@ def title(puzzle: Puzzle, day: str, t: Lang) -> str:
     )
 
 
-def move_words(round_: Round, move: Move, t: Lang) -> str:
-    """A move as the menus say it, with the card played: ``7♠ → Take 3♥ 4♦``."""
+def move_words(round_: Round, move: Move, t: Lang, *, start: bool = False) -> str:
+    """A move as the menus say it, with the card played, written inside a sentence:
+    ``7♠ → take 3♥ 4♦``, ``trail 6♥`` (``start``: it begins the sentence, ``Trail 6♥``)."""
     if round_.rules.forced_capture and move.is_trail:
         return t("{card}: krypa", card=plain(move.card))  # as the card menu says it
     label = move_label(round_, move, plain, t)
-    return f"{plain(move.card)} → {label}" if move.kind == "capture" else label
+    if move.kind == "capture":
+        return f"{plain(move.card)} → {mid_sentence(label)}"
+    return label if start else mid_sentence(label)
 
 
 def _taken_line(rnd: Round, side: int, t: Lang) -> str:
@@ -159,7 +162,7 @@ def verdict_text(
             t(
                 "**Right!** {move} is the best move: with best play by both the round ends"
                 " {score}.",
-                move=move_words(rnd, judged.played.move, t),
+                move=move_words(rnd, judged.played.move, t, start=True),
                 score=score_words(puzzle, judged.best, t),
             ),
             t(
@@ -174,7 +177,7 @@ def verdict_text(
             t(
                 "**Not the best move.** {move} ends the round {score} against the best"
                 " defence: it gives away {points}.",
-                move=move_words(rnd, judged.played.move, t),
+                move=move_words(rnd, judged.played.move, t, start=True),
                 score=score_words(puzzle, judged.played, t),
                 points=points(judged.loss),
             ),
@@ -203,5 +206,4 @@ def verdict_text(
         lines.append(t.ngettext("Puzzle streak: {n} day", "Puzzle streak: {n} days", streak))
     else:
         lines.append(t("No puzzle streak yet: a day's puzzle solved starts one."))
-    # a wrong answer is followed by the position again: an empty line sets it apart
-    return "\n".join(lines) + ("" if judged.right else "\n")
+    return "\n".join(lines)

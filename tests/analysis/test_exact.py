@@ -365,3 +365,28 @@ def test_a_match_won_during_the_last_deal_ends_the_solved_round_as_the_match_doe
     assert solver.after(round_, last.move) == scored[0] - scored[1]
     judged = review_move(record, len(record.moves), last.seat, budget_ms=SMALL)
     assert judged.exact and judged.cost >= 0
+
+
+# ------------------------------------------------------------------- the why, in words
+
+
+@pytest.mark.parametrize("code", ["en", "sv", "fi"])
+def test_the_why_says_what_the_move_lost_and_what_the_better_one_gains(code: str) -> None:
+    """ "Why" explains both moves in full sentences: what the played move gave away (its
+    cost, the language's way) and the better move with its reason; a best move's page shows
+    no cost and no better move, and its why no loss."""
+    round_ = position(*CASINO_QUEEN)
+    t = lang(code)
+    worse = Move(parse_cards("8D")[0])  # trailing the 8♦: 2 points worse, exactly
+    judged = review_round(round_, 0, worse, step=1, round_number=1, key="x", budget_ms=SMALL)
+    assert judged.played != judged.best and judged.cost > 0
+    why = judged.reasons[code]
+    assert why[0].isupper() and why.endswith("."), why
+    assert t.decimal(judged.cost, 2) in why, why  # what the played move lost
+    assert "8♦" in why and "Q♠" in why, why  # the played move and the better one's capture
+    assert why.count(". ") >= 1, why  # two sentences
+    as_best = review_round(round_, 0, judged.best, step=1, round_number=1, key="x", budget_ms=SMALL)
+    best_why = as_best.reasons[code]
+    assert as_best.verdict == "best" and as_best.cost == 0
+    assert best_why[0].isupper() and best_why.endswith("."), best_why
+    assert t.decimal(judged.cost, 2) not in best_why

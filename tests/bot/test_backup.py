@@ -229,3 +229,20 @@ async def test_pg_dump_and_pg_restore_as_docs_admin_says(
 def _run(command: list[str]) -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_counts_use_the_singular_for_one(tmp_path: Path) -> None:
+    """One game and one result read "1 game, 1 result", not "1 games, 1 results"."""
+    from bot.backup import check
+
+    db = tmp_path / "one.db"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE games (id INTEGER)")
+        con.execute("CREATE TABLE results (id INTEGER)")
+        con.execute("CREATE TABLE tournaments (id INTEGER)")
+        con.execute("INSERT INTO games VALUES (1)")
+        con.execute("INSERT INTO results VALUES (1)")
+        con.execute("INSERT INTO tournaments VALUES (1), (2)")
+        con.execute("PRAGMA user_version = 1")
+    con.close()
+    assert check(db) == "1 game, 1 result, 2 tournaments, schema version 1"

@@ -302,6 +302,11 @@ def test_largest_table_and_summary_fit_discord(monkeypatch: pytest.MonkeyPatch) 
                 round_summary(game, rnd, scores, 12, [long_move] * RUN_LENGTH, ink=ink, t=t),
             ):
                 within_limits(embed)
+                if embed.fields and "Storan" in str(embed.fields):
+                    # one form with Swedish Kasino: "Storan (10♦): 6", "Reward: −95"
+                    text = str([field.value for field in embed.fields])
+                    assert "Storan (" in text and "): 6" in text and ": +" not in text, text
+                    assert "−95" in text
                 key = f"{code} {'table' if embed.fields and 'Score' in str(embed.fields) else ''}"
                 worst[key] = max(worst.get(key, 0), len(embed))
     assert max(worst.values()) <= TOTAL

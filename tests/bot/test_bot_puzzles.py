@@ -86,6 +86,11 @@ async def test_a_puzzle_a_day_judged_counted_and_streaked(harness: Harness) -> N
     wrong = await answer(harness, anna, view, puzzle, menu_move(puzzle, right=False))
     assert "❌" in wrong.content and "Not the best move" in wrong.content, wrong.content
     assert "gives away" in wrong.content and "answer of the day: missed" in wrong.content
+    # one true thing: the answer is given (not "nothing was played: try again"), and each
+    # line of the note starts where it should (no line opening with a space)
+    assert "Nothing was played" not in wrong.content
+    assert "only your first answer today counts" in wrong.content
+    assert not [line for line in wrong.content.splitlines() if line.startswith(" ")]
     attempt = await cog.bot.storage.puzzle_attempt(stored.id, anna.id)
     assert attempt is not None and not attempt.solved
     # the position again: a right try now is explained but changes nothing

@@ -233,7 +233,7 @@ def test_seed_nine_build_grown_over_three_turns():
     game.play(build("6C", "[9: 5S 4H]@1 3D", 9))
     assert table_text(game) == "[9: 4H 5S | 3D 6C]"
     game.play(trail("2C"))
-    refused(game, trail("9D"), "you own a build: you cannot trail")
+    refused(game, trail("9D"), "you own a build, so you cannot trail")
     game.play(build("9D", "[9: 4H 5S | 3D 6C]@0", 9))
     game.play(trail("3C"))
     play = game.play(take("9H", "[9: 4H 5S | 3D 6C | 9D]@0"))
@@ -262,7 +262,7 @@ def test_the_played_card_must_be_part_of_the_build():
 def test_owner_cannot_trail_until_someone_changes_the_build():
     """7.1: while a build you made or last changed is on the table you cannot trail."""
     game = position(CASINO, ["2C 7H 9D", "AS 10S"], "[7: 3H 4S]@0 5C")
-    refused(game, trail("2C"), "you own a build: you cannot trail")
+    refused(game, trail("2C"), "you own a build, so you cannot trail")
     assert all(m.kind != "trail" for m in game.legal_moves())
     game.play(build("2C", "[7: 3H 4S]@0", 9))  # the owner increases its own build
     game.play(build("AS", "[9: 2C 3H 4S]@0", 10))  # the other player takes it over
@@ -562,7 +562,7 @@ def _first_deal(game):
 def test_south_african_no_drifting_while_owning_a_build():
     """7.6: owning a build you may not drift; you must add to it or capture."""
     game = _first_deal(position(SOUTH, ["2C 9D 4H 10C", "2D"], "[9: 5S 4S]@0 6C"))
-    refused(game, trail("2C"), "you own a build: you cannot trail")
+    refused(game, trail("2C"), "you own a build, so you cannot trail")
     refused(game, build("4H", "6C", 10), "you must add to it or capture")
     assert legal(game, take("9D", "[9: 4S 5S]@0"))
     assert legal(game, take("4H"[:0] + "10C", "4H"[:0] + "6C")) is False

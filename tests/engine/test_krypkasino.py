@@ -305,7 +305,7 @@ def test_take_all_refuses_a_part():
     rnd = position("AH JC QD 2H 10C", "QS")
     with pytest.raises(IllegalMove) as refused:
         rnd.play(Move(Card.parse("QS"), cards("QD")))
-    assert str(refused.value) == "QS must take every group it can: AH + 2H + 10C + JC + QD"
+    assert str(refused.value) == "QS must take every group it can (AH + 2H + 10C + JC + QD)"
     assert rnd.hands[0] == cards("QS")  # nothing changed
 
 

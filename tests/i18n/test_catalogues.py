@@ -114,6 +114,16 @@ def test_the_games_own_words() -> None:
     assert item_name(swedish, "sistan", sv) == "Sistan"
 
 
+@pytest.mark.parametrize("code", ["en", "sv", "fi"])
+def test_krypkasino_writes_storan_and_lillan_as_swedish_kasino_does(code: str) -> None:
+    """One form: "Storan (10♦)" in the Krypkasino summary as in Swedish Kasino's (the
+    Swedish words, which Krypkasino keeps in every language), not "Storan 10♦"."""
+    kryp, t = rules_for("krypkasino"), lang(code)
+    assert item_name(kryp, "storan", t) == item_name(rules_for("swedish"), "storan", EN)
+    assert item_name(kryp, "storan", t) == "Storan (10♦)"
+    assert item_name(kryp, "lillan", t) == "Lillan (2♠\ufe0e)"
+
+
 @pytest.mark.parametrize(
     ("locale", "code"),
     [
@@ -167,8 +177,8 @@ def test_building_refusals_translate() -> None:
     game.play(Move(Card.parse("2S")))
     with pytest.raises(IllegalMove) as caught:
         game.play(Move(Card.parse("2D")))
-    assert str(caught.value) == "you own a build: you cannot trail"
-    assert lang("sv").reason(caught.value.reason) == "du äger ett bygge: du får inte lägga ut"
+    assert str(caught.value) == "you own a build, so you cannot trail"
+    assert lang("sv").reason(caught.value.reason) == "du äger ett bygge, så du får inte lägga ut"
     assert lang("fi").reason(caught.value.reason).startswith("sinulla on rakennelma")
 
 

@@ -202,3 +202,18 @@ def test_krypkasino_penalty_cards_and_the_reward_for_a_tabbe() -> None:
     rnd = step_of("krypkasino", 2).position()
     rnd.play(Move(Card.parse("9D"), cards("5S 4C")))
     assert rnd.live_items()[1]["reward"] == -5  # the player before the one who swept
+
+
+@pytest.mark.parametrize("code", ["en", "sv", "fi"])
+@pytest.mark.parametrize("key", sorted(VARIANT_NAMES))
+def test_each_lesson_opens_with_its_own_game(key: str, code: str) -> None:
+    """Finnish Kasino's lesson opens "Finnish Kasino: …", not with Swedish Kasino's
+    introduction: each intro names its own game and no other game's name starts it."""
+    from bot.i18n import lang
+
+    t = lang(code)
+    intro = t(lesson_for(key).intro)
+    name = t(VARIANT_NAMES[key])
+    assert intro.lower().startswith(name.lower()), (key, code, intro)
+    others = [t(VARIANT_NAMES[k]) for k in VARIANT_NAMES if k != key]
+    assert not any(intro.startswith(other) and not name.startswith(other) for other in others)

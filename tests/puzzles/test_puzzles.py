@@ -179,3 +179,26 @@ def test_a_streak_counts_consecutive_utc_days() -> None:
     midnight = 1772323200  # 2026-03-01 00:00:00 UTC
     assert utc_day(midnight - 60) == date(2026, 2, 28)
     assert utc_day(midnight + 60) == date(2026, 3, 1)
+
+
+@pytest.mark.parametrize("code", ["en", "sv", "fi"])
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_move_inside_a_sentence_starts_in_lower_case(family: str, code: str) -> None:
+    """ "The best move was trail 6♥", "6♥ → take 6♦ ends the round": a move's words are
+    in lower case inside a sentence (and capitalised when they begin it)."""
+    import re
+
+    from bot.i18n import lang
+    from bot.puzzles.embed import verdict_text
+
+    t = lang(code)
+    for puzzle in builtin(family):
+        for answer in puzzle.moves():
+            judged = judge(puzzle, answer.move)
+            text = verdict_text(puzzle, judged, True, judged.right, 0, t)
+            # a capital word right after "→ " or inside a sentence after a lower-case word
+            assert not re.search(r"→ [A-ZÅÄÖ][a-zåäö]", text), text
+            assert not re.search(
+                r"[a-zåäö,] (Take|Trail|Build|Ta|Lägg|Bygg|Ota|Laita|Rakenna|Korota|Raise|Höj)\b",
+                text,
+            ), text

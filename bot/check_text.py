@@ -73,7 +73,7 @@ def _values(game: Game, t: Lang) -> list[str]:
     if game.status is Status.PLAYING:
         number = match.rounds_played + 1
         deal = short(round_commitment(match.seed, game.id, number, round_cut(game, number)))
-        lines.append(t("· Deal {number}: `{value}`", number=number, value=deal))
+        lines.append(t("· Round {number}'s shuffle: `{value}`", number=number, value=deal))
         head = live_head(game)
         if head is not None:
             lines.append(t("· Moves so far: `{value}`", value=short(head)))
@@ -108,9 +108,9 @@ def _ended(game: Game, t: Lang) -> list[str]:
     played = match.rounds_played + (0 if match.round.is_over else 1)
     for number in range(1, min(played, ROUNDS_SHOWN) + 1):
         deal = round_commitment(match.seed, game.id, number, round_cut(game, number))
-        lines.append(t("· Deal {number}: `{value}`", number=number, value=short(deal)))
+        lines.append(t("· Round {number}'s shuffle: `{value}`", number=number, value=short(deal)))
     if played > ROUNDS_SHOWN:
-        lines.append(t("· The other deals are in the export."))
+        lines.append(t("· The other rounds' shuffles are in the export."))
     following = game.extra.get("next_seed")
     if following is not None and game.status is Status.FINISHED:
         value = shown(seed_commitment(following, game.id))

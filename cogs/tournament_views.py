@@ -51,7 +51,7 @@ class Played(NamedTuple):
 
 def podium_view(games: Sequence[Played], t: Lang = EN) -> discord.ui.View | None:
     """A Replay button per game, in the order played (round by round, table by table),
-    each saying its round and table ("R1 · #1"); past a message's :data:`MAX_BUTTONS`,
+    each saying its round and table ("Round 1 · #1"); past a message's :data:`MAX_BUTTONS`,
     the latest games (the final rounds matter most). ``None`` when no game was played."""
     if not games:
         return None
@@ -64,7 +64,7 @@ def podium_view(games: Sequence[Played], t: Lang = EN) -> discord.ui.View | None
                 game.game_id,
                 0,
                 "open",
-                label=t("R{round} · #{table}", round=game.round, table=game.table),
+                label=t("Round {round} · #{table}", round=game.round, table=game.table),
                 emoji="⏯️",
                 row=index // ROW_WIDTH,
             )

@@ -64,7 +64,7 @@ async def test_the_players_cut_the_deck_and_each_is_sent_the_commitment(
     assert "Cut by: anna (7) and bjorn (19)" in answer and "Cut" not in table.embeds[0].description
     assert "Nobody cut" not in answer
     deal = short(round_commitment(game.match.seed, game.id, 1, "players;0=7;1=19"))
-    assert f"Deal 1: `{deal}`" in answer and deal not in table.embeds[0].footer.text
+    assert f"Round 1's shuffle: `{deal}`" in answer and deal not in table.embeds[0].footer.text
     views = record_hand_views(harness)
     await play_match(harness, game)
     final = live_final(game) or ""

@@ -71,7 +71,7 @@ async def test_the_table_commits_to_each_deal(harness: Harness) -> None:
     # the table itself is quiet: one mark; the deal's commitment is behind "How to check"
     assert expected not in footer and "🔒 Fair deal · sealed moves" in footer
     answer = await how_to_check(harness, harness.members[2], table)  # anyone may ask
-    assert f"Deal 1: `{expected}`" in answer
+    assert f"Round 1's shuffle: `{expected}`" in answer
     # the seed itself is never shown while the match is played
     assert str(game.match.seed) not in footer + (table.embeds[0].description or "") + answer
 
@@ -108,7 +108,7 @@ async def test_history_replay_and_export(harness: Harness) -> None:
     checked = await how_to_check(harness, anna, last.response)
     assert f"Seed: `{game.match.seed}`" in checked
     deal = short(round_commitment(game.match.seed, game.id, 1, game.extra["cuts"][0]))
-    assert f"Deal 1: `{deal}`" in checked
+    assert f"Round 1's shuffle: `{deal}`" in checked
     jump = select_options(last.response, "k:jump:")
     first = await harness.select(
         anna, last.response, [jump[0]["value"]], custom_id=cid(last.response, "k:jump:")
@@ -341,7 +341,7 @@ async def test_the_players_cut_every_deal(harness: Harness) -> None:
     answer = await how_to_check(harness, bjorn, harness.table_message(game))
     assert "Cut: anna's click on Start" in answer
     deal = short(round_commitment(seed, game.id, 2, cut))
-    assert f"Deal 2: `{deal}`" in answer
+    assert f"Round 2's shuffle: `{deal}`" in answer
     await play_match(harness, game)
     record, _ = await load_record(harness.cog.games.storage, game.id)
     assert record.cut == cut and record.round_cut(2) == cut

@@ -273,7 +273,7 @@ async def check_podium(harness: Harness, row: TournamentRow, *, lowest_wins: boo
     played = sorted(row.tables, key=lambda tr: (tr.table.round, tr.table.number))[-25:]
     assert [int(c["custom_id"].split(":")[2]) for c in buttons] == [tr.game_id for tr in played]
     assert [c["label"] for c in buttons] == [
-        f"R{tr.table.round} · #{tr.table.number}" for tr in played
+        f"Round {tr.table.round} · #{tr.table.number}" for tr in played
     ]
     assert f"{len(row.tables)} games were played" in podium.embeds[0].description
     return order

@@ -192,13 +192,13 @@ def test_the_podiums_replays_go_by_round_and_table() -> None:
     view = podium_view(games)
     assert view is not None
     labels = [item.item.label for item in view.children]
-    assert labels == ["R1 · #1", "R1 · #2", "R2 · #1", "R2 · #2", "R3 · #1", "R3 · #2"]
+    assert labels == ["Round 1 · #1", "Round 1 · #2", "Round 2 · #1", "Round 2 · #2", "Round 3 · #1", "Round 3 · #2"]
     ids = [item.item.custom_id.split(":")[2] for item in view.children]
     assert ids == ["1", "2", "5", "6", "9", "10"]
     # more games than a message holds: the latest are kept, still in order
     many = [Played(100 + n, 1 + n // 4, 1 + n % 4) for n in range(30)]
     kept = [item.item.label for item in podium_view(list(reversed(many))).children]
-    assert len(kept) == 25 and kept[0] == "R2 · #2" and kept[-1] == "R8 · #2"
+    assert len(kept) == 25 and kept[0] == "Round 2 · #2" and kept[-1] == "Round 8 · #2"
 
 
 async def test_a_kill_after_a_tables_game_is_saved_still_welcomes_it(

@@ -192,7 +192,14 @@ def test_the_podiums_replays_go_by_round_and_table() -> None:
     view = podium_view(games)
     assert view is not None
     labels = [item.item.label for item in view.children]
-    assert labels == ["Round 1 · #1", "Round 1 · #2", "Round 2 · #1", "Round 2 · #2", "Round 3 · #1", "Round 3 · #2"]
+    assert labels == [
+        "Round 1 · #1",
+        "Round 1 · #2",
+        "Round 2 · #1",
+        "Round 2 · #2",
+        "Round 3 · #1",
+        "Round 3 · #2",
+    ]
     ids = [item.item.custom_id.split(":")[2] for item in view.children]
     assert ids == ["1", "2", "5", "6", "9", "10"]
     # more games than a message holds: the latest are kept, still in order

@@ -80,3 +80,14 @@ async def foreign(interaction: discord.Interaction, game: Game | None, kind: str
         await refuse(interaction, NOT_MINE)
         return True
     return False
+
+
+def cut_told(number: int, committed: str, t: Lang) -> str:
+    """What a person who cut the deck is told privately (a lobby's, a rematch's or a
+    tournament's cut): their cut and the seed's commitment, to note and check later."""
+    return t(
+        "You cut the deck at **{number}**. Note your cut and the seed's commitment"
+        " `{commitment}`: after the game, `python -m bot verify` shows both.",
+        number=number,
+        commitment=committed,
+    )

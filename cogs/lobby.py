@@ -14,7 +14,7 @@ from bot.records.deals import seed_commitment
 from bot.records.seal import shown
 from bot.render import lobby_commitment, lobby_embed
 from bot.storage import ChannelBusy
-from cogs.common import NOT_MINE, private, refuse, refuse_error
+from cogs.common import NOT_MINE, cut_told, private, refuse, refuse_error
 from cogs.table import TableFlow
 from cogs.views import lobby_view, rematch_cut_view, replay_only_view
 
@@ -110,13 +110,7 @@ class LobbyFlow:
         await interaction.response.edit_message(
             embed=lobby_embed(game, public), view=lobby_view(game, public)
         )
-        t = private(interaction)
-        text = t(
-            "You cut the deck at **{number}**. Note your cut and the seed's commitment"
-            " `{commitment}`: after the game, `python -m bot verify` shows both.",
-            number=number,
-            commitment=lobby_commitment(game) or "",
-        )
+        text = cut_told(number, lobby_commitment(game) or "", private(interaction))
         await interaction.followup.send(text, ephemeral=True)
 
     async def offer_rematch_cut(self, interaction: discord.Interaction, old: Game) -> None:
@@ -145,14 +139,8 @@ class LobbyFlow:
         except GameError as error:
             await refuse_error(interaction, error)
             return
-        t = private(interaction)
         committed = shown(seed_commitment(old.extra["next_seed"], old.id))
-        text = t(
-            "You cut the deck at **{number}**. Note your cut and the seed's commitment"
-            " `{commitment}`: after the game, `python -m bot verify` shows both.",
-            number=number,
-            commitment=committed,
-        )
+        text = cut_told(number, committed, private(interaction))
         await interaction.response.send_message(text, ephemeral=True)
 
     def _dealt(self, game: Game) -> None:

@@ -388,18 +388,7 @@ class RoundRunner:
         for tr in round_tables(row):
             if tr.result is not None:
                 continue
-            game = None
-            if tr.game_id is not None:
-                async with self.games.session(tr.game_id) as game:
-                    if game is not None and game.status.active:
-                        await self.games.stop(
-                            game,
-                            allowed=True,
-                            announce=functools.partial(self.table.stopped, game),
-                            ended=ended,
-                        )
-                        self.table.timers.cancel(game.id)
-                        self.table.follow(game)
+            game = await self._stop_table(tr, self.table.stopped, ended)
             await self.record(row, tr, game, show=False)
             recorded = True
         if recorded:  # one edit for the round's end (a burst to one message meets a limit)
@@ -419,20 +408,26 @@ class RoundRunner:
             return False
         entrant = row.entrant(user_id)
         name = entrant.name if entrant is not None else str(user_id)
-        game = None
-        if tr.game_id is not None:
-            async with self.games.session(tr.game_id) as game:
-                if game is not None and game.status.active:
-                    await self.games.stop(
-                        game,
-                        allowed=True,
-                        announce=functools.partial(self.table.forfeited, game, name),
-                        ended="forfeit",
-                    )
-                    self.table.timers.cancel(game.id)
-                    self.table.follow(game)
+        forfeited = functools.partial(self.table.forfeited, name=name)
+        game = await self._stop_table(tr, forfeited, "forfeit")
         await self.record(row, tr, game)
         return True
+
+    async def _stop_table(
+        self, tr: TableRow, announce: Callable[[Game], None], ended: str
+    ) -> Game | None:
+        """Stop a table's game if it still runs (``announce(game)`` says so at the table;
+        ``ended``: how its record says it ended); the game as it is now (``None``: none)."""
+        if tr.game_id is None:
+            return None
+        async with self.games.session(tr.game_id) as game:
+            if game is not None and game.status.active:
+                await self.games.stop(
+                    game, allowed=True, announce=functools.partial(announce, game), ended=ended
+                )
+                self.table.timers.cancel(game.id)
+                self.table.follow(game)
+        return game
 
     async def stop_games(self, row: TournamentRow) -> None:
         """The organiser ends the tournament: its running games are stopped and decided."""

@@ -31,7 +31,7 @@ from bot.tournaments import deals as tournament_deals
 from bot.tournaments.model import Entrant, Format, Phase, Settings
 from bot.tournaments.pairing import total_rounds
 from bot.tournaments.settings import settings_problem
-from cogs.common import NOT_MINE, private, refuse, tell
+from cogs.common import NOT_MINE, cut_told, private, refuse, tell
 from cogs.custom_ids import Click
 from cogs.tournament_rounds import RoundRunner
 
@@ -157,14 +157,7 @@ class TournamentFlow:
         """Join, Leave (players); Start, Cancel (the organiser). Only on the tournament's
         own sign-up message, in its channel."""
         async with self.runner.session(click.game) as row:
-            message = interaction.message
-            if (
-                row is None
-                or row.guild_id != interaction.guild_id
-                or row.channel_id != interaction.channel_id
-                or message is None
-                or row.message_id != message.id
-            ):
+            if row is None or not _on_its_signup(interaction, row):
                 await refuse(interaction, NOT_MINE)
                 return
             if click.action in ("start", "cancel") and not may_run(interaction, row):
@@ -216,14 +209,7 @@ class TournamentFlow:
         """An entrant cuts the deck at sign-up (once): every table they play at is cut
         with it too."""
         async with self.runner.session(click.game) as row:
-            message = interaction.message
-            if (
-                row is None
-                or row.guild_id != interaction.guild_id
-                or row.channel_id != interaction.channel_id
-                or message is None
-                or row.message_id != message.id
-            ):
+            if row is None or not _on_its_signup(interaction, row):
                 await refuse(interaction, NOT_MINE)
                 return
             if row.phase is not Phase.SIGNUP:
@@ -244,13 +230,7 @@ class TournamentFlow:
             embed, view = self.runner.posts.signup_message(row)
             await interaction.response.edit_message(embed=embed, view=view)
             committed = tournament_deals.commitment(row.id, row.extra) or ""
-        t = private(interaction)
-        text = t(
-            "You cut the deck at **{number}**. Note your cut and the seed's commitment"
-            " `{commitment}`: after the game, `python -m bot verify` shows both.",
-            number=number,
-            commitment=committed[:32],
-        )
+        text = cut_told(number, committed[:32], private(interaction))
         await interaction.followup.send(text, ephemeral=True)
 
     async def join(self, interaction: discord.Interaction, row: TournamentRow) -> bool:
@@ -476,3 +456,15 @@ class TournamentFlow:
         """The standings now, privately."""
         embed = self.runner.posts.standings_message(row, private(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _on_its_signup(interaction: discord.Interaction, row: TournamentRow) -> bool:
+    """Whether a click came from the tournament's own sign-up message, in its channel
+    (a forged or copied custom_id elsewhere changes nothing)."""
+    message = interaction.message
+    return (
+        row.guild_id == interaction.guild_id
+        and row.channel_id == interaction.channel_id
+        and message is not None
+        and row.message_id == message.id
+    )

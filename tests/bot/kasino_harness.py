@@ -24,6 +24,7 @@ from simcord.http import router as sim_router
 from bot.engine import Move
 from bot.models import Game
 from bot.moves import auto_move, round_choices
+from bot.storage.tournaments import TournamentRow
 from tests.dbrows import query
 
 PLAYERS = ("anna", "bjorn", "cecilia", "david")
@@ -473,3 +474,10 @@ async def how_to_check(harness: Harness, member: Any, message: Any) -> str:
 def hand_now(harness: Harness, view: Any) -> Any:
     """A hand view (an ephemeral message) as the backend holds it now."""
     return harness.env.backend.get_message(harness.channel.id, view.id)
+
+
+async def stored(harness: Harness, tournament_id: int) -> TournamentRow:
+    """A tournament as the database holds it now."""
+    row = await harness.cog.games.storage.get_tournament(tournament_id)
+    assert row is not None
+    return row

@@ -21,12 +21,12 @@ import pytest
 
 from bot.models import Game, Status
 from bot.moves import auto_move, round_choices
-from bot.storage.tournaments import TableRow, TournamentRow
+from bot.storage.tournaments import TournamentRow
 from bot.tournaments.model import Decided, Phase
 from bot.tournaments.pairing import final_standings
 from bot.tournaments.standings import draw_key
-from bot.tournaments.tables import results_of
-from tests.bot.kasino_harness import Harness, cid, components, custom_ids
+from bot.tournaments.tables import results_of, round_tables
+from tests.bot.kasino_harness import Harness, cid, components, custom_ids, stored
 from tests.dbrows import query
 
 SIXTEEN = tuple(f"player{n:02d}" for n in range(5, 17))  # with the harness's four
@@ -52,16 +52,6 @@ def tour_id(message: Any) -> int:
     found = {int(c.split(":")[2]) for c in custom_ids(message) if c.startswith("k:tour:")}
     assert len(found) == 1, custom_ids(message)
     return found.pop()
-
-
-async def stored(harness: Harness, tournament_id: int) -> TournamentRow:
-    row = await harness.cog.games.storage.get_tournament(tournament_id)
-    assert row is not None
-    return row
-
-
-def current(row: TournamentRow) -> list[TableRow]:
-    return [tr for tr in row.tables if tr.table.round == row.round]
 
 
 async def sign_up(harness: Harness, organiser: Any, **options: Any) -> int:
@@ -126,10 +116,10 @@ async def seated(harness: Harness, tid: int) -> TournamentRow:
     made at the pace Discord's rate limits allow: a few virtual seconds)."""
     for _ in range(120):
         row = await stored(harness, tid)
-        if all(tr.game_id and tr.thread_id for tr in current(row) if not tr.table.bye):
+        if all(tr.game_id and tr.thread_id for tr in round_tables(row) if not tr.table.bye):
             return row
         await harness.env.advance_time(1)
-    raise AssertionError(f"round {row.round}'s tables were not all opened: {current(row)}")
+    raise AssertionError(f"round {row.round}'s tables were not all opened: {round_tables(row)}")
 
 
 async def play_round(harness: Harness, tid: int) -> TournamentRow:
@@ -137,7 +127,7 @@ async def play_round(harness: Harness, tid: int) -> TournamentRow:
     (the tables play side by side, as in a real evening); returns the row after."""
     row = await seated(harness, tid)
     number = row.round
-    tables = [tr for tr in current(row) if not tr.table.bye]
+    tables = [tr for tr in round_tables(row) if not tr.table.bye]
     games = []
     for tr in tables:
         game = await harness.cog.games.active(tr.thread_id)
@@ -292,7 +282,7 @@ async def test_a_sixteen_player_swiss_evening_of_swedish_kasino(harness: Harness
     assert row.phase is Phase.RUNNING and row.extra["rounds"] == 4
     for number in range(1, 5):
         assert row.round == number and row.phase is Phase.RUNNING
-        assert len(current(row)) == 8
+        assert len(round_tables(row)) == 8
         row = await play_round(harness, tid)
         check_standings(harness, row, number, lowest_wins=False)
     assert row.phase is Phase.FINISHED and row.round == 4
@@ -350,7 +340,7 @@ async def test_a_six_player_krypkasino_round_robin(harness: Harness) -> None:
     assert row.phase is Phase.RUNNING and row.extra["rounds"] == 5
     for number in range(1, 6):
         assert row.round == number and row.phase is Phase.RUNNING
-        assert len(current(row)) == 3 and not any(tr.table.bye for tr in current(row))
+        assert len(round_tables(row)) == 3 and not any(tr.table.bye for tr in round_tables(row))
         row = await play_round(harness, tid)
         check_standings(harness, row, number, lowest_wins=True)
     assert row.phase is Phase.FINISHED and row.round == 5

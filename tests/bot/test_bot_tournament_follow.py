@@ -19,11 +19,11 @@ from bot.games import GameError
 from bot.models import Game, Status
 from bot.moves import auto_move
 from bot.render import final_line
-from bot.storage.tournaments import TableRow, TournamentRow
 from bot.tournaments.model import Decided, Phase
+from bot.tournaments.tables import round_tables
 from cogs.tournament_views import Played, podium_view
 from cogs.views import table_view
-from tests.bot.kasino_harness import Harness, custom_ids
+from tests.bot.kasino_harness import Harness, custom_ids, stored
 
 THREE_MORE = ("erik", "frida", "gustav")  # with the harness's four: seven, so one bye
 
@@ -40,16 +40,6 @@ def admin(harness: Harness) -> Any:
     """A member with Manage Server: the organiser (who plays at no table)."""
     role = harness.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
     return harness.guild.add_member(harness.env.create_user("organiser"), roles=[role])
-
-
-async def stored(harness: Harness, tournament_id: int) -> TournamentRow:
-    row = await harness.cog.games.storage.get_tournament(tournament_id)
-    assert row is not None
-    return row
-
-
-def current(row: TournamentRow) -> list[TableRow]:
-    return [tr for tr in row.tables if tr.table.round == row.round]
 
 
 async def start(harness: Harness, **options: Any) -> tuple[int, Any]:
@@ -96,7 +86,7 @@ async def test_a_round_begins_in_the_channel_and_tells_the_bye(harness: Harness)
     tid, _ = await start(harness, title="Friday Cup", round_minutes=30)
     row = await stored(harness, tid)
     assert row.round == 1
-    bye = next(tr for tr in current(row) if tr.table.bye)
+    bye = next(tr for tr in round_tables(row) if tr.table.bye)
     (sitting_out,) = bye.table.people
     # one message in the channel: the round, its deadline as Discord draws it, the bye
     (posted,) = round_posts(harness)
@@ -106,7 +96,7 @@ async def test_a_round_begins_in_the_channel_and_tells_the_bye(harness: Harness)
     assert f"Bye this round (a win without a game): <@{sitting_out}>." in posted.content
     assert [u.id for u in posted.mentions] == [sitting_out]  # the bye is pinged, no one else
     # a table ends (a drop): the standings count it and the bye, of four
-    playing = next(tr for tr in current(row) if not tr.table.bye)
+    playing = next(tr for tr in round_tables(row) if not tr.table.bye)
     quitter = harness.member(playing.table.players[0])
     await harness.slash(quitter, "kasino tournament drop")
     await harness.env.settle()
@@ -124,7 +114,7 @@ async def test_a_round_begins_in_the_channel_and_tells_the_bye(harness: Harness)
 async def test_a_drop_ends_the_table_at_once_as_a_forfeit(harness: Harness) -> None:
     tid, organiser = await start(harness, title="Cup", round_minutes=600)
     row = await stored(harness, tid)
-    first, second = current(row)
+    first, second = round_tables(row)
     quitter = first.table.players[1]
     dropped = await harness.slash(harness.member(quitter), "kasino tournament drop")
     assert not dropped.ephemeral and "has left the tournament" in dropped.response.content
@@ -160,7 +150,7 @@ async def test_a_drop_ends_the_table_at_once_as_a_forfeit(harness: Harness) -> N
 async def test_a_finished_tournament_table_offers_no_rematch(harness: Harness) -> None:
     tid, _ = await start(harness, title="Cup", target=5, round_minutes=600)
     row = await stored(harness, tid)
-    tr = current(row)[0]
+    tr = round_tables(row)[0]
     cog = harness.cog
     game: Game = await cog.games.active(tr.thread_id)
     while game.status.active:  # the match played to its end (the bot's own move path)
@@ -227,8 +217,8 @@ async def test_a_kill_after_a_tables_game_is_saved_still_welcomes_it(
     await harness.restart(KasinoBot(bot_config, seed=5))
     await harness.env.settle()
     row = await stored(harness, tid)
-    assert killed and all(tr.game_id for tr in current(row))
-    for tr in current(row):
+    assert killed and all(tr.game_id for tr in round_tables(row))
+    for tr in round_tables(row):
         texts = thread_texts(harness, tr.thread_id)
         welcomes = [t for t in texts if re.match(r"🏆 Friday Cup, round 1, table \d", t)]
         assert len(welcomes) == 1, texts

@@ -19,11 +19,11 @@ import pytest
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.models import Status
-from bot.storage.tournaments import TournamentRow
 from bot.tournaments.model import Decided, Phase
 from bot.tournaments.pairing import current_standings
+from bot.tournaments.tables import round_tables
 from cogs.threads import ThreadPacer
-from tests.bot.kasino_harness import Harness, custom_ids
+from tests.bot.kasino_harness import Harness, custom_ids, stored
 
 EIGHT = ("erik", "frida", "gustav", "hanna")
 
@@ -39,16 +39,6 @@ def tour_id(message: Any) -> int:
     found = {int(c.split(":")[2]) for c in custom_ids(message) if c.startswith("k:tour:")}
     assert len(found) == 1, custom_ids(message)
     return found.pop()
-
-
-async def stored(harness: Harness, tournament_id: int) -> TournamentRow:
-    row = await harness.cog.games.storage.get_tournament(tournament_id)
-    assert row is not None
-    return row
-
-
-def current(row: TournamentRow) -> list[Any]:
-    return [tr for tr in row.tables if tr.table.round == row.round]
 
 
 async def sign_up(harness: Harness, organiser: Any, **options: Any) -> tuple[Any, int]:
@@ -102,7 +92,7 @@ async def test_a_swiss_of_eight_to_the_podium(harness: Harness, bot_config: Conf
     assert late.ephemeral and "sign-up is closed" in late.response.content
     row = await stored(harness, tid)
     assert row.phase is Phase.RUNNING and row.round == 1 and row.extra["rounds"] == 3
-    tables = current(row)
+    tables = round_tables(row)
     assert len(tables) == 4 and all(tr.game_id and tr.thread_id for tr in tables)
     threads = {t.id: t for t in harness.channel.threads}
     for tr in tables:
@@ -137,7 +127,7 @@ async def test_a_swiss_of_eight_to_the_podium(harness: Harness, bot_config: Conf
     assert len(standings) == 1 and "Tables finished: 4 of 4" in standings[0].embeds[0].description
     # round 2 pairs the seven still in: three tables and a bye, the one who left unpaired
     assert row.round == 2
-    second = current(row)
+    second = round_tables(row)
     assert sum(tr.table.bye for tr in second) == 1 and len(second) == 4
     assert all(quitter not in tr.table.players for tr in second)
     # anyone sees the standings; the organiser adds a latecomer, paired from round 3
@@ -154,15 +144,15 @@ async def test_a_swiss_of_eight_to_the_podium(harness: Harness, bot_config: Conf
     kill_after_a_thread(harness)
     await harness.env.advance_time(30 * 60 + 1)
     row = await stored(harness, tid)
-    assert row.round == 3 and not any(tr.game_id for tr in current(row))
+    assert row.round == 3 and not any(tr.game_id for tr in round_tables(row))
     assert len(harness.channel.threads) == 4 + 3 + 1
     await harness.restart(KasinoBot(bot_config, seed=11))
     await harness.env.settle()
     row = await stored(harness, tid)
-    assert all(tr.game_id for tr in current(row) if not tr.table.bye)
+    assert all(tr.game_id for tr in round_tables(row) if not tr.table.bye)
     names = [t.name for t in harness.channel.threads]
     assert len(names) == len(set(names)) == 4 + 3 + 4  # no table got two threads
-    assert any(late.id in tr.table.players for tr in current(row))
+    assert any(late.id in tr.table.players for tr in round_tables(row))
     # the last round's deadline: the podium
     await harness.env.advance_time(30 * 60 + 1)
     row = await stored(harness, tid)
@@ -268,7 +258,7 @@ async def test_a_round_robin_starts_on_time_pauses_and_is_ended(harness: Harness
     assert not resumed.ephemeral
     row = await stored(harness, tid)
     assert row.phase is Phase.RUNNING and row.round == 2
-    assert all(tr.game_id for tr in current(row))
+    assert all(tr.game_id for tr in round_tables(row))
     # the organiser ends it: round 2's games are stopped and the podium is posted
     ended = await harness.slash(organiser, "kasino tournament end")
     assert ended.ephemeral and "podium" in ended.response.content, ended
@@ -299,7 +289,7 @@ async def test_a_swiss_in_teams(harness: Harness) -> None:
     await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
     await harness.env.settle()
     row = await stored(harness, tid)
-    tables = current(row)
+    tables = round_tables(row)
     assert [len(tr.table.players) for tr in tables] == [4, 4]
     for tr in tables:
         game = await harness.cog.games.storage.get_game(tr.game_id)
@@ -325,7 +315,7 @@ async def test_a_swiss_in_teams(harness: Harness) -> None:
     posted = [m for m in harness.public_messages() if m.embeds and "standings after round 1"
               in (m.embeds[0].title or "")]  # fmt: skip
     assert len(posted) == 1 and "Tables finished: 2 of 2" in posted[0].embeds[0].description
-    assert [len(tr.table.players) for tr in current(row)] == [4, 4]
+    assert [len(tr.table.players) for tr in round_tables(row)] == [4, 4]
 
 
 async def test_the_organiser_is_told_when_threads_cannot_be_made(
@@ -353,7 +343,7 @@ async def test_the_organiser_is_told_when_threads_cannot_be_made(
     await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
     await harness.env.settle()
     row = await stored(harness, tid)
-    assert row.phase is Phase.RUNNING and not any(tr.game_id for tr in current(row))
+    assert row.phase is Phase.RUNNING and not any(tr.game_id for tr in round_tables(row))
 
     def warnings() -> list[Any]:
         return [m for m in harness.public_messages() if "**Create Public Threads**" in m.content]
@@ -368,7 +358,7 @@ async def test_the_organiser_is_told_when_threads_cannot_be_made(
     await harness.slash(organiser, "kasino tournament resume")
     row = await stored(harness, tid)
     assert (
-        all(tr.game_id and tr.thread_id for tr in current(row))
+        all(tr.game_id and tr.thread_id for tr in round_tables(row))
         and len(harness.channel.threads) == 2
     )
 

@@ -1,1 +1,3 @@
-"""Discord extensions: the ``/kasino`` command group and its components."""
+"""Discord extensions: the ``/kasino`` command group (:mod:`cogs.kasino`) and what every part
+shares (custom_ids, components, refusals), with one package per capability: ``play``,
+``learning``, ``records``, ``tournaments``, ``settings``."""

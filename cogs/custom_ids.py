@@ -32,7 +32,7 @@ custom_id formats (``k`` for Kasino)::
     k:replay:<game>:<step>:<open|first|back|next|last>   a replay at a step (0: the
                                         first deal); ``open`` sends a new private replay
     k:jump:<game>:<render>              select: the step a round or deal starts at
-    k:x<kind>:<owner>:<id>:<version>…   a practice position's hand view (cogs.practice):
+    k:x<kind>:<owner>:<id>:<version>…   a practice position's hand view (cogs.learning.practice):
                                         ``xhand``, ``xcard``, ``xtake``, ``xpick`` and
                                         ``xwhich``, each with the fields of the game kind
                                         without the ``x`` after ``<owner>`` (one of
@@ -99,7 +99,8 @@ _FIELDS = {
     "check": 1,
 }  # fmt: skip
 FORGET_ANSWERS = ("yes", "no")
-# A practice position's hand view (cogs.practice): the game kinds' menus, another namespace.
+# A practice position's hand view (cogs.learning.practice): the game kinds' menus, another
+# namespace.
 PRACTICE_OWNERS = ("lesson", "puzzle")
 PRACTICE_KINDS = {
     "xhand": "hand", "xcard": "card", "xtake": "take", "xpick": "pick", "xwhich": "which",
@@ -112,7 +113,7 @@ LEARN_ACTIONS = ("play",)
 REVIEW_SLOTS = ("summary", "back", "next", "c1", "c2", "c3")
 MAX_SEAT = 5  # six seats at most (Krypkasino)
 MAX_REVIEW_PAGE = MAX_STEP  # a page per move analysed
-# A tournament's sign-up message (cogs.tournaments): players join or leave, the organiser
+# A tournament's sign-up message (cogs.tournaments.commands): players join or leave, the organiser
 # starts or cancels.
 BUTTON_KINDS += ("tour",)
 BUTTON_KINDS += ("cutfor",)  # a finished match's "Cut the rematch" (its menu, privately)

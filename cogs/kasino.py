@@ -1,6 +1,6 @@
 """The ``/kasino`` command group: the commands, and the routing of every button and select
-to its flow (:mod:`cogs.lobby`, :mod:`cogs.hands`), the turn timers, and the leaderboard.
-What the channel sees is queued by :mod:`cogs.table` and posted by :mod:`cogs.outbox`.
+to its flow (:mod:`cogs.play.lobby`, :mod:`cogs.play.hands`), the turn timers, and the leaderboard.
+What the channel sees is queued by :mod:`cogs.play.table` and posted by :mod:`cogs.play.outbox`.
 """
 
 from __future__ import annotations
@@ -31,28 +31,28 @@ from bot.tournaments.board import board_embed
 from bot.tournaments.model import Format, Settings
 from bot.tournaments.roundrobin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from bot.tournaments.settings import table_sizes
-from cogs.analysis import AnalysisFlow
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
-from cogs.decks import GUILD, USER, Inks
-from cogs.forget_posts import ForgetPosts
-from cogs.forgetting import LOOK_EVERY, PeopleCaches
-from cogs.hands import HandFlow
-from cogs.languages import Languages
-from cogs.lessons import LessonFlow
-from cogs.live import LiveHands
-from cogs.lobby import LobbyFlow
-from cogs.outbox import Outbox, Post
-from cogs.practice import PracticeFlow
-from cogs.privacy import ForgetFlow
-from cogs.profiles import DEFAULT_VARIANT, ProfileFlow
-from cogs.puzzles import PuzzleFlow
-from cogs.records import RecordFlow
-from cogs.table import TableFlow
-from cogs.tournament_rounds import RoundRunner
-from cogs.tournaments import TournamentFlow
-from cogs.views import lobby_view, rules_view, scores_view, tournament_board_view
+from cogs.learning.analysis import AnalysisFlow
+from cogs.learning.lessons import LessonFlow
+from cogs.learning.practice import PracticeFlow
+from cogs.learning.puzzles import PuzzleFlow
+from cogs.play.hands import HandFlow
+from cogs.play.live import LiveHands
+from cogs.play.lobby import LobbyFlow
+from cogs.play.outbox import Outbox, Post
+from cogs.play.table import TableFlow
+from cogs.play.views import lobby_view, rules_view, scores_view, tournament_board_view
+from cogs.records.forget_posts import ForgetPosts
+from cogs.records.forgetting import LOOK_EVERY, PeopleCaches
+from cogs.records.history import RecordFlow
+from cogs.records.privacy import ForgetFlow
+from cogs.records.profiles import DEFAULT_VARIANT, ProfileFlow
+from cogs.settings.decks import GUILD, USER, Inks
+from cogs.settings.languages import Languages
+from cogs.tournaments.commands import TournamentFlow
+from cogs.tournaments.rounds import RoundRunner
 
 if TYPE_CHECKING:
     from bot.client import KasinoBot
@@ -130,7 +130,7 @@ class Kasino(
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
         # every cache that can hold a person, dropped at once when anyone is forgotten
-        # (here or in another process): see cogs/forgetting.py
+        # (here or in another process): see cogs/records/forgetting.py
         self.people = PeopleCaches(bot.storage)
         self.people.register("decks", self.inks.reload)
         self.people.register("menus", self.live.menus.drop_kept)
@@ -144,7 +144,7 @@ class Kasino(
         self.lessons = LessonFlow(bot.storage, self.practice, self.first_game)
         self.analysis = AnalysisFlow(bot.storage, self.records, self.inks, bot.analyses)
         # tournaments: the rounds' runner (threads, games, results, deadlines, podium) and
-        # the commands' and sign-up's flow (cogs.tournaments)
+        # the commands' and sign-up's flow (cogs.tournaments.commands)
         self.rounds = RoundRunner(bot, self.games, self.table, self.languages.server)
         self.tournaments = TournamentFlow(self.rounds, self.languages)
         # forget-me: the person's analyses running here are dropped first, and the public
@@ -776,7 +776,7 @@ class Kasino(
         if click.kind == "tcut":
             await self.tournaments.on_cut(interaction, click)
             return
-        if click.owner:  # a practice position's menus (cogs.practice)
+        if click.owner:  # a practice position's menus (cogs.learning.practice)
             await self.practice.on_click(interaction, click)
             return
         if click.kind == "check":  # read only: on any of the game's messages or replays

@@ -1,7 +1,7 @@
 """Which card deck each message is drawn with: the usual two colours, or four (♠ black,
 ♥ red, ♦ blue, ♣ green).
 
-Like the languages (:mod:`cogs.languages`): private views (a hand and its menus, hints,
+Like the languages (:mod:`cogs.settings.languages`): private views (a hand and its menus, hints,
 refusals that show cards) follow the reader, the deck the player chose with
 ``/kasino deck``, else the server's; public messages (the table, the lobby, summaries)
 follow the server's deck, chosen by an admin (Manage Server). The choices are kept in the

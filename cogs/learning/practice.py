@@ -1,9 +1,9 @@
 """Private practice: one person plays a given position with a real game's hand menus.
 
-A lesson step (:mod:`cogs.lessons`) or a puzzle is a *practice position*: an engine
+A lesson step (:mod:`cogs.learning.lessons`) or a puzzle is a *practice position*: an engine
 :class:`~bot.engine.Round` whose seat to move is the learner's, shown in an ephemeral
 message with exactly the menus of a game's hand view (the card, what it takes, choosing
-the items yourself, which move: :class:`cogs.hands.HandFlow`'s flow, run by
+the items yourself, which move: :class:`cogs.play.hands.HandFlow`'s flow, run by
 :class:`PracticeFlow` with other hooks). The chosen move is not played on any game: the
 position's *owner* judges it.
 
@@ -78,8 +78,8 @@ from bot.offloop import Menus
 from bot.render import BUILDING_STEP_PROMPTS, STEP_PROMPTS, CardInk, sorted_cards, table_text
 from cogs.common import NOT_MINE, STALE, own_view, private, refuse
 from cogs.custom_ids import PRACTICE_OWNERS, Click
-from cogs.hands import HandFlow
-from cogs.views import MenuIds
+from cogs.play.hands import HandFlow
+from cogs.play.views import MenuIds
 
 PRACTICE_GONE = N_("This practice position is over or was replaced, so nothing happened.")
 TRY_AGAIN = N_("Nothing was played: try again.")

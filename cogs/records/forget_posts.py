@@ -49,8 +49,8 @@ from bot.storage.tournaments import TournamentRow
 from bot.timers import now
 from bot.tournaments.pairing import final_standings
 from bot.tournaments.tables import results_of
-from cogs.tournament_posts import TournamentPosts
-from cogs.views import replay_only_view
+from cogs.play.views import replay_only_view
+from cogs.tournaments.posts import TournamentPosts
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """``/kasino puzzle [variant]``: the server's puzzle of the day, played privately with
-the real hand menus (the practice surface, :mod:`cogs.practice`) and judged.
+the real hand menus (the practice surface, :mod:`cogs.learning.practice`) and judged.
 
 The owner of the ``puzzle`` practice positions: a position's id is the stored day's row
 (:class:`bot.storage.puzzles.PuzzleDay`), the same for everyone in the server; the
@@ -34,7 +34,7 @@ from bot.puzzles.today import todays
 from bot.storage import Storage
 from bot.storage.puzzles import PuzzleDay
 from cogs.common import refuse
-from cogs.practice import Practice, PracticeFlow, Verdict
+from cogs.learning.practice import Practice, PracticeFlow, Verdict
 
 TRY_OTHERS = N_(
     "The position is shown again below: you may try other moves, but only your first"

@@ -1,8 +1,8 @@
 """What a process keeps in memory about people, dropped the moment anyone is forgotten.
 
 ``/kasino forget-me`` rewrites the database in one transaction; but a process also keeps
-match records (:class:`cogs.records.RecordFlow`), the players' chosen decks
-(:class:`cogs.decks.Inks`) and the menus' game snapshots (:class:`bot.offloop.Menus`),
+match records (:class:`cogs.records.history.RecordFlow`), the players' chosen decks
+(:class:`cogs.settings.decks.Inks`) and the menus' game snapshots (:class:`bot.offloop.Menus`),
 which would go on naming the person. Each of those registers here, once, and
 :class:`PeopleCaches` drops them all together:
 
@@ -15,10 +15,10 @@ which would go on naming the person. Each of those registers here, once, and
   count says nobody's name or id, so it keeps nothing about the person.
 
 Not registered, because they cannot hold a forgotten person: the open hand views
-(:class:`cogs.live.LiveHands`, with each reader's language) and the loaded games
+(:class:`cogs.play.live.LiveHands`, with each reader's language) and the loaded games
 (:class:`bot.games.GameService`) are of running games only, and nobody seated in one can
 be forgotten; names (``recent_names``) and profiles are read from the database each time;
-the servers' languages (:class:`cogs.languages.Languages`) name servers, not people.
+the servers' languages (:class:`cogs.settings.languages.Languages`) name servers, not people.
 
 Where a record is served (an export, a replay, the history) the count is read every time:
 nothing there may name a person forgotten a moment ago in another process. Before other

@@ -52,7 +52,7 @@ KIND_WORDS = {"capture": N_("take"), "build": N_("build"), "trail": N_("trail an
 class MenuIds:
     """The custom_id kinds of the move menus (and leading fields before the position's id
     and version): a real game's hand view (:data:`GAME_IDS`), or a practice position's
-    (:mod:`cogs.practice`), whose menus are the same with another namespace."""
+    (:mod:`cogs.learning.practice`), whose menus are the same with another namespace."""
 
     card: str = "card"
     take: str = "take"
@@ -246,7 +246,7 @@ def replay_only_view(game_id: int, t: Lang = EN) -> discord.ui.View:
 
 def analyse_button(game_id: int, t: Lang = EN, row: int | None = None) -> KasinoButton:
     """Analyse my moves: a finished match's player's own moves, analysed privately
-    (:mod:`cogs.analysis`)."""
+    (:mod:`cogs.learning.analysis`)."""
     return KasinoButton("analyse", game_id, label=t("Analyse my moves"), emoji="🔍", row=row)
 
 

@@ -8,7 +8,7 @@ shows them in order when a person is to move, the round ends, or every
 once it is posted, never ahead of it. Everything here is called inside the game's session
 and only *queues*, so it never waits for Discord: posts on ``game.outbox``, which the
 game's next save writes in its own transaction before they are posted (see
-:mod:`cogs.outbox`), and hand views in :mod:`cogs.live` (a menu that may be slow to build
+:mod:`cogs.play.outbox`), and hand views in :mod:`cogs.play.live` (a menu that may be slow to build
 is built off the event loop first, see :mod:`bot.offloop`)."""
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from bot.render import (
     table_embed,
 )
 from bot.timers import Timers, now
-from cogs.decks import Inks
-from cogs.languages import Languages
-from cogs.live import LiveHands
-from cogs.outbox import Outbox, Post
-from cogs.views import hand_view, table_view
+from cogs.play.live import LiveHands
+from cogs.play.outbox import Outbox, Post
+from cogs.play.views import hand_view, table_view
+from cogs.settings.decks import Inks
+from cogs.settings.languages import Languages
 
 log = logging.getLogger(__name__)
 

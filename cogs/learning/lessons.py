@@ -1,5 +1,5 @@
 """``/kasino learn``: a private lesson of small positions (:mod:`bot.lessons`) played with
-the hand view's own menus on the practice surface (:mod:`cogs.practice`).
+the hand view's own menus on the practice surface (:mod:`cogs.learning.practice`).
 
 The lesson is the practice owner ``"lesson"``: a position's id is the learner's progress
 row (``lesson_progress``), its version the row's, so every answered step makes the menus
@@ -26,7 +26,7 @@ from bot.storage.lessons import LessonRow
 from cogs.common import NOT_MINE, private, refuse
 from cogs.components import KasinoButton
 from cogs.custom_ids import Click
-from cogs.practice import Practice, PracticeFlow, Verdict
+from cogs.learning.practice import Practice, PracticeFlow, Verdict
 
 OWNER = "lesson"
 TITLE = N_("Lesson: {variant} · step {step} of {steps}")
@@ -45,7 +45,7 @@ def finish_view(variant: str, t: Lang) -> discord.ui.View:
             "learn", variant, "play", label=t(PLAY), emoji="🤖", style=discord.ButtonStyle.success
         )
     )
-    view.stop()  # dispatched by its custom_id (see cogs.views._static)
+    view.stop()  # dispatched by its custom_id (see cogs.play.views._static)
     return view
 
 

@@ -32,8 +32,8 @@ from bot.storage import Storage
 from cogs.common import NOT_MINE, private, refuse
 from cogs.components import KasinoButton
 from cogs.custom_ids import Click
-from cogs.decks import Inks
-from cogs.records import NO_RECORD, RecordFlow, own_message
+from cogs.records.history import NO_RECORD, RecordFlow, own_message
+from cogs.settings.decks import Inks
 
 log = logging.getLogger(__name__)
 
@@ -302,7 +302,7 @@ def _move_page(
 
 def _view() -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.stop()  # dispatched by custom_id: nothing to keep (see cogs.views._static)
+    view.stop()  # dispatched by custom_id: nothing to keep (see cogs.play.views._static)
     return view
 
 

@@ -15,8 +15,8 @@ from bot.records.seal import shown
 from bot.render import lobby_commitment, lobby_embed
 from bot.storage import ChannelBusy
 from cogs.common import NOT_MINE, cut_told, private, refuse, refuse_error
-from cogs.table import TableFlow
-from cogs.views import lobby_view, rematch_cut_view, replay_only_view
+from cogs.play.table import TableFlow
+from cogs.play.views import lobby_view, rematch_cut_view, replay_only_view
 
 log = logging.getLogger(__name__)
 

@@ -42,9 +42,9 @@ from cogs.common import (
 )
 from cogs.components import reissue
 from cogs.custom_ids import Click
-from cogs.live import LiveHands
-from cogs.table import TableFlow, built_hand_view
-from cogs.views import (
+from cogs.play.live import LiveHands
+from cogs.play.table import TableFlow, built_hand_view
+from cogs.play.views import (
     CAPTURE_CHOICES,
     GAME_IDS,
     MenuIds,
@@ -144,7 +144,7 @@ class HandFlow:
     """Everything a player does from their private hand view.
 
     The choosing of a move (card, what it takes, picking items, which move) is shared with
-    a practice position's hand view (:class:`cogs.practice.PracticeFlow`), which overrides
+    a practice position's hand view (:class:`cogs.learning.practice.PracticeFlow`), which overrides
     the hooks: :meth:`ids_for` (the menus' custom_id namespace), :meth:`menus_for` (where
     menus are built off the loop), :meth:`content` (the message's text), :meth:`remember` (a
     shown view), :meth:`send_hand` and :meth:`play` (what happens with the chosen move).

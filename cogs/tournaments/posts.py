@@ -1,7 +1,7 @@
 """A tournament's own messages in its channel: the sign-up (kept up to date, then saying
 what became of the tournament), one standings message a round (edited as its tables
 finish) and the podium with a Replay button per game. What they look like is
-:mod:`bot.tournaments.embed`'s and :mod:`cogs.tournament_views`'s.
+:mod:`bot.tournaments.embed`'s and :mod:`cogs.tournaments.views`'s.
 
 They are posted directly, not through the games' outbox (which is per game): each message's
 id is kept on the tournament, so it is edited, never posted twice. A process killed between
@@ -28,7 +28,7 @@ from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
 from bot.tournaments.model import Phase, Standing
 from bot.tournaments.pairing import current_standings
 from bot.tournaments.tables import results_of, round_tables
-from cogs.tournament_views import Played, podium_view, signup_view
+from cogs.tournaments.views import Played, podium_view, signup_view
 
 NO_THREADS = N_(
     "⚠️ {organiser}, I cannot open this round's tables: each is a thread under this"

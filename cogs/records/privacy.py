@@ -7,7 +7,7 @@ rating changes kept under a nameless id of each game (so the others' ratings sti
 and no id links their games), and in the games they played their seat, name and mentions
 are made anonymous, so the other players' histories stay whole. After it, the bot's kept
 public messages of those games and tournaments are edited without them
-(:mod:`cogs.forget_posts`). While they are seated in a running game the request is
+(:mod:`cogs.records.forget_posts`). While they are seated in a running game the request is
 refused: the game needs their seat until it ends.
 """
 
@@ -24,8 +24,8 @@ from bot.storage.privacy import Forgotten
 from bot.timers import now
 from cogs.common import NOT_MINE, own_view, private, refuse
 from cogs.custom_ids import Click
-from cogs.forgetting import PeopleCaches
-from cogs.views import forget_view
+from cogs.play.views import forget_view
+from cogs.records.forgetting import PeopleCaches
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class ForgetFlow:
         # drops the person's work in progress (their analyses) before the rows go, so
         # that nothing of theirs is written after
         self._stop = stop
-        # edits the bot's public messages that named them (cogs.forget_posts)
+        # edits the bot's public messages that named them (cogs.records.forget_posts)
         self._after = after
 
     async def ask(self, interaction: discord.Interaction) -> None:

@@ -3,7 +3,7 @@ private replay view, and ``/kasino export``. Only a *finished* match of the clic
 server has a record (:func:`bot.records.record.load_record`), so nothing here can show a card that
 is still hidden. Stepping a replay costs more the later the step: it runs in a worker
 thread, on records kept in a small cache (a finished match changes only when one of its players
-is forgotten, and then every process drops the cache: :mod:`cogs.forgetting`)."""
+is forgotten, and then every process drops the cache: :mod:`cogs.records.forgetting`)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ from bot.storage import CorruptGame, Storage
 from cogs.common import ELSEWHERE, GONE, NOT_MINE, private, refuse
 from cogs.components import kasino_ids
 from cogs.custom_ids import Click, HistoryPage
-from cogs.decks import Inks
-from cogs.forgetting import PeopleCaches
-from cogs.views import history_view, replay_view
+from cogs.play.views import history_view, replay_view
+from cogs.records.forgetting import PeopleCaches
+from cogs.settings.decks import Inks
 
 log = logging.getLogger(__name__)
 

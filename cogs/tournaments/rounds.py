@@ -1,6 +1,6 @@
 """The round runner of a tournament: rounds, their tables in threads, results, the round's
 deadline, the end, and the reconciliation after a restart (the tournament's own messages
-are :mod:`cogs.tournament_posts`', a table's result :mod:`bot.tournaments.tables`').
+are :mod:`cogs.tournaments.posts`', a table's result :mod:`bot.tournaments.tables`').
 
 Every step is recorded before the next one is taken, and each is idempotent, so a process
 killed anywhere leaves a state the next one finishes from (:meth:`RoundRunner.reconcile`):
@@ -42,9 +42,9 @@ from bot.tournaments.decide import bye_result
 from bot.tournaments.model import Entrant, Format, Phase, Table
 from bot.tournaments.pairing import final_standings, next_round
 from bot.tournaments.tables import results_of, round_tables, table_result, thread_name
-from cogs.table import TableFlow
-from cogs.threads import ThreadPacer
-from cogs.tournament_posts import TournamentPosts
+from cogs.play.table import TableFlow
+from cogs.tournaments.posts import TournamentPosts
+from cogs.tournaments.threads import ThreadPacer
 
 if TYPE_CHECKING:
     from bot.client import KasinoBot

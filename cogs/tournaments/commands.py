@@ -11,7 +11,7 @@ The flow of the commands and the sign-up's buttons. Who may do what:
   the ``standings``.
 
 The rounds themselves, their threads and games, results, deadlines and the podium are the
-round runner's (:mod:`cogs.tournament_rounds`); what the messages look like is
+round runner's (:mod:`cogs.tournaments.rounds`); what the messages look like is
 :mod:`bot.tournaments.embed`'s.
 """
 
@@ -33,10 +33,10 @@ from bot.tournaments.pairing import total_rounds
 from bot.tournaments.settings import settings_problem
 from cogs.common import NOT_MINE, cut_told, private, refuse, tell
 from cogs.custom_ids import Click
-from cogs.tournament_rounds import RoundRunner
+from cogs.tournaments.rounds import RoundRunner
 
 if TYPE_CHECKING:
-    from cogs.languages import Languages
+    from cogs.settings.languages import Languages
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from bot.tournaments.board import LAST_TOURNAMENTS
 from cogs.common import NOT_MINE, refuse
 from cogs.components import kasino_ids
 from cogs.custom_ids import ShowCard
-from cogs.views import show_view
+from cogs.play.views import show_view
 
 DEFAULT_VARIANT = "swedish"
 NOT_YOURS = N_("Only the person who asked for this view can show it in the channel.")

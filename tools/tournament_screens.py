@@ -42,7 +42,7 @@ from bot.config import Config
 from bot.i18n import lang_of
 from bot.preview import face_assets, following
 from bot.tournaments.embed import TIEBREAKS
-from cogs.threads import ThreadPacer
+from cogs.tournaments.threads import ThreadPacer
 from tests.bot.kasino_harness import Harness, custom_ids, settle_defaults
 
 PLAYERS = ("Anna", "Bjorn", "Cecilia", "David", "Erik", "Frida", "Gustav", "Hanna")

@@ -1,5 +1,5 @@
 """An analysis as the player sees it: a summary, and a page per move (embeds only; the
-buttons are :mod:`cogs.analysis`'s). Every text is in the reader's language, numbers
+buttons are :mod:`cogs.learning.analysis`'s). Every text is in the reader's language, numbers
 the language's way (:meth:`bot.i18n.Lang.decimal`), cards in the reader's ink."""
 
 from __future__ import annotations

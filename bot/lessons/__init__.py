@@ -1,5 +1,5 @@
 """Lessons for newcomers (``/kasino learn``): small scripted positions, played with the
-real menus (:mod:`cogs.practice`), each checked, explained and followed by the next.
+real menus (:mod:`cogs.learning.practice`), each checked, explained and followed by the next.
 
 Pure data and code over the engine (no Discord): :func:`lesson_for` gives the lesson of a
 variant. Swedish Kasino's lesson serves Överspader, Finnish Kasino and Mulle (Finnish and

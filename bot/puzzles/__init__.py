@@ -4,5 +4,5 @@ Pure logic, no Discord: :mod:`.solve` values every move of a two-player last-dea
 position exactly, :mod:`.extract` finds puzzles in a finished game's record,
 :mod:`.daily` picks a server's puzzle of the day, :mod:`.judge` judges an answer,
 :mod:`.streak` counts solved days, and :mod:`.builtin` holds the shipped set
-(``python -m bot.puzzles build`` makes it). The cog is ``cogs/puzzles.py``.
+(``python -m bot.puzzles build`` makes it). The cog is ``cogs/learning/puzzles.py``.
 """

@@ -1,7 +1,7 @@
 """The puzzle's words: its title and task (the whole position a player needs: the
 variant, what the opponent holds, what each side has taken), and the judged answer.
 
-The menus and the hand and table lines are the practice surface's (cogs/practice.py);
+The menus and the hand and table lines are the practice surface's (cogs/learning/practice.py);
 this module gives it the texts. It reads render helpers, so unlike the rest of the
 package it imports discord (through bot.render).
 """

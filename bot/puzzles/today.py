@@ -5,7 +5,7 @@ Only finished games are read (:func:`bot.records.record.load_record` refuses any
 so a puzzle never shows a game still in play. Loading the records is ``run``'s
 (``asyncio.to_thread`` in the bot); replaying and solving them, which takes up to
 seconds of pure-Python CPU, is ``solve``'s: the bot gives it a worker *process*
-(cogs/puzzles.py), since a thread would hold the interpreter's lock against the event
+(cogs/learning/puzzles.py), since a thread would hold the interpreter's lock against the event
 loop for that long. :func:`first_puzzle` is what runs there (plain data in and out).
 """
 

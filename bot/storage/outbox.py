@@ -1,5 +1,5 @@
 """The durable outbox's rows: what the channels must still be shown (see
-:mod:`cogs.outbox`), written with the change they show and deleted once posted."""
+:mod:`cogs.play.outbox`), written with the change they show and deleted once posted."""
 
 from __future__ import annotations
 

@@ -112,7 +112,7 @@ class Outgoing:
 
     Written in the same transaction as the change it shows (so a process killed before it
     is posted leaves it to the next one) and deleted once posted. ``body`` is what to post,
-    as :class:`cogs.outbox.Post` writes it; ``table``: it replaces the game's table, so it
+    as :class:`cogs.play.outbox.Post` writes it; ``table``: it replaces the game's table, so it
     replaces any older table of the game still waiting. ``nonce_key``: the random key its
     post's Discord nonce is made of (:mod:`bot.nonces`), stored with it, so a retry after
     a kill sends the same nonce and no other post ever does. ``post`` is the live object

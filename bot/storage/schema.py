@@ -181,7 +181,7 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # version 8: one row per ``/kasino forget-me``, written in its transaction and naming
     # nobody: its highest id tells every process (shards too) that a person was forgotten,
-    # so each drops what it keeps in memory about people (cogs/forgetting.py)
+    # so each drops what it keeps in memory about people (cogs/records/forgetting.py)
     """
     CREATE TABLE forgotten (
         id INTEGER PRIMARY KEY,

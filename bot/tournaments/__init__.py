@@ -4,5 +4,5 @@ Pure logic (no discord import): the model (:mod:`.model`), pairings for each for
 standings with their tiebreaks, and how a table that did not finish is decided. Only the
 screens' embeds import discord (:mod:`.board`, the server's tournaments board, and
 :mod:`.embed`, the sign-up, standings and podium). The running side (threads, messages,
-timers) is :mod:`cogs.tournaments`; storage is :mod:`bot.storage.tournaments`.
+timers) is :mod:`cogs.tournaments.commands`; storage is :mod:`bot.storage.tournaments`.
 """

@@ -104,7 +104,7 @@ from bot.engine import Build, Card, Move, Round
 from bot.models import VARIANT_NAMES
 from bot.moves import auto_move, rank_choices
 from bot.turns import building, moves_of
-from cogs.views import ranked_moves
+from cogs.play.views import ranked_moves
 from tests.benchmarks import dbcount
 from tests.bot.kasino_harness import DiscordNonces, own_ids, settle_defaults
 
@@ -282,7 +282,7 @@ def watch_commits() -> None:
 
     from bot import games
     from bot.storage import sqlite
-    from cogs.hands import HandFlow
+    from cogs.play.hands import HandFlow
 
     # the click's own task and its saves' times (tasks it starts inherit the variable)
     awaited: contextvars.ContextVar[tuple[Any, list[float]]] = contextvars.ContextVar("awaited")
@@ -842,7 +842,7 @@ def external_analyses(env: simcord.Env) -> None:
     """Let SimCord settle without waiting for analyses (their waits are external, as
     they would be on Discord), and note when each reviewed move comes back."""
     from bot.analysis.pool import AnalysisPool
-    from cogs.analysis import AnalysisFlow
+    from cogs.learning.analysis import AnalysisFlow
 
     ENVS[:] = [env]  # each run has its own
     for name in ("_complete", "_show_when_done"):

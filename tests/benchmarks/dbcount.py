@@ -169,7 +169,7 @@ def install(answered: Callable[[int], bool]) -> None:
     pool.connection.connect = counted_connect  # type: ignore[attr-defined]
 
     from cogs.kasino import Kasino
-    from cogs.outbox import Outbox
+    from cogs.play.outbox import Outbox
 
     drain = Outbox._drain
 

@@ -365,10 +365,10 @@ MENU_TARGET = 50.0  # ms: the hand view's first menu on any 16-item table
 
 
 def first_menu(rnd: Round) -> list:
-    """What ``cogs.views.hand_view`` computes for the player to move in a game with builds:
+    """What ``cogs.play.views.hand_view`` computes for the player to move in a game with builds:
     one option per hand card (``_building_card_option`` on the engine's lazy view; the
     discord ``View`` around the options is not built)."""
-    from cogs.views import _building_card_option
+    from cogs.play.views import _building_card_option
 
     by_card = rnd.moves.by_card()
     hand = rnd.hands[rnd.to_move]
@@ -400,7 +400,7 @@ def hand_menus(count: int = 60, runs: int = 3) -> None:
     card's take menu (``ranked_moves``, the best 25 moves; and with its labels,
     ``_move_options``, which plays each move on a copy to word it). Each position is
     timed ``runs`` times; its median counts."""
-    from cogs.views import _move_options, ranked_moves
+    from cogs.play.views import _move_options, ranked_moves
 
     print(
         f"hand view menus on random 16-item tables ({count} each + the busy ones; "

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bot.records import ratings
 from bot.storage import Statement, Storage
 from bot.storage.copy import insert_statements
-from cogs.profiles import ProfileFlow
+from cogs.records.profiles import ProfileFlow
 
 GUILD = 1 << 40
 VARIANTS = ("swedish", "swedish", "swedish", "swedish", "finnish")

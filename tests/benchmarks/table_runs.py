@@ -38,8 +38,8 @@ from bot.config import Config
 from bot.models import Status
 from bot.moves import auto_move
 from bot.timers import now
-from cogs.outbox import Outbox
-from cogs.table import TableFlow
+from cogs.play.outbox import Outbox
+from cogs.play.table import TableFlow
 from tests.bot.kasino_harness import Harness, settle_defaults
 
 TABLE_TITLE = "Kasino: "

@@ -1,4 +1,4 @@
-"""The progress note of an analysis (cogs/analysis.py ``Progress``): edited at most every
+"""The progress note of an analysis (cogs/learning/analysis.py ``Progress``): edited at most every
 two seconds, never for the last move (the result follows), never once the message's
 token is too old, and an edit that fails is only logged."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import lang
-from cogs.analysis import PROGRESS_EVERY, TOKEN_SECONDS, Progress
+from cogs.learning.analysis import PROGRESS_EVERY, TOKEN_SECONDS, Progress
 
 
 class Interaction:

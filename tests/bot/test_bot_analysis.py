@@ -20,8 +20,8 @@ from bot.client import KasinoBot
 from bot.config import Config
 from bot.i18n import languages
 from bot.records.record import GameRecord
-from cogs.analysis import FORGOTTEN, NOT_A_PLAYER
 from cogs.common import NOT_MINE
+from cogs.learning.analysis import FORGOTTEN, NOT_A_PLAYER
 from tests.bot.kasino_harness import WAITS_ON_WORKERS, Harness, cid, custom_ids
 from tests.bot.test_bot_computers import computer_lobby, play_against_computers
 from tests.bot.test_forget import forgotten_elsewhere

@@ -15,7 +15,7 @@ from bot.client import KasinoBot
 from bot.engine import Build, Card, Move, Round, parse_cards
 from bot.models import Game
 from bot.turns import matching, moves_of
-from cogs.views import pick_items, ranked_moves
+from cogs.play.views import pick_items, ranked_moves
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
 
 BUILDING = ("casino", "royal", "mulle-glimne", "swazi", "sotho", "south-african")

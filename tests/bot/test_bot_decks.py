@@ -18,7 +18,7 @@ from bot.moves import round_choices, safe_move
 from bot.storage import Storage
 from bot.storage.copy import copy_database
 from bot.turns import moves_of
-from cogs.views import which_view
+from cogs.play.views import which_view
 from tests.bot.kasino_harness import Harness, cid, components, select_options
 from tests.bot.test_bot_building import play_by_menus
 

@@ -17,7 +17,7 @@ from bot.i18n import EN
 from bot.lessons import lesson_for
 from bot.moves import round_choices
 from bot.turns import building
-from cogs.views import CAPTURE_CHOICES, pick_items, ranked_moves
+from cogs.play.views import CAPTURE_CHOICES, pick_items, ranked_moves
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
 
 

@@ -149,7 +149,7 @@ async def test_a_menu_not_ready_in_time_defers_the_click_then_shows_the_hand(
     game = await held_busy(harness)
     anna = harness.members[0]
     flow = harness.cog.hands
-    monkeypatch.setattr("cogs.hands.GRACE", 0.0)
+    monkeypatch.setattr("cogs.play.hands.GRACE", 0.0)
     release = threading.Event()
     defer = flow.defer
     deferred: list[bool] = []  # each deferral: whether it answered "thinking" (a new message)

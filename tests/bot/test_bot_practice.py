@@ -1,4 +1,4 @@
-"""The practice surface (cogs.practice): a position played privately with the hand view's
+"""The practice surface (cogs.learning.practice): a position played privately with the hand view's
 menus, judged by its owner; a wrong move is explained and changes nothing, a right one
 goes on; stale, someone else's and forged clicks are refused."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from bot.engine import Card, Move, Round, rules_for
 from bot.i18n import Lang
-from cogs.practice import Practice, Verdict
+from cogs.learning.practice import Practice, Verdict
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
 
 

@@ -20,7 +20,7 @@ from bot.records.record import GameRecord, load_record
 from bot.records.seal import live_final, live_head
 from bot.storage import is_postgres
 from cogs.common import NOT_MINE
-from cogs.records import NO_PAGE, NO_RECORD, NO_STEP
+from cogs.records.history import NO_PAGE, NO_RECORD, NO_STEP
 from tests.bot.kasino_harness import (
     Harness,
     button,

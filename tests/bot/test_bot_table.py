@@ -12,7 +12,7 @@ import pytest
 from bot.config import Config
 from bot.moves import rank_choices
 from bot.timers import now
-from cogs.outbox import MAX_POSTS, WINDOW
+from cogs.play.outbox import MAX_POSTS, WINDOW
 from tests.bot.kasino_harness import Harness, cid, custom_ids
 
 

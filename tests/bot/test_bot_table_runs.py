@@ -22,9 +22,9 @@ from bot.i18n import EN
 from bot.models import Game, GameOptions, Seat
 from bot.render import MOVES_CHARS, moves_text, seat_name
 from bot.timers import now
-from cogs import table
-from cogs.outbox import MAX_POSTS, WINDOW
-from cogs.table import RUN_TABLE_EVERY
+from cogs.play import table
+from cogs.play.outbox import MAX_POSTS, WINDOW
+from cogs.play.table import RUN_TABLE_EVERY
 from tests.bot.kasino_harness import Harness
 from tests.dbrows import query
 

@@ -21,8 +21,8 @@ from bot.moves import auto_move
 from bot.render import final_line
 from bot.tournaments.model import Decided, Phase
 from bot.tournaments.tables import round_tables
-from cogs.tournament_views import Played, podium_view
-from cogs.views import table_view
+from cogs.play.views import table_view
+from cogs.tournaments.views import Played, podium_view
 from tests.bot.kasino_harness import Harness, custom_ids, stored
 
 THREE_MORE = ("erik", "frida", "gustav")  # with the harness's four: seven, so one bye

@@ -22,7 +22,7 @@ from bot.models import Status
 from bot.tournaments.model import Decided, Phase
 from bot.tournaments.pairing import current_standings
 from bot.tournaments.tables import round_tables
-from cogs.threads import ThreadPacer
+from cogs.tournaments.threads import ThreadPacer
 from tests.bot.kasino_harness import Harness, custom_ids, stored
 
 EIGHT = ("erik", "frida", "gustav", "hanna")

@@ -13,7 +13,7 @@ from bot.models import Game, GameOptions, Seat, Status
 from bot.moves import more_captures
 from bot.render import board_sweeps, describe_move
 from bot.rules_text import rules_embed
-from cogs.views import CAPTURE_CHOICES, take_view
+from cogs.play.views import CAPTURE_CHOICES, take_view
 
 LANGUAGES = ("en", "sv", "fi")
 # what each language calls a scoring sweep in the building games

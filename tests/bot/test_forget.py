@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import cogs.records as records_cog
+import cogs.records.history as records_cog
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.models import GameOptions
@@ -22,9 +22,9 @@ from bot.storage.rerate import rebuild
 from bot.storage.schema import TABLES
 from bot.storage.tournaments import TableRow, TournamentRow
 from bot.tournaments.model import Entrant, Phase, Result, Settings, Table
-from cogs.decks import USER
-from cogs.forget_posts import BURST, WINDOW
-from cogs.forgetting import LOOK_EVERY
+from cogs.records.forget_posts import BURST, WINDOW
+from cogs.records.forgetting import LOOK_EVERY
+from cogs.settings.decks import USER
 from tests.bot.kasino_harness import Harness, button, custom_ids
 from tests.dbrows import query
 

@@ -25,7 +25,7 @@ from bot.models import Game, GameOptions, Seat
 from bot.storage import ChannelBusy, StaleGame, Statement, Storage
 from bot.storage import sqlite as sqlite_storage
 from bot.storage.sql import Computed
-from cogs.outbox import Post
+from cogs.play.outbox import Post
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ from bot.engine import Card, Move, Round
 from bot.i18n import EN, Lang
 from bot.render import plain
 from bot.turns import why_not
-from cogs.views import CAPTURE_CHOICES, KIND_WORDS, _building_card_option, ranked_moves
+from cogs.play.views import CAPTURE_CHOICES, KIND_WORDS, _building_card_option, ranked_moves
 from tests.engine.busy import busy_positions, moves_by_card
 from tests.engine.positions import (
     CASINO_FAMILY,

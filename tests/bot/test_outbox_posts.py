@@ -23,8 +23,8 @@ from bot.client import KasinoBot
 from bot.config import Config
 from bot.models import Game, Status
 from bot.nonces import MAX_LENGTH, legacy_key, new_key, nonce
-from cogs.outbox import MAX_POSTS, WINDOW, Post
-from cogs.threads import MAX_THREADS, ThreadPacer
+from cogs.play.outbox import MAX_POSTS, WINDOW, Post
+from cogs.tournaments.threads import MAX_THREADS, ThreadPacer
 from tests.bot.kasino_harness import DiscordNonces, Harness, button, cid
 from tests.bot.test_backup import _run, pg_tools  # noqa: F401 (a fixture)
 from tests.dbrows import query

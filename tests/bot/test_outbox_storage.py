@@ -17,7 +17,7 @@ from bot.models import Game, GameOptions, Seat
 from bot.nonces import legacy_key, nonce
 from bot.storage import Outgoing, Shards, StaleGame, Storage
 from bot.storage.copy import copy_database
-from cogs.outbox import Post
+from cogs.play.outbox import Post
 from tests.dbrows import execute
 
 SHARD_0, SHARD_1 = 0, 1 << 22  # guild ids of shard 0 and shard 1 of 2

@@ -1,4 +1,4 @@
-"""The practice kinds' custom_ids (cogs.practice): the game kinds' fields after an owner,
+"""The practice kinds' custom_ids (cogs.learning.practice): the game kinds' fields after an owner,
 read by the same strict parser; anything else is refused."""
 
 from __future__ import annotations

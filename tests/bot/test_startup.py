@@ -370,11 +370,16 @@ def test_one_signal_stops_the_preview_cleanly(tmp_path: Path, stop: signal.Signa
 
 
 HANGING_LOGIN = """
-import runpy, socket, sys
+import runpy, socket, sys, threading
 import discord.http
 server = socket.socket()  # accepts the login request and never answers it
 server.bind(("127.0.0.1", 0))
 server.listen()
+def accept():
+    global held  # kept open, so the request hangs
+    held = server.accept()
+    print("login request", flush=True)
+threading.Thread(target=accept, daemon=True).start()
 discord.http.Route.BASE = f"http://127.0.0.1:{server.getsockname()[1]}/api/v10"
 print("logging in", flush=True)
 sys.argv = ["python -m bot"]
@@ -405,7 +410,8 @@ def test_one_signal_stops_the_bot_cleanly(tmp_path: Path, stop: signal.Signals) 
     try:
         assert child.stdout is not None
         assert child.stdout.readline() == "logging in\n"
-        time.sleep(1)  # into the login request
+        # the signal comes once the bot waits on Discord, however slow the machine is
+        assert child.stdout.readline() == "login request\n"
         child.send_signal(stop)
         output, _ = child.communicate(timeout=20)
     finally:

@@ -32,7 +32,7 @@ from bot.config import Config
 from bot.models import Game
 from bot.storage import Shards, Storage
 from bot.tournaments.model import Decided, Phase
-from cogs.tournament_rounds import RoundRunner
+from cogs.tournaments.rounds import RoundRunner
 from tests.bot.kasino_harness import Harness, own_ids
 from tests.bot.test_bot_tournaments import admin, sign_up, stored
 from tests.bot.test_shards import SHARD_COUNT, run_shards, shard_config

@@ -21,7 +21,7 @@ from bot.render import (
 )
 from bot.rules_text import rules_embed
 from bot.turns import after, moves_of
-from cogs.views import hand_view, lobby_view, pick_view, table_view, take_view
+from cogs.play.views import hand_view, lobby_view, pick_view, table_view, take_view
 
 # Words that only English messages use: none may appear in another language's.
 ENGLISH = re.compile(

@@ -30,7 +30,7 @@ from bot.ai import LEVELS
 from bot.i18n import Lang, lang, languages
 from bot.models import VARIANT_NAMES, Game, Seat, Status
 from bot.turns import moves_of
-from cogs.views import (
+from cogs.play.views import (
     forget_view,
     hand_view,
     history_view,

@@ -14,7 +14,7 @@ from babel.messages.extract import extract_from_file
 from bot.i18n import lang, languages
 
 ENGINE = Path(__file__).resolve().parents[2] / "bot" / "engine"
-# the messages that join an engine reason into a sentence of their own (cogs/hands.py,
+# the messages that join an engine reason into a sentence of their own (cogs/play/hands.py,
 # cogs/common.py)
 JOINS = (
     ("{card} cannot be played now: {why}.", "why"),

@@ -104,7 +104,7 @@ SWEDISH = [
     "Din hand",
     "Omgång",
     "Bordet",
-    "Spel #",
+    "Parti #",
     "din tur",
     "spelade",
     "lade ut",
@@ -249,7 +249,7 @@ async def test_the_server_language_and_the_admin_setting(harness: Harness) -> No
     joined = await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
     assert_in(joined.response, "sv")
     again = await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
-    assert again.ephemeral and again.response.content == "Du har redan en plats i det här spelet."
+    assert again.ephemeral and again.response.content == "Du har redan en plats i det här partiet."
     again = await harness.click(anna, lobby, custom_id=button(lobby, "join"))
     assert again.response.content == "Sinulla on jo paikka tässä pelissä."
     # kept across a restart, and undone with "the server's language"

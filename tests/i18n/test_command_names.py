@@ -83,5 +83,5 @@ def test_rendered_messages_name_the_localized_command() -> None:
     podium = podium_embed("Fredagscupen", [], {}, finnish, games=3).description or ""
     assert "komennolla /kasino historia." in podium
     refused = GameError("The game has already started; use {stop}.", stop=command_field("stop"))
-    assert refused.say(swedish) == "Spelet har redan börjat; använd /kasino stoppa."
+    assert refused.say(swedish) == "Partiet har redan börjat; använd /kasino stoppa."
     assert str(refused) == "The game has already started; use /kasino stop."

@@ -14,8 +14,9 @@ concept is checked:
   game) or the languages say them by verbs that change with the sentence (*trail*,
   *capture*), so a word-by-word "use" check could not be exact there.
 
-Code spans (`python -m bot verify …`) and fields ({name}) are left out of both sides: a
-command or a file name is not a word of the sentence.
+Code spans (`python -m bot verify …`) are left out of both sides (a command or a file
+name is not a word of the sentence), and so are fields ({name}), which the English keeps
+as "{}" (the glossary's "{} bot" is "🤖 {level} bot", a computer player).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ GLOSSARY = Path(__file__).resolve().parents[2] / "docs" / "glossary.md"
 SECTION = "## Words for the whole bot"
 CODES = {"Svenska": "sv", "Suomi": "fi"}
 NOT_CODES = {"sv": "sv", "fi": "fi"}
-NOISE = re.compile(r"`[^`]*`|\{[^}]*\}")
+CODE = re.compile(r"`[^`]*`")  # a command, a file name: not words of the sentence
+FIELD = re.compile(r"\{[^}]*\}")
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,9 @@ def texts(code: str) -> list[tuple[str, str]]:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        english = NOISE.sub(" ", " ".join(ids))
-        found.extend((english, NOISE.sub(" ", said)) for said in strings)
+        # a field stays "{}" in the English ("🤖 {} bot" names a computer player)
+        english = FIELD.sub("{}", CODE.sub(" ", " ".join(ids)))
+        found.extend((english, FIELD.sub(" ", CODE.sub(" ", said))) for said in strings)
     return found
 
 
@@ -148,3 +151,6 @@ def test_the_check_finds_a_word_the_glossary_forbids() -> None:
     assert not uses(rated.use["sv"], "färre än 5 ratade matcher")
     replay = next(row for row in table if row.concept.startswith("replay"))
     assert uses(replay.avoid["fi"], "Toisto: peli #3", whole=True)
+    computer = next(row for row in table if row.concept.startswith("computer player"))
+    assert english_names(computer, "🤖 {} bot {}")
+    assert uses(computer.avoid["fi"], "🤖   botti  ", whole=True)

@@ -15,6 +15,7 @@ from bot.models import Game, Status
 from bot.records.deals import round_commitment, seed_commitment, short
 from bot.records.seal import cuts_in, live_final, live_head, round_cut, shown, version
 from bot.render import cut_line, lobby_commitment
+from bot.translator import command_name, option_name
 
 # An ephemeral answer holds 2000 characters: a long match's round seeds are left to the
 # export beyond this many rounds
@@ -40,11 +41,13 @@ def check_text(game: Game, t: Lang = EN) -> str:
     lines.extend(_values(game, t))
     lines.append(
         t(
-            "After the game: `/kasino export game:{id}`, then"
+            "After the game: `{export} {game}:{id}`, then"
             " `python -m bot verify kasino-{id}.json --head HEAD --seed SEED`, with the final"
             " head from your hand view and the seed commitment you were sent on Join."
             " How it works: docs/record.md.",
             id=game.id,
+            export=command_name(t, "export"),
+            game=option_name(t, "game"),
         )
     )
     return "\n".join(lines)

@@ -48,6 +48,7 @@ from bot.records.seal import (
 from bot.render import played_words, seat_name, variant_name
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
+from bot.translator import command_field
 from bot.turns import after, building
 
 log = logging.getLogger(__name__)
@@ -460,7 +461,12 @@ class GameService:
 
     async def cancel(self, game: Game, user_id: int) -> None:
         """The host closes a lobby."""
-        self._require(game, Status.LOBBY, N_("The game has already started; use /kasino stop."))
+        self._require(
+            game,
+            Status.LOBBY,
+            N_("The game has already started; use {stop}."),
+            stop=command_field("stop"),
+        )
         if user_id != game.host_id:
             raise GameError("Only the host can cancel this lobby.")
         game.status = Status.CANCELLED
@@ -567,7 +573,8 @@ class GameService:
             # a forgotten player's seat: nobody to seat again
             raise GameError(
                 "A player of this game asked the bot to forget them, so there is no rematch."
-                " Start a new game with /kasino new."
+                " Start a new game with {new}.",
+                new=command_field("new"),
             )
         game = Game(
             0,
@@ -625,12 +632,14 @@ class GameService:
         await self.save(game)
 
     @staticmethod
-    def _require(game: Game, status: Status, message: str) -> None:
+    def _require(game: Game, status: Status, message: str, **fields: Any) -> None:
         if game.status is status:
             return
         if game.status is Status.CANCELLED:  # a lobby closed before it started: never played
             raise GameError("This game was cancelled before it started.")
-        raise GameError(message) if game.status.active else GameError("This game is over.")
+        if game.status.active:
+            raise GameError(message, **fields)
+        raise GameError("This game is over.")
 
     # ------------------------------------------------------------------ moves
 

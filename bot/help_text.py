@@ -20,7 +20,7 @@ from discord.app_commands import TranslationContextLocation as Where
 from bot.i18n import N_, Lang
 from bot.records.profile import rating_meaning
 from bot.render import TABLE_COLOUR
-from bot.translator import COMMAND, translated
+from bot.translator import COMMAND, shown_name
 
 # Each group's heading and its commands (by their English path under /kasino), in the
 # order a new player meets them: play first, admin last.
@@ -77,7 +77,7 @@ def grouped_lines(group: app_commands.Group, t: Lang) -> list[tuple[str, list[st
     by_path = {" ".join(path): (path, command) for path, command in leaves(group)}
     groups = [(heading, [p for p in paths if p in by_path]) for heading, paths in GROUPS]
     groups.append((MORE, ungrouped(group)))
-    prefix = _name(group.name, t, Where.group_name)
+    prefix = shown_name(group.name, t, Where.group_name)
     result = []
     for heading, paths in groups:
         shown = [_shown(*by_path[p], t) for p in paths]
@@ -122,10 +122,5 @@ def _shown(path: tuple[str, ...], command: app_commands.Command, t: Lang) -> tup
     """A command's name (its path, each part as the reader's client shows it) and its
     description in the reader's language."""
     where = [Where.group_name] * (len(path) - 1) + [Where.command_name]
-    name = " ".join(_name(part, t, w) for part, w in zip(path, where, strict=True))
+    name = " ".join(shown_name(part, t, w) for part, w in zip(path, where, strict=True))
     return name, t.pgettext(COMMAND, command.description)
-
-
-def _name(name: str, t: Lang, where: Where) -> str:
-    """A command's name as the reader's Discord client shows it."""
-    return translated(name, t.code, where) or name

@@ -8,6 +8,7 @@ from bot.engine import rules_for
 from bot.i18n import EN, N_, Lang
 from bot.models import GameOptions
 from bot.render import TABLE_COLOUR, rules_line
+from bot.translator import command_name
 
 RULES_TEXT = {
     "swedish": N_(
@@ -125,5 +126,11 @@ def rules_embed(variant: str, t: Lang = EN, game: GameOptions | None = None) -> 
         )
     if game is not None and game.variant == variant:
         embed.add_field(name=t("The game in this channel"), value=rules_line(game, t))
-    embed.set_footer(text=t("Start a game with /kasino new; see your cards with /kasino hand."))
+    embed.set_footer(
+        text=t(
+            "Start a game with {new}; see your cards with {hand}.",
+            new=command_name(t, "new"),
+            hand=command_name(t, "hand"),
+        )
+    )
     return embed

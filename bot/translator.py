@@ -10,15 +10,16 @@ English needs nothing: the code's strings are English.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import DEFAULT, code_of, lang
+from bot.i18n import DEFAULT, Lang, code_of, lang
 
 COMMAND = "command"  # the catalogue context of command names and descriptions
+GROUP = "kasino"  # the bot's one command group: every command is /kasino …
 # Discord's rule for command and option names (Python's ``re`` has no \p{…}: letters and
 # digits of any script are ``[^\W_]``, and ``-`` and ``_`` are allowed).
 NAME_RULE = re.compile(r"^[-_\w]{1,32}$")
@@ -74,3 +75,31 @@ def command_strings(
             yield Where.parameter_description, parameter.description
             for choice in parameter.choices:
                 yield Where.choice_name, choice.name
+
+
+def command_name(t: Lang, *path: str) -> str:
+    """A command as the reader's Discord client shows it, for a message that names it:
+    ``command_name(t, "history")`` is "/kasino historik" in Swedish, and
+    ``command_name(t, "tournament", "pause")`` "/kasino turnering paus" (a subgroup's
+    name, then the command's). The same translations the command tree is registered with,
+    so the text and the client's command list agree."""
+    parts = [GROUP, *path]
+    where = [Where.group_name] * (len(parts) - 1) + [Where.command_name]
+    return "/" + " ".join(shown_name(part, t, w) for part, w in zip(parts, where, strict=True))
+
+
+def command_field(*path: str) -> Callable[[Lang], str]:
+    """A message's field that names a command, filled in the reader's language when the
+    message is said (a :class:`bot.games.GameError`'s or a refusal's field)."""
+    return lambda t: command_name(t, *path)
+
+
+def option_name(t: Lang, name: str) -> str:
+    """A command's option as the reader's client shows it (``game`` is "spel" in Swedish),
+    for a message that writes a command with its option (``/kasino exportera spel:12``)."""
+    return shown_name(name, t, Where.parameter_name)
+
+
+def shown_name(name: str, t: Lang, where: Where) -> str:
+    """A command, group or option name as the reader's Discord client shows it."""
+    return translated(name, t.code, where) or name

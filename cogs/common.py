@@ -14,7 +14,7 @@ STALE = N_("⚠️ This view is out of date, so nothing was changed. Here is a f
 NOT_MINE = N_("That control is not valid (it was changed or is not mine), so nothing happened.")
 GONE = N_("This game no longer exists, so nothing happened.")
 ELSEWHERE = N_("That control belongs to a game in another channel, so nothing happened.")
-NO_GAME = N_("There is no Kasino game in this channel. Start one with /kasino new.")
+NO_GAME = N_("There is no Kasino game in this channel. Start one with {new}.")
 NOT_PLAYING = N_("You are not playing in this game; you can follow it on the table.")
 
 
@@ -48,8 +48,10 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
 
 async def refuse(interaction: discord.Interaction, message: str, /, **fields: object) -> None:
     """A friendly ephemeral answer that changes nothing: the catalogue ``message`` in the
-    clicker's language."""
-    await tell(interaction, private(interaction)(message, **fields))
+    clicker's language (a field may be a function of the language: a command's name)."""
+    t = private(interaction)
+    said = {key: value(t) if callable(value) else value for key, value in fields.items()}
+    await tell(interaction, t(message, **said))
 
 
 async def refuse_error(

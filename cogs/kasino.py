@@ -31,6 +31,7 @@ from bot.tournaments.board import board_embed
 from bot.tournaments.model import Format, Settings
 from bot.tournaments.roundrobin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from bot.tournaments.settings import table_sizes
+from bot.translator import command_field, command_name
 from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
@@ -298,7 +299,7 @@ class Kasino(
         game_id = await self.games.channel_game(interaction.channel_id or 0)
         async with self.games.session(game_id or 0) as game:
             if game is None or not game.status.active:
-                await refuse(interaction, NO_GAME)
+                await refuse(interaction, NO_GAME, new=command_field("new"))
                 return
             await self.hands.show_hand(interaction, game)
 
@@ -835,8 +836,9 @@ class Kasino(
         t = self.languages.server(broken.guild_id or 0)
         text = t(
             "⚠️ Game #{id} could not be loaded: its saved state is damaged. It is closed,"
-            " with no result recorded. Start a new one with /kasino new.",
+            " with no result recorded. Start a new one with {new}.",
             id=broken.game_id,
+            new=command_name(t, "new"),
         )
         post = Post(broken.game_id, broken.guild_id or 0, broken.channel_id, content=text)
         return [post.record()]

@@ -14,6 +14,7 @@ import discord
 from bot.i18n import EN, N_, Lang
 from bot.render import TABLE_COLOUR, rules_line
 from bot.tournaments.model import Entrant, Format, Phase, Settings, Standing
+from bot.translator import command_name
 
 FORMAT_NAMES = {
     Format.SWISS: N_("Swiss"),
@@ -231,10 +232,12 @@ def podium_embed(
     ]
     text = "\n".join(podium) or t("Nobody played.")
     if games:
+        history = command_name(t, "history")  # outside the call: Babel reads its plural then
         text += "\n\n" + t.ngettext(
-            "{n} game was played: replay it with the button below or /kasino history.",
-            "{n} games were played: replay them with the buttons below or /kasino history.",
+            "{n} game was played: replay it with the button below or {history}.",
+            "{n} games were played: replay them with the buttons below or {history}.",
             games,
+            history=history,
         )
     embed.description = text
     _standing_fields(embed, standings, names, t)

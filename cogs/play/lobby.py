@@ -14,6 +14,7 @@ from bot.records.deals import seed_commitment
 from bot.records.seal import shown
 from bot.render import lobby_commitment, lobby_embed
 from bot.storage import ChannelBusy
+from bot.translator import command_name
 from cogs.common import NOT_MINE, cut_told, private, refuse, refuse_error
 from cogs.play.table import TableFlow
 from cogs.play.views import lobby_view, rematch_cut_view, replay_only_view
@@ -31,10 +32,11 @@ def commitment_text(committed: str, game_id: int, t: Lang, *, joined: bool) -> s
         + t(
             "This match's seed is committed to: `{commitment}`. Note it: after the game,"
             " `python -m bot verify kasino-{game}.json --seed {commitment}` (the file from"
-            " `/kasino export`) checks the deals came from it."
+            " `{export}`) checks the deals came from it."
             " You may also cut the deck in the lobby.",
             commitment=committed,
             game=game_id,
+            export=command_name(t, "export"),
         )
     )
 

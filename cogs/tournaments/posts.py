@@ -28,12 +28,13 @@ from bot.tournaments.embed import podium_embed, signup_embed, standings_embed
 from bot.tournaments.model import Phase, Standing
 from bot.tournaments.pairing import current_standings
 from bot.tournaments.tables import results_of, round_tables
+from bot.translator import command_name
 from cogs.tournaments.views import Played, podium_view, signup_view
 
 NO_THREADS = N_(
     "⚠️ {organiser}, I cannot open this round's tables: each is a thread under this"
     " channel, and I need the **Create Public Threads** and **Send Messages in Threads**"
-    " permissions here. Once they are given, `/kasino tournament pause` and then `resume`"
+    " permissions here. Once they are given, `{pause}` and then `{resume}`"
     " open the tables. Tables not dealt by the round's deadline are decided unplayed."
 )
 
@@ -200,7 +201,14 @@ class TournamentPosts:
         if row.extra.get("no_threads") == row.round:
             return False
         organiser = discord.Object(row.organiser_id)
-        text = self.language(row.guild_id)(NO_THREADS, organiser=f"<@{organiser.id}>")
+        t = self.language(row.guild_id)
+        mention = f"<@{organiser.id}>"
+        text = t(
+            NO_THREADS,
+            organiser=mention,
+            pause=command_name(t, "tournament", "pause"),
+            resume=command_name(t, "tournament", "resume"),
+        )
         with contextlib.suppress(discord.HTTPException):  # the channel may refuse this too
             await self.channel(row).send(
                 text,

@@ -104,7 +104,7 @@ SWEDISH = [
     "Din hand",
     "Omgång",
     "Bordet",
-    "Spel #",
+    "Parti #",
     "din tur",
     "spelade",
     "lade ut",
@@ -249,7 +249,7 @@ async def test_the_server_language_and_the_admin_setting(harness: Harness) -> No
     joined = await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
     assert_in(joined.response, "sv")
     again = await harness.click(bjorn, lobby, custom_id=button(lobby, "join"))
-    assert again.ephemeral and again.response.content == "Du har redan en plats i det här spelet."
+    assert again.ephemeral and again.response.content == "Du har redan en plats i det här partiet."
     again = await harness.click(anna, lobby, custom_id=button(lobby, "join"))
     assert again.response.content == "Sinulla on jo paikka tässä pelissä."
     # kept across a restart, and undone with "the server's language"
@@ -335,3 +335,20 @@ async def test_command_localizations_are_registered(harness: Harness) -> None:
 def test_discords_naming_rule() -> None:
     assert valid_name("viimeisen_oton_piste") and valid_name("säännöt") and valid_name("mål")
     assert not valid_name("Regler") and not valid_name("two words") and not valid_name("x" * 33)
+
+
+async def test_a_refusal_names_the_command_as_the_readers_client_lists_it(
+    harness: Harness,
+    client_locales: dict[int, str],
+) -> None:
+    """ "Start one with /kasino new" in Swedish and Finnish names the command by the name
+    the client's command list shows (the tree's registered localization), not in English."""
+    registered = harness.env.backend.commands[None]
+    kasino = next(c for (name, _), c in registered.items() if name == "kasino")
+    new = next(o for o in kasino["options"] if o["name"] == "new")["name_localizations"]
+    anna, bjorn = harness.members[:2]
+    client_locales.update({anna.id: "sv-SE", bjorn.id: "fi"})
+    for member, locale in ((anna, "sv-SE"), (bjorn, "fi")):
+        said = str((await harness.slash(member, "kasino hand")).response.content)
+        assert f"/kasino {new[locale]}." in said, said
+        assert "/kasino new" not in said

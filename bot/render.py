@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Build, Card, Move, Round, Rules, capture_targets, rules_for
+from bot.engine import Build, Card, Move, Round, Rules, capture_targets
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
@@ -51,18 +51,13 @@ ITEM_NAMES = {
     "tabbe": N_("Tabbar"),
     "mulle": N_("Mulle"),
 }
-# The Anglo-American names in the games with builds.
-BUILDING_ITEM_NAMES = {
-    **ITEM_NAMES,
-    "storan": N_("Big casino (10♦)"),
-    "lillan": N_("Little casino (2♠\ufe0e)"),
-    "sistan": N_("Last capture"),
-    "tabbe": N_("Sweeps"),
-}
+# The games with builds score the last capture without calling it sistan. Their names of
+# storan, lillan and tabbar come from the game's terms catalogue (Lang.for_game: English
+# Casino says big casino, little casino, sweeps).
+BUILDING_ITEM_NAMES = {**ITEM_NAMES, "sistan": N_("Last capture")}
 # Krypkasino's items: penalties (each card's points said, as they differ from Swedish
-# Kasino's), a tabbe's reward, and the majorities of its option. The Swedish words stay in
-# every language (untranslated: the English message is the Swedish name), written as
-# Swedish Kasino writes them, the card in brackets.
+# Kasino's), a tabbe's reward, and the majorities of its option. Storan and lillan are
+# named as in Swedish Kasino (the card in brackets), in the reader's words for them.
 KRYP_SWEDISH = {"storan": ITEM_NAMES["storan"], "lillan": ITEM_NAMES["lillan"]}
 KRYP_ITEM_NAMES = {
     "aces": N_("Aces"),
@@ -239,23 +234,19 @@ def sweep_scores(rules: Rules) -> bool:
 
 
 def sweep_word(rules: Rules, t: Lang = EN) -> str:
-    """What a sweep is called in this variant (and language)."""
-    if rules.builds:
-        return t.pgettext("sweep", "sweep")
+    """What a sweep is called in this variant and language (tabbe, sweep, mökki)."""
+    t = t.for_game(rules.name)
     if rules.name == "finnish":
-        return t.pgettext("sweep", "mökki")
-    if rules.lowest_wins:
-        return "tabbe"  # Krypkasino's texts keep the Swedish word in every language
+        return t.pgettext("sweep", "mökki")  # its own word in English too, as its rules say
     return t.pgettext("sweep", "tabbe")
 
 
 def item_name(rules: Rules, key: str, t: Lang = EN) -> str:
-    """A score item as players of this variant call it."""
+    """A score item as players of this variant call it, in the reader's language."""
+    t = t.for_game(rules.name)
     names = BUILDING_ITEM_NAMES if rules.builds else ITEM_NAMES
     if rules.lowest_wins:
-        if key in KRYP_SWEDISH:
-            return KRYP_SWEDISH[key]
-        names = KRYP_ITEM_NAMES
+        names = {**KRYP_ITEM_NAMES, **KRYP_SWEDISH}
     return t(names[key]) if key in names else key
 
 
@@ -1017,12 +1008,10 @@ def standings(game: Game, t: Lang = EN) -> str:
 
 
 def board_sweeps(variant: str | None, count: int, t: Lang = EN) -> str:
-    """A leaderboard row's count of cleared tables, in the words of its board's game: the
-    games with builds say sweeps (in Swedish and Finnish their tabbar and mökit), the
-    Nordic games and the board of all games tabbar."""
-    if variant and rules_for(variant).builds:
-        return t.ngettext("{n} sweep", "{n} sweeps", count)
-    return t.ngettext("{n} tabbe", "{n} tabbar", count)
+    """A leaderboard row's count of cleared tables, in the words of its board's game
+    (English Casino's sweeps, Swedish tabbar, Finnish mökit); the board of all games
+    (``variant`` None) says tabbar in English."""
+    return t.for_game(variant).ngettext("{n} tabbe", "{n} tabbar", count)
 
 
 def scores_embed(

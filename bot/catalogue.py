@@ -164,7 +164,13 @@ def _update_terms(template: Catalog, code: str, path: Path) -> list[str]:
     """Bring one terms catalogue in step with the template: exactly the messages naming a
     Nordic card word, translations and flags kept. Returns a line saying what changed."""
     old = _read_terms(code, path)
-    new = Catalog(locale=code, domain=DOMAIN, project="kasino", fuzzy=False)
+    new = Catalog(
+        locale=code,
+        domain=DOMAIN,
+        project="kasino",
+        fuzzy=False,
+        creation_date=old.creation_date,  # no change of date without a change of words
+    )
     new.header_comment = old.header_comment
     added = 0
     for message in template:

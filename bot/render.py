@@ -694,6 +694,7 @@ def table_embed(
     are named by name (a mention in an embed shows as a number where not cached).
     ``final_shown``: a finished match's end message, where some person has no private
     place for the final head (:func:`sealed_footer`)."""
+    t = t.for_game(game.options.variant)  # the game's card words (big casino, storan, mökki)
     match = game.match
     rnd = match.round
     paused = paused or bool(game.extra.get("paused"))
@@ -871,6 +872,7 @@ def round_summary(
     t: Lang = EN,
 ) -> discord.Embed:
     """The public summary of a finished round: each side's items and the match totals."""
+    t = t.for_game(game.options.variant)
     match = game.match
     title = t("Round {round} is over", round=round_number)
     embed = discord.Embed(title=title, colour=TABLE_COLOUR)
@@ -942,6 +944,7 @@ def hand_content(
     """The ephemeral hand view's text for one seat (never sent publicly): the sorted hand,
     the table, deal k of N with the sistan warning, the score, the last move and whose
     turn it is, with the time left as a Discord relative timestamp."""
+    t = t.for_game(game.options.variant)
     match = game.match
     rnd = match.round
     lines = [ink.line(note)] if note else []
@@ -1028,6 +1031,7 @@ def scores_embed(
 ) -> discord.Embed:
     """One page of a leaderboard (rows are ``storage.BoardRow``): matches between people,
     or with ``computers`` the matches played against computer players."""
+    t = t.for_game(variant)  # a board of one game counts its sweeps in its words
     board = variant_name(variant, t) if variant else t("All variants")
     low = bool(variant) and lowest_wins(variant or "")
     if low:

@@ -19,7 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot import catalogue, terms
-from bot.engine.rules import VARIANTS
+from bot.engine.rules import VARIANTS, rules_for
 from bot.i18n import EN, catalogue_path, lang, terms_catalogues, terms_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -200,3 +200,18 @@ def test_nordic_games_keep_their_words_in_english(variant: str) -> None:
 
 def test_the_terms_catalogue_is_in_step_with_the_template() -> None:
     assert catalogue.terms_problems() == []
+
+
+def test_glimnes_mulle_keeps_the_nordic_words_in_english() -> None:
+    """A Nordic game with builds: English says storan, lillan and tabbe there (main once
+    said big casino and sweep for every game with builds), as in Swedish Kasino."""
+    from bot.render import item_name, sweep_word
+    from bot.rules_text import RULES_TEXT
+
+    assert "each tabbe 1" in EN.for_game("mulle-glimne")(RULES_TEXT["mulle-glimne"], target="")
+    glimne, casino = rules_for("mulle-glimne"), rules_for("casino")
+    assert item_name(glimne, "storan", EN) == "Storan (10♦)"
+    assert item_name(glimne, "lillan", EN).startswith("Lillan (")
+    assert item_name(glimne, "tabbe", EN) == "Tabbar" and sweep_word(glimne, EN) == "tabbe"
+    assert item_name(casino, "storan", EN) == "Big casino (10♦)"
+    assert item_name(casino, "tabbe", EN) == "Sweeps" and sweep_word(casino, EN) == "sweep"

@@ -4,6 +4,11 @@ language's ``.po`` file, and check that every message is translated.
     python -m bot.catalogue update   # bot/locales/kasino.pot and every .po file
     python -m bot.catalogue check    # exit 1 naming what is missing or stale
 
+The terms catalogues (``kasino@<family>.po``, see :mod:`bot.terms`) are kept in step too:
+each holds exactly the template's messages that name storan, lillan or a tabbe (new ones
+added untranslated, vanished ones dropped), and ``check`` names an entry that is neither
+translated nor flagged ``nordic-only`` (shown only in a Nordic game), and a stale one.
+
 Both print only their verdict: what Babel would warn about while extracting (an f-string
 with substitutions inside a ``t(…)`` call, which it skips) is part of the verdict, one
 line each, and ``check`` fails on it.
@@ -20,11 +25,12 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import DOMAIN, LOCALES, catalogue_path, languages, native_name
+from bot import terms
+from bot.i18n import DOMAIN, LOCALES, catalogue_path, languages, native_name, terms_catalogues
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("bot", "cogs")
@@ -138,7 +144,85 @@ def update() -> list[str]:
         catalogue.update(template, no_fuzzy_matching=True)
         with catalogue_path(code).open("wb") as out:
             write_po(out, catalogue, width=100, ignore_obsolete=True, include_lineno=False)
+    for code, _family, path in terms_catalogues():
+        skipped += _update_terms(template, code, path)
     return skipped
+
+
+def names_nordic_word(message: Message) -> bool:
+    """Whether a catalogue message (either plural form) names storan, lillan or a tabbe."""
+    ids = message.id if isinstance(message.id, tuple) else (message.id,)
+    return any(terms.names_nordic_word(text) for text in ids if text)
+
+
+def _read_terms(code: str, path: Path) -> Catalog:
+    with path.open("rb") as source:
+        return read_po(source, locale=code, domain=DOMAIN)
+
+
+def _update_terms(template: Catalog, code: str, path: Path) -> list[str]:
+    """Bring one terms catalogue in step with the template: exactly the messages naming a
+    Nordic card word, translations and flags kept. Returns a line saying what changed."""
+    old = _read_terms(code, path)
+    new = Catalog(
+        locale=code,
+        domain=DOMAIN,
+        project="kasino",
+        fuzzy=False,
+        creation_date=old.creation_date,  # no change of date without a change of words
+    )
+    new.header_comment = old.header_comment
+    added = 0
+    for message in template:
+        if not message.id or not names_nordic_word(message):
+            continue
+        have = old.get(message.id, context=message.context)
+        if have is None:
+            added += 1
+            blank = ("",) * new.num_plurals if isinstance(message.id, tuple) else ""
+        new.add(
+            message.id,
+            string=have.string if have is not None else blank,
+            locations=message.locations,
+            flags=[f for f in have.flags if f != "fuzzy"] if have is not None else (),
+            user_comments=have.user_comments if have is not None else (),
+            context=message.context,
+        )
+    dropped = len(_keys(old) - _keys(new))
+    with path.open("wb") as out:
+        write_po(out, new, width=100, ignore_obsolete=True, include_lineno=False)
+    if not added and not dropped:
+        return []
+    where = path.relative_to(ROOT)
+    return [f"{where}: {added} new (to translate or flag nordic-only), {dropped} stale dropped"]
+
+
+def terms_problems(template: Catalog | None = None) -> list[str]:
+    """What the terms catalogues lack or hold too much of: a template message naming a
+    Nordic card word with no entry, an entry neither translated nor flagged
+    ``nordic-only``, an entry whose message is gone."""
+    template = template if template is not None else extract()
+    wanted = {(m.id, m.context) for m in template if m.id and names_nordic_word(m)}
+    found = []
+    for code, family, path in terms_catalogues():
+        name = f"{code}@{family}"
+        catalogue = _read_terms(code, path)
+        for key in sorted(wanted - _keys(catalogue), key=str):
+            found.append(f"{name}: missing: {_first(key[0])!r}")
+        for key in sorted(_keys(catalogue) - wanted, key=str):
+            found.append(f"{name}: stale: {_first(key[0])!r}")
+        for message in catalogue:
+            if not message.id or (message.id, message.context) not in wanted:
+                continue
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            done = all(strings) and not message.fuzzy
+            if not done and terms.NORDIC_ONLY not in message.flags:
+                found.append(f"{name}: untranslated: {_first(message.id)!r}")
+    return found
+
+
+def _first(message_id: object) -> str:
+    return message_id[0] if isinstance(message_id, tuple) else str(message_id)
 
 
 def problems(code: str) -> list[str]:
@@ -166,8 +250,9 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] == ["check"]:
         skipped: list[str] = []
-        extract(skipped)
+        template = extract(skipped)
         missing = [line for code in languages()[1:] for line in problems(code)]
+        missing += terms_problems(template)
         print("\n".join(skipped + missing) or "every message is translated")
         return 1 if skipped or missing else 0
     print(__doc__)

@@ -9,6 +9,10 @@ used (Babel's ``read_po`` and ``write_mo``), so a fresh clone needs no build ste
 Numbers and dates are written the language's way through Babel (:meth:`Lang.decimal`,
 :meth:`Lang.percent`, :meth:`Lang.date`), wherever Discord's ``<t:…>`` markup cannot go.
 
+A game's card words (storan, big casino, ruutukymppi…) come from the game and the reader's
+language: :meth:`Lang.for_game` lays the language's *terms catalogue* for that game's word
+family (``kasino@<family>.po``, see :mod:`bot.terms`) over its catalogue.
+
 Messages are ``str.format`` templates with named fields (``"{name} wins {score} to
 {others}"``). The code marks them for extraction with ``t("…")`` (translate now),
 ``t.ngettext("…", "…", n)`` (plurals: the count is the field ``{n}``), ``t.pgettext(ctx,
@@ -32,6 +36,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
+from bot import terms
 from bot.engine import Build, Card, Joined, Reason
 
 LOCALES = Path(__file__).parent / "locales"
@@ -48,6 +53,20 @@ def N_(message: str) -> str:
 def catalogue_path(code: str) -> Path:
     """Where the catalogue of language ``code`` lives."""
     return LOCALES / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def terms_path(code: str, family: str) -> Path:
+    """Where the terms catalogue of language ``code`` for a word family lives (a name
+    :func:`languages` does not take for a language)."""
+    return LOCALES / code / "LC_MESSAGES" / f"{DOMAIN}@{family}.po"
+
+
+def terms_catalogues() -> list[tuple[str, str, Path]]:
+    """Every terms catalogue there is: ``(language, family, path)``."""
+    found = []
+    for path in sorted(LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}@*.po")):
+        found.append((path.parent.parent.name, path.stem.partition("@")[2], path))
+    return found
 
 
 @functools.cache
@@ -82,7 +101,12 @@ def _compiled(code: str) -> gettext.NullTranslations:
     untranslated entries fall back to English)."""
     if code == DEFAULT:
         return gettext.NullTranslations()
-    with catalogue_path(code).open("rb") as source:
+    return _compiled_file(catalogue_path(code), code)
+
+
+def _compiled_file(path: Path, code: str) -> gettext.GNUTranslations:
+    """One ``.po`` file as gettext translations, compiled in memory."""
+    with path.open("rb") as source:
         catalogue = read_po(source, locale=code, domain=DOMAIN)
     buffer = io.BytesIO()
     write_mo(buffer, catalogue)
@@ -101,12 +125,25 @@ def catalogue_digest() -> str:
 class Lang:
     """One language: translate a message and fill in its fields."""
 
-    def __init__(self, code: str, translations: gettext.NullTranslations) -> None:
+    def __init__(
+        self, code: str, translations: gettext.NullTranslations, *, base: Lang | None = None
+    ) -> None:
         self.code = code
         self._translations = translations
+        self._base = base  # the language's own Lang, when this one is a game's words
 
     def __repr__(self) -> str:
         return f"Lang({self.code!r})"
+
+    def for_game(self, variant: str | None) -> Lang:
+        """This language as the players of ``variant`` speak it: its card words from the
+        game's terms catalogue where the language has one (English Casino says big casino,
+        little casino, sweep), else this language unchanged. ``None``: no game known."""
+        base = self._base or self
+        family = terms.family(variant)
+        if family is None:
+            return base
+        return _game_lang(base, family)
 
     def __call__(self, message: str, /, **fields: Any) -> str:
         """``message`` in this language, with its fields filled in."""
@@ -183,6 +220,18 @@ def _lang(code: str) -> Lang:
     """One :class:`Lang` per spoken language: ``"sv"`` and ``"sv-SE"`` share a compiled
     catalogue."""
     return Lang(code, _compiled(code))
+
+
+@functools.cache
+def _game_lang(base: Lang, family: str) -> Lang:
+    """``base`` with its terms catalogue for ``family`` laid over it (``base`` itself when
+    the language has none: Swedish and Finnish say the same words in every game)."""
+    path = terms_path(base.code, family)
+    if not path.exists():
+        return base
+    words = _compiled_file(path, base.code)
+    words.add_fallback(base._translations)  # every other message: the language's own
+    return Lang(base.code, words, base=base)
 
 
 def lang_of(locale: object) -> Lang:

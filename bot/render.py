@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Build, Card, Move, Round, Rules, capture_targets, rules_for
+from bot.engine import Build, Card, Move, Round, Rules, capture_targets
 from bot.i18n import EN, N_, Lang
 from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
@@ -51,18 +51,13 @@ ITEM_NAMES = {
     "tabbe": N_("Tabbar"),
     "mulle": N_("Mulle"),
 }
-# The Anglo-American names in the games with builds.
-BUILDING_ITEM_NAMES = {
-    **ITEM_NAMES,
-    "storan": N_("Big casino (10♦)"),
-    "lillan": N_("Little casino (2♠\ufe0e)"),
-    "sistan": N_("Last capture"),
-    "tabbe": N_("Sweeps"),
-}
+# The games with builds score the last capture without calling it sistan. Their names of
+# storan, lillan and tabbar come from the game's terms catalogue (Lang.for_game: English
+# Casino says big casino, little casino, sweeps).
+BUILDING_ITEM_NAMES = {**ITEM_NAMES, "sistan": N_("Last capture")}
 # Krypkasino's items: penalties (each card's points said, as they differ from Swedish
-# Kasino's), a tabbe's reward, and the majorities of its option. The Swedish words stay in
-# every language (untranslated: the English message is the Swedish name), written as
-# Swedish Kasino writes them, the card in brackets.
+# Kasino's), a tabbe's reward, and the majorities of its option. Storan and lillan are
+# named as in Swedish Kasino (the card in brackets), in the reader's words for them.
 KRYP_SWEDISH = {"storan": ITEM_NAMES["storan"], "lillan": ITEM_NAMES["lillan"]}
 KRYP_ITEM_NAMES = {
     "aces": N_("Aces"),
@@ -239,23 +234,19 @@ def sweep_scores(rules: Rules) -> bool:
 
 
 def sweep_word(rules: Rules, t: Lang = EN) -> str:
-    """What a sweep is called in this variant (and language)."""
-    if rules.builds:
-        return t.pgettext("sweep", "sweep")
+    """What a sweep is called in this variant and language (tabbe, sweep, mökki)."""
+    t = t.for_game(rules.name)
     if rules.name == "finnish":
-        return t.pgettext("sweep", "mökki")
-    if rules.lowest_wins:
-        return "tabbe"  # Krypkasino's texts keep the Swedish word in every language
+        return t.pgettext("sweep", "mökki")  # its own word in English too, as its rules say
     return t.pgettext("sweep", "tabbe")
 
 
 def item_name(rules: Rules, key: str, t: Lang = EN) -> str:
-    """A score item as players of this variant call it."""
+    """A score item as players of this variant call it, in the reader's language."""
+    t = t.for_game(rules.name)
     names = BUILDING_ITEM_NAMES if rules.builds else ITEM_NAMES
     if rules.lowest_wins:
-        if key in KRYP_SWEDISH:
-            return KRYP_SWEDISH[key]
-        names = KRYP_ITEM_NAMES
+        names = {**KRYP_ITEM_NAMES, **KRYP_SWEDISH}
     return t(names[key]) if key in names else key
 
 
@@ -703,6 +694,7 @@ def table_embed(
     are named by name (a mention in an embed shows as a number where not cached).
     ``final_shown``: a finished match's end message, where some person has no private
     place for the final head (:func:`sealed_footer`)."""
+    t = t.for_game(game.options.variant)  # the game's card words (big casino, storan, mökki)
     match = game.match
     rnd = match.round
     paused = paused or bool(game.extra.get("paused"))
@@ -880,6 +872,7 @@ def round_summary(
     t: Lang = EN,
 ) -> discord.Embed:
     """The public summary of a finished round: each side's items and the match totals."""
+    t = t.for_game(game.options.variant)
     match = game.match
     title = t("Round {round} is over", round=round_number)
     embed = discord.Embed(title=title, colour=TABLE_COLOUR)
@@ -951,6 +944,7 @@ def hand_content(
     """The ephemeral hand view's text for one seat (never sent publicly): the sorted hand,
     the table, deal k of N with the sistan warning, the score, the last move and whose
     turn it is, with the time left as a Discord relative timestamp."""
+    t = t.for_game(game.options.variant)
     match = game.match
     rnd = match.round
     lines = [ink.line(note)] if note else []
@@ -1017,12 +1011,10 @@ def standings(game: Game, t: Lang = EN) -> str:
 
 
 def board_sweeps(variant: str | None, count: int, t: Lang = EN) -> str:
-    """A leaderboard row's count of cleared tables, in the words of its board's game: the
-    games with builds say sweeps (in Swedish and Finnish their tabbar and mökit), the
-    Nordic games and the board of all games tabbar."""
-    if variant and rules_for(variant).builds:
-        return t.ngettext("{n} sweep", "{n} sweeps", count)
-    return t.ngettext("{n} tabbe", "{n} tabbar", count)
+    """A leaderboard row's count of cleared tables, in the words of its board's game
+    (English Casino's sweeps, Swedish tabbar, Finnish mökit); the board of all games
+    (``variant`` None) says tabbar in English."""
+    return t.for_game(variant).ngettext("{n} tabbe", "{n} tabbar", count)
 
 
 def scores_embed(
@@ -1039,6 +1031,7 @@ def scores_embed(
 ) -> discord.Embed:
     """One page of a leaderboard (rows are ``storage.BoardRow``): matches between people,
     or with ``computers`` the matches played against computer players."""
+    t = t.for_game(variant)  # a board of one game counts its sweeps in its words
     board = variant_name(variant, t) if variant else t("All variants")
     low = bool(variant) and lowest_wins(variant or "")
     if low:

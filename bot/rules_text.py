@@ -55,7 +55,7 @@ RULES_TEXT = {
         "**Glimne's Mulle** (2 players or 4 in partnerships, two decks). Builds as in"
         " Casino; in hand an ace is 14, 2♠\ufe0e 15 and 10♦ 16. Taking a card's identical"
         " twin is a **mulle**, worth the card's hand value. Scoring: each 10♦ 3, each"
-        " 2♠\ufe0e 2, each ace 2, every other spade 1, each sweep 1, the mulles. {target}"
+        " 2♠\ufe0e 2, each ace 2, every other spade 1, each tabbe 1, the mulles. {target}"
     ),
     "swazi": N_(
         "**Swazi Casino** (2 or 3 players, or 4 in partnerships; J 11, Q 12, K 13, ace 1 or"

@@ -41,6 +41,7 @@ def action_text(view: SeatView, move: Move, t: Lang = EN) -> str:
 def explain_move(round: Round, seat: int, move: Move, t: Lang = EN) -> str:
     """Why ``seat`` might play ``move``, in one line, from what that seat can see (in the
     language ``t``, English by default)."""
+    t = t.for_game(round.rules.name)  # the game's card words (big casino, storan…)
     view = SeatView.of(round, seat)
     return t("{action}: {why}", action=action_text(view, move, t), why=_why(view, move, t))
 
@@ -51,6 +52,7 @@ def explain_review(
     """An analysed move, in full sentences: what the played move gave away (``cost``, the
     round's expected points) and what the better move gains, or, when the played move is
     the best, why it is good. From what ``seat`` could see, in the language ``t``."""
+    t = t.for_game(round.rules.name)
     view = SeatView.of(round, seat)
     if played == best:
         return t("Your move was the best one: {why}.", why=_why(view, played, t))
@@ -103,18 +105,10 @@ def _capture_reasons(view: SeatView, move: Move, t: Lang) -> list[str]:
             t.ngettext("a mulle is worth {n} point", "a mulle is worth {n} points", worth)
         )
     if not left and rules.sweeps:
-        reasons.append(
-            t("clearing the table is a sweep, worth a point")
-            if rules.builds  # the games with builds say it in their own (English) words
-            else t("clearing the table is a tabbe, worth a point")
-        )
+        reasons.append(t("clearing the table is a tabbe, worth a point"))
     if STORAN in taken:
         worth = _points(rules.storan_points, t)
-        reasons.append(
-            t("big casino is worth {points}", points=worth)
-            if rules.builds
-            else t("storan is worth {points}", points=worth)
-        )
+        reasons.append(t("storan is worth {points}", points=worth))
     aces = sum(c.rank == 1 for c in taken)
     if aces:
         each = _points(rules.ace_points, t)
@@ -124,11 +118,7 @@ def _capture_reasons(view: SeatView, move: Move, t: Lang) -> list[str]:
             reasons.append(t("an ace is worth {points}", points=each))
     if LILLAN in taken:
         worth = _points(rules.lillan_points, t)
-        reasons.append(
-            t("little casino is worth {points}", points=worth)
-            if rules.builds
-            else t("lillan is worth {points}", points=worth)
-        )
+        reasons.append(t("lillan is worth {points}", points=worth))
     bigger = not rules.builds and _bigger_capture(view, move)
     if bigger and left:
         reasons.append(

@@ -2,7 +2,8 @@
 
 The reasons are the terms :class:`~bot.ai.kryp.KrypJudge` weighs (what the move takes,
 what it sheds, what it leaves the next player, the leftovers), told from what the mover
-can see. The Swedish words krypa, tabbe, storan and lillan stay Swedish in every language.
+can see. The Swedish word krypa stays Swedish in every language; storan, lillan and tabbe
+are said in the reader's words for them (Finnish: ruutukymppi, patakakkonen, mökki).
 """
 
 from __future__ import annotations
@@ -96,10 +97,14 @@ def _capture(view: SeatView, move: Move, judge: KrypJudge, moves: list[Move], t:
                 points=t.ngettext("{n} penalty point", "{n} penalty points", points),
             )
         )
-    for prize, name in ((STORAN, "storan"), (LILLAN, "lillan")):
+    # whole sentences, so that each language names the card in its own words
+    for prize, text in (
+        (STORAN, t("every move you have takes storan")),
+        (LILLAN, t("every move you have takes lillan")),
+    ):
         # Krypa is never possible here when every move takes the prize.
         if len(reasons) < 2 and all(prize in (m.card, *m.taken) for m in moves):
-            reasons.append(t("every move you have takes {card}", card=name))
+            reasons.append(text)
     if not reasons:
         reasons.append(t("looking a few moves ahead, it costs the least"))
     return reasons

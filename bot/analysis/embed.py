@@ -55,6 +55,7 @@ def move_number(analysis: Analysis, review: MoveReview) -> int:
 
 def summary_embed(analysis: Analysis, variant: str, t: Lang) -> discord.Embed:
     """The counts per verdict, the points given away in all, and the costliest moves."""
+    t = t.for_game(variant)
     embed = discord.Embed(
         title=t(
             "Your moves in game #{id} · {variant}",
@@ -136,6 +137,7 @@ def move_embed(
     review = analysis.reviews[page - 1]
     state = record.state_at(review.step - 1, t)
     before = state.game.match.round
+    t = t.for_game(state.game.options.variant)
     embed = discord.Embed(
         title=t(
             "Game #{id} · move {n} of {count} · round {round}",

@@ -74,6 +74,7 @@ def task(puzzle: Puzzle, answered: bool | None, t: Lang) -> str:
     nothing left to deal, the opponent's cards, what each side has taken so far and who
     captured last (the leftovers go to them). ``answered``: today's counted answer
     (None: none yet)."""
+    t = t.for_game(puzzle.variant)
     rnd = puzzle.round
     me = rnd.to_move
     other = 1 - me
@@ -152,6 +153,7 @@ def verdict_text(
     move, and the score items that make the difference) or wrong (what the played move
     gives away, and the best move); then whether this answer counted, and the streak."""
     rnd = puzzle.round
+    t = t.for_game(puzzle.variant)
     points = (
         (lambda n: t.ngettext("{n} penalty point", "{n} penalty points", n))
         if rnd.rules.lowest_wins

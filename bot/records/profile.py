@@ -94,6 +94,16 @@ class Tally:
 
     scored: Totals = field(default_factory=Totals)
     penalties: Totals = field(default_factory=Totals)
+    # ``scored`` by variant: each game's figures are said in its own card words
+    scored_by: dict[str, Totals] = field(default_factory=dict)
+
+    def add(self, variant: str, totals: Totals, *, penalties: bool) -> None:
+        """Count one variant's totals in (``penalties``: a game where the lowest wins)."""
+        if penalties:
+            self.penalties += totals
+            return
+        self.scored += totals
+        self.scored_by[variant] = self.scored_by.get(variant, Totals()) + totals
 
     @property
     def matches(self) -> int:
@@ -184,11 +194,31 @@ def totals_text(tally: Tally, t: Lang, label: str = "") -> str:
         )
     ]
     if tally.scored.matches:
-        lines += _scored_lines(tally.scored, t)
+        lines += _scored_blocks(tally, t)
     if tally.penalties.matches:
         prefix = f"**{label}:** " if label and tally.scored.matches else ""
         lines += [prefix + line for line in _penalty_lines(tally.penalties, t)]
     return "\n".join(lines)
+
+
+def _scored_blocks(tally: Tally, t: Lang) -> list[str]:
+    """The figures of the games where points are good, each in its games' card words: one
+    block where the games share their words (every game in Swedish and Finnish), else a
+    block per set of games that say them alike, named (English: ``**Casino:** … big
+    casino …`` apart from ``**Swedish Kasino:** … storan …``)."""
+    groups: dict[Lang, tuple[list[str], Totals]] = {}
+    for variant, totals in sorted(tally.scored_by.items()):
+        words = t.for_game(variant)
+        names, sum_ = groups.get(words, ([], Totals()))
+        groups[words] = ([*names, variant], sum_ + totals)
+    if len(groups) <= 1:
+        words = next(iter(groups), t)
+        return _scored_lines(tally.scored, words)
+    lines = []
+    for words, (variants, totals) in groups.items():
+        label = t.listing(variant_name(v, t) for v in variants)
+        lines += [f"**{label}:** {line}" for line in _scored_lines(totals, words)]
+    return lines
 
 
 def _scored_lines(totals: Totals, t: Lang) -> list[str]:

@@ -104,6 +104,7 @@ def replay_embed(step: Step, ink: CardInk = TEXT_INK, t: Lang = EN) -> discord.E
     """One step of a finished match's replay (only ever of a finished match: every hand
     is shown)."""
     game = step.game
+    t = t.for_game(game.options.variant)
     rnd = game.match.round
     title = t(
         "Replay: game #{id} · {variant}",

@@ -81,6 +81,9 @@ class LessonFlow:
             name = variant_name(lesson.key, t)
             return t(TITLE, variant=name, step=row.step + 1, steps=total)
 
+        def task(t: Lang) -> str:
+            return t.for_game(step.variant)(step.task)  # the step's game's card words
+
         return Practice(
             OWNER,
             row.id,
@@ -89,7 +92,7 @@ class LessonFlow:
             step.variant,
             step.position(),
             title=title,
-            task=lambda t: t(step.task),
+            task=task,
         )
 
     async def learn(self, interaction: discord.Interaction, variant: str) -> None:
@@ -103,6 +106,7 @@ class LessonFlow:
             practice = self.position(row)
             assert practice is not None
         lesson = lesson_for(variant)
+        t = t.for_game(variant)
         note = t(RESUMED, step=row.step + 1) if row.step else f"*{t(lesson.intro)}*"
         await self.practice.show(interaction, practice, note)
 
@@ -119,6 +123,7 @@ class LessonFlow:
         if row is None or row.version != practice.version or row.finished:
             return Verdict.stale()
         lesson = lesson_for(row.lesson)
+        t = t.for_game(lesson.steps[row.step].variant)
         right, why = lesson.steps[row.step].judge(move)
         if not right:
             return Verdict.refuse(t(why))

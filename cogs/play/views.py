@@ -24,6 +24,7 @@ from bot.render import (
     choice_label,
     or_values,
     sorted_cards,
+    sweep_word,
     variant_name,
 )
 from bot.turns import (
@@ -484,7 +485,7 @@ def _move_note(rnd: Round, move: Move, t: Lang = EN) -> str:
         note = t.ngettext("{n} card", "{n} cards", won)
         note += " · " + t.ngettext("{n} point", "{n} points", points)
         swept = rnd.rules.sweeps and sweeps(rnd, move)  # said only when a sweep scores
-        return note + (" · " + t.pgettext("sweep", "sweep") + "!" if swept else "")
+        return note + (" · " + sweep_word(rnd.rules, t) + "!" if swept else "")
     if move.kind == "build":
         return t("take it later with the {value} you keep", value=move.value)
     return t("the builds are yours to take later")

@@ -53,10 +53,7 @@ class ProfileFlow:
                 continue
             tally = computers if vs else people
             # penalty points (Krypkasino) are kept apart from the points of other games
-            if key in LOWEST_WINS:
-                tally.penalties += totals
-            else:
-                tally.scored += totals
+            tally.add(key, totals, penalties=key in LOWEST_WINS)
         rating = Placed(*await storage.rating(guild_id, shown, user_id))
         computer_rating = Placed(*await storage.rating(guild_id, shown, user_id, computers=True))
         longest, current = await storage.player_streaks(guild_id, user_id, variant)

@@ -280,13 +280,13 @@ def test_the_hint_names_lillan_when_every_move_takes_it():
     )
 
 
-@pytest.mark.parametrize("code", ("sv", "fi"))
-def test_hints_keep_the_swedish_words_in_every_language(code):
+@pytest.mark.parametrize(("code", "sweep"), (("sv", "tabbe"), ("fi", "mökin")))
+def test_hints_keep_krypa_and_say_the_readers_word_for_a_tabbe(code, sweep):
     t = lang(code)
     _, krypa = hint(position("10D 7C", "10S 3H"), 0, seed=1, budget_ms=TINY, t=t)
     _, tabbe = hint(position("5C 9H", "7D", others="QD", last_deal=True), 0, seed=1, t=t)
     assert "krypa" in krypa and "7♣" in krypa
-    assert "tabbe" in tabbe and "−5" in tabbe
+    assert sweep in tabbe and "−5" in tabbe and "tabbe" not in tabbe.replace(sweep, "")
     assert krypa != hint(position("10D 7C", "10S 3H"), 0, seed=1, budget_ms=TINY)[1]
 
 
@@ -296,3 +296,11 @@ def test_the_hint_tells_the_tabbe_a_capture_avoids():
         "take 5♥ with 5♣: every card in your hand can capture, so one must, "
         "and 8♦ would take the whole table: a tabbe"
     )
+
+
+def test_the_hint_names_lillan_in_the_readers_words():
+    """A whole sentence per card, so Finnish says patakakkonen (not "kortin lillan")."""
+    _, text = hint(position("7H", "5D 2S"), 0, seed=1, budget_ms=TINY, t=lang("fi"))
+    assert "jokainen siirtosi vie patakakkosen" in text and "lillan" not in text, text
+    _, text = hint(position("7H", "5D 2S"), 0, seed=1, budget_ms=TINY, t=lang("sv"))
+    assert "alla dina drag tar lillan" in text, text

@@ -103,25 +103,25 @@ def test_plurals_in_each_language() -> None:
 def test_the_games_own_words() -> None:
     swedish, finnish, casino = rules_for("swedish"), rules_for("finnish"), rules_for("casino")
     sv, fi = lang("sv"), lang("fi")
-    assert sweep_word(swedish, sv) == "tabbe"
+    assert sweep_word(swedish, sv) == sweep_word(finnish, sv) == "tabbe"
     assert sweep_word(finnish, fi) == sweep_word(swedish, fi) == "mökki"
     assert sweep_word(casino, EN) == "sweep"
     assert item_name(swedish, "storan", sv) == "Storan (10♦)"
     assert item_name(swedish, "lillan", sv).startswith("Lillan")
-    assert item_name(swedish, "storan", fi) == "Iso kasino (10♦)"
-    assert item_name(swedish, "lillan", fi).startswith("Pikku kasino")
+    assert item_name(swedish, "storan", fi) == "Ruutukymppi (10♦)"
+    assert item_name(swedish, "lillan", fi).startswith("Patakakkonen")
     assert item_name(casino, "storan", EN) == "Big casino (10♦)"
     assert item_name(swedish, "sistan", sv) == "Sistan"
 
 
 @pytest.mark.parametrize("code", ["en", "sv", "fi"])
 def test_krypkasino_writes_storan_and_lillan_as_swedish_kasino_does(code: str) -> None:
-    """One form: "Storan (10♦)" in the Krypkasino summary as in Swedish Kasino's (the
-    Swedish words, which Krypkasino keeps in every language), not "Storan 10♦"."""
-    kryp, t = rules_for("krypkasino"), lang(code)
-    assert item_name(kryp, "storan", t) == item_name(rules_for("swedish"), "storan", EN)
-    assert item_name(kryp, "storan", t) == "Storan (10♦)"
-    assert item_name(kryp, "lillan", t) == "Lillan (2♠\ufe0e)"
+    """One form: "Storan (10♦)" in the Krypkasino summary as in Swedish Kasino's, in the
+    reader's words for the card ("Ruutukymppi (10♦)" in Finnish), not "Storan 10♦"."""
+    kryp, swedish, t = rules_for("krypkasino"), rules_for("swedish"), lang(code)
+    for key, card in (("storan", "(10♦)"), ("lillan", "(2♠\ufe0e)")):
+        assert item_name(kryp, key, t) == item_name(swedish, key, t)
+        assert item_name(kryp, key, t).endswith(" " + card)
 
 
 @pytest.mark.parametrize(

@@ -242,6 +242,10 @@ class Harness:
         installed the app: ``user_installs.UserInstalls.group_dm``."""
         return self._user_installs().group_dm(self.env, *people, **options)
 
+    def app_installed_by(self, *people: Any) -> None:
+        """These people install the app to their account."""
+        self._user_installs().app_installed_by(*people)
+
     def foreign_server(self, *people: Any, **options: Any) -> ForeignServer:
         """A server of ``people`` that did not install the app; the first (or
         ``installer``) installed it to their account: ``UserInstalls.foreign_server``."""

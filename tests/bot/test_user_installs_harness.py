@@ -18,6 +18,7 @@ from discord.ext import commands
 from tests.bot.kasino_harness import Harness
 from tests.bot.user_installs import (
     PRIVATE_APP_PERMISSIONS,
+    TOKEN_SECONDS,
     USE_EXTERNAL_APPS,
     NotRunnableHere,
     UserInstalls,
@@ -73,6 +74,15 @@ class Again(discord.ui.View):
         """Note the click and edit the message."""
         self.bot.seen.append(Seen.of("click", interaction))
         await interaction.response.edit_message(content=f"again by {interaction.user.id}")
+
+    @discord.ui.select(
+        custom_id="tiny:pick",
+        options=[discord.SelectOption(label=v, value=v) for v in ("a", "b")],
+    )
+    async def pick(self, interaction: discord.Interaction, menu: discord.ui.Select[Any]) -> None:
+        """Note the choice and edit the message."""
+        self.bot.seen.append(Seen.of("select", interaction))
+        await interaction.response.edit_message(content=f"picked {menu.values[0]}")
 
 
 @dataclass
@@ -251,6 +261,21 @@ class TestTinyBot:
         assert not pressed.user_integration  # discord.py: the clicker is not the owner
         assert world.bot.get_channel(gdm.channel_id) is None  # no gateway event told it
 
+    async def test_select_and_a_dm_between_two_people(self, world: World) -> None:
+        """A DM between two people is context 2 too; the other one may use the menu."""
+        dm = world.installs.private_dm(world.env, world.alice, world.bob)
+        with no_channel_calls(world.installs):
+            result = await dm.member(world.alice).slash("deal")
+            assert result.response is not None
+            await dm.member(world.bob).select(result.response, ["b"], custom_id="tiny:pick")
+        assert dm.messages()[0].content == "picked b"
+        slash, chosen = world.bot.seen
+        assert slash.context.private_channel and slash.channel_type is discord.ChannelType.private
+        assert slash.app_permissions == PRIVATE_APP_PERMISSIONS
+        assert chosen.kind == "select" and chosen.owners == {1: world.alice.id}
+        with pytest.raises(simcord.SetupError):
+            await dm.member(world.bob).select(result.response, ["c"], custom_id="tiny:pick")
+
     async def test_foreign_server(self, world: World) -> None:
         """A server where the app is only user-installed: context 0 with its guild id,
         owners {"1": user}, the bot no member and told nothing of the server."""
@@ -317,6 +342,20 @@ class TestTinyBot:
                 await late
             assert (refusal.value.status, refusal.value.code) == (401, 50027)
         assert world.installs.attempts == []
+
+    async def test_expiry_everywhere_is_a_choice(self, world: World) -> None:
+        """In a server that installed the app, an old token gets SimCord's own 404 unless
+        ``expiry_everywhere`` (then Discord's 401, as in the places)."""
+        member = world.guild.add_member(world.alice)
+        statuses = []
+        for everywhere in (False, True):
+            world.installs.expiry_everywhere = everywhere
+            await member.slash(world.channel, "later")
+            await world.env.advance_time(TOKEN_SECONDS + 1)
+            with pytest.raises(discord.HTTPException) as refusal:
+                await world.bot.log.kept[-1].followup.send("late")
+            statuses.append((refusal.value.status, refusal.value.code))
+        assert statuses == [(404, 10015), (401, 50027)]
 
     # ---------------------------------------------------------- 3. follow-up cap
 

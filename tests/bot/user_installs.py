@@ -9,13 +9,15 @@ Create Message). The quotes are from Discord's developer docs
 (``developers/interactions/receiving-and-responding.mdx`` unless named otherwise).
 
 1. **Contexts and owners.** "PRIVATE_CHANNEL 2: Interaction can be used within Group DMs
-   and DMs other than the app's bot user"; ``authorizing_integration_owners``: "If the key
-   is GUILD_INSTALL ("0"), ... the value will be the guild ID if the interaction is
-   triggered from a server; the value will be "0" if the interaction is triggered from a
-   DM with the app's bot user. If the key is USER_INSTALL ("1"), the value will be the ID
-   of the authorizing user", and "for command invocations, the command must be supported
-   in the installation context (using integration_types)". ``app_permissions`` "includes
-   ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE permissions for (G)DMs with other users".
+   and DMs other than the app's bot user" (:class:`GroupDM`, :class:`PrivateDM`); a
+   server that did not install the app is context 0 (:class:`ForeignServer`);
+   ``authorizing_integration_owners``: "If the key is GUILD_INSTALL ("0"), ... the value
+   will be the guild ID if the interaction is triggered from a server; the value will be
+   "0" if the interaction is triggered from a DM with the app's bot user. If the key is
+   USER_INSTALL ("1"), the value will be the ID of the authorizing user", and "for
+   command invocations, the command must be supported in the installation context (using
+   integration_types)". ``app_permissions`` "includes ATTACH_FILES | EMBED_LINKS |
+   MENTION_EVERYONE permissions for (G)DMs with other users".
    In a server the app is not in, the docs give no value: the harness sends @everyone's
    permissions in the channel (its choice).
 2. **No channel calls.** The bot is no member of a group DM or of a server that did not
@@ -27,7 +29,9 @@ Create Message). The quotes are from Discord's developer docs
    routes work: "Interaction tokens are valid for 15 minutes and can be used to send
    followup messages". After the 15 minutes the docs name no error; Discord answers
    401 "Invalid Webhook Token" (code 50027, "Invalid webhook token provided" in the
-   error codes; observed in discord/discord-api-docs#6851), and so does the harness.
+   error codes; observed in discord/discord-api-docs#6851), and so does the harness for
+   the places' interactions (for every interaction with :attr:`expiry_everywhere`;
+   otherwise SimCord's own 404 10015 stays, so today's tests see what they saw).
 3. **The follow-up cap.** "Apps are limited to 5 followup messages per interaction if it
    was initiated from a user-installed app and isn't installed in the server (meaning the
    authorizing integration owners object only contains USER_INSTALL)". The docs name no
@@ -71,7 +75,7 @@ from simcord.http import router as sim_router
 
 GUILD_INSTALL, USER_INSTALL = "0", "1"  # application integration types, as owners' keys
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2  # interaction context types
-GROUP_DM_TYPE = 3  # channel type GROUP_DM
+DM_TYPE, GROUP_DM_TYPE = 1, 3  # channel types DM and GROUP_DM
 FOLLOWUP_CAP = 5
 TOKEN_SECONDS = 15 * 60
 EPHEMERAL = 1 << 6
@@ -168,6 +172,7 @@ class UserInstalls:
     attempts: list[Attempt] = field(default_factory=list)
     hidden_events: list[str] = field(default_factory=list)
     origins: dict[int, Origin] = field(default_factory=dict)
+    expiry_everywhere: bool = False  # 401 after 15 minutes for every interaction's token
     _backends: set[int] = field(default_factory=set)
     _monkeypatch: pytest.MonkeyPatch | None = None
 
@@ -233,6 +238,20 @@ class UserInstalls:
         channel = backend.create_channel(None, name, type=GROUP_DM_TYPE, announce=False)
         channel.recipient_ids = list(ids)
         place = GroupDM(self, env, channel.id, installer_id, name)
+        place.members = [PlaceActor(place, backend.get_user(i)) for i in ids]
+        self.places[channel.id] = place
+        return place
+
+    def private_dm(self, env: simcord.Env, person: Any, other: Any) -> PrivateDM:
+        """A DM between two people (not the bot's DM: context 2, like a group DM);
+        ``person`` installed the app."""
+        self.attach(env)
+        backend = env.backend
+        ids = [int(person.id), int(other.id)]
+        self.installed.add(ids[0])
+        channel = backend.create_channel(None, None, type=DM_TYPE, announce=False)
+        channel.recipient_ids = list(ids)
+        place = PrivateDM(self, env, channel.id, ids[0], None)
         place.members = [PlaceActor(place, backend.get_user(i)) for i in ids]
         self.places[channel.id] = place
         return place
@@ -309,6 +328,8 @@ class UserInstalls:
         def by_token(ctx: Any) -> Any:
             found = self._origin_of_token(ctx)
             if found is None:
+                if self.expiry_everywhere:
+                    self._check_expiry(ctx)
                 return handler(ctx)
             record, origin = found
             if record.expires_at is not None and ctx.backend.now_iso() >= record.expires_at:
@@ -323,6 +344,14 @@ class UserInstalls:
             return handler(ctx)
 
         return by_token
+
+    def _check_expiry(self, ctx: Any) -> None:
+        """Any interaction's token after its 15 minutes: 401 (``expiry_everywhere``)."""
+        interaction_id = ctx.backend.interaction_tokens.get(ctx.args.get("token"))
+        record = ctx.backend.interactions.get(interaction_id)
+        expires = record.expires_at if record is not None else None
+        if expires is not None and ctx.backend.now_iso() >= expires:
+            raise invalid_webhook_token()
 
     def _callback(self, handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
         def callback(ctx: Any) -> Any:
@@ -461,6 +490,24 @@ class GroupDM(Place):
             "icon": None,
             "owner_id": str(self.installer_id),
             "recipients": recipients,
+            "last_message_id": None,
+            "flags": 0,
+        }
+        payload["context"] = PRIVATE_CHANNEL
+        payload["app_permissions"] = str(PRIVATE_APP_PERMISSIONS)
+
+
+@dataclass
+class PrivateDM(GroupDM):
+    """A DM between two people, neither of them the bot (context 2, a DM channel)."""
+
+    def fill(self, payload: dict[str, Any], actor: PlaceActor) -> None:
+        """Context 2, the DM channel (its recipient: the other person), (G)DM permissions."""
+        other = next(m for m in self.members if m.id != actor.id)
+        payload["channel"] = {
+            "id": str(self.channel_id),
+            "type": DM_TYPE,
+            "recipients": [dict(serializers.user_payload(self.backend.get_user(other.id)))],
             "last_message_id": None,
             "flags": 0,
         }
@@ -663,6 +710,7 @@ __all__ = [
     "GroupDM",
     "NotRunnableHere",
     "PlaceActor",
+    "PrivateDM",
     "UserInstalls",
     "no_channel_calls",
     "user_installs",

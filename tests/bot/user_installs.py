@@ -19,7 +19,9 @@ Create Message). The quotes are from Discord's developer docs
    integration_types)". ``app_permissions`` "includes ATTACH_FILES | EMBED_LINKS |
    MENTION_EVERYONE permissions for (G)DMs with other users".
    In a server the app is not in, the docs give no value: the harness sends @everyone's
-   permissions in the channel (its choice).
+   permissions in the channel (its choice). ``developers/events/gateway.mdx``: "Gateway
+   events that do not contain a guild_id will only be sent to the first shard
+   (shard_id: 0)": a (group) DM's interaction has none; SimCord's router does the rest.
 2. **No channel calls.** The bot is no member of a group DM or of a server that did not
    install it, so every REST call on that channel or server is refused as Discord refuses
    what a token may not reach: 403, code 50001 "Missing access"

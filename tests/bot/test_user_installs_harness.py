@@ -440,3 +440,40 @@ async def test_kasino_new_is_not_offered_in_a_group_dm(harness: Harness) -> None
         await gdm.members[0].slash("kasino new")
     assert refusal.value.reason == "integration-types"
     assert harness.installs is not None and harness.installs.attempts == []
+
+
+class ShardedTinyBot(commands.AutoShardedBot):
+    """An auto-sharded bot with no commands: only what its gateway tells it matters."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), shard_count=2)
+
+
+class TestShardedReconnect:
+    """SimCord replays a reconnecting shard's guilds past the event filter; the harness
+    leaves the servers without the bot out of that replay too."""
+
+    @pytest.fixture
+    def simcord_bot(self) -> ShardedTinyBot:
+        """An auto-sharded bot."""
+        return ShardedTinyBot()
+
+    async def test_reconnecting_shard_is_not_told_of_a_foreign_server(
+        self, simcord_env: simcord.Env, discord_user_installs: UserInstalls
+    ) -> None:
+        """After a disconnect and reconnect the bot knows the installed server only."""
+        env = simcord_env
+        installed = env.create_guild("Installed", shard_id=0)
+        alice, bob = env.create_user("alice"), env.create_user("bob")
+        server = discord_user_installs.foreign_server(env, alice, bob)
+        bot = env.bot
+        assert isinstance(bot, ShardedTinyBot)
+        for shard_id in (0, 1):  # the server's shard among them, whichever it is
+            shard = bot.get_shard(shard_id)
+            assert shard is not None
+            await shard.disconnect()
+            await shard.reconnect()
+            await env.settle()
+        assert [g.id for g in bot.guilds] == [installed.id]
+        assert bot.get_guild(server.guild_id) is None
+        assert server.guild_id in env.backend.guilds  # hidden only while identifying

@@ -23,17 +23,18 @@ Create Message). The quotes are from Discord's developer docs
    events that do not contain a guild_id will only be sent to the first shard
    (shard_id: 0)": a (group) DM's interaction has none; SimCord's router does the rest.
 2. **No channel calls.** The bot is no member of a group DM or of a server that did not
-   install it, so every REST call on that channel or server is refused as Discord refuses
-   what a token may not reach: 403, code 50001 "Missing access"
-   (``developers/topics/opcodes-and-status-codes.mdx``), and recorded (:attr:`attempts`),
-   so a test can assert none was made. Discord sends the bot no gateway events about
-   them either (the harness drops them: :attr:`hidden_events`). The interaction's own
-   routes work: "Interaction tokens are valid for 15 minutes and can be used to send
-   followup messages". After the 15 minutes the docs name no error; Discord answers
-   401 "Invalid Webhook Token" (code 50027, "Invalid webhook token provided" in the
-   error codes; observed in discord/discord-api-docs#6851), and so does the harness for
-   the places' interactions (for every interaction with :attr:`expiry_everywhere`;
-   otherwise SimCord's own 404 10015 stays, so today's tests see what they saw).
+   install it, so every REST call on that channel or server is refused as Discord
+   refuses what a token may not reach: 403, code 50001 "Missing access"
+   (``developers/topics/opcodes-and-status-codes.mdx``), and recorded
+   (:attr:`attempts`), so a test can assert none was made. Discord sends the bot no
+   gateway events about them either (the harness drops them: :attr:`hidden_events`, and
+   leaves the servers out of a shard's identify). The interaction's own routes work:
+   "Interaction tokens are valid for 15 minutes and can be used to send followup
+   messages". After the 15 minutes the docs name no error; Discord answers 401 "Invalid
+   Webhook Token" (code 50027, "Invalid webhook token provided" in the error codes;
+   observed in discord/discord-api-docs#6851), and so does the harness for the places'
+   interactions (for every interaction with :attr:`expiry_everywhere`; otherwise
+   SimCord's own 404 10015 stays, so today's tests see what they saw).
 3. **The follow-up cap.** "Apps are limited to 5 followup messages per interaction if it
    was initiated from a user-installed app and isn't installed in the server (meaning the
    authorizing integration owners object only contains USER_INSTALL)". The docs name no
@@ -73,6 +74,7 @@ from simcord.backend.errors import BackendError, SetupError
 from simcord.backend.models import Guild, Role
 from simcord.backend.ops.guilds import DEFAULT_EVERYONE_PERMISSIONS
 from simcord.enums import SELECT_TYPES, AppCommandType, ComponentType, InteractionType
+from simcord.gateway import ShardRouter
 from simcord.http import router as sim_router
 
 GUILD_INSTALL, USER_INSTALL = "0", "1"  # application integration types, as owners' keys
@@ -187,6 +189,25 @@ class UserInstalls:
         for method, table in list(routes.items()):
             monkeypatch.setitem(routes, method, [(t, self.wrap(t, h)) for t, h in table])
         monkeypatch.setattr(sim_interactions, "base_payload", self.payload_builder())
+        identify = ShardRouter.identify
+
+        def identify_hiding(router: ShardRouter, shard_id: int, **kw: Any) -> None:
+            # a shard's (re)identify replays the guilds straight to the shard, past
+            # ``attach``'s filter: the servers without the bot are left out of it
+            with self.hidden_guilds(router._backend):
+                identify(router, shard_id, **kw)
+
+        monkeypatch.setattr(ShardRouter, "identify", identify_hiding)
+
+    @contextlib.contextmanager
+    def hidden_guilds(self, backend: Any) -> Iterator[None]:
+        """SimCord's backend without the servers that did not install the app, for a
+        moment (what the bot's gateway may list)."""
+        hidden = {g: backend.guilds.pop(g) for g in self.foreign_guilds if g in backend.guilds}
+        try:
+            yield
+        finally:
+            backend.guilds.update(hidden)
 
     def app_installed_by(self, *users: Any) -> None:
         """These people install the app to their account."""

@@ -16,6 +16,7 @@ from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
 from tests.bot.kasino_harness import DiscordNonces, Harness, remember_nonces, settle_defaults
+from tests.bot.user_installs import UserInstalls, user_installs
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -56,12 +57,15 @@ def simcord_bot(bot_config: Config) -> KasinoBot:
 
 
 @pytest.fixture
-async def harness(simcord_env) -> AsyncIterator[Harness]:  # type: ignore[no-untyped-def]
-    """A guild, a channel and four members, plus helpers to play through the UI.
+async def harness(  # type: ignore[no-untyped-def]
+    simcord_env, discord_user_installs: UserInstalls
+) -> AsyncIterator[Harness]:
+    """A guild, a channel and four members, plus helpers to play through the UI (and
+    group DMs and servers without the bot: ``Harness.group_dm``, ``foreign_server``).
 
     Closes the bot's database at the end (SimCord's shutdown does not call ``close``).
     """
-    yield Harness(simcord_env)
+    yield Harness(simcord_env, installs=discord_user_installs)
     await simcord_env.bot.close_storage()
 
 
@@ -71,6 +75,15 @@ def discord_nonces(monkeypatch: pytest.MonkeyPatch) -> DiscordNonces:
     (SimCord does not): a nonce the bot sent within minutes makes no new message, the
     earlier one is the answer (``kasino_harness.DiscordNonces``)."""
     return remember_nonces(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def discord_user_installs(monkeypatch: pytest.MonkeyPatch) -> UserInstalls:
+    """Every bot test runs against a Discord that knows user installs, which SimCord does
+    not (``user_installs.UserInstalls``): interactions carry Discord's authorizing owners,
+    and group DMs and servers without the bot can be made, where the bot may only answer
+    interactions."""
+    return user_installs(monkeypatch)
 
 
 @pytest.fixture(autouse=True)

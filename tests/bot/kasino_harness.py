@@ -25,6 +25,7 @@ from bot.engine import Move
 from bot.models import Game
 from bot.moves import auto_move, round_choices
 from bot.storage.tournaments import TournamentRow
+from tests.bot.user_installs import ForeignServer, GroupDM, UserInstalls
 from tests.dbrows import query
 
 PLAYERS = ("anna", "bjorn", "cecilia", "david")
@@ -208,9 +209,15 @@ class Harness:
     """One guild, one channel ``#kasino``, four members; drives games like people."""
 
     def __init__(
-        self, env: simcord.Env, shard_id: int | None = None, locale: str | None = None
+        self,
+        env: simcord.Env,
+        shard_id: int | None = None,
+        locale: str | None = None,
+        installs: UserInstalls | None = None,
     ) -> None:
         self.env = env
+        # Discord's user installs (group DMs, servers without the bot): ``user_installs``
+        self.installs = installs
         # with ``shard_id`` the guild belongs to that shard (a sharded bot); ``locale``: the
         # server's language (Discord's default is en-US)
         self.guild = env.create_guild("Kasino Club", shard_id=shard_id, preferred_locale=locale)
@@ -223,6 +230,26 @@ class Harness:
         added = [self.guild.add_member(self.env.create_user(name)) for name in names]
         self.members.extend(added)
         return added
+
+    # ---------------------------------------------------------- user installs
+
+    def _user_installs(self) -> UserInstalls:
+        assert self.installs is not None, "this Harness was made without user installs"
+        return self.installs
+
+    def group_dm(self, *people: Any, **options: Any) -> GroupDM:
+        """A group DM of ``people`` (the bot is not in it); the first (or ``installer``)
+        installed the app: ``user_installs.UserInstalls.group_dm``."""
+        return self._user_installs().group_dm(self.env, *people, **options)
+
+    def app_installed_by(self, *people: Any) -> None:
+        """These people install the app to their account."""
+        self._user_installs().app_installed_by(*people)
+
+    def foreign_server(self, *people: Any, **options: Any) -> ForeignServer:
+        """A server of ``people`` that did not install the app; the first (or
+        ``installer``) installed it to their account: ``UserInstalls.foreign_server``."""
+        return self._user_installs().foreign_server(self.env, *people, **options)
 
     # ------------------------------------------------------------- state
 

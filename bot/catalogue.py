@@ -149,10 +149,21 @@ def update() -> list[str]:
     return skipped
 
 
+def forms(text: str | tuple[str, ...]) -> tuple[str, ...]:
+    """A catalogue message's id or string as its forms: one, or each plural form."""
+    return text if isinstance(text, tuple) else (text,)
+
+
+def translated(code: str) -> Iterator[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every translated message of a language: its English forms and its translation's."""
+    for message in read(code):
+        if message.id and message.string:
+            yield forms(message.id), forms(message.string)
+
+
 def names_nordic_word(message: Message) -> bool:
     """Whether a catalogue message (either plural form) names storan, lillan or a tabbe."""
-    ids = message.id if isinstance(message.id, tuple) else (message.id,)
-    return any(terms.names_nordic_word(text) for text in ids if text)
+    return any(terms.names_nordic_word(text) for text in forms(message.id) if text)
 
 
 def _read_terms(code: str, path: Path) -> Catalog:

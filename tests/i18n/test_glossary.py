@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalogue import read
+from bot.catalogue import translated
 
 GLOSSARY = Path(__file__).resolve().parents[2] / "docs" / "glossary.md"
 SECTION = "## Words for the whole bot"
@@ -102,11 +102,7 @@ def uses(words: tuple[str, ...], said: str, *, whole: bool = False) -> list[str]
 def texts(code: str) -> list[tuple[str, str]]:
     """Every translated message: English and translation, code and fields left out."""
     found = []
-    for message in read(code):
-        if not message.id or not message.string:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    for ids, strings in translated(code):
         # a field stays "{}" in the English ("🤖 {} bot" names a computer player)
         english = FIELD.sub("{}", CODE.sub(" ", " ".join(ids)))
         found.extend((english, FIELD.sub(" ", CODE.sub(" ", said))) for said in strings)

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bot.catalogue import read
+from bot.catalogue import translated
 
 # "round robin" is a tournament's format; "to deal" the verb; a tournament's round is a
 # "rond" in Swedish (chess and card tournaments alike), "kierros" in Finnish
@@ -29,11 +29,7 @@ TERMS = {
 def texts(code: str) -> list[tuple[str, str]]:
     """Every translated message: the English and its translation (plural forms joined)."""
     found = []
-    for message in read(code):
-        if not message.id or not message.string:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    for ids, strings in translated(code):
         found.append((" ".join(ids), " ".join(strings)))
     return found
 

@@ -220,9 +220,10 @@ async def test_matches_finishing_together_are_rated_in_turn(db_path: Path | str)
         )
         changes = rated(db_path)
         assert sorted({r["seq"] for r in changes}) == list(range(1, 7))
-        assert query(db_path, "SELECT matches FROM ratings ORDER BY guild_id, user_id") == [
-            {"matches": 6}
-        ] * 4  # the server's ratings and the global ones
+        assert (
+            query(db_path, "SELECT matches FROM ratings ORDER BY guild_id, user_id")
+            == [{"matches": 6}] * 4
+        )  # the server's ratings and the global ones
         assert (await rebuild(first, write=False)).differences == 0
     finally:
         await first.close()

@@ -47,6 +47,8 @@ custom_id formats (``k`` for Kasino)::
                                         next, c1-c3: the costliest moves)
     k:tour:<tournament>:<join|leave|start|cancel>   a tournament's sign-up buttons
     k:tboard:<page>                     a page of the server's tournaments board
+    k:gscores:<variant>:<page>:<p|c>    a page of the global rating board of one game
+                                        (people / computers), over every server
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -118,6 +120,7 @@ MAX_REVIEW_PAGE = MAX_STEP  # a page per move analysed
 BUTTON_KINDS += ("tour",)
 BUTTON_KINDS += ("cutfor",)  # a finished match's "Cut the rematch" (its menu, privately)
 BUTTON_KINDS += ("check",)  # "How to check" a game's deal and moves (privately)
+BUTTON_KINDS += ("gscores",)  # the global rating board (/kasino scores scope:global)
 TOUR_ACTIONS = ("join", "leave", "start", "cancel")
 
 
@@ -127,13 +130,15 @@ class BadComponent(ValueError):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ScoresPage:
-    """A leaderboard page: variant (``None``: all), target (``None``: all), page, board."""
+    """A leaderboard page: variant (``None``: all), target (``None``: all), page, board;
+    ``everywhere``: the global rating board (over every server) instead of the server's."""
 
     variant: str | None
     target: int | None
     page: int
     computers: bool
     rating: bool = False
+    everywhere: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -251,6 +256,9 @@ def parse_click(text: object, values: object = None) -> Click:
     if kind == "show":
         _no_values(values)
         return Click("show", show=_show(fields))
+    if kind == "gscores":
+        _no_values(values)
+        return Click("gscores", scores=_global_scores(fields))
     if kind == "tboard":
         _no_values(values)
         if len(fields) != 1:
@@ -344,6 +352,14 @@ def _scores(fields: list[str]) -> ScoresPage:
         raise BadComponent(f"no such target: {target}")
     page = number(fields[2], MAX_PAGE, 1)
     return ScoresPage(variant, target or None, page, fields[3] == "c", fields[4] == "r")
+
+
+def _global_scores(fields: list[str]) -> ScoresPage:
+    """A global rating board's page: always one game's, by rating, every target."""
+    if len(fields) != 3 or fields[0] not in VARIANT_NAMES or fields[2] not in ("p", "c"):
+        raise BadComponent("not a global leaderboard page")
+    page = number(fields[1], MAX_PAGE, 1)
+    return ScoresPage(fields[0], None, page, fields[2] == "c", rating=True, everywhere=True)
 
 
 def _show(fields: list[str]) -> ShowCard:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import discord
@@ -23,6 +23,7 @@ from bot.help_text import help_embed
 from bot.i18n import N_, Lang, languages, native_name
 from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
 from bot.records.profile import ratings_embed
+from bot.records.ratings import GLOBAL
 from bot.render import ended_text, lobby_embed, scores_embed, standings
 from bot.rules_text import rules_embed
 from bot.storage import ChannelBusy, CorruptGame, Outgoing
@@ -44,7 +45,13 @@ from cogs.play.live import LiveHands
 from cogs.play.lobby import LobbyFlow
 from cogs.play.outbox import Outbox, Post
 from cogs.play.table import TableFlow
-from cogs.play.views import lobby_view, rules_view, scores_view, tournament_board_view
+from cogs.play.views import (
+    global_scores_view,
+    lobby_view,
+    rules_view,
+    scores_view,
+    tournament_board_view,
+)
 from cogs.records.forget_posts import ForgetPosts
 from cogs.records.forgetting import LOOK_EVERY, PeopleCaches
 from cogs.records.history import RecordFlow
@@ -69,6 +76,15 @@ OPPONENTS = [
     app_commands.Choice(name=N_("people"), value="people"),
     app_commands.Choice(name=N_("computers"), value="computers"),
 ]
+# Whose leaderboard: this server's, or the global rating board over every server.
+SCOPES = [
+    app_commands.Choice(name=N_("server"), value="server"),
+    app_commands.Choice(name=N_("global"), value="global"),
+]
+GLOBAL_BY_RATING = N_(
+    "The global leaderboard is by rating only (results are counted per server):"
+    " leave out the target and the sort by wins."
+)
 # The admin's language setting: a language the bot speaks, or the server's own language.
 SERVER_LANGUAGE = "server"
 LANGUAGES = [
@@ -330,8 +346,9 @@ class Kasino(
         page="Page",
         opponents="Matches between people (default) or against computer players",
         sort="By rating (default; one game's board) or by wins",
+        scope="This server's board (default) or the global one, over every server",
     )
-    @app_commands.choices(variant=VARIANTS, opponents=OPPONENTS, sort=SORTS)
+    @app_commands.choices(variant=VARIANTS, opponents=OPPONENTS, sort=SORTS, scope=SCOPES)
     async def scores(
         self,
         interaction: discord.Interaction,
@@ -340,11 +357,23 @@ class Kasino(
         page: app_commands.Range[int, 1, 1000] = 1,
         opponents: app_commands.Choice[str] | None = None,
         sort: app_commands.Choice[str] | None = None,
+        scope: app_commands.Choice[str] | None = None,
     ) -> None:
         """By rating (one variant's board: the one asked for, else this channel's game's,
         else Swedish Kasino's), or by wins, matches, win rate, points and tabbar; with this
-        channel's match standings. Ratings are not split by target: a target means wins."""
+        channel's match standings. Ratings are not split by target: a target means wins.
+        ``scope`` global: the global rating board of one game (by rating only)."""
         computers = opponents is not None and opponents.value == "computers"
+        if scope is not None and scope.value == "global":
+            if target is not None or (sort is not None and sort.value == "wins"):
+                await refuse(interaction, GLOBAL_BY_RATING)
+                return
+            made = await self.global_scores_message(
+                interaction, variant.value if variant else None, page, computers=computers
+            )
+            if made is not None:
+                await interaction.response.send_message(embed=made[0], view=made[1])
+            return
         rating = (sort is None or sort.value == "rating") and target is None
         made = await self.scores_message(
             interaction,
@@ -733,6 +762,13 @@ class Kasino(
                 return
             await self.on_scores_page(interaction, click.scores)
             return
+        if click.kind == "gscores":
+            assert click.scores is not None
+            if any(not c.startswith("k:gscores:") for c in kasino_ids(interaction.message)):
+                await refuse(interaction, NOT_MINE)  # pages turn on the global board only
+                return
+            await self.on_scores_page(interaction, click.scores)
+            return
         if click.kind == "tboard":
             if any(not c.startswith("k:tboard:") for c in kasino_ids(interaction.message)):
                 await refuse(interaction, NOT_MINE)  # pages turn on the board only
@@ -950,8 +986,66 @@ class Kasino(
         view = scores_view(variant, target, page, pages, computers=computers, rating=rating, t=t)
         return embed, view, []
 
+    async def global_scores_message(
+        self,
+        interaction: discord.Interaction,
+        variant: str | None,
+        page: int,
+        *,
+        computers: bool = False,
+    ) -> tuple[discord.Embed, discord.ui.View] | None:
+        """A page of the global rating board of one game (the one asked for, else this
+        channel's game's, else Swedish Kasino's) and its buttons; ``None`` when there is
+        no such page (refused). It lists only people with a rated match (a forgotten
+        person has no rating), named as the bot knows them outside any server."""
+        t = self.languages.of_interaction(interaction)
+        if variant is None:
+            game = await self.games.active(interaction.channel_id or 0)
+            variant = game.options.variant if game is not None else DEFAULT_VARIANT
+        offset = (page - 1) * PAGE_SIZE
+        rated, total = await self.games.storage.rating_board(
+            GLOBAL, variant, offset, PAGE_SIZE, computers=computers
+        )
+        pages = max(1, -(-total // PAGE_SIZE))
+        if page > pages:
+            await refuse(interaction, NO_SCORES_PAGE, page=page, pages=pages)
+            return None
+        names = self.global_names(interaction, (row.user_id for row in rated))
+        embed = ratings_embed(
+            rated, variant, page, pages, offset, computers=computers, names=names, t=t,
+            everywhere=True,
+        )  # fmt: skip
+        return embed, global_scores_view(variant, page, pages, computers=computers, t=t)
+
+    def global_names(
+        self, interaction: discord.Interaction, user_ids: Iterable[int]
+    ) -> dict[int, str]:
+        """People's names on a board of every server: the name they chose for Discord
+        (never a server's nickname, which is that server's alone), where the bot sees
+        them (the asker, a member it holds, a user it has met); anyone else is shown as a
+        mention, as everywhere the bot keeps no name (nothing to forget)."""
+        guild = interaction.guild
+        names = {}
+        for user_id in user_ids:
+            seen: discord.abc.User | None = self.bot.get_user(user_id)
+            if seen is None and interaction.user.id == user_id:
+                seen = interaction.user
+            if seen is None and guild is not None:
+                seen = guild.get_member(user_id)
+            if seen is not None:
+                names[user_id] = seen.global_name or seen.name  # a nickname is the server's
+        return names
+
     async def on_scores_page(self, interaction: discord.Interaction, page: ScoresPage) -> None:
         """Previous / Next on a leaderboard, or the switch to the other board or order."""
+        if page.everywhere:
+            assert page.variant is not None  # a global page always names its game
+            made_global = await self.global_scores_message(
+                interaction, page.variant, page.page, computers=page.computers
+            )
+            if made_global is not None:
+                await interaction.response.edit_message(embed=made_global[0], view=made_global[1])
+            return
         made = await self.scores_message(
             interaction,
             page.variant,

@@ -4,7 +4,8 @@ Starts ``python -m bot --preview --port <free port>``, drives the SimCord Previe
 headless Chromium with Playwright and saves PNGs of the lobby, a hand on your turn, its
 card menu and a capture menu open, the table, a round summary and the match end, each on
 the dark and the light theme; after the match her ``/kasino profile`` (and a close-up of
-its rating picture, ``9b-profile-chart``), the rating board against computers, ``/kasino
+its rating picture, ``9b-profile-chart``), the rating board against computers (and the
+global one, ``9d-global-board``), ``/kasino
 history`` and a replay (with ``--analysis`` instead: Analyse my moves, its summary and a
 move's page). Anna plays a match to 5 against a normal computer player
 (Krypkasino: five, at a six-seat table, to the limit 5, lowest wins; ``--seats`` changes
@@ -209,6 +210,7 @@ class Words:
         self.profile = me("{name}'s Kasino profile", name="\x00").split("\x00")[-1]
         self.history = me("Kasino history: this server")
         self.rating_board = pub("Kasino vs computers")
+        self.global_board = pub("Global Kasino vs computers")
         self.replay = pub("Replay")
         self.replay_title = before(me("Replay: game #{id} · {variant}", id="\x00", variant=""))
         self.forward = me("Forward")
@@ -614,6 +616,25 @@ class Match:
         time.sleep(1)
         self.shoot("9c-rating-board", found)
 
+    def global_board(self) -> None:
+        """The global rating board against computers (``9d-global-board``): the same
+        match counted over every server, the people named by their Discord names."""
+        game = {"variant": self.variant} if self.variant != "swedish" else {}
+        self.command("/kasino scores", **game, opponents="computers", scope="global")
+        title = self.words.global_board
+        time.sleep(2)
+        if not self.messages().filter(has_text=title).count():
+            with contextlib.suppress(PlaywrightError):
+                self.page.locator("#send-message").click(timeout=3000)
+        found = self.wait(
+            lambda: (seen := self.messages().filter(has_text=title)).count() and seen.last,
+            30,
+            "the global rating board",
+        )
+        assert isinstance(found, Locator)
+        time.sleep(1)
+        self.shoot("9d-global-board", found)
+
     def records(self) -> None:
         """After the match: the history (``10-history``) and its replay, a few steps on
         (``11-replay``)."""
@@ -838,6 +859,7 @@ def main() -> None:
                     match.play()
                     match.profile()
                     match.board()
+                    match.global_board()
                     match.records()
                     match.stop()
             except (PlaywrightError, TimeoutError):

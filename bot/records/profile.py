@@ -57,12 +57,16 @@ def ratings_embed(
     computers: bool = False,
     names: Mapping[int, str] | None = None,
     t: Lang = EN,
+    everywhere: bool = False,
 ) -> discord.Embed:
     """One page of a rating board: one numbered list of every player, the rated first,
     then the provisional ones (marked ``?``), as :meth:`bot.storage.Storage.rating_board`
-    orders them."""
+    orders them. ``everywhere``: the global board (every rated match in every server)."""
     names = names or {}
-    title = t("Kasino vs computers") if computers else t("Kasino leaderboard")
+    if everywhere:
+        title = t("Global Kasino vs computers") if computers else t("Global Kasino leaderboard")
+    else:
+        title = t("Kasino vs computers") if computers else t("Kasino leaderboard")
     board = t("{variant}, by rating", variant=variant_name(variant, t))
     embed = discord.Embed(title=f"{title}: {board}", colour=TABLE_COLOUR)
 
@@ -80,6 +84,8 @@ def ratings_embed(
     lines = [f"**{offset + n + 1}.** {line(row)}" for n, row in enumerate(rows)]
     embed.description = "\n".join(lines) or t("No finished matches on this board yet.")
     footer = t("Page {page} of {pages}", page=page, pages=pages) + " · " + rating_meaning(t)
+    if everywhere:
+        footer += " " + t("The global board counts every rated match, in every server.")
     if any(row.hinted for row in rows):
         footer += t(" · {mark} some matches played with hints", mark=HINTED_MARK)
     embed.set_footer(text=footer)
@@ -137,6 +143,10 @@ class Profile:
     computers: Tally
     rating: Placed = field(default_factory=Placed)
     computer_rating: Placed = field(default_factory=Placed)
+    # the global ratings of the same boards (every rated match anywhere); empty where
+    # the profile is not a server's (its ratings are the global ones already)
+    everywhere: Placed = field(default_factory=Placed)
+    computer_everywhere: Placed = field(default_factory=Placed)
     favourite: tuple[str, int] | None = None
     longest: int = 0
     current: int = 0
@@ -150,6 +160,16 @@ class Profile:
         """The board the headline and the picture show: people's, else (a player who has
         only played computers) the computers'."""
         return self.rating if self.rating.row is not None else self.computer_rating
+
+    @property
+    def charted_everywhere(self) -> Placed:
+        """The global rating said beside the headline's: of the same board, else (not
+        rated in this server) people's, else the computers'."""
+        if self.rating.row is not None:
+            return self.everywhere
+        if self.computer_rating.row is not None or self.everywhere.row is None:
+            return self.computer_everywhere
+        return self.everywhere
 
 
 def seat_label(seat: str, names: Mapping[int, str], t: Lang = EN, number: int = 1) -> str:
@@ -259,11 +279,17 @@ def _penalty_lines(totals: Totals, t: Lang) -> list[str]:
     ]
 
 
-def rating_line(placed: Placed, t: Lang) -> str:
+def rating_line(placed: Placed, t: Lang, everywhere: Placed | None = None) -> str:
     """``Rating 1540, #2 of 9 in this server`` (``1480?`` and how many rated matches
-    while provisional), or that there is no rated match yet."""
+    while provisional), or that there is no rated match yet; then the global rating of
+    the same board where there is one (``· everywhere 1562``)."""
+    glob = everywhere.row if everywhere is not None else None
+    if glob is not None and glob.standing is ratings.Standing.UNRATED:
+        glob = None
     row = placed.row
     if row is None or row.standing is ratings.Standing.UNRATED:
+        if glob is not None:
+            return t("No rated matches in this server yet · everywhere {rating}", rating=glob.shown)
         return t("No rated matches yet.")
     text = t("Rating {rating}", rating=row.shown)
     if row.standing is ratings.Standing.PROVISIONAL:
@@ -274,6 +300,8 @@ def rating_line(placed: Placed, t: Lang) -> str:
         )
     if placed.rank:
         text += t(", #{rank} of {count} in this server", rank=placed.rank, count=placed.count)
+    if glob is not None:
+        text += t(" · everywhere {rating}", rating=glob.shown)
     return text
 
 
@@ -317,7 +345,7 @@ def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> d
         game += t(" (against computers)")  # the headline's rating is the computers' board
     embed.description = "\n".join(
         (
-            f"{game}: {rating_line(profile.charted, t)}",
+            f"{game}: {rating_line(profile.charted, t, profile.charted_everywhere)}",
             t(
                 "Streaks: longest {longest}, now {current}",
                 longest=profile.longest,
@@ -346,7 +374,7 @@ def profile_embed(profile: Profile, names: Mapping[int, str], t: Lang = EN) -> d
     against = totals_text(profile.computers, t, label)
     if profile.rating.row is not None and profile.computer_rating.row is not None:
         # the headline shows the people's rating: the computers' one is said here
-        against += "\n" + rating_line(profile.computer_rating, t)
+        against += "\n" + rating_line(profile.computer_rating, t, profile.computer_everywhere)
     embed.add_field(name=t("Against computers ({scope})", scope=scope), value=against, inline=False)
     lines = [result_line(line, profile.user_id, names, t) for line in profile.last]
     embed.add_field(

@@ -11,7 +11,9 @@ points are penalties (Krypkasino) the fewest points rank first.
 Partnerships are openskill teams. Ratings are kept per server, per variant and per board:
 ``people`` (matches between people only) and ``computers`` (a computer at the table: the
 people's own rating there, against each computer level's fixed rating, which is never
-changed).
+changed). Each person also has a global rating per variant and board, over every rated
+match they play anywhere, kept in the same tables under the reserved guild id
+:data:`GLOBAL`; :func:`rating_scopes` says which ratings a game moves.
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
     "normal": (25.0, 1.0),
     "hard": (31.0, 1.0),
 }
+# The guild id of the global ratings (one number per person, variant and board over every
+# rated match anywhere). Discord ids are never 0, so no server's ratings can share it.
+GLOBAL = 0
 CHART_MATCHES = 30  # how many of the last rating changes the profile's picture shows
 
 MODEL = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
@@ -151,6 +156,15 @@ def rate(lineup: Lineup, current: Mapping[int, Rating]) -> dict[int, Rating]:
             if seat.startswith("u"):
                 new[int(seat[1:])] = Rating(float(player.mu), float(player.sigma))
     return new
+
+
+def rating_scopes(guild_id: int | None) -> tuple[int, ...]:
+    """The ratings a rated game moves, by the guild ids they are kept under: a server's
+    game its server's and the global one (in this order: the order their locks are
+    taken in), a game with no server (a DM, a group DM) only the global one."""
+    if guild_id:
+        return (int(guild_id), GLOBAL)
+    return (GLOBAL,)
 
 
 def points(mu: float) -> int:

@@ -7,8 +7,6 @@ version. SQL here uses ``?`` placeholders; the PostgreSQL backend numbers them.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import json
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -21,6 +19,7 @@ from bot.storage.lessons import LessonQueries
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
 from bot.storage.privacy import PrivacyQueries
 from bot.storage.puzzles import PuzzleQueries
+from bot.storage.rating_writes import changes, rating_steps, ratings_lock
 from bot.storage.records import (
     GAME_COLUMNS,
     BoardRow,
@@ -37,7 +36,7 @@ from bot.storage.records import (
     game_values,
     row_to_game,
 )
-from bot.storage.schema import MIGRATIONS, statements
+from bot.storage.schema import COMPUTED, MIGRATIONS, statements
 from bot.storage.sql import (
     ACTIVE,
     PEOPLE,
@@ -52,19 +51,13 @@ from bot.storage.sql import (
 )
 from bot.storage.tournaments import TournamentQueries
 
-__all__ = ["ACTIVE", "PEOPLE", "Computed", "Shards", "Statement", "Step", "check_changed"]
+__all__ = [
+    "ACTIVE", "PEOPLE", "Computed", "Shards", "Statement", "Step", "changes", "check_changed",
+    "ratings_lock",
+]  # fmt: skip
 
 DECK_KINDS = ("guild", "user")  # whose card deck a ``deck_styles`` row is
 NO_GAME = -1  # the version :meth:`Storage.game_lock` gives for a game with no row
-
-
-RATINGS_LOCK = 0x52415447  # "RATG": the first key of a (guild, variant) ratings lock
-
-
-def ratings_lock(guild_id: int, variant: str) -> tuple[int, int]:
-    """The advisory lock of one server's ratings of one variant (both boards)."""
-    digest = hashlib.blake2b(f"{guild_id}:{variant}".encode(), digest_size=4).digest()
-    return RATINGS_LOCK, int.from_bytes(digest, "big", signed=True)
 
 
 class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, TournamentQueries):
@@ -112,8 +105,9 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         :class:`Computed` step: how many statements it ran)."""
         raise NotImplementedError
 
-    async def _apply_migration(self, number: int, steps: list[str]) -> None:
-        """Run one migration's statements and record ``number`` as the version, atomically."""
+    async def _apply_migration(self, number: int, steps: list[str | Computed]) -> None:
+        """Run one migration's statements (and its :data:`COMPUTED` steps, after them) and
+        record ``number`` as the version, atomically."""
         raise NotImplementedError
 
     @asynccontextmanager
@@ -129,7 +123,8 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         """Apply the migrations the database does not have yet."""
         current = await self.schema_version()
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            await self._apply_migration(number, list(statements(script)))
+            computed = COMPUTED[number]() if number in COMPUTED else []
+            await self._apply_migration(number, [*statements(script), *computed])
 
     # ---------------------------------------------------------------- games
 
@@ -257,7 +252,7 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         lineup = ratings.Lineup.loads(results[0].lineup) if results else None
         if lineup is not None and lineup.rated:
             hinted = any(r.hinted for r in results)
-            steps.append(rating_step(game.id, game.guild_id, opts.variant, lineup, hinted, now))
+            steps += rating_steps(game.id, game.guild_id, opts.variant, lineup, hinted, now)
         steps.extend(Statement("DELETE FROM outbox WHERE id = ?", (row,)) for row in posted)
         queued = queue_posts(game.outbox, now)
         ids = (await self.write([*steps, *queued]))[len(steps) :]
@@ -685,100 +680,3 @@ def _finished_steps(game: Game, now: float) -> list[Statement]:
         for user in people
     )
     return steps
-
-
-# ------------------------------------------------------------------ ratings
-
-_CHANGES_SQL = (
-    "INSERT INTO rating_changes (game_id, guild_id, variant, board, user_id, seq, mu_before,"
-    " sigma_before, mu_after, sigma_after, at) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
-)
-_RATINGS_SQL = (
-    "INSERT INTO ratings (guild_id, variant, board, user_id, mu, sigma, matches, wins, hinted,"
-    " updated_at) VALUES (?,?,?,?,?,?,1,?,?,?) ON CONFLICT (guild_id, variant, board, user_id)"
-    " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-    " matches = ratings.matches + 1, wins = ratings.wins + excluded.wins,"
-    " hinted = ratings.hinted + excluded.hinted, updated_at = excluded.updated_at"
-)
-
-
-def rating_step(
-    game_id: int, guild_id: int, variant: str, lineup: ratings.Lineup, hinted: bool, now: float
-) -> Computed:
-    """The step that rates a finished match in its save's transaction: it reads the
-    players' ratings and whether the match is already rated (then it writes nothing), and
-    writes each person's new rating and change, numbered after the board's last change."""
-    board = lineup.board
-    people = lineup.people
-    marks = ", ".join("?" for _ in people)
-    where = (guild_id, variant, board)
-    queries = (
-        ("SELECT COUNT(*) FROM rating_changes WHERE game_id = ?", (game_id,)),
-        (
-            "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND variant = ?"
-            f" AND board = ? AND user_id IN ({marks})",
-            (*where, *people),
-        ),
-        (
-            "SELECT COALESCE(MAX(seq), 0) FROM rating_changes"
-            " WHERE guild_id = ? AND variant = ? AND board = ?",
-            where,
-        ),
-    )
-    compute = functools.partial(rating_statements, game_id, guild_id, variant, lineup, hinted, now)
-    return Computed(queries, compute, lock=ratings_lock(guild_id, variant))
-
-
-def rating_statements(
-    game_id: int,
-    guild_id: int,
-    variant: str,
-    lineup: ratings.Lineup,
-    hinted: bool,
-    now: float,
-    rows: list[list[Sequence[Any]]],
-) -> list[Statement]:
-    """What rating a match writes, from what the transaction read (pure)."""
-    (done,), held, (last,) = rows[0][0], rows[1], rows[2][0]
-    if int(done):
-        return []  # rated already: a match moves ratings once
-    current = {int(u): ratings.Rating(float(mu), float(sigma)) for u, mu, sigma in held}
-    return changes(game_id, guild_id, variant, lineup, hinted, now, current, int(last) + 1)
-
-
-def changes(
-    game_id: int,
-    guild_id: int,
-    variant: str,
-    lineup: ratings.Lineup,
-    hinted: bool,
-    now: float,
-    current: dict[int, ratings.Rating],
-    seq: int,
-) -> list[Statement]:
-    """The statements of one rated match: each person's change and new rating."""
-    board = lineup.board
-    new = ratings.rate(lineup, current)
-    won = {u for side in lineup.sides if side.won for u in _people(side.seats)}
-    steps = []
-    for user_id, after in new.items():
-        before = current.get(user_id) or ratings.Rating()
-        steps.append(
-            Statement(
-                _CHANGES_SQL,
-                (game_id, guild_id, variant, board, user_id, seq, before.mu, before.sigma,
-                 after.mu, after.sigma, now),
-            )
-        )  # fmt: skip
-        steps.append(
-            Statement(
-                _RATINGS_SQL,
-                (guild_id, variant, board, user_id, after.mu, after.sigma,
-                 int(user_id in won), int(hinted), now),
-            )
-        )  # fmt: skip
-    return steps
-
-
-def _people(seats: Iterable[str]) -> list[int]:
-    return [int(seat[1:]) for seat in seats if seat.startswith("u")]

@@ -136,10 +136,13 @@ class PostgresStorage(Storage):
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
-    async def _apply_migration(self, number: int, steps: list[str]) -> None:
+    async def _apply_migration(self, number: int, steps: list[str | Computed]) -> None:
         async with self._connection() as conn, conn.transaction():
             for step in steps:
-                await conn.execute(for_postgres(step))
+                if isinstance(step, Computed):
+                    await _run_computed(conn, step)
+                else:
+                    await conn.execute(for_postgres(step))
             await conn.execute("DELETE FROM schema_version")
             await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
 
@@ -156,13 +159,7 @@ class PostgresStorage(Storage):
         async with self._connection() as conn, conn.transaction():
             for step in steps:
                 if isinstance(step, Computed):
-                    if step.lock is not None:
-                        await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *step.lock)
-                    rows = [list(await conn.fetch(numbered(q), *p)) for q, p in step.queries]
-                    computed = step.compute(rows)  # type: ignore[arg-type]
-                    for inner in computed:
-                        await _run_statement(conn, inner)
-                    results.append(len(computed))
+                    results.append(await _run_computed(conn, step))
                 else:
                     results.append(await _run_statement(conn, step))
         return results
@@ -221,3 +218,15 @@ async def _version(conn: asyncpg.Connection) -> int:
     if not exists:
         return 0
     return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+
+
+async def _run_computed(conn: asyncpg.Connection, step: Computed) -> int:
+    """A :class:`Computed` step inside the connection's transaction: its advisory lock
+    (held to the commit), its reads, then what it computed; how many statements ran."""
+    if step.lock is not None:
+        await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", *step.lock)
+    rows = [list(await conn.fetch(numbered(q), *p)) for q, p in step.queries]
+    computed = step.compute(rows)  # type: ignore[arg-type]
+    for inner in computed:
+        await _run_statement(conn, inner)
+    return len(computed)

@@ -18,9 +18,10 @@ from bot.storage.sql import ACTIVE, Statement, json_object, seat_list
 # are given a random negative id of their game (a different one in every game: ``?``: it,
 # the game, then their id), so the others' ratings still add up (``ratings --check``)
 # and no id links their games to one another; ``FORGET`` removes the rest (``?``: their
-# id), their current ratings among it (one row per board would link every game rated on
-# it). A new table that names people adds its statements here or in ``forget_user``;
-# ``tests/bot/test_forget.py`` finds any row left.
+# id), their current ratings among it, every scope's: each server's and the global ones
+# (one row per board would link every game rated on it). A new table that names people
+# adds its statements here or in ``forget_user``; ``tests/bot/test_forget.py`` finds any
+# row left.
 PER_GAME: tuple[str, ...] = (
     "UPDATE results SET user_id = ? WHERE game_id = ? AND user_id = ?",
     "UPDATE rating_changes SET user_id = ? WHERE game_id = ? AND user_id = ?",

@@ -8,7 +8,10 @@ double. Everything else in the scripts is SQL both databases speak alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+from bot.storage.rating_writes import global_build_step
+from bot.storage.sql import Computed
 
 MIGRATIONS: tuple[str, ...] = (
     # version 1
@@ -322,7 +325,43 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE outbox ADD COLUMN nonce_key TEXT;
     """,
+    # version 15: global ratings (bot.records.ratings.GLOBAL, guild id 0) beside each
+    # server's: a server's match now has two changes per person and board, one per scope,
+    # so exactly-once is per scope: UNIQUE (game_id, user_id, board) becomes UNIQUE
+    # (game_id, guild_id, user_id, board). Neither database can change a table's UNIQUE
+    # constraint in words both speak, so the table is copied (its ids renumbered in their
+    # order: nothing refers to them, and the new ids come from the new table's own
+    # counter on both databases); then COMPUTED[15] rates every stored match globally.
+    """
+    CREATE TABLE rating_changes_scoped (
+        id           INTEGER PRIMARY KEY,
+        game_id      INTEGER NOT NULL REFERENCES games(id),
+        guild_id     INTEGER NOT NULL,
+        variant      TEXT    NOT NULL,
+        board        TEXT    NOT NULL,
+        user_id      INTEGER NOT NULL,
+        seq          INTEGER NOT NULL,
+        mu_before    REAL    NOT NULL,
+        sigma_before REAL    NOT NULL,
+        mu_after     REAL    NOT NULL,
+        sigma_after  REAL    NOT NULL,
+        at           REAL    NOT NULL,
+        UNIQUE (game_id, guild_id, user_id, board)
+    );
+    INSERT INTO rating_changes_scoped (game_id, guild_id, variant, board, user_id, seq,
+        mu_before, sigma_before, mu_after, sigma_after, at)
+        SELECT game_id, guild_id, variant, board, user_id, seq, mu_before, sigma_before,
+        mu_after, sigma_after, at FROM rating_changes ORDER BY id;
+    DROP TABLE rating_changes;
+    ALTER TABLE rating_changes_scoped RENAME TO rating_changes;
+    CREATE INDEX rating_changes_order ON rating_changes(guild_id, variant, board, seq);
+    CREATE INDEX rating_changes_player ON rating_changes(guild_id, user_id, board, variant, seq);
+    """,
 )
+
+# Steps of a migration computed in Python, run in its transaction after its statements
+# (by the migration's number): the global ratings of the matches stored before them.
+COMPUTED: dict[int, Callable[[], list[Computed]]] = {15: lambda: [global_build_step()]}
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
 # tables whose ``id`` is generated (PostgreSQL's counter must move past copied ids).

@@ -88,8 +88,9 @@ class SQLiteStorage(Storage):
         rows = await self.fetch("PRAGMA user_version")
         return int(rows[0][0]) if rows else 0
 
-    async def _apply_migration(self, number: int, steps: list[str]) -> None:
-        await self.write([*map(Statement, steps), Statement(f"PRAGMA user_version={number}")])
+    async def _apply_migration(self, number: int, steps: list[str | Computed]) -> None:
+        made = [Statement(step) if isinstance(step, str) else step for step in steps]
+        await self.write([*made, Statement(f"PRAGMA user_version={number}")])
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
         """The rows of a query."""

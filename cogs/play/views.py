@@ -645,6 +645,27 @@ def scores_view(
 
 
 @_static
+def global_scores_view(
+    variant: str, page: int, pages: int, *, computers: bool = False, t: Lang = EN
+) -> discord.ui.View:
+    """The global rating board's Previous / Next buttons and the switch between the
+    people / computers boards (it is by rating only: results are counted per server)."""
+    view = _view()
+    board = "c" if computers else "p"
+    view.add_item(
+        KasinoButton("gscores", variant, max(page - 1, 1), board, label=t("Previous"),
+                     disabled=page <= 1)
+    )  # fmt: skip
+    view.add_item(
+        KasinoButton("gscores", variant, page + 1, board, label=t("Next"), disabled=page >= pages)
+    )
+    other = "p" if computers else "c"
+    label = t("Against people") if computers else t("Against computers")
+    view.add_item(KasinoButton("gscores", variant, 1, other, label=label, emoji="🤖"))
+    return view
+
+
+@_static
 def tournament_board_view(page: int, pages: int, *, t: Lang = EN) -> discord.ui.View:
     """Previous / Next on the server's tournaments board."""
     view = _view()

@@ -56,6 +56,12 @@ class ProfileFlow:
             tally.add(key, totals, penalties=key in LOWEST_WINS)
         rating = Placed(*await storage.rating(guild_id, shown, user_id))
         computer_rating = Placed(*await storage.rating(guild_id, shown, user_id, computers=True))
+        everywhere, computer_everywhere = Placed(), Placed()
+        if guild_id != ratings.GLOBAL:  # a server's profile: its global ratings beside
+            everywhere = Placed(*await storage.rating(ratings.GLOBAL, shown, user_id))
+            computer_everywhere = Placed(
+                *await storage.rating(ratings.GLOBAL, shown, user_id, computers=True)
+            )
         longest, current = await storage.player_streaks(guild_id, user_id, variant)
         return Profile(
             user_id=user_id,
@@ -66,6 +72,8 @@ class ProfileFlow:
             computers=computers,
             rating=rating,
             computer_rating=computer_rating,
+            everywhere=everywhere,
+            computer_everywhere=computer_everywhere,
             favourite=favourite,
             longest=longest,
             current=current,

@@ -27,7 +27,9 @@ async def test_scores_by_rating_profile_and_versus(harness: Harness) -> None:
     anna, bjorn, cecilia = harness.members[:3]
     await two_matches(harness)
     db = harness.env.bot.config.db_path
-    assert len(query(db, "SELECT * FROM rating_changes")) == 4
+    # each match moves the server's ratings and the global ones
+    assert len(query(db, "SELECT * FROM rating_changes WHERE guild_id <> 0")) == 4
+    assert len(query(db, "SELECT * FROM rating_changes WHERE guild_id = 0")) == 4
     # the leaderboard is by rating by default: both players still provisional
     board = await harness.slash(cecilia, "kasino scores")
     embed = board.response.embeds[0]

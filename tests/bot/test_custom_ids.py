@@ -248,3 +248,25 @@ def test_tournament_board_pages_are_strict() -> None:
     ]:
         with pytest.raises(BadComponent):
             parse_click(forged, values)
+
+
+def test_global_board_pages_are_strict() -> None:
+    page = parse_click(custom_id("gscores", "mulle", 4, "c")).scores
+    assert page == ScoresPage("mulle", None, 4, True, rating=True, everywhere=True)
+    assert parse_click("k:gscores:swedish:1:p") == Click(
+        "gscores", scores=ScoresPage("swedish", None, 1, False, rating=True, everywhere=True)
+    )
+    for forged, values in [
+        ("k:gscores:-:1:p", None),  # always one game's board
+        ("k:gscores:nonsense:1:p", None),
+        ("k:gscores:swedish:0:p", None),
+        ("k:gscores:swedish:1001:p", None),
+        ("k:gscores:swedish:01:p", None),
+        ("k:gscores:swedish:٣:p", None),
+        ("k:gscores:swedish:1:x", None),
+        ("k:gscores:swedish:1", None),
+        ("k:gscores:swedish:1:p:r", None),
+        ("k:gscores:swedish:1:p", ["1"]),
+    ]:
+        with pytest.raises(BadComponent):
+            parse_click(forged, values)

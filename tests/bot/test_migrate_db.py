@@ -60,7 +60,8 @@ async def test_games_in_progress_move_to_postgresql_and_play_on(
     for name in ("games", "moves", "results", "meta", "ratings", "rating_changes", "forgotten"):
         assert table(postgres_url, name) == table(db_path, name), name
     assert len(table(postgres_url, "forgotten")) == 1
-    assert len(table(postgres_url, "rating_changes")) == 2  # the finished match, rated
+    # the finished match, rated on its server's ratings and the global ones
+    assert len(table(postgres_url, "rating_changes")) == 4
     # the sealed log's hashes are copied with their moves
     assert all(row["seal"] for row in table(postgres_url, "moves"))
 

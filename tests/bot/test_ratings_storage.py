@@ -94,7 +94,15 @@ async def play_match(
 
 
 def rated(target: Path | str) -> list[dict[str, object]]:
-    return query(target, "SELECT * FROM rating_changes ORDER BY game_id, user_id")
+    return query(target, "SELECT * FROM rating_changes ORDER BY game_id, guild_id, user_id")
+
+
+def once_in_each_scope(target: Path | str, game: int, guild: int = GUILD) -> bool:
+    """Whether the game's two people each have one change on the server's ratings and one
+    on the global ones."""
+    rows = query(target, "SELECT guild_id, user_id FROM rating_changes WHERE game_id = ?", (game,))
+    pairs = [(r["guild_id"], r["user_id"]) for r in rows]
+    return sorted(pairs) == sorted((scope, user) for scope in (guild, 0) for user in (1, 2))
 
 
 async def test_finished_matches_are_rated_and_the_rebuild_reproduces_them(
@@ -184,7 +192,8 @@ async def test_a_match_is_rated_once_and_only_with_its_result(db_path: Path | st
             assert loaded is not None and loaded.status is Status.PLAYING
             await service.play(loaded, loaded.match.round.to_move, move)
             finished = loaded
-        assert len(rated(db_path)) == 2 and len(query(db_path, "SELECT * FROM results")) == 2
+        assert len(query(db_path, "SELECT * FROM results")) == 2
+        assert once_in_each_scope(db_path, game.id)
         # a replayed save of the same result: refused on the version, and even a save that
         # passes the version check cannot rate the match again
         finished.stored_version = finished.version - 1
@@ -193,7 +202,7 @@ async def test_a_match_is_rated_once_and_only_with_its_result(db_path: Path | st
         finished.stored_version = finished.version
         finished.version += 1
         await storage.save_game(finished, 9.0, results=service.results(finished))
-        assert len(rated(db_path)) == 2
+        assert once_in_each_scope(db_path, game.id)
         assert {r["matches"] for r in query(db_path, "SELECT matches FROM ratings")} == {1}
         assert (await rebuild(storage, write=False)).differences == 0
     finally:
@@ -211,10 +220,10 @@ async def test_matches_finishing_together_are_rated_in_turn(db_path: Path | str)
         )
         changes = rated(db_path)
         assert sorted({r["seq"] for r in changes}) == list(range(1, 7))
-        assert query(db_path, "SELECT matches FROM ratings ORDER BY user_id") == [
-            {"matches": 6},
-            {"matches": 6},
-        ]
+        assert (
+            query(db_path, "SELECT matches FROM ratings ORDER BY guild_id, user_id")
+            == [{"matches": 6}] * 4
+        )  # the server's ratings and the global ones
         assert (await rebuild(first, write=False)).differences == 0
     finally:
         await first.close()

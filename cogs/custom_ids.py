@@ -45,7 +45,8 @@ custom_id formats (``k`` for Kasino)::
                                         n: the n-th move analysed); ``slot`` tells the
                                         buttons to the same page apart (summary, back,
                                         next, c1-c3: the costliest moves)
-    k:tour:<tournament>:<join|leave|start|cancel>   a tournament's sign-up buttons
+    k:tour:<tournament>:<join|leave|start|cancel|check>   a tournament's sign-up buttons
+                                        (``check``, How to check, also on its podium)
     k:tboard:<page>                     a page of the server's tournaments board
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
@@ -117,7 +118,7 @@ MAX_REVIEW_PAGE = MAX_STEP  # a page per move analysed
 BUTTON_KINDS += ("tour",)
 BUTTON_KINDS += ("cutfor",)  # a finished match's "Cut the rematch" (its menu, privately)
 BUTTON_KINDS += ("check",)  # "How to check" a game's deal and moves (privately)
-TOUR_ACTIONS = ("join", "leave", "start", "cancel")
+TOUR_ACTIONS = ("join", "leave", "start", "cancel", "check")
 
 
 class BadComponent(ValueError):

@@ -44,8 +44,8 @@ def signup_view(tournament_id: int, t: Lang = EN, *, sealed: bool = True) -> dis
                                style=discord.ButtonStyle.primary, row=1))  # fmt: skip
     view.add_item(KasinoButton("tour", tournament_id, "cancel", label=t("Cancel"),
                                style=discord.ButtonStyle.danger, row=1))  # fmt: skip
-    if sealed:
-        view.add_item(check_button(tournament_id, t, row=1))
+    if sealed:  # beside Join and Leave: anyone's, not the organiser's
+        view.add_item(check_button(tournament_id, t, row=0))
     options = [discord.SelectOption(label=str(n), value=str(n)) for n in range(1, CUT_MAX + 1)]
     view.add_item(
         KasinoSelect(

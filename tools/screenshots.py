@@ -141,12 +141,14 @@ def preview(
     )
     try:
         assert process.stdout is not None
+        said: list[str] = []
         for line in process.stdout:
             found = re.search(r"open (http\S+)", line)
             if found:
                 yield found.group(1)
                 return
-        raise RuntimeError("the preview did not start")
+            said = [*said[-19:], line.rstrip()]
+        raise RuntimeError("the preview did not start:\n" + "\n".join(said))
     finally:
         process.terminate()
         process.wait(timeout=20)
@@ -335,7 +337,30 @@ class Match:
         time.sleep(0.3)
         self.page.keyboard.press("Enter")
 
+    def settled(self, timeout: float = 15.0) -> None:
+        """Wait (a while) until the Preview page admits an action.
+
+        After each of its actions, and each time new messages make it report its viewport
+        ("Updating viewport…"), the page holds every action until the server has settled
+        it: its buttons are marked ``aria-disabled`` and a menu's choice is not applied
+        ("Wait for the current action to finish before applying."): the list stays open
+        with the option ticked and nothing is sent. A choice made then was lost: the card
+        played twice, "waited 5 s for the options", a Forward that never came.
+        """
+        busy = """() => {
+            const status = document.getElementById('action-status')?.textContent || '';
+            const held = [...document.querySelectorAll('button.component-button')]
+                .some(b => b.getAttribute('aria-disabled') === 'true' && !b.disabled);
+            return held || status.trim().endsWith('…');
+        }"""
+        end, calm = time.monotonic() + timeout, 0
+        while time.monotonic() < end and calm < 2:  # idle at two looks in a row
+            with contextlib.suppress(PlaywrightError):
+                calm = 0 if self.page.evaluate(busy) else calm + 1
+            time.sleep(0.2)
+
     def button(self, message: Locator, label: str) -> None:
+        self.settled()
         message.get_by_role("button", name=label).click()
 
     def hand(self) -> Locator | None:
@@ -402,29 +427,45 @@ class Match:
     ) -> str:
         """Open the select on ``message`` and pick the first option holding ``option`` (or
         the first of several texts that any option holds), else the first one; return the
-        chosen label. ``shot`` pictures a capture or build menu, ``open_shot`` any menu."""
-        message = self.fresh(message)
-        message.locator("button:has(.select-value)").first.click()
-        time.sleep(0.5)
+        chosen label. ``shot`` pictures a capture or build menu, ``open_shot`` any menu.
+
+        Only once the page admits actions (:meth:`settled`); a list that a re-render closed
+        before it showed, or that is still open after the choice (the page did not apply
+        it), is opened again."""
         options = self.page.locator(".select-list:not([hidden]) [role='option']")
-        self.wait(lambda: options.count() > 0, 5, "the options")
-        labels = [options.nth(i).inner_text() for i in range(options.count())]
-        building = any(label.startswith(self.words.labels) for label in labels)
-        if open_shot:
-            self.shoot(open_shot, options.last)
-        if shot and (building or not self.builds):  # a game with builds: a build menu
-            self.shoot(shot, options.last)
-            self.shot_menu = True
-        wanted = (option,) if isinstance(option, str) else option or ()
-        playable = [i for i, text in enumerate(labels) if self.words.cannot not in text]
-        found = [i for want in wanted for i in playable if want in labels[i]]
-        index = (found or playable or [0])[0]
-        options.nth(index).click()
-        time.sleep(0.3)
-        submit = self.page.get_by_role("button", name=re.compile("^(Submit|Apply|Done)$"))
-        if submit.count():
-            submit.first.click()
-        return labels[index]
+        for _ in range(4):
+            self.settled()
+            message = self.fresh(message)
+            message.locator("button:has(.select-value)").first.click()
+            try:
+                self.wait(lambda: options.count() > 0, 5, "the options")
+            except TimeoutError:
+                continue  # new messages moved the page and closed the list: again
+            labels = [options.nth(i).inner_text() for i in range(options.count())]
+            building = any(label.startswith(self.words.labels) for label in labels)
+            if open_shot:
+                self.shoot(open_shot, options.last)
+                open_shot = ""
+            if shot and (building or not self.builds):  # a game with builds: a build menu
+                self.shoot(shot, options.last)
+                self.shot_menu = True
+                shot = ""
+            wanted = (option,) if isinstance(option, str) else option or ()
+            playable = [i for i, text in enumerate(labels) if self.words.cannot not in text]
+            found = [i for want in wanted for i in playable if want in labels[i]]
+            index = (found or playable or [0])[0]
+            self.settled()  # the page applies no choice while an action is under way
+            with contextlib.suppress(PlaywrightError):
+                options.nth(index).click(timeout=3000)
+                time.sleep(0.3)
+                submit = self.page.get_by_role("button", name=re.compile("^(Submit|Apply|Done)$"))
+                if submit.count():
+                    submit.first.click(timeout=3000)
+                if not options.count():  # the list closed: the choice was sent
+                    return labels[index]
+            self.page.keyboard.press("Escape")  # not applied: close it and choose again
+            time.sleep(0.3)
+        raise TimeoutError(f"the page never took a choice from the menu ({option!r})")
 
     def over(self) -> bool:
         return self.messages().filter(has_text=self.words.game_over).count() > 0
@@ -639,21 +680,29 @@ class Match:
         self.button(end, words.replay)
 
         def replay_at(step: int) -> Locator | None:
+            """The replay, once it shows ``step`` or a later one."""
             found = self.messages().filter(has_text=words.replay_title)
             # "Step 3 of 40" or "Vaihe 3/40": the number, then anything but a digit
-            wanted = re.compile(re.escape(words.step) + rf"{step}\D")
+            shown = re.compile(re.escape(words.step) + r"(\d+)\D")
             if not found.count():
                 return None
             with contextlib.suppress(PlaywrightError):  # the step is in the embed
-                text = found.last.inner_text(timeout=2000)
-                return found.last if wanted.search(text) else None
+                seen = shown.search(found.last.inner_text(timeout=2000))
+                return found.last if seen and int(seen[1]) >= step else None
             return None
 
         replay = self.wait(lambda: replay_at(0), what="the replay")
-        for step in range(1, 5):
+        step = 0
+        for _ in range(12):  # four steps on; a Forward the busy page refused is pressed again
+            if step >= 4:
+                break
             assert isinstance(replay, Locator)
             self.button(replay, words.forward)
-            replay = self.wait(lambda step=step: replay_at(step), what=f"replay step {step}")
+            with contextlib.suppress(TimeoutError):
+                replay = self.wait(lambda s=step + 1: replay_at(s), 10, f"replay step {step + 1}")
+                step += 1
+        if step < 4:
+            raise TimeoutError(f"the replay stayed at step {step}")
         assert isinstance(replay, Locator)
         self.shoot("11-replay", replay)
 

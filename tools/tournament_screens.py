@@ -37,6 +37,7 @@ import simcord
 from playwright.async_api import Locator, Page, async_playwright
 from screenshots import CHROMIUM, CHROMIUM_ARGS, LIGHT_CSS, VIEWPORT
 
+from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.i18n import lang_of
@@ -112,6 +113,7 @@ async def run(
     for function, (defaults, keywords) in settle_defaults(0.001):
         function.__defaults__, function.__kwdefaults__ = defaults, keywords
     saved: list[Path] = []
+    wanted_names()  # the faces drawn before the bot starts (bot.preview.faces_drawn)
     with tempfile.TemporaryDirectory(prefix="kasino-tour-screens-") as folder:
         # 15 s turns that never abandon a game: idle players' automatic moves play a
         # round or two of each match before the round's deadline decides it by the score

@@ -47,7 +47,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
@@ -337,31 +337,54 @@ class Match:
         time.sleep(0.3)
         self.page.keyboard.press("Enter")
 
-    def settled(self, timeout: float = 15.0) -> None:
-        """Wait (a while) until the Preview page admits an action.
+    def settled(self, timeout: float = 15.0, quiet: float = 1.0) -> None:
+        """Wait (a while) until the Preview page admits an action and has had no new
+        snapshot for ``quiet`` seconds.
 
         After each of its actions, and each time new messages make it report its viewport
         ("Updating viewport…"), the page holds every action until the server has settled
         it: its buttons are marked ``aria-disabled`` and a menu's choice is not applied
         ("Wait for the current action to finish before applying."): the list stays open
-        with the option ticked and nothing is sent. A choice made then was lost: the card
-        played twice, "waited 5 s for the options", a Forward that never came.
+        with the option ticked and nothing is sent. And each new snapshot (the bot's
+        paced posts and edits land for seconds after a computer's move) re-renders the
+        channel, which can close a list just opened. A choice made then was lost: the
+        card played twice, "waited 5 s for the options", a Forward that never came.
         """
-        busy = """() => {
+        look = """() => {
             const status = document.getElementById('action-status')?.textContent || '';
             const held = [...document.querySelectorAll('button.component-button')]
                 .some(b => b.getAttribute('aria-disabled') === 'true' && !b.disabled);
-            return held || status.trim().endsWith('…');
+            const shown = document.getElementById('transport-status')?.textContent || '';
+            const published = (shown.match(/Publication: ([^ ]+)/) || [])[1] || '';
+            return [held || status.trim().endsWith('…'), published];
         }"""
-        end, calm = time.monotonic() + timeout, 0
-        while time.monotonic() < end and calm < 2:  # idle at two looks in a row
+        end, since, last = time.monotonic() + timeout, time.monotonic(), None
+        while time.monotonic() < end:
             with contextlib.suppress(PlaywrightError):
-                calm = 0 if self.page.evaluate(busy) else calm + 1
+                busy, published = self.page.evaluate(look)
+                if busy or published != last:
+                    since, last = time.monotonic(), published
+                elif time.monotonic() - since >= quiet:
+                    return
             time.sleep(0.2)
 
     def button(self, message: Locator, label: str) -> None:
         self.settled()
         message.get_by_role("button", name=label).click()
+
+    def press(
+        self, message: Locator, label: str, found: Callable[[], object], what: str, tries: int = 3
+    ) -> object:
+        """Press ``label`` on ``message`` until ``found()`` gives something: a press the
+        page refused (a new snapshot arrived with it: "stale revision") is made again."""
+        for attempt in range(tries):
+            self.button(message, label)
+            try:
+                return self.wait(found, 10, what)
+            except TimeoutError:
+                if attempt == tries - 1:
+                    raise
+        return None
 
     def hand(self) -> Locator | None:
         """Anna's latest hand view (an ephemeral message)."""
@@ -439,8 +462,9 @@ class Match:
             message.locator("button:has(.select-value)").first.click()
             try:
                 self.wait(lambda: options.count() > 0, 5, "the options")
-            except TimeoutError:
-                continue  # new messages moved the page and closed the list: again
+            except TimeoutError:  # a new snapshot closed the list (or the page thinks it
+                self.page.keyboard.press("Escape")  # open, and a click would close it)
+                continue
             labels = [options.nth(i).inner_text() for i in range(options.count())]
             building = any(label.startswith(self.words.labels) for label in labels)
             if open_shot:
@@ -518,8 +542,9 @@ class Match:
             if not shot_hand:
                 self.shoot("2-hand-your-turn", hand)
                 shot_hand = True
-                self.button(hand, words.hint)  # the hint heads the hand view itself
-                hinted = self.wait(lambda: "💡" in self.text(h := self.hand()) and h, 20, "a hint")
+                hinted = self.press(  # the hint heads the hand view itself
+                    hand, words.hint, lambda: "💡" in self.text(h := self.hand()) and h, "a hint"
+                )
                 assert isinstance(hinted, Locator)
                 self.shoot("2b-hint", hinted)
                 hand = self.fresh(hinted)
@@ -589,12 +614,13 @@ class Match:
         hand = self.wait(sealed_hand, 20, "the final head in the hand view")
         assert isinstance(hand, Locator)
         self.shoot("6b-hand-at-the-end", hand)
-        self.button(end, words.how_to_check)
-        answer = self.wait(
+        answer = self.press(
+            end,
+            words.how_to_check,
             lambda: (
                 (found := self.messages().filter(has_text=words.check_title)).count() and found.last
             ),
-            what="How to check",
+            "How to check",
         )
         assert isinstance(answer, Locator)
         self.shoot("6c-how-to-check", answer)
@@ -677,7 +703,6 @@ class Match:
         assert isinstance(history, Locator)
         self.shoot("10-history", history)
         end = self.messages().filter(has_text=words.game_over).last
-        self.button(end, words.replay)
 
         def replay_at(step: int) -> Locator | None:
             """The replay, once it shows ``step`` or a later one."""
@@ -691,7 +716,7 @@ class Match:
                 return found.last if seen and int(seen[1]) >= step else None
             return None
 
-        replay = self.wait(lambda: replay_at(0), what="the replay")
+        replay = self.press(end, words.replay, lambda: replay_at(0), "the replay")
         step = 0
         for _ in range(12):  # four steps on; a Forward the busy page refused is pressed again
             if step >= 4:

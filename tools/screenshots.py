@@ -462,8 +462,12 @@ class Match:
             message.locator("button:has(.select-value)").first.click()
             try:
                 self.wait(lambda: options.count() > 0, 5, "the options")
-            except TimeoutError:  # a new snapshot closed the list (or the page thinks it
-                self.page.keyboard.press("Escape")  # open, and a click would close it)
+            except TimeoutError:
+                # a new snapshot closed the list, or the page's menu state went astray
+                # (after a picture of the page, a click on this menu sometimes only
+                # focuses it): a reload starts every menu afresh, as in fresh()
+                self.page.reload()
+                self.page.wait_for_selector("#channel-composer-input")
                 continue
             labels = [options.nth(i).inner_text() for i in range(options.count())]
             building = any(label.startswith(self.words.labels) for label in labels)

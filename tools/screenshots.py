@@ -459,9 +459,16 @@ class Match:
         for _ in range(4):
             self.settled()
             message = self.fresh(message)
-            message.locator("button:has(.select-value)").first.click()
+            trigger = message.locator("button:has(.select-value)").first
+            trigger.click()
             try:
-                self.wait(lambda: options.count() > 0, 5, "the options")
+                with contextlib.suppress(TimeoutError):
+                    self.wait(lambda: options.count() > 0, 2, "the options")
+                if not options.count():
+                    # the page still held this menu as open while it drew it closed (after
+                    # a re-render): that click closed it, a second one opens it
+                    trigger.click()
+                self.wait(lambda: options.count() > 0, 4, "the options")
             except TimeoutError:
                 # a new snapshot closed the list, or the page's menu state went astray
                 # (after a picture of the page, a click on this menu sometimes only

@@ -364,8 +364,9 @@ def _preview(
         return 1
     except Exception as error:
         # SimCord reports a port it cannot bind as its SetupError, caused by the OSError.
+        # (A TimeoutError is an OSError too, but a bot that did not settle is no port's.)
         cause = error if isinstance(error, OSError) else error.__cause__
-        if port is None or not isinstance(cause, OSError):
+        if port is None or not isinstance(cause, OSError) or isinstance(cause, TimeoutError):
             raise
         print(
             f"error: cannot start the preview on port {port} ({cause.strerror or cause})."

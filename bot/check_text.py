@@ -119,3 +119,35 @@ def _ended(game: Game, t: Lang) -> list[str]:
         value = shown(seed_commitment(following, game.id))
         lines.append(t("· A rematch's seed commitment: `{value}`", value=value))
     return lines
+
+
+def tournament_check_text(
+    tournament_id: int, commitment: str, seed: str | None, t: Lang = EN
+) -> str:
+    """The private "How to check" answer for a tournament (its sign-up and podium): how
+    its deals are made, the commitment to its deal seed (the 32 hex digits each entrant
+    was sent on Join) and, once the tournament is over (``seed`` given), that seed."""
+    lines = [
+        t("🔒 **How to check tournament #{id}**", id=tournament_id),
+        t(
+            "**Fair deal:** the bot drew the tournament's seed when the sign-up opened and"
+            " committed to it at once; each table's seed comes from it, the round and the"
+            " table's number, and the table is cut by its players' cuts from the sign-up."
+        ),
+        t("· Seed commitment: `{value}`", value=commitment[:32]),
+    ]
+    if seed is not None:
+        lines.append(t("· Tournament seed (revealed now it is over): `{value}`", value=seed))
+    else:
+        lines.append(t("· The tournament's seed is revealed once the tournament is over."))
+    lines.append(
+        t(
+            "After a table's game: `{export} {game}:GAME`, then"
+            " `python -m bot verify kasino-GAME.json --head HEAD --seed {commitment}`, with the"
+            " final head from your hand view. How it works: docs/record.md.",
+            export=command_name(t, "export"),
+            game=option_name(t, "game"),
+            commitment=commitment[:32],
+        )
+    )
+    return "\n".join(lines)

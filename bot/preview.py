@@ -63,6 +63,7 @@ async def run_preview(
     check_preview_installed()
     from bot.client import KasinoBot
 
+    await faces_drawn(config)
     with tempfile.TemporaryDirectory(prefix="kasino-preview-") as folder:
         settings = dataclasses.replace(
             config, token=None, dev_guild_id=None, db_path=Path(folder) / "kasino.db"
@@ -75,6 +76,20 @@ async def run_preview(
             # Also on Ctrl+C (cancellation) and errors: the database's worker thread would
             # keep the process alive, and the folder is removed only after this.
             await bot.close_storage()
+
+
+async def faces_drawn(config: Config) -> None:
+    """Draw the card faces (in a worker thread) before SimCord starts the bot.
+
+    The bot draws the 104 faces in the background on its first start, and SimCord counts
+    that as the bot's own work: the preview's set-up (the server, its members) waits for it
+    to settle within 5 s of wall clock, which the drawing outlasted on a busy machine ("bot
+    did not settle": no preview at all). Drawn here, the bot finds them drawn. The tests
+    do the same (``faces_drawn`` in tests/bot/conftest.py)."""
+    if config.card_faces:
+        from bot.card_emojis import wanted_names
+
+        await asyncio.to_thread(wanted_names)
 
 
 async def _serve(bot: KasinoBot, port: int | None, server_locale: str, deck: str) -> None:

@@ -45,7 +45,8 @@ custom_id formats (``k`` for Kasino)::
                                         n: the n-th move analysed); ``slot`` tells the
                                         buttons to the same page apart (summary, back,
                                         next, c1-c3: the costliest moves)
-    k:tour:<tournament>:<join|leave|start|cancel>   a tournament's sign-up buttons
+    k:tour:<tournament>:<join|leave|start|cancel|check>   a tournament's sign-up buttons
+                                        (``check``, How to check, also on its podium)
     k:tboard:<page>                     a page of the server's tournaments board
     k:gscores:<variant>:<page>:<p|c>    a page of the global rating board of one game
                                         (people / computers), over every server
@@ -121,7 +122,7 @@ BUTTON_KINDS += ("tour",)
 BUTTON_KINDS += ("cutfor",)  # a finished match's "Cut the rematch" (its menu, privately)
 BUTTON_KINDS += ("check",)  # "How to check" a game's deal and moves (privately)
 BUTTON_KINDS += ("gscores",)  # the global rating board (/kasino scores scope:global)
-TOUR_ACTIONS = ("join", "leave", "start", "cancel")
+TOUR_ACTIONS = ("join", "leave", "start", "cancel", "check")
 
 
 class BadComponent(ValueError):

@@ -48,7 +48,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
@@ -142,12 +142,14 @@ def preview(
     )
     try:
         assert process.stdout is not None
+        said: list[str] = []
         for line in process.stdout:
             found = re.search(r"open (http\S+)", line)
             if found:
                 yield found.group(1)
                 return
-        raise RuntimeError("the preview did not start")
+            said = [*said[-19:], line.rstrip()]
+        raise RuntimeError("the preview did not start:\n" + "\n".join(said))
     finally:
         process.terminate()
         process.wait(timeout=20)
@@ -337,8 +339,54 @@ class Match:
         time.sleep(0.3)
         self.page.keyboard.press("Enter")
 
+    def settled(self, timeout: float = 15.0, quiet: float = 1.0) -> None:
+        """Wait (a while) until the Preview page admits an action and has had no new
+        snapshot for ``quiet`` seconds.
+
+        After each of its actions, and each time new messages make it report its viewport
+        ("Updating viewport…"), the page holds every action until the server has settled
+        it: its buttons are marked ``aria-disabled`` and a menu's choice is not applied
+        ("Wait for the current action to finish before applying."): the list stays open
+        with the option ticked and nothing is sent. And each new snapshot (the bot's
+        paced posts and edits land for seconds after a computer's move) re-renders the
+        channel, which can close a list just opened. A choice made then was lost: the
+        card played twice, "waited 5 s for the options", a Forward that never came.
+        """
+        look = """() => {
+            const status = document.getElementById('action-status')?.textContent || '';
+            const held = [...document.querySelectorAll('button.component-button')]
+                .some(b => b.getAttribute('aria-disabled') === 'true' && !b.disabled);
+            const shown = document.getElementById('transport-status')?.textContent || '';
+            const published = (shown.match(/Publication: ([^ ]+)/) || [])[1] || '';
+            return [held || status.trim().endsWith('…'), published];
+        }"""
+        end, since, last = time.monotonic() + timeout, time.monotonic(), None
+        while time.monotonic() < end:
+            with contextlib.suppress(PlaywrightError):
+                busy, published = self.page.evaluate(look)
+                if busy or published != last:
+                    since, last = time.monotonic(), published
+                elif time.monotonic() - since >= quiet:
+                    return
+            time.sleep(0.2)
+
     def button(self, message: Locator, label: str) -> None:
+        self.settled()
         message.get_by_role("button", name=label).click()
+
+    def press(
+        self, message: Locator, label: str, found: Callable[[], object], what: str, tries: int = 3
+    ) -> object:
+        """Press ``label`` on ``message`` until ``found()`` gives something: a press the
+        page refused (a new snapshot arrived with it: "stale revision") is made again."""
+        for attempt in range(tries):
+            self.button(message, label)
+            try:
+                return self.wait(found, 10, what)
+            except TimeoutError:
+                if attempt == tries - 1:
+                    raise
+        return None
 
     def hand(self) -> Locator | None:
         """Anna's latest hand view (an ephemeral message)."""
@@ -404,29 +452,57 @@ class Match:
     ) -> str:
         """Open the select on ``message`` and pick the first option holding ``option`` (or
         the first of several texts that any option holds), else the first one; return the
-        chosen label. ``shot`` pictures a capture or build menu, ``open_shot`` any menu."""
-        message = self.fresh(message)
-        message.locator("button:has(.select-value)").first.click()
-        time.sleep(0.5)
+        chosen label. ``shot`` pictures a capture or build menu, ``open_shot`` any menu.
+
+        Only once the page admits actions (:meth:`settled`); a list that a re-render closed
+        before it showed, or that is still open after the choice (the page did not apply
+        it), is opened again."""
         options = self.page.locator(".select-list:not([hidden]) [role='option']")
-        self.wait(lambda: options.count() > 0, 5, "the options")
-        labels = [options.nth(i).inner_text() for i in range(options.count())]
-        building = any(label.startswith(self.words.labels) for label in labels)
-        if open_shot:
-            self.shoot(open_shot, options.last)
-        if shot and (building or not self.builds):  # a game with builds: a build menu
-            self.shoot(shot, options.last)
-            self.shot_menu = True
-        wanted = (option,) if isinstance(option, str) else option or ()
-        playable = [i for i, text in enumerate(labels) if self.words.cannot not in text]
-        found = [i for want in wanted for i in playable if want in labels[i]]
-        index = (found or playable or [0])[0]
-        options.nth(index).click()
-        time.sleep(0.3)
-        submit = self.page.get_by_role("button", name=re.compile("^(Submit|Apply|Done)$"))
-        if submit.count():
-            submit.first.click()
-        return labels[index]
+        for _ in range(4):
+            self.settled()
+            message = self.fresh(message)
+            trigger = message.locator("button:has(.select-value)").first
+            trigger.click()
+            try:
+                with contextlib.suppress(TimeoutError):
+                    self.wait(lambda: options.count() > 0, 2, "the options")
+                if not options.count():
+                    # the page still held this menu as open while it drew it closed (after
+                    # a re-render): that click closed it, a second one opens it
+                    trigger.click()
+                self.wait(lambda: options.count() > 0, 4, "the options")
+            except TimeoutError:
+                # a new snapshot closed the list, or the page's menu state went astray
+                # (after a picture of the page, a click on this menu sometimes only
+                # focuses it): a reload starts every menu afresh, as in fresh()
+                self.page.reload()
+                self.page.wait_for_selector("#channel-composer-input")
+                continue
+            labels = [options.nth(i).inner_text() for i in range(options.count())]
+            building = any(label.startswith(self.words.labels) for label in labels)
+            if open_shot:
+                self.shoot(open_shot, options.last)
+                open_shot = ""
+            if shot and (building or not self.builds):  # a game with builds: a build menu
+                self.shoot(shot, options.last)
+                self.shot_menu = True
+                shot = ""
+            wanted = (option,) if isinstance(option, str) else option or ()
+            playable = [i for i, text in enumerate(labels) if self.words.cannot not in text]
+            found = [i for want in wanted for i in playable if want in labels[i]]
+            index = (found or playable or [0])[0]
+            self.settled()  # the page applies no choice while an action is under way
+            with contextlib.suppress(PlaywrightError):
+                options.nth(index).click(timeout=3000)
+                time.sleep(0.3)
+                submit = self.page.get_by_role("button", name=re.compile("^(Submit|Apply|Done)$"))
+                if submit.count():
+                    submit.first.click(timeout=3000)
+                if not options.count():  # the list closed: the choice was sent
+                    return labels[index]
+            self.page.keyboard.press("Escape")  # not applied: close it and choose again
+            time.sleep(0.3)
+        raise TimeoutError(f"the page never took a choice from the menu ({option!r})")
 
     def over(self) -> bool:
         return self.messages().filter(has_text=self.words.game_over).count() > 0
@@ -479,8 +555,9 @@ class Match:
             if not shot_hand:
                 self.shoot("2-hand-your-turn", hand)
                 shot_hand = True
-                self.button(hand, words.hint)  # the hint heads the hand view itself
-                hinted = self.wait(lambda: "💡" in self.text(h := self.hand()) and h, 20, "a hint")
+                hinted = self.press(  # the hint heads the hand view itself
+                    hand, words.hint, lambda: "💡" in self.text(h := self.hand()) and h, "a hint"
+                )
                 assert isinstance(hinted, Locator)
                 self.shoot("2b-hint", hinted)
                 hand = self.fresh(hinted)
@@ -550,12 +627,13 @@ class Match:
         hand = self.wait(sealed_hand, 20, "the final head in the hand view")
         assert isinstance(hand, Locator)
         self.shoot("6b-hand-at-the-end", hand)
-        self.button(end, words.how_to_check)
-        answer = self.wait(
+        answer = self.press(
+            end,
+            words.how_to_check,
             lambda: (
                 (found := self.messages().filter(has_text=words.check_title)).count() and found.last
             ),
-            what="How to check",
+            "How to check",
         )
         assert isinstance(answer, Locator)
         self.shoot("6c-how-to-check", answer)
@@ -657,24 +735,31 @@ class Match:
         assert isinstance(history, Locator)
         self.shoot("10-history", history)
         end = self.messages().filter(has_text=words.game_over).last
-        self.button(end, words.replay)
 
         def replay_at(step: int) -> Locator | None:
+            """The replay, once it shows ``step`` or a later one."""
             found = self.messages().filter(has_text=words.replay_title)
             # "Step 3 of 40" or "Vaihe 3/40": the number, then anything but a digit
-            wanted = re.compile(re.escape(words.step) + rf"{step}\D")
+            shown = re.compile(re.escape(words.step) + r"(\d+)\D")
             if not found.count():
                 return None
             with contextlib.suppress(PlaywrightError):  # the step is in the embed
-                text = found.last.inner_text(timeout=2000)
-                return found.last if wanted.search(text) else None
+                seen = shown.search(found.last.inner_text(timeout=2000))
+                return found.last if seen and int(seen[1]) >= step else None
             return None
 
-        replay = self.wait(lambda: replay_at(0), what="the replay")
-        for step in range(1, 5):
+        replay = self.press(end, words.replay, lambda: replay_at(0), "the replay")
+        step = 0
+        for _ in range(12):  # four steps on; a Forward the busy page refused is pressed again
+            if step >= 4:
+                break
             assert isinstance(replay, Locator)
             self.button(replay, words.forward)
-            replay = self.wait(lambda step=step: replay_at(step), what=f"replay step {step}")
+            with contextlib.suppress(TimeoutError):
+                replay = self.wait(lambda s=step + 1: replay_at(s), 10, f"replay step {step + 1}")
+                step += 1
+        if step < 4:
+            raise TimeoutError(f"the replay stayed at step {step}")
         assert isinstance(replay, Locator)
         self.shoot("11-replay", replay)
 

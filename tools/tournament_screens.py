@@ -37,6 +37,7 @@ import simcord
 from playwright.async_api import Locator, Page, async_playwright
 from screenshots import CHROMIUM, CHROMIUM_ARGS, LIGHT_CSS, VIEWPORT
 
+from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.i18n import lang_of
@@ -89,6 +90,18 @@ async def message(page: Page, text: str) -> Locator:
     raise TimeoutError(f"no message with {text!r}")
 
 
+async def advance(env: simcord.Env, seconds: float, step: float = 60) -> None:
+    """Move the virtual clock ``seconds`` on, a minute at a time.
+
+    SimCord gives one ``advance_time`` its settle timeout (5 s of wall clock) for all
+    the bot's work in it: half an hour of 15-second turns at four tables, every automatic
+    move among them, did not always fit in 5 s on a busy machine ("bot did not settle").
+    A minute's work does."""
+    while seconds > 0:
+        await env.advance_time(min(step, seconds))
+        seconds -= step
+
+
 async def refused(*args: object, **kw: object) -> int:
     """A thread the channel refuses (the bot lacks Create Public Threads there)."""
     raise discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"), "Missing Permissions")
@@ -100,71 +113,75 @@ async def run(
     for function, (defaults, keywords) in settle_defaults(0.001):
         function.__defaults__, function.__kwdefaults__ = defaults, keywords
     saved: list[Path] = []
+    wanted_names()  # the faces drawn before the bot starts (bot.preview.faces_drawn)
     with tempfile.TemporaryDirectory(prefix="kasino-tour-screens-") as folder:
         # 15 s turns that never abandon a game: idle players' automatic moves play a
         # round or two of each match before the round's deadline decides it by the score
         config = Config(token=None, db_path=Path(folder) / "kasino.db", turn_seconds=15,
                         round_pause=0, max_auto_moves=10_000)  # fmt: skip
         bot = KasinoBot(config, seed=5)
-        async with simcord.run(bot, check_errors=False) as env:
-            guild = env.create_guild("Kasino Preview", preferred_locale=server_locale)
-            harness = Harness.__new__(Harness)
-            harness.env, harness.guild, harness.interactions = env, guild, 0
-            harness.channel = guild.create_text_channel("kasino")
-            role = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-            organiser = guild.add_member(env.create_user("organiser", global_name="Olga"),
-                                         roles=[role])  # fmt: skip
-            harness.members = [
-                guild.add_member(env.create_user(n.lower(), global_name=n))
-                for n in PLAYERS + (("Ivar",) if odd else ())
-            ]
-            result = await harness.slash(organiser, "kasino tournament new", title="Friday Cup",
-                                         round_minutes=30, rounds=3)  # fmt: skip
-            signup = result.response.message
-            tid = next(int(c.split(":")[2]) for c in custom_ids(signup) if c.startswith("k:tour"))
-            for member in harness.members:
-                await harness.click(member, signup, custom_id=f"k:tour:{tid}:join")
-            assets = await face_assets(bot)
-            async with (
-                env.preview(
-                    harness.channel, viewers=[organiser], layout="channel", assets=assets
-                ) as preview,  # fmt: skip
-                following(env, preview),
-                async_playwright() as playwright,
-            ):
-                browser = await playwright.chromium.launch(
-                    executable_path=browser_path, args=CHROMIUM_ARGS
-                )
-                page = await (
-                    await browser.new_context(viewport=VIEWPORT, bypass_csp=True)
-                ).new_page()
-                await page.goto(preview.url)
-                await page.wait_for_selector("#channel-composer-input")
-                saved += await shoot(page, out, "t1-signup", await message(page, "Friday Cup"))
-                if no_threads:  # the channel refuses the bot its threads, as Discord would
-                    ThreadPacer.make = refused  # type: ignore[method-assign]
+        try:
+            async with simcord.run(bot, check_errors=False) as env:
+                guild = env.create_guild("Kasino Preview", preferred_locale=server_locale)
+                harness = Harness.__new__(Harness)
+                harness.env, harness.guild, harness.interactions = env, guild, 0
+                harness.channel = guild.create_text_channel("kasino")
+                admins = discord.Permissions(manage_guild=True)
+                role = guild.create_role("Admins", permissions=admins)
+                organiser = guild.add_member(env.create_user("organiser", global_name="Olga"),
+                                             roles=[role])  # fmt: skip
+                harness.members = [
+                    guild.add_member(env.create_user(n.lower(), global_name=n))
+                    for n in PLAYERS + (("Ivar",) if odd else ())
+                ]
+                result = await harness.slash(organiser, "kasino tournament new", title="Friday Cup",
+                                             round_minutes=30, rounds=3)  # fmt: skip
+                signup = result.response.message
+                ids = custom_ids(signup)
+                tid = next(int(c.split(":")[2]) for c in ids if c.startswith("k:tour"))
+                for member in harness.members:
+                    await harness.click(member, signup, custom_id=f"k:tour:{tid}:join")
+                assets = await face_assets(bot)
+                async with (
+                    env.preview(
+                        harness.channel, viewers=[organiser], layout="channel", assets=assets
+                    ) as preview,  # fmt: skip
+                    following(env, preview),
+                    async_playwright() as playwright,
+                ):
+                    browser = await playwright.chromium.launch(
+                        executable_path=browser_path, args=CHROMIUM_ARGS
+                    )
+                    page = await (
+                        await browser.new_context(viewport=VIEWPORT, bypass_csp=True)
+                    ).new_page()
+                    await page.goto(preview.url)
+                    await page.wait_for_selector("#channel-composer-input")
+                    saved += await shoot(page, out, "t1-signup", await message(page, "Friday Cup"))
+                    if no_threads:  # the channel refuses the bot its threads, as Discord would
+                        ThreadPacer.make = refused  # type: ignore[method-assign]
+                        await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
+                        await asyncio.sleep(2)
+                        warning = await message(page, "⚠️")
+                        saved += await shoot(page, out, "t2-no-threads", warning)
+                        await browser.close()
+                        return saved
                     await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
+                    await asyncio.sleep(2)  # the page follows the channel
+                    saved += await shoot(page, out, "t2-round", await message(page, "🏁"))
+                    await advance(env, 30 * 60 + 1)
+                    await asyncio.sleep(2)  # the page follows the channel
+                    # the standings' footer, in the server's language (the podium has it too)
+                    standings = await message(page, lang_of(server_locale)(TIEBREAKS)[:30])
+                    saved += await shoot(page, out, "t2-standings", standings)
+                    for _ in range(2):
+                        await advance(env, 30 * 60 + 1)
                     await asyncio.sleep(2)
-                    warning = await message(page, "⚠️")
-                    saved += await shoot(page, out, "t2-no-threads", warning)
+                    podium = await message(page, "🥇")
+                    saved += await shoot(page, out, "t3-podium", podium.last)
                     await browser.close()
-                    await bot.close_storage()
-                    return saved
-                await harness.click(organiser, signup, custom_id=f"k:tour:{tid}:start")
-                await asyncio.sleep(2)  # the page follows the channel
-                saved += await shoot(page, out, "t2-round", await message(page, "🏁"))
-                await env.advance_time(30 * 60 + 1)
-                await asyncio.sleep(2)  # the page follows the channel
-                # the standings' footer, in the server's language (the podium has it too)
-                standings = await message(page, lang_of(server_locale)(TIEBREAKS)[:30])
-                saved += await shoot(page, out, "t2-standings", standings)
-                for _ in range(2):
-                    await env.advance_time(30 * 60 + 1)
-                await asyncio.sleep(2)
-                podium = await message(page, "🥇")
-                saved += await shoot(page, out, "t3-podium", podium.last)
-                await browser.close()
-        await bot.close_storage()
+        finally:  # also after an error: the database's worker thread would keep it alive
+            await bot.close_storage()
     return saved
 
 

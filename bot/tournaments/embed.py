@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.i18n import EN, N_, Lang
-from bot.render import TABLE_COLOUR, rules_line
+from bot.render import FAIR_MARK, TABLE_COLOUR, rules_line
 from bot.tournaments.model import Entrant, Format, Phase, Settings, Standing
 from bot.translator import command_name
 
@@ -99,12 +99,14 @@ def signup_embed(
     t: Lang = EN,
     *,
     start_at: float | None = None,
-    commitment: str | None = None,
+    sealed: bool = False,
     cut_by: set[int] | frozenset[int] = frozenset(),
 ) -> discord.Embed:
     """The sign-up message: the settings, how to join, the players so far (in join
-    order, ✂️ for who cut the deck), what happened to the sign-up once it is closed, and
-    the commitment to the tournament's deal seed (shown from the start, and kept)."""
+    order, ✂️ for who cut the deck), what happened to the sign-up once it is closed and,
+    for a tournament whose deal seed is ``sealed`` (committed to), the one plain mark that
+    its deals can be checked: the commitment itself is in its How to check answer, sent to
+    each entrant on Join and in its tables' records, never a hex value in the channel."""
     embed = discord.Embed(title=t("🏆 Tournament: {name}", name=name), colour=TABLE_COLOUR)
     if phase is Phase.SIGNUP:
         text = t("Press **Join** to play. The organiser <@{organiser}> starts it.",
@@ -124,8 +126,8 @@ def signup_embed(
         inline=False,
     )
     footer = t("Tournament #{id}", id=tournament_id)
-    if commitment:
-        footer += t(" · seed: {commitment}", commitment=commitment)
+    if sealed:
+        footer += "\n" + t(FAIR_MARK)
     embed.set_footer(text=footer)
     lines = [
         f"{i}. {_name({e.user_id: e.name}, e.user_id, t)}" + (" ✂️" if e.user_id in cut_by else "")
@@ -223,8 +225,11 @@ def podium_embed(
     t: Lang = EN,
     *,
     games: int = 0,
+    sealed: bool = False,
 ) -> discord.Embed:
-    """The end: the podium (🥇🥈🥉) and the final standings with their tiebreaks."""
+    """The end: the podium (🥇🥈🥉) and the final standings with their tiebreaks; for a
+    tournament whose deal seed was ``sealed``, the plain mark of its How to check button
+    (which then gives the seed itself)."""
     embed = discord.Embed(title=t("🏆 {name}: the podium", name=name), colour=TABLE_COLOUR)
     podium = [
         f"{MEDALS[i]} **{_name(names, s.user_id, t)}**"
@@ -241,4 +246,6 @@ def podium_embed(
         )
     embed.description = text
     _standing_fields(embed, standings, names, t)
+    if sealed:
+        embed.set_footer(text=f"{embed.footer.text}\n{t(FAIR_MARK)}")
     return embed

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.check_text import tournament_check_text
 from bot.i18n import N_, Lang
 from bot.storage.tournaments import ChannelHasTournament, StaleTournament, TournamentRow
 from bot.timers import now
@@ -155,7 +156,11 @@ class TournamentFlow:
 
     async def on_button(self, interaction: discord.Interaction, click: Click) -> None:
         """Join, Leave (players); Start, Cancel (the organiser). Only on the tournament's
-        own sign-up message, in its channel."""
+        own sign-up message, in its channel. How to check: anyone, on the sign-up or the
+        podium, at any phase (it changes nothing)."""
+        if click.action == "check":
+            await self.how_to_check(interaction, click.game)
+            return
         async with self.runner.session(click.game) as row:
             if row is None or not _on_its_signup(interaction, row):
                 await refuse(interaction, NOT_MINE)
@@ -188,6 +193,18 @@ class TournamentFlow:
                 await self.send_commitment(interaction, row)
         if row.phase is Phase.RUNNING:
             await self.runner.advance(row.id)
+
+    async def how_to_check(self, interaction: discord.Interaction, tournament_id: int) -> None:
+        """The tournament's How to check, privately: its seed's commitment and, once the
+        tournament is over, the seed (as its tables' exports then reveal it)."""
+        row = await self.storage.get_tournament(tournament_id)
+        committed = None if row is None else tournament_deals.commitment(row.id, row.extra)
+        if row is None or committed is None or not _on_its_messages(interaction, row):
+            await refuse(interaction, NOT_MINE)
+            return
+        seed = None if row.phase.open else tournament_deals.deal_seed(row.extra)
+        text = tournament_check_text(row.id, committed, seed, private(interaction))
+        await interaction.response.send_message(text, ephemeral=True)
 
     async def send_commitment(self, interaction: discord.Interaction, row: TournamentRow) -> None:
         """Tell an entrant privately the commitment to the tournament's deal seed (the
@@ -456,6 +473,18 @@ class TournamentFlow:
         """The standings now, privately."""
         embed = self.runner.posts.standings_message(row, private(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _on_its_messages(interaction: discord.Interaction, row: TournamentRow) -> bool:
+    """Whether a click came from the tournament's sign-up or podium, in its channel."""
+    message = interaction.message
+    podium = row.extra.get("podium_id")
+    return (
+        row.guild_id == interaction.guild_id
+        and row.channel_id == interaction.channel_id
+        and message is not None
+        and message.id in (row.message_id, podium)
+    )
 
 
 def _on_its_signup(interaction: discord.Interaction, row: TournamentRow) -> bool:

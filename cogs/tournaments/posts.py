@@ -29,7 +29,7 @@ from bot.tournaments.model import Phase, Standing
 from bot.tournaments.pairing import current_standings
 from bot.tournaments.tables import results_of, round_tables
 from bot.translator import command_name
-from cogs.tournaments.views import Played, podium_view, signup_view
+from cogs.tournaments.views import Played, closed_view, podium_view, signup_view
 
 NO_THREADS = N_(
     "⚠️ {organiser}, I cannot open this round's tables: each is a thread under this"
@@ -76,15 +76,18 @@ class TournamentPosts:
     # --------------------------------------------------------------- sign-up
 
     def signup_message(self, row: TournamentRow) -> tuple[discord.Embed, discord.ui.View | None]:
-        """The sign-up message as it is now (its buttons while the sign-up is open)."""
+        """The sign-up message as it is now (its buttons while the sign-up is open; How
+        to check, for a tournament with a committed deal seed, from the start to the end)."""
         t = self.language(row.guild_id)
         start_at = row.deadline if row.phase is Phase.SIGNUP else None
-        committed = tournament_deals.commitment(row.id, row.extra)
+        sealed = tournament_deals.commitment(row.id, row.extra) is not None
         embed = signup_embed(row.id, row.name, row.settings, row.entrants, row.organiser_id,
-                             row.phase, t, start_at=start_at,
-                             commitment=committed and committed[:32],
+                             row.phase, t, start_at=start_at, sealed=sealed,
                              cut_by=tournament_deals.cut_by(row.extra))  # fmt: skip
-        return embed, signup_view(row.id, t) if row.phase is Phase.SIGNUP else None
+        if row.phase is Phase.SIGNUP:
+            return embed, signup_view(row.id, t, sealed=sealed)
+        # closed: How to check stays (its players look the commitment up there later)
+        return embed, closed_view(row.id, t) if sealed else None
 
     async def show_signup(self, row: TournamentRow) -> None:
         """Bring the sign-up message up to date: the list and its buttons while it is
@@ -238,13 +241,15 @@ class TournamentPosts:
 
     def podium_message(
         self, row: TournamentRow, final: list[Standing]
-    ) -> tuple[discord.Embed, discord.ui.View]:
-        """The podium's embed and its Replay buttons (by round and table)."""
+    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The podium's embed and its Replay buttons (by round and table), and How to
+        check, which now gives the tournament's seed."""
         t = self.language(row.guild_id)
         games = [
             Played(int(tr.game_id), tr.table.round, tr.table.number)
             for tr in row.tables
             if tr.game_id is not None
         ]
-        embed = podium_embed(row.name, final, names_of(row), t, games=len(games))
-        return embed, podium_view(games, t)
+        sealed = tournament_deals.commitment(row.id, row.extra) is not None
+        embed = podium_embed(row.name, final, names_of(row), t, games=len(games), sealed=sealed)
+        return embed, podium_view(games, t, tournament_id=row.id if sealed else None)

@@ -136,10 +136,11 @@ async def test_a_stopped_game_reveals_its_seed_and_verifies(harness: Harness) ->
 async def test_a_tournament_commits_to_its_seed_and_each_table_is_derived(
     harness: Harness,
 ) -> None:
-    """A tournament's deal seed is committed to when its sign-up opens (shown there and
-    sent to each entrant on Join); entrants may cut; each table's seed is derived from it,
-    the round and the table (no thread id), cut by its players' cuts. A table's record
-    reveals the tournament's seed only once the tournament is over; verify then checks the
+    """A tournament's deal seed is committed to when its sign-up opens (sent to each
+    entrant on Join; its How to check gives it, the channel shows no hex value); entrants
+    may cut; each table's seed is derived from it, the round and the table (no thread id),
+    cut by its players' cuts. A table's record reveals the tournament's seed only once the
+    tournament is over; verify then checks the
     derivation against the commitment each entrant was sent."""
     from bot.records.deals import table_seed, tournament_commitment
     from bot.tournaments.deals import deal_seed
@@ -157,7 +158,7 @@ async def test_a_tournament_commits_to_its_seed_and_each_table_is_derived(
     seed = deal_seed(row.extra)
     assert seed is not None
     committed = tournament_commitment(tid, seed)
-    assert f"seed: {committed[:32]}" in signup.embeds[0].footer.text
+    assert committed[:32] not in signup.embeds[0].footer.text  # How to check has it
     for member in harness.members:
         joined = await harness.click(member, signup, custom_id=f"k:tour:{tid}:join")
         (sent,) = joined.followups

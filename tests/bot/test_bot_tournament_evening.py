@@ -257,10 +257,11 @@ async def check_podium(harness: Harness, row: TournamentRow, *, lowest_wins: boo
     assert listed_names(podium) == [names[u] for u in order]
     top = podium.embeds[0].description.splitlines()[:3]
     assert top == [f"{medal} **{names[u]}**" for medal, u in zip("🥇🥈🥉", order, strict=False)]
-    # a Replay button per game, by round and table, as many as a message holds (25: the
-    # latest), each labelled with its round and table
+    # a Replay button per game, by round and table, as many as a message holds beside the
+    # tournament's How to check (24: the latest), each labelled with its round and table
     buttons = [c for c in components(podium) if str(c.get("custom_id")).startswith("k:replay:")]
-    played = sorted(row.tables, key=lambda tr: (tr.table.round, tr.table.number))[-25:]
+    played = sorted(row.tables, key=lambda tr: (tr.table.round, tr.table.number))[-24:]
+    assert components(podium)[-1]["custom_id"] == f"k:tour:{row.id}:check"
     assert [int(c["custom_id"].split(":")[2]) for c in buttons] == [tr.game_id for tr in played]
     assert [c["label"] for c in buttons] == [
         f"Round {tr.table.round} · #{tr.table.number}" for tr in played

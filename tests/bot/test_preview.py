@@ -59,3 +59,54 @@ async def test_the_next_round_comes_without_a_click(tmp_path: Path) -> None:
                 assert not game.extra.get("paused")
     finally:
         await bot.close_storage()
+
+
+class _Started(Exception):
+    """What the stand-in for ``simcord.run`` raises: the preview got that far."""
+
+
+def test_the_preview_draws_the_faces_before_simcord_starts(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The faces are drawn before SimCord runs the bot: drawn by the bot's first start,
+    they counted as its work, and the preview's set-up, which waits 5 s of wall clock for
+    that to settle, failed on a busy machine ("bot did not settle")."""
+    import bot.preview
+    from bot.card_emojis import wanted_names
+
+    seen: list[int] = []
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        seen.append(wanted_names.cache_info().currsize)
+        raise _Started
+
+    wanted_names.cache_clear()  # the session drew them for the tests (the pictures stay)
+    monkeypatch.setattr(simcord, "run", run)
+    config = Config(token=None, db_path=tmp_path / "kasino.db")
+    try:
+        asyncio.run(bot.preview.run_preview(config))
+    except _Started:
+        pass
+    finally:
+        wanted_names()
+    assert seen == [1]
+
+
+def test_a_bot_that_did_not_settle_is_not_blamed_on_the_port(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A TimeoutError is an OSError in Python: "cannot start the preview on port …,
+    choose another --port" was said for a bot that did not settle, which no port fixes."""
+    import bot.__main__
+    import bot.preview
+
+    async def not_settled(*args: Any, **kwargs: Any) -> None:
+        raise TimeoutError("bot did not settle (timeout=5s)")
+
+    monkeypatch.setattr(bot.preview, "run_preview", not_settled)
+    config = Config(token=None, db_path=tmp_path / "kasino.db")
+    try:
+        code = bot.__main__._preview(config, port=8123)
+    except TimeoutError:
+        return
+    raise AssertionError(f"the port was blamed (exit code {code})")

@@ -85,6 +85,12 @@ HINTED_MARK = "💡"
 TEAM_LETTERS = "ABC"  # up to three teams (Krypkasino's six players in teams of two)
 
 
+def hinted_mark(hinted: object) -> str:
+    """What follows a name on a board whose rated matches were played with hints: the
+    mark, apart from the name (``Anna 💡``); nothing otherwise."""
+    return f" {HINTED_MARK}" if hinted else ""
+
+
 def mention_or_name(user_id: int, names: Mapping[int, str]) -> str:
     """A player's name where it is known, else their Discord mention (made here, not in
     the ``t(…)`` call, so the catalogue's extraction meets no f-string)."""
@@ -637,10 +643,10 @@ def cut_line(game: Game, t: Lang = EN) -> str:
     else:
         name = t("the host")
     if cut_by.get("how") == "rematch":
-        return t("Cut: {name}'s click on Rematch", name=name)
+        return t("Shuffled with the id of {name}'s click on Rematch", name=name)
     if cut_by.get("how") == "table":  # a tournament's table (GameService.open_table)
         return t("Cut: the number Discord gave this table's thread")
-    return t("Cut: {name}'s click on Start", name=name)
+    return t("Shuffled with the id of {name}'s click on Start", name=name)
 
 
 def score_line(game: Game, t: Lang = EN) -> str:
@@ -774,18 +780,15 @@ FAIR_MARK = N_("🔒 Fair deal · sealed moves: press “How to check”")
 
 
 def sealed_footer(game: Game, t: Lang = EN, *, final_shown: bool = False) -> str:
-    """What of the seal a table's footer still carries, in small text: a finished
-    match's rematch seed commitment (its players must have seen it before the Rematch
-    click cuts it) and, with ``final_shown``, its final head (a person who gets no private
-    hand view at the end, or a table of computers only, sees it here); a game that ended
-    without a result its final head. Nothing while the game is played."""
+    """What of the seal a table's footer still carries, in small text: with
+    ``final_shown``, a finished match's final head (a person who gets no private hand view
+    at the end, or a table of computers only, sees it here); a game that ended without a
+    result its final head. Nothing while the game is played. A rematch's seed commitment
+    is not here: a player sees it before the rematch is cut, privately, under How to check
+    or when cutting the rematch (docs/record.md: what a player checks is what they saw)."""
     final = live_final(game)
     footer = ""
     if game.status is Status.FINISHED:
-        following = game.extra.get("next_seed")
-        if following is not None:
-            seed = shown(seed_commitment(following, game.id))
-            footer += t(" · a rematch's seed: {seed}", seed=seed)
         if final is not None and final_shown:
             footer += t(" · match sealed: {head}", head=shown(final))
         elif final is None and live_head(game) is not None and final_shown:
@@ -1047,7 +1050,7 @@ def scores_embed(
             "**{rank}.** {name}{mark}: {wins} in {matches} ({rate}) · {points} · {tabbar}",
             rank=offset + n + 1,
             name=mention_or_name(row.user_id, names),
-            mark=HINTED_MARK if row.hinted else "",
+            mark=hinted_mark(row.hinted),
             wins=t.ngettext("{n} win", "{n} wins", row.wins),
             matches=t.ngettext("{n} match", "{n} matches", row.matches),
             rate=t.percent(row.win_rate),

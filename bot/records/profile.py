@@ -17,7 +17,14 @@ import discord
 from bot.i18n import EN, Lang
 from bot.records import ratings
 from bot.records.chart import CHART_FILE
-from bot.render import HINTED_MARK, LEVEL_NAMES, TABLE_COLOUR, mention_or_name, variant_name
+from bot.render import (
+    HINTED_MARK,
+    LEVEL_NAMES,
+    TABLE_COLOUR,
+    hinted_mark,
+    mention_or_name,
+    variant_name,
+)
 from bot.storage.records import RatingRow, ResultLine, Totals
 from bot.storage.tournaments import PlayerTournament
 from bot.tournaments.board import tournaments_field
@@ -74,7 +81,7 @@ def ratings_embed(
         return t(
             "{name}{mark}: **{rating}** · {wins} in {matches} ({rate})",
             name=mention_or_name(row.user_id, names),
-            mark=HINTED_MARK if row.hinted else "",
+            mark=hinted_mark(row.hinted),
             rating=row.shown,
             wins=t.ngettext("{n} win", "{n} wins", row.wins),
             matches=t.ngettext("{n} match", "{n} matches", row.matches),

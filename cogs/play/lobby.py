@@ -124,8 +124,8 @@ class LobbyFlow:
             return
         t = private(interaction)
         text = t(
-            "Cut the deck for the rematch: its seed is committed to on the end message"
-            " (`{commitment}`), so your cut counts for every deal of it.",
+            "Cut the deck for the rematch. Its seed is committed to now: `{commitment}` (How to"
+            " check on the end message says it too), so your cut counts for every deal of it.",
             commitment=shown(seed_commitment(old.extra["next_seed"], old.id)),
         )
         await interaction.response.send_message(text, view=rematch_cut_view(old, t), ephemeral=True)

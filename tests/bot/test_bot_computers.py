@@ -149,7 +149,7 @@ async def test_hinted_match_between_people_is_marked(harness: Harness) -> None:
     assert total == 2 and all(r.hinted == 1 for r in rows)
     board = await harness.slash(anna, "kasino scores")
     embed = board.response.embeds[0]
-    assert f"{anna.name}{HINTED_MARK}:" in embed.description
+    assert f"{anna.name} {HINTED_MARK}:" in embed.description  # apart from the name
     assert "played with hints" in embed.footer.text
 
 

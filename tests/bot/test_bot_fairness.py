@@ -221,9 +221,10 @@ async def test_a_tournament_commits_to_its_seed_and_each_table_is_derived(
 
 
 async def test_the_players_may_cut_a_rematch_on_the_end_message(harness: Harness) -> None:
-    """The rematch's seed is committed to on the end message; its players may cut the deck
-    there (once, privately: the end message is not edited), and the rematch is dealt with
-    their cuts instead of the Rematch click, which only the bot sees."""
+    """The rematch's seed is committed to before its click (How to check, Cut the
+    rematch); its players may cut the deck from the end message (once, privately: the end
+    message is not edited), and the rematch is dealt with their cuts instead of the
+    Rematch click, which only the bot sees."""
     anna, bjorn, carl = harness.members[:3]
     game = await harness.start_game(2, target=5)
     await play_match(harness, game)

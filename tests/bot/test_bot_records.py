@@ -332,14 +332,15 @@ async def test_the_players_cut_every_deal(harness: Harness) -> None:
     assert click is not None and int(click[1]) == started._interaction.id  # Discord's id
     table = harness.table_message(game)
     answer = await how_to_check(harness, bjorn, table)
-    assert "Cut: anna's click on Start" in answer and f"Seed commitment: `{shown}`" in answer
+    assert "Shuffled with the id of anna's click on Start" in answer
+    assert f"Seed commitment: `{shown}`" in answer
     assert "Cut" not in (table.embeds[0].description or "")
     while game.match.rounds_played == 0:
         await harness.play_move(game)
     # later rounds are no longer cut by the moves: the same cut, fixed at Start
     assert game.extra["cuts"] == [cut]
     answer = await how_to_check(harness, bjorn, harness.table_message(game))
-    assert "Cut: anna's click on Start" in answer
+    assert "Shuffled with the id of anna's click on Start" in answer
     deal = short(round_commitment(seed, game.id, 2, cut))
     assert f"Round 2's shuffle: `{deal}`" in answer
     await play_match(harness, game)
@@ -347,18 +348,20 @@ async def test_the_players_cut_every_deal(harness: Harness) -> None:
     assert record.cut == cut and record.round_cut(2) == cut
     assert record.seed_commitment().startswith(shown)
     assert record.verify([record.commitment(n) for n in range(1, record.rounds + 1)]) == []
-    # a rematch is dealt from a seed committed to in the end message, before its click,
-    # and cut by that click
+    # a rematch is dealt from a seed committed to before its click (How to check on the
+    # end message says it), and cut by that click
     old_table = harness.table_message(game)
     following = seed_commitment(game.extra["next_seed"], game.id)[:32]
-    assert f"a rematch's seed: {following}" in old_table.embeds[-1].footer.text
+    assert f"rematch's seed commitment: `{following}`" in await how_to_check(
+        harness, bjorn, old_table
+    )
     (rematch,) = [c for c in custom_ids(old_table) if c.startswith("k:rematch:")]
     await harness.click(bjorn, old_table, custom_id=rematch)
     again = await harness.game()
     assert again is not None and again.extra["cuts"][0].startswith("rematch:")
     assert again.match.seed == game.extra["next_seed"] and again.extra["seed_game"] == game.id
     answer = await how_to_check(harness, bjorn, harness.table_message(again))
-    assert "Cut: bjorn's click on Rematch" in answer
+    assert "Shuffled with the id of bjorn's click on Rematch" in answer
     await play_match(harness, again)
     replayed, _ = await load_record(harness.cog.games.storage, again.id)
     assert replayed.seed_game == game.id and replayed.seed_commitment().startswith(following)

@@ -16,11 +16,26 @@ GONE = N_("This game no longer exists, so nothing happened.")
 ELSEWHERE = N_("That control belongs to a game in another channel, so nothing happened.")
 NO_GAME = N_("There is no Kasino game in this channel. Start one with {new}.")
 NOT_PLAYING = N_("You are not playing in this game; you can follow it on the table.")
+CANNOT_POST = N_(
+    "I cannot show a game's table in this channel: I need the **View Channel**, **Send"
+    " Messages** and **Embed Links** permissions here. Ask an admin to give them to me, or"
+    " start the game in another channel."
+)
 
 
 def private(interaction: discord.Interaction) -> Lang:
     """The language of a private answer: the clicking user's Discord client language."""
     return lang_of(interaction.locale)
+
+
+def may_post_tables(interaction: discord.Interaction) -> bool:
+    """Whether the bot may post a game's tables where it was asked: every table after the
+    lobby is a message the bot sends itself, so without these permissions Discord would
+    refuse each one (a game must not open where its tables cannot be shown)."""
+    permissions = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    send = permissions.send_messages_in_threads if in_thread else permissions.send_messages
+    return permissions.view_channel and send and permissions.embed_links
 
 
 def own_view(interaction: discord.Interaction) -> bool:

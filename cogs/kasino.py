@@ -33,7 +33,18 @@ from bot.tournaments.model import Format, Settings
 from bot.tournaments.roundrobin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from bot.tournaments.settings import table_sizes
 from bot.translator import command_field, command_name
-from cogs.common import NO_GAME, NOT_MINE, foreign, jump_url, private, refuse, refuse_error, tell
+from cogs.common import (
+    CANNOT_POST,
+    NO_GAME,
+    NOT_MINE,
+    foreign,
+    jump_url,
+    may_post_tables,
+    private,
+    refuse,
+    refuse_error,
+    tell,
+)
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.learning.analysis import AnalysisFlow
@@ -268,6 +279,9 @@ class Kasino(
         problem = options_problem(options, private(interaction))
         if problem:
             await tell(interaction, problem)
+            return
+        if not may_post_tables(interaction):
+            await refuse(interaction, CANNOT_POST)
             return
         host = Seat(interaction.user.id, interaction.user.display_name)
         # loading the running game first closes it if its saved state is damaged

@@ -74,6 +74,24 @@ async def test_second_game_in_a_channel_links_to_the_first(harness: Harness) -> 
     assert not elsewhere.ephemeral
 
 
+async def test_no_game_opens_where_its_tables_cannot_be_posted(harness: Harness) -> None:
+    """Every table after the lobby is a message the bot sends itself: where it may not send
+    messages (or embeds), Discord would refuse each one, so the game does not open and the
+    host is told what to ask for; in a thread, sending in threads is what counts."""
+    anna = harness.members[0]
+    for denied in ({"send_messages": False}, {"embed_links": False}):
+        closed = harness.guild.create_text_channel(
+            "closed", overwrites={harness.guild.me: discord.PermissionOverwrite(**denied)}
+        )
+        refused = await anna.slash(closed, "kasino new")
+        assert refused.ephemeral and "**Send Messages**" in refused.response.content
+        assert await harness.cog.games.active(closed.id) is None
+    allowed = harness.guild.create_text_channel(
+        "open", overwrites={harness.guild.me: discord.PermissionOverwrite(send_messages=True)}
+    )
+    assert not (await anna.slash(allowed, "kasino new")).ephemeral
+
+
 async def test_cancel_frees_the_channel(harness: Harness) -> None:
     anna, bjorn, *_ = harness.members
     lobby = await harness.open_lobby(anna)

@@ -677,9 +677,20 @@ class Match:
     def board(self) -> None:
         """The rating board against computers after the match (``9c-rating-board``): the
         shown ratings, "?" while provisional, and what a rating means in its footer."""
+        self._board("9c-rating-board", self.words.rating_board, "the rating board")
+
+    def global_board(self) -> None:
+        """The global rating board against computers (``9d-global-board``): the same
+        match counted over every server, the people named by their Discord names."""
+        self._board(
+            "9d-global-board", self.words.global_board, "the global rating board", scope="global"
+        )
+
+    def _board(self, name: str, title: str, what: str, **options: str) -> None:
+        """``/kasino scores`` against computers (of this variant), pictured once its
+        board, titled ``title``, is shown."""
         game = {"variant": self.variant} if self.variant != "swedish" else {}
-        self.command("/kasino scores", **game, opponents="computers")
-        title = self.words.rating_board
+        self.command("/kasino scores", **game, opponents="computers", **options)
         time.sleep(2)
         if not self.messages().filter(has_text=title).count():
             # Enter stayed in the option: press the composer's send button
@@ -688,30 +699,11 @@ class Match:
         found = self.wait(
             lambda: (seen := self.messages().filter(has_text=title)).count() and seen.last,
             30,
-            "the rating board",
+            what,
         )
         assert isinstance(found, Locator)
         time.sleep(1)
-        self.shoot("9c-rating-board", found)
-
-    def global_board(self) -> None:
-        """The global rating board against computers (``9d-global-board``): the same
-        match counted over every server, the people named by their Discord names."""
-        game = {"variant": self.variant} if self.variant != "swedish" else {}
-        self.command("/kasino scores", **game, opponents="computers", scope="global")
-        title = self.words.global_board
-        time.sleep(2)
-        if not self.messages().filter(has_text=title).count():
-            with contextlib.suppress(PlaywrightError):
-                self.page.locator("#send-message").click(timeout=3000)
-        found = self.wait(
-            lambda: (seen := self.messages().filter(has_text=title)).count() and seen.last,
-            30,
-            "the global rating board",
-        )
-        assert isinstance(found, Locator)
-        time.sleep(1)
-        self.shoot("9d-global-board", found)
+        self.shoot(name, found)
 
     def records(self) -> None:
         """After the match: the history (``10-history``) and its replay, a few steps on

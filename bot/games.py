@@ -46,6 +46,7 @@ from bot.records.seal import (
     version,
 )
 from bot.render import played_words, seat_name, variant_name
+from bot.stages import SILENT_TURNS, Courier, by_interaction
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
 from bot.translator import command_field
@@ -287,11 +288,15 @@ class GameService:
         host: Seat,
         options: GameOptions,
         locale: str | None = None,
+        courier: Courier = Courier.CHANNEL,
     ) -> Game:
         """Create a lobby with the host seated; raises ``ChannelBusy`` if the channel is taken.
-        ``locale``: the server's language as the host's interaction gave it."""
+        ``locale``: the server's language as the host's interaction gave it; ``courier``:
+        how the game's messages reach its channel (:mod:`bot.stages`)."""
         options.rules()  # validates
         extra: dict[str, Any] = {"locale": locale} if locale else {}
+        if courier is not Courier.CHANNEL:
+            extra["courier"] = courier.value
         # the match seed is drawn now, and its commitment shown on the lobby, before
         # anyone presses Start (whose click cuts the first deal: bot.records.seal)
         extra["seed"] = self._draw_seed()
@@ -644,11 +649,16 @@ class GameService:
     # ------------------------------------------------------------------ moves
 
     def set_turn_timer(self, game: Game) -> None:
-        """The player to move gets a fresh turn limit (reminder first); a computer player
-        gets its short pause before it moves."""
+        """The player to move gets a fresh turn limit (reminder first, where one can be
+        posted); a computer player gets its short pause before it moves."""
         if self.computer_to_move(game):
             game.deadline = now() + self.config.computer_pause
             game.timer = Timer.COMPUTER
+        elif by_interaction(game.extra):
+            # nobody can be reminded where the bot only answers clicks: the reminder's time
+            # and the automatic move's are one limit, applied by the next click after it
+            game.deadline = now() + SILENT_TURNS * game.options.turn_seconds
+            game.timer = Timer.AUTO
         else:
             game.deadline = now() + game.options.turn_seconds
             game.timer = Timer.REMIND
@@ -876,8 +886,9 @@ class GameService:
 
 
 def _kept(extra: dict[str, Any]) -> dict[str, Any]:
-    """What a rematch keeps of the old game's settings: hints, the server's language."""
-    kept = {key: extra[key] for key in ("hints", "locale") if extra.get(key)}
+    """What a rematch keeps of the old game's settings: hints, the server's language, how
+    its messages reach the channel."""
+    kept = {key: extra[key] for key in ("hints", "locale", "courier") if extra.get(key)}
     return kept
 
 

@@ -26,6 +26,7 @@ from bot.records.seal import (
     shown,
     version,
 )
+from bot.stages import by_interaction
 from bot.turns import item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
@@ -678,6 +679,12 @@ def due(game: Game, t: Lang = EN) -> str:
     seat = game.seats[game.match.round.to_move]
     if seat.is_computer:
         return t(" (thinking…)")
+    if by_interaction(game.extra):
+        # nothing can be posted there when it runs out (bot.stages): the players are told
+        return t(
+            " (time runs out {when}; the next click at the table applies it)",
+            when=relative_time(game.deadline),
+        )
     return t(" (time runs out {when})", when=relative_time(game.deadline))
 
 

@@ -22,6 +22,12 @@ CANNOT_POST = N_(
     " start the game in another channel."
 )
 
+ANSWERS_HIDDEN = N_(
+    "This server makes the answers of apps it has not added private (**Use External Apps**"
+    " is off for you here), so a table here would be seen by you alone. Ask its admins to"
+    " allow external apps, or start the game in a group DM with the people you play with."
+)
+
 
 def private(interaction: discord.Interaction) -> Lang:
     """The language of a private answer: the clicking user's Discord client language."""
@@ -49,7 +55,8 @@ def own_view(interaction: discord.Interaction) -> bool:
 
 def jump_url(game: Game) -> str:
     """A link to a game's lobby or table message."""
-    base = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+    # a game with no server (a group DM) is at Discord's "@me" address
+    base = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}"
     return f"{base}/{game.message_id}" if game.message_id else base
 
 
@@ -86,7 +93,7 @@ async def foreign(interaction: discord.Interaction, game: Game | None, kind: str
     if game is None:
         await refuse(interaction, GONE)
         return True
-    if game.guild_id != interaction.guild_id or game.channel_id != interaction.channel_id:
+    if game.guild_id != (interaction.guild_id or 0) or game.channel_id != interaction.channel_id:
         await refuse(interaction, ELSEWHERE)
         return True
     message = interaction.message

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import discord
@@ -20,12 +20,13 @@ from bot.engine import Card, rules_for
 from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import MESSAGE_COLUMNS, GameError, GameService
 from bot.help_text import help_embed
-from bot.i18n import N_, Lang, languages, native_name
-from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, Timer, options_problem
+from bot.i18n import N_, languages, native_name
+from bot.models import VARIANT_NAMES, GameOptions, Seat, Status, options_problem
 from bot.records.profile import ratings_embed
 from bot.records.ratings import GLOBAL
 from bot.render import ended_text, lobby_embed, scores_embed, standings
 from bot.rules_text import rules_embed
+from bot.stages import Courier, by_interaction
 from bot.storage import ChannelBusy, CorruptGame, Outgoing
 from bot.timers import Timers
 from bot.tournaments.board import board_embed
@@ -34,6 +35,7 @@ from bot.tournaments.roundrobin import MAX_PLAYERS as ROUND_ROBIN_MOST
 from bot.tournaments.settings import table_sizes
 from bot.translator import command_field, command_name
 from cogs.common import (
+    ANSWERS_HIDDEN,
     CANNOT_POST,
     NO_GAME,
     NOT_MINE,
@@ -51,6 +53,8 @@ from cogs.learning.analysis import AnalysisFlow
 from cogs.learning.lessons import LessonFlow
 from cogs.learning.practice import PracticeFlow
 from cogs.learning.puzzles import PuzzleFlow
+from cogs.play.clock import GameClock
+from cogs.play.couriers import ClickCourier, answers_hidden, courier_for
 from cogs.play.hands import HandFlow
 from cogs.play.live import LiveHands
 from cogs.play.lobby import LobbyFlow
@@ -130,7 +134,8 @@ NO_BOARD_PAGE = N_("There is no page {page}: the tournaments board has {pages}. 
 SAMPLE = [Card.parse(c) for c in ("5S", "6H", "8D", "9C")]
 
 
-@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Kasino(
     commands.GroupCog, group_name="kasino", group_description="Play Kasino, the Nordic card game"
 ):
@@ -155,6 +160,9 @@ class Kasino(
             self.games, outbox, self.live, self.timers, self.inks, self.languages
         )
         self.games.compose = self.table.compose
+        self.clock = GameClock(self.games, self.table)
+        # what a game reached only through clicks shows waits for the next click there
+        self.courier = ClickCourier(bot.storage, self._table_posted, bot.storage.post_done)
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
         # every cache that can hold a person, dropped at once when anyone is forgotten
@@ -280,7 +288,11 @@ class Kasino(
         if problem:
             await tell(interaction, problem)
             return
-        if not may_post_tables(interaction):
+        courier = courier_for(interaction)
+        if answers_hidden(interaction):
+            await refuse(interaction, ANSWERS_HIDDEN)
+            return
+        if courier is Courier.CHANNEL and interaction.guild_id and not may_post_tables(interaction):
             await refuse(interaction, CANNOT_POST)
             return
         host = Seat(interaction.user.id, interaction.user.display_name)
@@ -296,6 +308,7 @@ class Kasino(
                 host,
                 options,
                 locale=locale.value if locale is not None else None,
+                courier=courier,
             )
             if computer:
                 await self.games.add_computer(game, host.user_id or 0, computer)
@@ -315,6 +328,8 @@ class Kasino(
         )
         log.info("game %s: lobby opened in channel %s", game.id, game.channel_id)
         message = await interaction.original_response()
+        if courier is Courier.INTERACTION:
+            self.courier.keep(message)  # its token edits it, at the end, while it lasts
         async with self.games.session(game.id) as game:
             if game is not None:
                 game.message_id = message.id
@@ -326,12 +341,14 @@ class Kasino(
     @app_commands.command(name="hand", description="See your cards (only you can see them)")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand in this channel's game, ephemeral."""
+        await self.before_click(interaction)
         game_id = await self.games.channel_game(interaction.channel_id or 0)
         async with self.games.session(game_id or 0) as game:
             if game is None or not game.status.active:
                 await refuse(interaction, NO_GAME, new=command_field("new"))
-                return
-            await self.hands.show_hand(interaction, game)
+            else:
+                await self.hands.show_hand(interaction, game)
+        await self.after_click(interaction)
 
     @app_commands.command(
         name="learn", description="A short private lesson: learn a game by playing"
@@ -611,6 +628,7 @@ class Kasino(
             )
             log.info("game %s: stopped", game.id)
             self.table.follow(game)
+        await self.after_click(interaction)
 
     # ------------------------------------------------------------ tournaments
 
@@ -755,6 +773,24 @@ class Kasino(
         pool = self.bot.analysis_pool
         with pool.play_first() if pool is not None else contextlib.nullcontext():
             await self._on_component(interaction, raw_id, values)
+            await self.after_click(interaction)
+
+    async def before_click(self, interaction: discord.Interaction) -> None:
+        """Before a click at a table reached only through clicks is handled: what time
+        has run out there is applied first (a late move is then out of date)."""
+        if courier_for(interaction) is Courier.INTERACTION and interaction.channel_id:
+            await self.clock.catch_up(interaction.channel_id, computers=False)
+
+    async def after_click(self, interaction: discord.Interaction) -> None:
+        """After any click or command in a channel reached only through clicks (answered
+        by now): the game's clock catches up (computers move, the next round is dealt),
+        and the click carries what the channel must be shown (:mod:`cogs.play.couriers`)."""
+        if courier_for(interaction) is not Courier.INTERACTION or not interaction.channel_id:
+            return
+        try:
+            await self.clock.catch_up(interaction.channel_id, computers=True)
+        finally:
+            await self.courier.carry(interaction)
 
     async def _on_component(
         self, interaction: discord.Interaction, raw_id: str, values: object
@@ -839,6 +875,7 @@ class Kasino(
         if click.kind == "review":
             await self.analysis.on_review(interaction, click)
             return
+        await self.before_click(interaction)
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):
                 return
@@ -890,61 +927,29 @@ class Kasino(
             id=broken.game_id,
             new=command_name(t, "new"),
         )
-        post = Post(broken.game_id, broken.guild_id or 0, broken.channel_id, content=text)
+        post = Post(
+            broken.game_id,
+            broken.guild_id or 0,
+            broken.channel_id,
+            content=text,
+            courier=broken.courier,
+        )
         return [post.record()]
 
     # ----------------------------------------------------------------- timers
 
     async def on_deadline(self, game_id: int, deadline: float) -> None:
         """A deadline passed: deal after the pause, remind, move for the player, or let a
-        computer player move."""
+        computer player move (:class:`GameClock`); a game reached only through clicks
+        waits for the next click instead (nothing could be shown of it now)."""
         async with self.games.session(game_id) as game:
             if game is None or game.status is not Status.PLAYING or game.deadline != deadline:
                 return
             if not self.bot.owns_guild(game.guild_id):
                 return  # another process's shard (its timers are its own)
-            if game.timer is Timer.DEAL:
-                number = game.match.rounds_played + 1
-                await self.games.resume_after_pause(
-                    game,
-                    lambda: self.table.announce(
-                        game, lambda t: t("Round {round} is dealt.", round=number)
-                    ),
-                )
-                self.timers.schedule(game.id, game.deadline)
-                self.table.follow(game)
-            elif game.timer is Timer.REMIND:
-                await self.games.remind(
-                    game, lambda: self.table.announce(game, self.reminder(game))
-                )
-                self.timers.schedule(game.id, game.deadline)
-            elif game.timer is Timer.COMPUTER:
-                await self.computer_turn(game)
-            else:
-                outcome = await self.games.play_for(game)
-                log.info("game %s: automatic move", game.id)
-                self.table.after_move(outcome)
-
-    @staticmethod
-    def reminder(game: Game) -> Callable[[Lang], str]:
-        """The reminder's words, once the automatic move's deadline is set."""
-        when = f"<t:{int(game.deadline or 0)}:R>"
-        return lambda t: t(
-            "⏰ Reminder (game #{id}): if nobody plays {when}, I will make a safe move.",
-            id=game.id,
-            when=when,
-        )
-
-    async def computer_turn(self, game: Game) -> None:
-        """A computer player's pause is over: it moves (under the game's lock)."""
-        if not self.games.computer_to_move(game):
-            self.games.set_turn_timer(game)  # not a computer's turn after all: a fresh timer
-            await self.games.save(game)
-            self.timers.schedule(game.id, game.deadline)
-            return
-        outcome = await self.games.play_computer(game)
-        log.info("game %s: computer move", game.id)
-        self.table.after_move(outcome)
+            if by_interaction(game.extra):
+                return
+            await self.clock.apply(game)
 
     # ----------------------------------------------------------------- scores
 

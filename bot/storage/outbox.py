@@ -1,5 +1,6 @@
 """The durable outbox's rows: what the channels must still be shown (see
-:mod:`cogs.play.outbox`), written with the change they show and deleted once posted."""
+:mod:`cogs.play.outbox` and, for the channels reached only through interactions,
+:mod:`cogs.play.couriers`), written with the change they show and deleted once shown."""
 
 from __future__ import annotations
 
@@ -15,12 +16,21 @@ class OutboxQueries(Queries):
     """The storage's queries about the outbox."""
 
     async def pending_posts(self, shards: Shards | None = None) -> list[Outgoing]:
-        """What the channels must still be shown (oldest first); with ``shards``, only
-        those shards' guilds' (a restarted process posts what its games left)."""
+        """What the channels the bot posts to must still be shown (oldest first); with
+        ``shards``, only those shards' guilds' (a restarted process posts what its games
+        left). Rows carried by clicks (:mod:`bot.stages`) wait for theirs."""
         theirs, params = of_shards(shards)
+        return await self._outgoing(f"courier = 'channel' AND {theirs}", params)
+
+    async def carried_posts(self, channel_id: int) -> list[Outgoing]:
+        """What a channel reached only through interactions must still be shown, oldest
+        first: the next click there carries it."""
+        return await self._outgoing("courier = 'interaction' AND channel_id = ?", [channel_id])
+
+    async def _outgoing(self, where: str, params: list[int]) -> list[Outgoing]:
         rows = await self.fetch(
-            "SELECT id, game_id, guild_id, channel_id, is_table, body, nonce_key, created_at"
-            f" FROM outbox WHERE {theirs} ORDER BY id",
+            "SELECT id, game_id, guild_id, channel_id, is_table, body, nonce_key, created_at,"
+            f" courier FROM outbox WHERE {where} ORDER BY id",
             params,
         )
         return [
@@ -32,8 +42,9 @@ class OutboxQueries(Queries):
                 bool(table),
                 int(pid),
                 nonce_key=str(key) if key else legacy_key(int(pid), float(at)),
+                courier=str(courier),
             )
-            for pid, game, guild, channel, table, body, key, at in rows
+            for pid, game, guild, channel, table, body, key, at, courier in rows
         ]
 
     async def tableless_games(self, shards: Shards | None = None) -> list[int]:
@@ -65,7 +76,7 @@ def queue_posts(posts: Sequence[Outgoing], now: float) -> list[Statement]:
         steps.append(
             Statement(
                 "INSERT INTO outbox (game_id, guild_id, channel_id, is_table, body, created_at,"
-                " nonce_key) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " nonce_key, courier) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     post.game_id,
                     post.guild_id,
@@ -74,6 +85,7 @@ def queue_posts(posts: Sequence[Outgoing], now: float) -> list[Statement]:
                     post.body,
                     now,
                     post.nonce_key,
+                    post.courier,
                 ),
                 returning=True,
             )

@@ -11,6 +11,7 @@ from typing import Any
 from bot.models import Game, GameOptions, Seat, Status, Timer
 from bot.nonces import new_key
 from bot.records import ratings
+from bot.stages import courier_of
 
 GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, seats, state, version, message_id,"
@@ -21,12 +22,15 @@ GAME_COLUMNS = (
 class CorruptGame(Exception):
     """A game row whose saved form cannot be loaded; says where to report it."""
 
-    def __init__(self, game_id: int, guild_id: int, channel_id: int, reason: str) -> None:
+    def __init__(
+        self, game_id: int, guild_id: int, channel_id: int, reason: str, courier: str = "channel"
+    ) -> None:
         super().__init__(f"game {game_id} cannot be loaded: {reason}")
         self.game_id = game_id
         self.guild_id = guild_id
         self.channel_id = channel_id
         self.reason = reason
+        self.courier = courier  # how its channel is reached (bot.stages): where to say so
 
 
 class StaleGame(Exception):
@@ -115,7 +119,9 @@ class Outgoing:
     as :class:`cogs.play.outbox.Post` writes it; ``table``: it replaces the game's table, so it
     replaces any older table of the game still waiting. ``nonce_key``: the random key its
     post's Discord nonce is made of (:mod:`bot.nonces`), stored with it, so a retry after
-    a kill sends the same nonce and no other post ever does. ``post`` is the live object
+    a kill sends the same nonce and no other post ever does. ``courier``: how it reaches
+    the channel (:mod:`bot.stages`): a ``channel`` row is posted by the channel's worker,
+    an ``interaction`` row waits for the next click at the game's table. ``post`` is the live object
     it was written from (not stored), which spares reading ``body`` again in the same
     process.
     """
@@ -128,6 +134,7 @@ class Outgoing:
     id: int | None = None
     post: Any = field(default=None, repr=False, compare=False)
     nonce_key: str = field(default_factory=new_key)
+    courier: str = "channel"
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +232,18 @@ def row_to_game(row: Sequence[Any]) -> Game:
         return _parse_row(row)
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
         gid, guild, channel = (_int_or_zero(value) for value in row[:3])
-        raise CorruptGame(gid, guild, channel, str(error)[:200] or type(error).__name__) from None
+        reason = str(error)[:200] or type(error).__name__
+        courier = str(courier_of(_readable_extra(row[14] if len(row) > 14 else None)))
+        raise CorruptGame(gid, guild, channel, reason, courier) from None
+
+
+def _readable_extra(text: Any) -> dict[str, Any]:
+    """A damaged row's ``extra``, if it can still be read (else ``{}``)."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _int_or_zero(value: Any) -> int:

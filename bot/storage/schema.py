@@ -357,6 +357,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX rating_changes_order ON rating_changes(guild_id, variant, board, seq);
     CREATE INDEX rating_changes_player ON rating_changes(guild_id, user_id, board, variant, seq);
     """,
+    # version 16: how a post reaches its channel (bot.stages): 'channel', posted by the
+    # channel's worker, or 'interaction', carried by the next click at the game's table
+    # (a group DM, a server where the app is only user-installed)
+    """
+    ALTER TABLE outbox ADD COLUMN courier TEXT NOT NULL DEFAULT 'channel';
+    CREATE INDEX outbox_courier ON outbox(channel_id, courier);
+    """,
 )
 
 # Steps of a migration computed in Python, run in its transaction after its statements

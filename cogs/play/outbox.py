@@ -43,6 +43,7 @@ import discord
 
 from bot import timers
 from bot.nonces import nonce
+from bot.stages import Courier
 from bot.storage import Outgoing
 from bot.timers import now
 
@@ -74,6 +75,8 @@ class Post:
     mentions: tuple[int, ...] = ()
     # the random key its nonce is made of, stored in its row (bot.nonces)
     nonce_key: str | None = None
+    # how it reaches the channel (bot.stages): this worker's, or the next click's there
+    courier: str = "channel"
 
     @property
     def creates(self) -> bool:
@@ -94,7 +97,15 @@ class Post:
         if self.mentions:
             body["mentions"] = list(self.mentions)
         text = json.dumps(body, separators=(",", ":"))
-        record = Outgoing(self.game_id, self.guild_id, self.channel_id, text, self.table, post=self)
+        record = Outgoing(
+            self.game_id,
+            self.guild_id,
+            self.channel_id,
+            text,
+            self.table,
+            post=self,
+            courier=self.courier,
+        )
         self.nonce_key = record.nonce_key
         return record
 
@@ -120,6 +131,7 @@ class Post:
                 table=record.table,
                 edit=_optional(body["edit"], int),
                 mentions=tuple(int(user) for user in body.get("mentions", ())),
+                courier=record.courier,
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise ValueError(f"a damaged outbox row: {error}") from None
@@ -203,8 +215,11 @@ class Outbox:
             self._tasks[post.channel_id] = task
 
     def put_records(self, records: Iterable[Outgoing]) -> None:
-        """Queue posts committed to the database's outbox (a damaged row is dropped)."""
+        """Queue posts committed to the database's outbox (a damaged row is dropped).
+        Rows a click must carry (:mod:`bot.stages`) are not this worker's: they wait."""
         for record in records:
+            if record.courier != Courier.CHANNEL:
+                continue
             try:
                 post = Post.of(record)
             except ValueError as error:

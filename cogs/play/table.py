@@ -34,6 +34,7 @@ from bot.render import (
     seat_name,
     table_embed,
 )
+from bot.stages import courier_of
 from bot.timers import Timers, now
 from cogs.play.live import LiveHands
 from cogs.play.outbox import Outbox, Post
@@ -79,7 +80,13 @@ class TableFlow:
     def post(self, game: Game, **kwargs: object) -> None:
         """Queue a message for the game's channel: the game's next save writes it with the
         change it shows, then it is posted."""
-        post = Post(game.id, game.guild_id, game.channel_id, **kwargs)  # type: ignore[arg-type]
+        post = Post(
+            game.id,
+            game.guild_id,
+            game.channel_id,
+            courier=courier_of(game.extra).value,
+            **kwargs,  # type: ignore[arg-type]
+        )
         game.outbox.append(post.record())
 
     def lang(self, game: Game) -> Lang:

@@ -1,7 +1,7 @@
 """The tests' Discord for user installs (``tests/bot/user_installs.py``), tested with a tiny
 discord.py bot (not Kasino) that has a user-installable command and a button: each rule
-the harness models, then one Kasino check (today's ``/kasino new`` cannot run in a group
-DM: it is not installable to users yet)."""
+the harness models, then one Kasino check (``/kasino new`` in a group DM is offered to the
+person who installed the app only)."""
 
 from __future__ import annotations
 
@@ -431,14 +431,14 @@ class TestTinyBot:
 # ------------------------------------------------------------------------- Kasino
 
 
-async def test_kasino_new_is_not_offered_in_a_group_dm(harness: Harness) -> None:
-    """Today's ``/kasino`` is installable to servers only: Discord does not offer it in a
-    group DM, even to the person who installed the app."""
+async def test_kasino_new_needs_the_app_installed_in_a_group_dm(harness: Harness) -> None:
+    """``/kasino`` is installable to a person's account: in a group DM Discord offers it
+    to the person who installed the app, not to the others there (they press buttons)."""
     env = harness.env
     gdm = harness.group_dm(env.create_user("sara"), env.create_user("olle"))
     with pytest.raises(NotRunnableHere) as refusal:
-        await gdm.members[0].slash("kasino new")
-    assert refusal.value.reason == "integration-types"
+        await gdm.members[1].slash("kasino new")
+    assert refusal.value.reason == "not-installed"
     assert harness.installs is not None and harness.installs.attempts == []
 
 

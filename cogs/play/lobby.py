@@ -15,7 +15,8 @@ from bot.records.seal import shown
 from bot.render import lobby_commitment, lobby_embed
 from bot.storage import ChannelBusy
 from bot.translator import command_name
-from cogs.common import NOT_MINE, cut_told, private, refuse, refuse_error
+from cogs.common import ANSWERS_HIDDEN, NOT_MINE, cut_told, private, refuse, refuse_error
+from cogs.play.couriers import answers_hidden
 from cogs.play.table import TableFlow
 from cogs.play.views import lobby_view, rematch_cut_view, replay_only_view
 
@@ -51,6 +52,10 @@ class LobbyFlow:
     async def on_lobby(self, interaction: discord.Interaction, game: Game, action: str) -> None:
         """Join, Leave, Start, Cancel; the host's computer players and hints switch."""
         user = interaction.user
+        if action == "join" and answers_hidden(interaction):
+            # the tables their clicks carried would be theirs alone (cogs.play.couriers)
+            await refuse(interaction, ANSWERS_HIDDEN)
+            return
         try:
             if action == "join":
                 await self.games.join(game, Seat(user.id, user.display_name))

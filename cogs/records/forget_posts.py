@@ -14,7 +14,9 @@ player"):
 - each tournament they entered: its sign-up message, every round's standings message and
   the podium.
 
-What the bot does not keep an id of stays as it was: the round summaries, the turn
+A game in a group DM or in a server that did not install the app (:mod:`bot.stages`) is
+not edited: the bot may not edit messages there (only a click's answer can, for 15
+minutes). What the bot does not keep an id of stays as it was: the round summaries, the turn
 notices' words in older tables (those tables are deleted as the game goes on), "X has
 left the tournament", a table thread's welcome message, and anything another process
 posted. docs/players.md#forget-me says so to the players.
@@ -43,6 +45,7 @@ from bot import timers
 from bot.i18n import Lang
 from bot.models import Game, Status
 from bot.render import CardInk, ended_text, final_line, lobby_embed, table_embed
+from bot.stages import by_interaction
 from bot.storage import Storage
 from bot.storage.privacy import Forgotten
 from bot.storage.tournaments import TournamentRow
@@ -144,7 +147,8 @@ class ForgetPosts:
     async def _game(self, game_id: int) -> list[Edit]:
         """A game's lobby and last table, drawn again from its anonymised row."""
         game = await self.storage.get_game(game_id)
-        if game is None or game.status.active:
+        if game is None or game.status.active or by_interaction(game.extra):
+            # a game shown only through clicks (a group DM): no call may edit its messages
             return []
         t = self.language(game)
         edits = []

@@ -9,6 +9,7 @@ by the next click. The tests' Discord refuses and records any channel call there
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -20,8 +21,11 @@ from bot.models import Game, Status, Timer
 from bot.moves import auto_move, round_choices
 from bot.records.ratings import GLOBAL
 from bot.stages import SILENT_TURNS, by_interaction
+from bot.storage import is_postgres
+from bot.timers import now
 from tests.bot.kasino_harness import Harness, _positions
-from tests.bot.user_installs import FOLLOWUP_CAP, Place, PlaceActor, no_channel_calls
+from tests.bot.user_installs import Place, PlaceActor, no_channel_calls
+from tests.dbrows import execute
 
 
 def ids_of(message: Any) -> list[str]:
@@ -154,3 +158,199 @@ async def test_a_rated_group_dm_match_with_a_computer_and_a_rematch(
         assert table.table(again).id != end.id
     # nothing was left for a click to carry
     assert await storage.carried_posts(gdm.channel_id) == []
+
+
+async def test_a_match_in_a_server_that_did_not_install_the_app(
+    places: tuple[Harness, Any],
+) -> None:
+    """The same in a server where the app is only Sara's: the game counts on that server's
+    board and on the global one, and no call reaches the server."""
+    harness, (sara_user, olle_user) = places
+    server = harness.foreign_server(sara_user, olle_user)
+    sara, olle = server.members
+    table = PlaceTable(harness, server)
+    with no_channel_calls(harness.installs):
+        game = await table.open_game(sara, olle)
+        assert by_interaction(game.extra) and game.guild_id == server.guild_id
+        await table.to_end(game)
+    storage = harness.cog.games.storage
+    rated = await storage.fetch(
+        "SELECT DISTINCT guild_id FROM rating_changes WHERE game_id = ?", [game.id]
+    )
+    assert {int(g) for (g,) in rated} == {server.guild_id, GLOBAL}
+
+
+async def test_a_server_that_hides_apps_answers_is_told_once(
+    places: tuple[Harness, Any],
+) -> None:
+    """Where Use External Apps is off, Discord would make the table Sara's alone: no game
+    opens, and she is told why (privately), with nothing tried on the channel."""
+    harness, (sara_user, olle_user) = places
+    server = harness.foreign_server(sara_user, olle_user, external_apps=False)
+    with no_channel_calls(harness.installs):
+        refused = await server.members[0].slash("kasino new")
+    assert refused.ephemeral and "Use External Apps" in refused.response.content
+    assert await PlaceTable(harness, server).game() is None
+
+
+async def test_a_turn_runs_out_at_the_next_click(
+    places: tuple[Harness, Any], bot_config: Config
+) -> None:
+    """Nothing is posted when a turn's time runs out (nothing could be); the table says
+    when it runs out and that the next click applies it; Olle's next click makes the safe
+    move for Sara, shows it, and hands him his turn."""
+    harness, (sara_user, olle_user) = places
+    gdm = harness.group_dm(sara_user, olle_user)
+    table = PlaceTable(harness, gdm)
+    with no_channel_calls(harness.installs):
+        game = await table.open_game(*gdm.members)
+        late = table.person(game, game.match.round.to_move)
+        other = next(m for m in gdm.members if m.id != late.id)
+        shown = table.table(game)
+        assert "the next click at the table applies it" in str(shown.embeds[0])
+        assert game.timer is Timer.AUTO
+        limit = SILENT_TURNS * bot_config.turn_seconds
+        assert game.deadline == pytest.approx(now() + limit, abs=2)
+        before, count = game.version, len(gdm.messages())
+        await harness.env.advance_time(limit + 60)
+        assert game.version == before and len(gdm.messages()) == count  # it waits
+        opened = await other.click(shown, custom_id=one_id(shown, "k:hand:"))
+        assert opened.ephemeral
+    assert game.version == before + 1 and game.seats[game.seat_of(late.id)].idle == 1
+    fresh = table.table(game)
+    assert fresh.id != shown.id and other.id and f"<@{other.id}>" in fresh.content
+
+
+async def test_a_kill_mid_match_loses_nothing(
+    places: tuple[Harness, Any], bot_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process killed after a move is committed but before its click carried the table
+    leaves the table in the outbox; after a restart the next click (anyone's) carries it,
+    and the match goes on to the end."""
+    harness, (sara_user, olle_user) = places
+    gdm = harness.group_dm(sara_user, olle_user)
+    table = PlaceTable(harness, gdm)
+    game = await table.open_game(*gdm.members)
+    await table.move(game)
+    # the next move is committed, and the process dies before its click carries anything
+    courier = type(harness.cog.courier)
+
+    async def killed(self: Any, interaction: Any) -> None:
+        return None
+
+    monkeypatch.setattr(courier, "carry", killed)
+    shown = table.table(game)
+    await table.move(game)
+    storage = harness.cog.games.storage
+    waiting = await storage.carried_posts(gdm.channel_id)
+    assert [row.table for row in waiting] == [True]
+    monkeypatch.undo()
+    harness.installs.install(monkeypatch)  # undo() took the tests' Discord's wrappers too
+    await harness.restart(KasinoBot(bot_config, seed=7))
+    reloaded = await table.game()
+    assert reloaded is not None and reloaded.message_id == shown.id  # not shown yet
+    mover = table.person(reloaded, reloaded.match.round.to_move)
+    with no_channel_calls(harness.installs):
+        await mover.click(shown, custom_id=one_id(shown, "k:hand:"))
+        assert await harness.cog.games.storage.carried_posts(gdm.channel_id) == []
+        assert table.table(await table.game()).id != shown.id
+        await table.to_end(await table.game())
+
+
+async def test_a_round_ends_and_the_next_is_dealt_in_the_same_click(
+    places: tuple[Harness, Any], bot_config: Config
+) -> None:
+    """Between rounds a channel's game pauses for a while before it deals; where nothing
+    could be posted when the pause ends, the click that ends a round shows its summary
+    and deals the next round at once."""
+    harness, (sara_user, olle_user) = places
+    await harness.restart(KasinoBot(replace(bot_config, round_pause=30), seed=7))
+    gdm = harness.group_dm(sara_user, olle_user)
+    table = PlaceTable(harness, gdm)
+    with no_channel_calls(harness.installs):
+        game = await table.open_game(*gdm.members)
+        while game.match.rounds_played == 0:
+            last = gdm.public_messages()[-1].id
+            await table.move(game)
+        assert not game.extra.get("paused") and game.timer is Timer.AUTO
+        carried = [m for m in gdm.public_messages() if m.id > last]
+        assert len(carried) == 2, [m.content for m in carried]  # the summary, the new table
+        assert carried[-1].id == game.message_id
+
+
+async def test_joining_where_answers_are_hidden_is_refused(
+    places: tuple[Harness, Any],
+) -> None:
+    """Once a server hides apps' answers from its members, a Join is refused with the
+    reason (a table their clicks carried would be theirs alone); the lobby is unchanged."""
+    harness, (sara_user, olle_user) = places
+    server = harness.foreign_server(sara_user, olle_user)
+    sara, olle = server.members
+    opened = await sara.slash("kasino new")
+    assert not opened.ephemeral
+    lobby = server.public_messages()[-1]
+    server.set_external_apps(False)
+    with no_channel_calls(harness.installs):
+        refused = await olle.click(lobby, custom_id=one_id(lobby, "k:lobby:", ":join"))
+    assert refused.ephemeral and "Use External Apps" in refused.response.content
+    game = await PlaceTable(harness, server).game()
+    assert game is not None and game.seat_of(olle.id) is None
+
+
+async def test_a_table_whose_tokens_expired_still_works(places: tuple[Harness, Any]) -> None:
+    """Twenty minutes on, no token can edit or delete the table any more: a click on it
+    still opens the hand, the move is played, and its click shows the next table; the old
+    one stays (nothing may delete it) and its button still answers."""
+    harness, (sara_user, olle_user) = places
+    harness.installs.expiry_everywhere = True
+    gdm = harness.group_dm(sara_user, olle_user)
+    table = PlaceTable(harness, gdm)
+    with no_channel_calls(harness.installs):
+        opened = await gdm.members[0].slash("kasino new", turn_minutes=60)
+        lobby = gdm.public_messages()[-1]
+        await gdm.members[1].click(lobby, custom_id=one_id(lobby, "k:lobby:", ":join"))
+        await gdm.members[0].click(lobby, custom_id=one_id(lobby, "k:lobby:", ":start"))
+        assert opened.acknowledged
+        game = await table.game()
+        old = table.table(game)
+        await harness.env.advance_time(20 * 60)
+        await table.move(game)
+        assert table.table(game).id != old.id
+        assert old.id in [m.id for m in gdm.messages()]  # it stays
+        answer = await table.person(game, game.match.round.to_move).click(
+            old, custom_id=one_id(old, "k:hand:")
+        )
+        assert answer.ephemeral
+
+
+async def test_stop_and_a_damaged_game_are_shown_by_clicks(
+    places: tuple[Harness, Any], bot_config: Config, db_path: Any
+) -> None:
+    """``/kasino stop`` in a group DM: its answer says so and the click removes the table;
+    a damaged saved game there is closed at the next click and reported, once, in that
+    click's answer (never by a channel post)."""
+    harness, (sara_user, olle_user) = places
+    gdm = harness.group_dm(sara_user, olle_user)
+    sara, olle = gdm.members
+    table = PlaceTable(harness, gdm)
+    with no_channel_calls(harness.installs):
+        game = await table.open_game(sara, olle)
+        shown = table.table(game)
+        stopped = await sara.slash("kasino stop")
+        assert not stopped.ephemeral and "stopped" in stopped.response.content
+        assert shown.id not in [m.id for m in gdm.messages()]  # removed through its token
+        game = await table.open_game(sara, olle)
+        shown = table.table(game)
+    await harness.restart(KasinoBot(bot_config, seed=7))
+    damage = (
+        "(state::jsonb #- '{round,hands}')::text"
+        if is_postgres(db_path)
+        else "json_remove(state, '$.round.hands')"
+    )
+    execute(db_path, f"UPDATE games SET state = {damage} WHERE id = ?", (game.id,))
+    with no_channel_calls(harness.installs):
+        for _ in range(2):  # reported once, however often it is touched
+            answer = await olle.click(shown, custom_id=one_id(shown, "k:hand:"))
+            assert answer.ephemeral
+    reports = [m for m in gdm.public_messages() if "could not be loaded" in (m.content or "")]
+    assert len(reports) == 1 and f"#{game.id}" in reports[0].content

@@ -31,12 +31,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import discord
 
 from bot.stages import Courier
-from bot.storage import Outgoing
+from bot.storage import Outgoing, Storage
 from bot.timers import now
 from cogs.play.live import MARGIN, TOKEN_LIFE
 from cogs.play.outbox import Post, PostDone, TablePosted
@@ -90,7 +91,7 @@ class ClickCourier:
     """Carries the outbox rows of channels reached only through interactions (see the
     module docstring)."""
 
-    def __init__(self, storage: object, table_posted: TablePosted, done: PostDone) -> None:
+    def __init__(self, storage: Storage, table_posted: TablePosted, done: PostDone) -> None:
         self._storage = storage
         self._table_posted = table_posted
         self._done = done
@@ -115,7 +116,7 @@ class ClickCourier:
             lock = self._locks[channel] = asyncio.Lock()
         async with lock:
             self._forget_old()
-            for record in await self._storage.carried_posts(channel):  # type: ignore[attr-defined]
+            for record in await self._storage.carried_posts(channel):
                 if self._left(interaction) <= 0 or not await self._carry(interaction, record):
                     break
 
@@ -134,15 +135,19 @@ class ClickCourier:
             await self._show(interaction, post)
         except discord.HTTPException as error:
             if error.status in TOKEN_SPENT or self._left(interaction) <= 0:
-                log.info("game %s: a click could not carry its table (%s)", post.game_id, error)
+                log.info("game %s: a click could not carry its post (%s)", post.game_id, error)
                 return False
-            failed = self._failed[int(record.id or 0)] = self._failed.get(record.id or 0, 0) + 1
             log.warning("game %s: a post was refused (%s)", post.game_id, error)
-            if failed >= GIVE_UP_AFTER:
-                self._failed.pop(int(record.id or 0), None)
-                await self._done(int(record.id or 0))
-            return True
+            await self._refused(int(record.id or 0))
         return True
+
+    async def _refused(self, row: int) -> None:
+        """Discord refused a post for its own sake (not the token's): after
+        :data:`GIVE_UP_AFTER` tries it leaves the outbox, so it cannot block the others."""
+        failed = self._failed[row] = self._failed.get(row, 0) + 1
+        if failed >= GIVE_UP_AFTER:
+            del self._failed[row]
+            await self._done(row)
 
     async def _show(self, interaction: discord.Interaction, post: Post) -> None:
         """Make one post through ``interaction``: an edit of a kept message, the removal of
@@ -175,15 +180,16 @@ class ClickCourier:
         if post.view is not None:
             kwargs["view"] = post.view
         since, count = self._carried.get(interaction.id, (now(), 0))
-        self._carried[interaction.id] = (since, count + 1)  # counted when tried: Discord may
+        # counted when tried: a follow-up whose answer failed may still have been made
+        self._carried[interaction.id] = (since, count + 1)
         return await interaction.followup.send(  # type: ignore[call-overload,no-any-return]
             post.content or "", wait=True, **kwargs
         )
 
-    async def _remove(self, stale: object) -> None:
+    async def _remove(self, stale: Iterable[int]) -> None:
         """Delete the game's old tables a kept token can still reach; an older one stays
         (nothing may delete it: its buttons still answer, for the current game)."""
-        for old in stale:  # type: ignore[attr-defined]
+        for old in stale:
             kept = self._kept.pop(int(old), None)
             if kept is None or not kept.usable:
                 continue

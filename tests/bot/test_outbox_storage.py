@@ -7,6 +7,7 @@ before keys were gets one that stays the same."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import discord
@@ -73,6 +74,36 @@ async def test_each_process_reads_its_own_shards_posts(db_path: Path | str) -> N
         mine = await storage.pending_posts(Shards(2, (1,)))
         assert [r.guild_id for r in mine] == [SHARD_1]
         assert len(await storage.pending_posts()) == 2
+    finally:
+        await storage.close()
+
+
+async def test_rows_carried_by_clicks_wait_for_their_channel(db_path: Path | str) -> None:
+    """A game shown only through clicks (bot.stages), in a group DM (no server: id 0, so
+    shard 0's): its rows are never a channel worker's, whatever the shard; its channel's
+    next click reads them, oldest first; its deadline is shard 0's to reload."""
+    storage = await Storage.open(db_path)
+    try:
+        server = await new_game(storage, SHARD_1, 10)
+        gdm = await new_game(storage, 0, 20)
+        server.outbox = [post(server, "posted")]
+        gdm.outbox = [
+            replace(post(gdm, "summary"), courier="interaction"),
+            replace(post(gdm, "table", table=True), courier="interaction"),
+        ]
+        for game in (server, gdm):
+            game.deadline = 9.0
+            await storage.save_game(game, now=2.0)
+        assert [Post.of(r).content for r in await storage.pending_posts()] == ["posted"]
+        assert await storage.pending_posts(Shards(2, (0,))) == []
+        carried = await storage.carried_posts(20)
+        assert [(Post.of(r).content, r.courier) for r in carried] == [
+            ("summary", "interaction"),
+            ("table", "interaction"),
+        ]
+        assert await storage.carried_posts(10) == []
+        assert [gid for gid, _ in await storage.deadlines(Shards(2, (0,)))] == [gdm.id]
+        assert [gid for gid, _ in await storage.deadlines(Shards(2, (1,)))] == [server.id]
     finally:
         await storage.close()
 

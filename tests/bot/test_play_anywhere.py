@@ -129,55 +129,46 @@ def places(harness: Harness) -> tuple[Harness, Any]:
     return harness, (env.create_user("sara"), env.create_user("olle"))
 
 
-async def test_a_rated_group_dm_match_with_a_computer_and_a_rematch(
-    places: tuple[Harness, Any],
+@pytest.mark.parametrize("where", ["group-dm", "foreign-server"])
+async def test_a_rated_match_with_a_computer_and_a_rematch(
+    places: tuple[Harness, Any], where: str
 ) -> None:
-    """The issue's "done when": two people and a computer play Swedish Kasino in their
-    group DM from ``/kasino new`` to the end and a rematch; no channel call is tried; the
-    global rating moves (no server rating: there is no server)."""
+    """The issue's "done when": two people who share no server with the bot and a
+    computer play Swedish Kasino in their group DM (and in a server that did not install
+    the app) from ``/kasino new`` to the end and a rematch; no channel call is tried. The
+    match counts on the global ratings (and on that server's board; a group DM has no
+    server)."""
     harness, (sara_user, olle_user) = places
-    gdm = harness.group_dm(sara_user, olle_user)
-    sara, olle = gdm.members
-    table = PlaceTable(harness, gdm)
+    if where == "group-dm":
+        place: Place = harness.group_dm(sara_user, olle_user)
+        server = 0
+    else:
+        foreign = harness.foreign_server(sara_user, olle_user)
+        place, server = foreign, foreign.guild_id
+    sara, olle = place.members
+    table = PlaceTable(harness, place)
+    storage = harness.cog.games.storage
     with no_channel_calls(harness.installs):
         game = await table.open_game(sara, olle, computer="normal")
-        assert by_interaction(game.extra) and game.guild_id == 0
+        assert by_interaction(game.extra) and game.guild_id == server
         shown = table.table(game)
         assert shown.embeds and not shown.is_ephemeral
         await table.to_end(game)
-        storage = harness.cog.games.storage
         end = table.table(await storage.get_game(game.id))  # its end message, saved since
-        assert "k:rematch:" in " ".join(ids_of(end))
         rated = await storage.fetch(
             "SELECT DISTINCT guild_id, user_id FROM rating_changes WHERE game_id = ?", [game.id]
         )
-        assert {(int(g), int(u)) for g, u in rated} == {(GLOBAL, sara.id), (GLOBAL, olle.id)}
+        scopes = {GLOBAL, server} if server else {GLOBAL}
+        assert {(int(g), int(u)) for g, u in rated} == {
+            (scope, person.id) for scope in scopes for person in (sara, olle)
+        }
         await olle.click(end, custom_id=one_id(end, "k:rematch:"))
         again = await table.game()
         assert again is not None and again.id != game.id and by_interaction(again.extra)
         assert table.table(again).id != end.id
+        await table.move(again)
     # nothing was left for a click to carry
-    assert await storage.carried_posts(gdm.channel_id) == []
-
-
-async def test_a_match_in_a_server_that_did_not_install_the_app(
-    places: tuple[Harness, Any],
-) -> None:
-    """The same in a server where the app is only Sara's: the game counts on that server's
-    board and on the global one, and no call reaches the server."""
-    harness, (sara_user, olle_user) = places
-    server = harness.foreign_server(sara_user, olle_user)
-    sara, olle = server.members
-    table = PlaceTable(harness, server)
-    with no_channel_calls(harness.installs):
-        game = await table.open_game(sara, olle)
-        assert by_interaction(game.extra) and game.guild_id == server.guild_id
-        await table.to_end(game)
-    storage = harness.cog.games.storage
-    rated = await storage.fetch(
-        "SELECT DISTINCT guild_id FROM rating_changes WHERE game_id = ?", [game.id]
-    )
-    assert {int(g) for (g,) in rated} == {server.guild_id, GLOBAL}
+    assert await storage.carried_posts(place.channel_id) == []
 
 
 async def test_a_server_that_hides_apps_answers_is_told_once(
@@ -354,3 +345,26 @@ async def test_stop_and_a_damaged_game_are_shown_by_clicks(
             assert answer.ephemeral
     reports = [m for m in gdm.public_messages() if "could not be loaded" in (m.content or "")]
     assert len(reports) == 1 and f"#{game.id}" in reports[0].content
+
+
+async def test_a_click_carries_at_most_three_follow_ups(places: tuple[Harness, Any]) -> None:
+    """Discord caps a user-installed app's follow-ups at 5 an interaction: a click carries
+    at most 3 of what waits (the rest of the cap is its own), oldest first, and the next
+    click carries the rest; Discord never refuses one."""
+    harness, (sara_user, olle_user) = places
+    gdm = harness.group_dm(sara_user, olle_user)
+    sara, olle = gdm.members
+    table = PlaceTable(harness, gdm)
+    game = await table.open_game(sara, olle)
+    cog = harness.cog
+    async with cog.games.session(game.id) as held:
+        for n in range(5):
+            cog.table.post(held, content=f"note {n}")
+        await cog.games.save(held)
+    shown = table.table(game)
+    with no_channel_calls(harness.installs):
+        first = await olle.click(shown, custom_id=one_id(shown, "k:hand:"))
+        assert [m.content for m in first.followups] == ["note 0", "note 1", "note 2"]
+        second = await sara.click(shown, custom_id=one_id(shown, "k:hand:"))
+        assert [m.content for m in second.followups] == ["note 3", "note 4"]
+    assert await cog.games.storage.carried_posts(gdm.channel_id) == []

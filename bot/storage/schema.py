@@ -364,6 +364,23 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE outbox ADD COLUMN courier TEXT NOT NULL DEFAULT 'channel';
     CREATE INDEX outbox_courier ON outbox(channel_id, courier);
     """,
+    # version 17: the other places a game is shown besides its own channel (bot.stages): a
+    # ladder match's second player's table, in their server's channel (or group DM), with
+    # the seats that sit there and its own table message
+    """
+    CREATE TABLE stages (
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        guild_id    INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        courier     TEXT    NOT NULL DEFAULT 'channel',
+        seats       TEXT    NOT NULL DEFAULT '[]',
+        locale      TEXT,
+        message_id  INTEGER,
+        ping_id     INTEGER,
+        PRIMARY KEY (game_id, channel_id)
+    );
+    CREATE INDEX stages_channel ON stages(channel_id);
+    """,
 )
 
 # Steps of a migration computed in Python, run in its transaction after its statements
@@ -373,7 +390,7 @@ COMPUTED: dict[int, Callable[[], list[Computed]]] = {15: lambda: [global_build_s
 # The tables in the order a copy must fill them (a move or a result names its game), and the
 # tables whose ``id`` is generated (PostgreSQL's counter must move past copied ids).
 TABLES: tuple[str, ...] = (
-    "games", "moves", "results", "meta", "guild_settings", "outbox", "deck_styles",
+    "games", "moves", "results", "meta", "guild_settings", "outbox", "deck_styles", "stages",
     "ratings", "rating_changes",
     "finished", "finished_players", "forgotten",
     "analyses",

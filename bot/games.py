@@ -46,7 +46,7 @@ from bot.records.seal import (
     version,
 )
 from bot.render import played_words, seat_name, variant_name
-from bot.stages import SILENT_TURNS, Courier, by_interaction
+from bot.stages import SILENT_TURNS, Courier, Stage, by_interaction
 from bot.storage import CorruptGame, MoveRecord, Outgoing, ResultRecord, Storage
 from bot.timers import now
 from bot.translator import command_field
@@ -317,18 +317,19 @@ class GameService:
         locale: str | None = None,
         seed: str | None = None,
         cuts: dict[str, int] | None = None,
+        mirrors: Sequence[Stage] = (),
     ) -> Game:
         """A match already dealt with these ``seats`` (a tournament's table, in its own
-        thread): created PLAYING, its first turn's timer set; raises ``ChannelBusy`` if
-        the channel is taken. The caller announces its table and saves it (one commit,
-        as a rematch's); what it must show first is best kept in ``extra`` (a
-        tournament's table keeps its welcome there, posted by :meth:`TableFlow.welcome`),
-        so a process killed before that save still shows it after a restart. ``extra``
-        is kept with the game (a tournament's table names itself there); the first seat
-        is its host. ``seed``: the table's seed, derived
-        from the tournament's committed one; ``cuts``: its players' cuts (by user id as
-        text). Without a seed (a tournament opened before they had one) the table is cut
-        by its thread's id, as before."""
+        thread; a ladder match, shown also at its ``mirrors``): created PLAYING, its
+        first turn's timer set; raises ``ChannelBusy`` if the channel is taken. The
+        caller announces its table and saves it (one commit, as a rematch's); what it
+        must show first is best kept in ``extra`` (a tournament's table keeps its welcome
+        there, posted by :meth:`TableFlow.welcome`), so a process killed before that save
+        still shows it after a restart. ``extra`` is kept with the game (a tournament's
+        table names itself there); the first seat is its host. ``seed``: the table's
+        seed, derived from the tournament's committed one; ``cuts``: its players' cuts
+        (by user id as text). Without a seed (a tournament opened before they had one)
+        the table is cut by its thread's id, as before."""
         options = options.for_players(len(seats))
         options.rules(len(seats))  # validates
         kept: dict[str, Any] = dict(extra or {})
@@ -340,7 +341,10 @@ class GameService:
         if seed is not None:
             kept["seed"] = seed
             kept["lobby_cuts"] = dict(cuts or {})
+        if mirrors:
+            kept["mirrored"] = True  # its stages are read with it (bot.stages)
         game = Game(0, guild_id, channel_id, host, options, [s.fresh() for s in seats], extra=kept)
+        game.mirrors = list(mirrors)
         # a derived seed depends on nothing known after the tournament's commitment; an
         # older tournament's table is cut by the number Discord gave its thread
         self.deal_match(game, None if seed is not None else channel_id, host, "table")
@@ -570,6 +574,8 @@ class GameService:
             raise GameError("This game is still running.")
         if old.in_tournament:  # an old table's button, or a forged click
             raise GameError("A tournament's table has no rematch.")
+        if old.extra.get("ladder"):  # a forged click: its end message has no Rematch
+            raise GameError("A ladder match has no rematch: queue again for a new opponent.")
         if old.seat_of(user_id) is None:
             raise GameError("Only the players of this game can ask for a rematch.")
         if self._rematched(old):

@@ -263,6 +263,9 @@ class Game:
     # What the channel must be shown of the change being made (``storage.Outgoing``s): the
     # next save writes them in its own transaction (the durable outbox), then posts them.
     outbox: list[Any] = field(default_factory=list, repr=False, compare=False)
+    # The other places it is shown (``bot.stages.Stage``s, the ``stages`` table): a ladder
+    # match's second table. Written with the game when it is created, read with it.
+    mirrors: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat index of a person, or ``None`` when they are not playing."""
@@ -270,6 +273,13 @@ class Game:
             if seat.user_id == user_id:
                 return index
         return None
+
+    @property
+    def record_guild(self) -> int:
+        """The server whose boards and history a finished match counts in: its channel's,
+        but none (0: the global boards only) for a ladder match, whose players come from
+        different servers."""
+        return 0 if self.extra.get("ladder") else self.guild_id
 
     @property
     def has_computers(self) -> bool:

@@ -23,6 +23,8 @@ are per channel, so a game shown in two places (a ladder match) has one row per 
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -52,3 +54,56 @@ def courier_of(extra: dict[str, Any]) -> Courier:
 def by_interaction(extra: dict[str, Any]) -> bool:
     """Whether a game (its ``extra``) is shown only through interactions."""
     return courier_of(extra) is Courier.INTERACTION
+
+
+@dataclass(slots=True)
+class Stage:
+    """One place a game is shown: its own channel (the *home*, kept in the game's row) or
+    another (a *mirror*, a row of the ``stages`` table: a ladder match's second table).
+    ``seats``: the seats whose players sit here (the person to move is mentioned only
+    where they sit; the home has every seat no mirror has). ``locale``: the place's
+    language as its interaction gave it. ``message_id``: its current table message."""
+
+    guild_id: int
+    channel_id: int
+    courier: Courier = Courier.CHANNEL
+    seats: tuple[int, ...] = ()
+    locale: str | None = None
+    message_id: int | None = None
+    ping_id: int | None = None
+    home: bool = False
+
+    def to_row(self) -> dict[str, Any]:
+        """The mirror's stored form (its columns of ``stages``, but the game id)."""
+        return {
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "courier": self.courier.value,
+            "seats": json.dumps(list(self.seats)),
+            "locale": self.locale,
+        }
+
+
+def home_stage(game: Any) -> Stage:
+    """A game's own channel as a stage: every seat no mirror has."""
+    elsewhere = {seat for mirror in game.mirrors for seat in mirror.seats}
+    return Stage(
+        game.guild_id,
+        game.channel_id,
+        courier_of(game.extra),
+        tuple(i for i in range(len(game.seats)) if i not in elsewhere),
+        game.extra.get("locale"),
+        game.message_id,
+        game.ping_id,
+        home=True,
+    )
+
+
+def stages_of(game: Any) -> list[Stage]:
+    """Every place a game is shown, its home first."""
+    return [home_stage(game), *game.mirrors]
+
+
+def stage_at(game: Any, channel_id: int | None) -> Stage | None:
+    """The stage of a game in a channel (``None``: the game is not shown there)."""
+    return next((s for s in stages_of(game) if s.channel_id == channel_id), None)

@@ -9,6 +9,7 @@ from bot.games import GameError
 from bot.i18n import N_, Lang, lang_of
 from bot.models import Game
 from bot.render import plain
+from bot.stages import stage_at
 
 STALE = N_("⚠️ This view is out of date, so nothing was changed. Here is a fresh one:")
 NOT_MINE = N_("That control is not valid (it was changed or is not mine), so nothing happened.")
@@ -87,17 +88,18 @@ async def refuse_error(
 
 
 async def foreign(interaction: discord.Interaction, game: Game | None, kind: str) -> bool:
-    """Refuse (and say ``True``) when there is no such game, the game is not the one of
+    """Refuse (and say ``True``) when there is no such game, the game is not shown in
     this channel, or a lobby or rematch button comes with another message than the game's
-    own."""
+    own there."""
     if game is None:
         await refuse(interaction, GONE)
         return True
-    if game.guild_id != (interaction.guild_id or 0) or game.channel_id != interaction.channel_id:
+    stage = stage_at(game, interaction.channel_id)  # its channel, or another it is shown in
+    if stage is None or stage.guild_id != (interaction.guild_id or 0):
         await refuse(interaction, ELSEWHERE)
         return True
     message = interaction.message
-    if kind in ("lobby", "rematch", "cut", "cutfor") and game.message_id not in (
+    if kind in ("lobby", "rematch", "cut", "cutfor") and stage.message_id not in (
         None,
         message and message.id,
     ):

@@ -59,6 +59,7 @@ from cogs.play.hands import HandFlow
 from cogs.play.live import LiveHands
 from cogs.play.lobby import LobbyFlow
 from cogs.play.outbox import Outbox, Post
+from cogs.play.places import Places
 from cogs.play.table import TableFlow
 from cogs.play.views import (
     global_scores_view,
@@ -150,7 +151,8 @@ class Kasino(
             bot.config,
             seed=bot.seed,
             on_broken=self.report_broken,
-            on_posts=outbox.put_records,
+            # a save's posts: this process's channels', or another shard's process is told
+            on_posts=lambda posts: self.places.posted(posts),
         )
         self.timers = Timers(self.on_deadline)
         self.live = LiveHands()
@@ -163,6 +165,7 @@ class Kasino(
         self.clock = GameClock(self.games, self.table)
         # what a game reached only through clicks shows waits for the next click there
         self.courier = ClickCourier(bot.storage, self._table_posted, bot.storage.post_done)
+        self.places = Places(bot, outbox, self.clock, self.courier)
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
         # every cache that can hold a person, dropped at once when anyone is forgotten
@@ -193,9 +196,9 @@ class Kasino(
         )
 
     async def _table_posted(
-        self, game_id: int, message_id: int | None, row: int | None = None
+        self, game_id: int, channel_id: int, message_id: int | None, row: int | None = None
     ) -> list[int]:
-        return list(await self.table.table_posted(game_id, message_id, row))
+        return list(await self.table.table_posted(game_id, channel_id, message_id, row))
 
     async def cog_load(self) -> None:
         """Register the components, restart every stored timer and post what a stopped or
@@ -209,7 +212,7 @@ class Kasino(
         storage = self.games.storage
         for game_id, deadline in await storage.deadlines(shards):
             self.timers.schedule(game_id, deadline)
-        self.table.outbox.put_records(await storage.pending_posts(shards))
+        await self.places.start()  # what its channels must still be shown, and notices
         for game_id in await storage.tableless_games(shards):
             async with self.games.session(game_id) as game:
                 if game is not None and game.status is Status.PLAYING and not game.message_id:
@@ -341,14 +344,14 @@ class Kasino(
     @app_commands.command(name="hand", description="See your cards (only you can see them)")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand in this channel's game, ephemeral."""
-        await self.before_click(interaction)
+        await self.places.before_click(interaction)
         game_id = await self.games.channel_game(interaction.channel_id or 0)
         async with self.games.session(game_id or 0) as game:
             if game is None or not game.status.active:
                 await refuse(interaction, NO_GAME, new=command_field("new"))
             else:
                 await self.hands.show_hand(interaction, game)
-        await self.after_click(interaction)
+        await self.places.after_click(interaction)
 
     @app_commands.command(
         name="learn", description="A short private lesson: learn a game by playing"
@@ -628,7 +631,7 @@ class Kasino(
             )
             log.info("game %s: stopped", game.id)
             self.table.follow(game)
-        await self.after_click(interaction)
+        await self.places.after_click(interaction)
 
     # ------------------------------------------------------------ tournaments
 
@@ -773,24 +776,7 @@ class Kasino(
         pool = self.bot.analysis_pool
         with pool.play_first() if pool is not None else contextlib.nullcontext():
             await self._on_component(interaction, raw_id, values)
-            await self.after_click(interaction)
-
-    async def before_click(self, interaction: discord.Interaction) -> None:
-        """Before a click at a table reached only through clicks is handled: what time
-        has run out there is applied first (a late move is then out of date)."""
-        if courier_for(interaction) is Courier.INTERACTION and interaction.channel_id:
-            await self.clock.catch_up(interaction.channel_id, computers=False)
-
-    async def after_click(self, interaction: discord.Interaction) -> None:
-        """After any click or command in a channel reached only through clicks (answered
-        by now): the game's clock catches up (computers move, the next round is dealt),
-        and the click carries what the channel must be shown (:mod:`cogs.play.couriers`)."""
-        if courier_for(interaction) is not Courier.INTERACTION or not interaction.channel_id:
-            return
-        try:
-            await self.clock.catch_up(interaction.channel_id, computers=True)
-        finally:
-            await self.courier.carry(interaction)
+            await self.places.after_click(interaction)
 
     async def _on_component(
         self, interaction: discord.Interaction, raw_id: str, values: object
@@ -875,7 +861,7 @@ class Kasino(
         if click.kind == "review":
             await self.analysis.on_review(interaction, click)
             return
-        await self.before_click(interaction)
+        await self.places.before_click(interaction)
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):
                 return

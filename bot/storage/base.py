@@ -8,13 +8,14 @@ version. SQL here uses ``?`` placeholders; the PostgreSQL backend numbers them.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
 from bot.models import LOWEST_WINS, Game, Status, lowest_wins
 from bot.records import ratings
+from bot.stages import Courier, Stage
 from bot.storage.lessons import LessonQueries
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
 from bot.storage.privacy import PrivacyQueries
@@ -110,6 +111,16 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         record ``number`` as the version, atomically."""
         raise NotImplementedError
 
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        r"""Call ``callback(payload)`` (on the event loop, never waiting) whenever any
+        process :meth:`notify`\ s ``channel``."""
+        raise NotImplementedError
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell the processes listening on ``channel`` (what changed is already committed:
+        they read it)."""
+        raise NotImplementedError
+
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[int | None]:
         """Hold the game's lock across processes (a no-op for a single-process database).
@@ -135,8 +146,11 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         marks = ", ".join("?" for _ in range(len(values) + 2))
         sql = f"INSERT INTO games ({columns}) VALUES ({marks}) RETURNING id"
         try:
-            (game.id,) = await self.write(
-                [Statement(sql, [*values.values(), now, now], returning=True)]
+            (game.id, *_) = await self.write(
+                [
+                    Statement(sql, [*values.values(), now, now], returning=True),
+                    *mirror_steps(game),
+                ]
             )
         except self.integrity_errors:
             raise ChannelBusy(await self.channel_game(game.channel_id)) from None
@@ -147,7 +161,46 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
     async def get_game(self, game_id: int) -> Game | None:
         """The game with this id, or ``None``; :class:`CorruptGame` if it cannot be read."""
         rows = await self.fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return row_to_game(rows[0]) if rows else None
+        if not rows:
+            return None
+        game = row_to_game(rows[0])
+        if game.extra.get("mirrored"):
+            game.mirrors = await self.mirrors(game_id)
+        return game
+
+    async def mirrors(self, game_id: int) -> list[Stage]:
+        """The other places a game is shown (:mod:`bot.stages`), in the order made."""
+        rows = await self.fetch(
+            "SELECT guild_id, channel_id, courier, seats, locale, message_id, ping_id"
+            " FROM stages WHERE game_id = ? ORDER BY channel_id",
+            (game_id,),
+        )
+        return [
+            Stage(
+                int(guild),
+                int(channel),
+                Courier.parse(courier),
+                tuple(int(seat) for seat in json.loads(seats)),
+                str(locale) if locale else None,
+                int(message) if message else None,
+                int(ping) if ping else None,
+            )
+            for guild, channel, courier, seats, locale, message, ping in rows
+        ]
+
+    async def mirror_posted(self, game_id: int, stage: Stage, posted: Sequence[int] = ()) -> None:
+        """Save a mirror's table message ids, deleting the ``posted`` outbox rows in the
+        same transaction (as a game's own table is saved)."""
+        await self.write(
+            [
+                Statement(
+                    "UPDATE stages SET message_id = ?, ping_id = ? WHERE game_id = ?"
+                    " AND channel_id = ?",
+                    (stage.message_id, stage.ping_id, game_id, stage.channel_id),
+                ),
+                *(Statement("DELETE FROM outbox WHERE id = ?", (row,)) for row in posted),
+            ]
+        )
 
     async def game_version(self, game_id: int) -> int | None:
         """The saved version of a game (reads no state), or ``None``."""
@@ -159,6 +212,12 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         rows = await self.fetch(
             f"SELECT id FROM games WHERE channel_id = ? AND {ACTIVE}", (channel_id,)
         )
+        if not rows:  # or one shown here too (a ladder match's second table)
+            rows = await self.fetch(
+                "SELECT s.game_id FROM stages s JOIN games g ON g.id = s.game_id"
+                f" WHERE s.channel_id = ? AND g.{ACTIVE.strip()}",
+                (channel_id,),
+            )
         return int(rows[0][0]) if rows else None
 
     async def deadlines(self, shards: Shards | None = None) -> list[tuple[int, float]]:
@@ -243,7 +302,7 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
                 " vs_computer = excluded.vs_computer, hinted = excluded.hinted,"
                 " rounds = excluded.rounds, storan = excluded.storan,"
                 " lillan = excluded.lillan, aces = excluded.aces, lineup = excluded.lineup",
-                (game.id, game.guild_id, opts.variant, opts.target, r.user_id, r.side,
+                (game.id, game.record_guild, opts.variant, opts.target, r.user_id, r.side,
                  int(r.won), r.points, r.tabbar, now, int(r.vs_computer), int(r.hinted),
                  r.rounds, r.storan, r.lillan, r.aces, r.lineup),
             )
@@ -252,7 +311,7 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         lineup = ratings.Lineup.loads(results[0].lineup) if results else None
         if lineup is not None and lineup.rated:
             hinted = any(r.hinted for r in results)
-            steps += rating_steps(game.id, game.guild_id, opts.variant, lineup, hinted, now)
+            steps += rating_steps(game.id, game.record_guild, opts.variant, lineup, hinted, now)
         steps.extend(Statement("DELETE FROM outbox WHERE id = ?", (row,)) for row in posted)
         queued = queue_posts(game.outbox, now)
         ids = (await self.write([*steps, *queued]))[len(steps) :]
@@ -667,7 +726,7 @@ def _finished_steps(game: Game, now: float) -> list[Statement]:
         Statement(
             "INSERT INTO finished (game_id, guild_id, variant, finished_at, summary)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
-            (game.id, game.guild_id, variant, now, json.dumps(summary)),
+            (game.id, game.record_guild, variant, now, json.dumps(summary)),
         )
     ]
     people = dict.fromkeys(int(s.user_id) for s in game.seats if s.is_human and s.user_id)
@@ -675,8 +734,26 @@ def _finished_steps(game: Game, now: float) -> list[Statement]:
         Statement(
             "INSERT INTO finished_players (game_id, user_id, guild_id, variant, finished_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING",
-            (game.id, user, game.guild_id, variant, now),
+            (game.id, user, game.record_guild, variant, now),
         )
         for user in people
     )
+    return steps
+
+
+def mirror_steps(game: Game) -> list[Statement]:
+    """The statements that store a new game's mirrors, in the transaction that creates it:
+    the new game is found by its own channel (one active game a channel, so the row just
+    inserted), which both databases can read back within the transaction."""
+    steps = []
+    for mirror in game.mirrors:
+        row = mirror.to_row()
+        values = (row["guild_id"], row["channel_id"], row["courier"], row["seats"], row["locale"])
+        steps.append(
+            Statement(
+                "INSERT INTO stages (game_id, guild_id, channel_id, courier, seats, locale)"
+                f" SELECT id, ?, ?, ?, ?, ? FROM games WHERE channel_id = ? AND {ACTIVE}",
+                (*values, game.channel_id),
+            )
+        )
     return steps

@@ -66,12 +66,16 @@ class OutboxQueries(Queries):
 
 def queue_posts(posts: Sequence[Outgoing], now: float) -> list[Statement]:
     """The statements that put ``posts`` in the outbox: each returns its row's id; a table
-    first removes the game's older tables still waiting (only the latest is posted)."""
+    first removes the game's older tables still waiting in its channel (only the latest is
+    posted; a game shown in two places has a table waiting in each)."""
     steps = []
     for post in posts:
         if post.table:
             steps.append(
-                Statement("DELETE FROM outbox WHERE game_id = ? AND is_table = 1", (post.game_id,))
+                Statement(
+                    "DELETE FROM outbox WHERE game_id = ? AND channel_id = ? AND is_table = 1",
+                    (post.game_id, post.channel_id),
+                )
             )
         steps.append(
             Statement(

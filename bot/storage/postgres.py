@@ -13,7 +13,7 @@ import asyncio
 import contextvars
 import functools
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -78,9 +78,26 @@ class PostgresStorage(Storage):
     shared = True
     integrity_errors = (asyncpg.UniqueViolationError,)
 
-    def __init__(self, pool: asyncpg.Pool, prepared: Prepared | None = None) -> None:
+    def __init__(self, pool: asyncpg.Pool, prepared: Prepared | None = None, url: str = "") -> None:
         self._pool = pool
         self._prepared = prepared
+        self._url = url
+        # a connection of its own for LISTEN (a pooled one would be reset and reused)
+        self._listener: asyncpg.Connection | None = None
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """As :meth:`Storage.listen`: PostgreSQL's ``LISTEN``, over a connection kept for
+        it; a notice is delivered once its transaction commits."""
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self._url, timeout=10)
+        await self._listener.add_listener(
+            channel, lambda _conn, _pid, _channel, payload: callback(str(payload))
+        )
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """As :meth:`Storage.notify`: PostgreSQL's ``pg_notify`` (every listening process,
+        this one too)."""
+        await self.fetch("SELECT pg_notify(?, ?)", (channel, payload))
 
     @property
     def lock_reads_version(self) -> bool:
@@ -94,7 +111,7 @@ class PostgresStorage(Storage):
         pool = await asyncpg.create_pool(
             url, min_size=1, max_size=pool_size, timeout=10, init=prepared
         )
-        storage = cls(pool, prepared)
+        storage = cls(pool, prepared, url)
         try:
             await storage.migrate()
         except BaseException:
@@ -103,7 +120,10 @@ class PostgresStorage(Storage):
         return storage
 
     async def close(self) -> None:
-        """Close every connection of the pool."""
+        """Close every connection of the pool (and the listening one)."""
+        if self._listener is not None:
+            await self._listener.close()
+            self._listener = None
         await self._pool.close()
 
     @asynccontextmanager

@@ -15,7 +15,7 @@ import collections
 import contextlib
 import functools
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,19 @@ class SQLiteStorage(Storage):
         # writes not yet taken into a group (the database thread takes them from the
         # left; a deque's append and popleft are atomic, so it needs no lock)
         self._waiting: collections.deque[Member] = collections.deque()
+        # one process holds the file: its notices are its own (Storage.listen)
+        self._listening: dict[str, list[Callable[[str], None]]] = {}
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """As :meth:`Storage.listen`: one process holds the file, so it is told its own
+        notices."""
+        self._listening.setdefault(channel, []).append(callback)
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """As :meth:`Storage.notify`, in this process."""
+        loop = asyncio.get_running_loop()
+        for callback in self._listening.get(channel, ()):
+            loop.call_soon(callback, payload)
 
     async def player_streaks(
         self, guild_id: int, user_id: int, variant: str | None = None

@@ -159,12 +159,16 @@ class ClickCourier:
             await self._done(int(post.row or 0))  # else it stays as it was: nothing can edit it
             return
         if not post.creates:
-            await self._remove(await self._table_posted(post.game_id, None, post.row))
+            await self._remove(
+                await self._table_posted(post.game_id, post.channel_id, None, post.row)
+            )
             return
         message = await self._send(interaction, post)
         self.keep(message)
         if post.table:
-            await self._remove(await self._table_posted(post.game_id, message.id, post.row))
+            await self._remove(
+                await self._table_posted(post.game_id, post.channel_id, message.id, post.row)
+            )
         else:
             await self._done(int(post.row or 0))
 

@@ -49,6 +49,9 @@ from bot.timers import now
 
 log = logging.getLogger(__name__)
 
+# The notice (bot.storage's listen/notify) that posts were committed for a server whose
+# shard another process runs (a ladder match's other table): its payload is the server id.
+NOTICE = "kasino_outbox"
 WINDOW = 5.0  # seconds
 MAX_POSTS = 5  # new messages per channel per WINDOW
 SLACK = 0.05  # waited beyond the window, for clock differences with Discord
@@ -178,10 +181,10 @@ def _view(buttons: list[dict[str, Any]]) -> discord.ui.View | None:
     return view
 
 
-# Saves a game's new table message id (``None``: the game has no table any more), deletes
-# the post's outbox row (if any) in the same transaction, and returns the ids of the
-# messages to delete.
-TablePosted = Callable[[int, int | None, int | None], Awaitable[Iterable[int]]]
+# Saves a game's new table message id in a channel (``None``: the game has no table there
+# any more), deletes the post's outbox row (if any) in the same transaction, and returns
+# the ids of the messages to delete: (game id, channel id, message id, row).
+TablePosted = Callable[[int, int, int | None, int | None], Awaitable[Iterable[int]]]
 # Removes a post's row from the database's outbox once it is made.
 PostDone = Callable[[int], Awaitable[None]]
 
@@ -200,12 +203,20 @@ class Outbox:
         self._chores: set[asyncio.Task[None]] = set()
         # per game with a table waiting or being posted: done once the latest is made
         self._tables: dict[int, asyncio.Future[None]] = {}
+        # the outbox rows queued or being posted here, by their random keys (SQLite hands
+        # a deleted row's id out again): read again (another process's notice), a row is
+        # not queued twice
+        self._rows: set[str] = set()
 
     def put(self, post: Post) -> None:
         """Queue a post (never waits); a table replaces the same game's waiting table."""
         queue = self._queues.setdefault(post.channel_id, [])
+        if post.nonce_key is not None:
+            self._rows.add(post.nonce_key)
         if post.table:
-            queue[:] = [p for p in queue if not (p.table and p.game_id == post.game_id)]
+            replaced = [p for p in queue if p.table and p.game_id == post.game_id]
+            queue[:] = [p for p in queue if p not in replaced]
+            self._rows.difference_update(p.nonce_key for p in replaced if p.nonce_key)
             waiting = self._tables.get(post.game_id)
             if waiting is None or waiting.done():
                 self._tables[post.game_id] = asyncio.get_running_loop().create_future()
@@ -215,10 +226,11 @@ class Outbox:
             self._tasks[post.channel_id] = task
 
     def put_records(self, records: Iterable[Outgoing]) -> None:
-        """Queue posts committed to the database's outbox (a damaged row is dropped).
-        Rows a click must carry (:mod:`bot.stages`) are not this worker's: they wait."""
+        """Queue posts committed to the database's outbox (a damaged row is dropped; one
+        already queued here is not queued again). Rows a click must carry
+        (:mod:`bot.stages`) are not this worker's: they wait."""
         for record in records:
-            if record.courier != Courier.CHANNEL:
+            if record.courier != Courier.CHANNEL or record.nonce_key in self._rows:
                 continue
             try:
                 post = Post.of(record)
@@ -282,6 +294,7 @@ class Outbox:
                 # made, or refused for good (a deleted channel, missing access): not again
                 if post.row is not None:
                     await self._forget(post)
+                self._rows.discard(post.nonce_key or "")
                 if post.table:
                     self._table_done(post.game_id, queue)
         finally:
@@ -352,7 +365,7 @@ class Outbox:
     async def _table_saved(self, post: Post, message_id: int | None) -> Iterable[int]:
         """Save the table's message id with its row's deletion (one transaction); the row
         is then gone, so the post is not forgotten again."""
-        stale = await self._table_posted(post.game_id, message_id, post.row)
+        stale = await self._table_posted(post.game_id, post.channel_id, message_id, post.row)
         post.row = None
         return stale
 

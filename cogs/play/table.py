@@ -34,7 +34,7 @@ from bot.render import (
     seat_name,
     table_embed,
 )
-from bot.stages import courier_of
+from bot.stages import Stage, home_stage, stage_at, stages_of
 from bot.timers import Timers, now
 from cogs.play.live import LiveHands
 from cogs.play.outbox import Outbox, Post
@@ -77,41 +77,53 @@ class TableFlow:
         self.hands = hands
         self.timers = timers
 
-    def post(self, game: Game, **kwargs: object) -> None:
-        """Queue a message for the game's channel: the game's next save writes it with the
-        change it shows, then it is posted."""
+    def post(self, game: Game, stage: Stage | None = None, **kwargs: object) -> None:
+        """Queue a message for one place the game is shown (``stage``; default its own
+        channel): the game's next save writes it with the change it shows, then it is
+        posted (or carried by the next click there: :mod:`bot.stages`)."""
+        stage = stage or home_stage(game)
         post = Post(
             game.id,
-            game.guild_id,
-            game.channel_id,
-            courier=courier_of(game.extra).value,
+            stage.guild_id,
+            stage.channel_id,
+            courier=stage.courier.value,
             **kwargs,  # type: ignore[arg-type]
         )
         game.outbox.append(post.record())
 
-    def lang(self, game: Game) -> Lang:
-        """The language of the game's public messages."""
-        return self.languages.public(game)
+    def lang(self, game: Game, stage: Stage | None = None) -> Lang:
+        """The language of the game's public messages (at ``stage``: that place's)."""
+        if stage is None or stage.home:
+            return self.languages.public(game)
+        return self.languages.server(stage.guild_id, stage.locale)
 
     def announce(self, game: Game, note: Note | None = None) -> None:
-        """Post the table fresh (the previous one is deleted once this is saved), naming
-        the player to move: a person is mentioned once, a computer named. ``note`` says
-        what happened, in the channel's language."""
+        """Post the table fresh wherever the game is shown (the previous one is deleted
+        once this is saved), naming the player to move: a person is mentioned once, where
+        they sit, a computer named. ``note`` says what happened, in each place's language."""
         game.extra["table_at"] = now()  # saved with it: a computers' run counts from here
-        t = self.lang(game)
-        ink = self.inks.public(game.guild_id)
+        for stage in stages_of(game):
+            self._announce_at(game, stage, note)
+
+    def _announce_at(self, game: Game, stage: Stage, note: Note | None) -> None:
+        t = self.lang(game, stage)
+        ink = self.inks.public(stage.guild_id)
         text = note(t) if note is not None else ""
         mention = None
         if game.status is Status.PLAYING and not game.extra.get("paused"):
-            seat = game.seats[game.match.round.to_move]
-            if seat.is_human:
+            to_move = game.match.round.to_move
+            seat = game.seats[to_move]
+            if seat.is_computer:
+                turn = t("{name} is thinking…", name=seat_name(seat, t))
+            elif to_move in stage.seats:
                 mention = seat.user_id
                 turn = t("{mention}, your turn.", mention=seat.mention)
-            else:
-                turn = t("{name} is thinking…", name=seat_name(seat, t))
+            else:  # they sit at another place's table: named, not pinged here
+                turn = t("Next to play: {name}.", name=seat_name(seat, t))
             text = f"{text} {turn}".strip()
         self.post(
             game,
+            stage,
             # the content is what the ping's notification and a screen reader say: cards as
             # text (``A♥ 2♠``), their faces in the embed
             content=text or None,
@@ -126,17 +138,18 @@ class TableFlow:
         new message with the final head: a head on an edited message could be changed
         unseen), and its lobby says so."""
         final = live_final(game)
-        if final is not None:
-            t = self.lang(game)
-            text = t(
-                "Game #{id} ended without a result. Match sealed: `{head}` (check its export"
-                " with `python -m bot verify --head`).",
-                id=game.id,
-                head=shown(final),
-            )
-            self.post(game, content=text, table=True)
-        elif game.match is not None:
-            self.post(game, table=True)
+        for stage in stages_of(game):
+            if final is not None:
+                t = self.lang(game, stage)
+                text = t(
+                    "Game #{id} ended without a result. Match sealed: `{head}` (check its"
+                    " export with `python -m bot verify --head`).",
+                    id=game.id,
+                    head=shown(final),
+                )
+                self.post(game, stage, content=text, table=True)
+            elif game.match is not None:
+                self.post(game, stage, table=True)
         self.lobby_ended(game)
 
     def welcome(self, game: Game) -> None:
@@ -232,14 +245,31 @@ class TableFlow:
 
     def compose(self, outcome: MoveOutcome) -> None:
         """Queue everything public a move shows, before it is committed (it is written in
-        the move's transaction): a round's summary, the fresh table, the match's end."""
-        game = outcome.game
-        t = self.lang(game)
-        ink = self.inks.public(game.guild_id)
-        summary = None
+        the move's transaction), wherever the game is shown: a round's summary, the fresh
+        table, the match's end."""
         if self.holds(outcome):
             outcome.held = True  # the run goes on: its table comes later
             return
+        game = outcome.game
+        if outcome.match_over:
+            log.info("game %s: finished, winner side %s", game.id, game.match.winner)
+        elif outcome.abandoned:
+            log.info("game %s: abandoned", game.id)
+        # the final head goes to each person's hand view (its last update); the end
+        # message keeps it, small, only where someone has no view open to get it
+        everyone = outcome.match_over and private_heads(
+            game, lambda user: self.hands.is_open(game.id, user)
+        )
+        for stage in stages_of(game):
+            self._compose_at(outcome, stage, final_shown=not everyone)
+        self.lobby_ended(game)
+
+    def _compose_at(self, outcome: MoveOutcome, stage: Stage, *, final_shown: bool) -> None:
+        """What a move shows at one place, in its language and deck."""
+        game = outcome.game
+        t = self.lang(game, stage)
+        ink = self.inks.public(stage.guild_id)
+        summary = None
         if outcome.finished_round is not None:
             # the round's last moves: a computers' run that ended the round is shown whole
             moves = [str(said.get(t.code) or said.get(EN.code, "")) for said in outcome.run]
@@ -253,16 +283,12 @@ class TableFlow:
                 t=t,
             )
         if outcome.match_over:
-            log.info("game %s: finished, winner side %s", game.id, game.match.winner)
-            # the final head goes to each person's hand view (its last update); the end
-            # message keeps it, small, only where someone has no view open to get it
-            everyone = private_heads(game, lambda user: self.hands.is_open(game.id, user))
-            table = table_embed(game, ink=ink, t=t, final_shown=not everyone)
+            table = table_embed(game, ink=ink, t=t, final_shown=final_shown)
             embeds = [summary, table] if summary else [table]
             content = final_line(game, t)
-            self.post(game, content=content, embeds=embeds, view=table_view(game, t), table=True)
+            view = table_view(game, t)
+            self.post(game, stage, content=content, embeds=embeds, view=view, table=True)
         elif outcome.abandoned:
-            log.info("game %s: abandoned", game.id)
             content = (
                 outcome.text_in(t)  # cards as text in a content, as in announce
                 + "\n"
@@ -275,28 +301,33 @@ class TableFlow:
                 )
             )
             embeds = [table_embed(game, ink=ink, t=t)]
-            self.post(game, content=content, embeds=embeds, table=True)
+            self.post(game, stage, content=content, embeds=embeds, table=True)
         else:
             if summary is not None:
-                self.post(game, embeds=[summary])
-            self.announce(game, None if summary is not None else outcome.text_in)
-        self.lobby_ended(game)
+                self.post(game, stage, embeds=[summary])
+            game.extra["table_at"] = now()  # saved with it: a computers' run counts from here
+            self._announce_at(game, stage, None if summary is not None else outcome.text_in)
 
     async def table_posted(
-        self, game_id: int, message_id: int | None, row: int | None = None
+        self, game_id: int, channel_id: int, message_id: int | None, row: int | None = None
     ) -> Iterable[int]:
-        """Save the game's new table message (as soon as it is posted) and say which old
-        ones to delete: the previous table, and one a killed process may have left. The
-        post's outbox ``row`` is deleted in the same transaction (one write a move, not
-        two); with no game to save, it is deleted alone."""
+        """Save the new table message of the game in a channel (as soon as it is posted)
+        and say which old ones to delete: the previous table there, and one a killed
+        process may have left. The post's outbox ``row`` is deleted in the same
+        transaction (one write a move, not two); with no game to save, it is deleted alone."""
         async with self.games.session(game_id) as game:
-            if game is None:
+            stage = stage_at(game, channel_id) if game is not None else None
+            if game is None or stage is None:
                 if row is not None:
                     await self.games.storage.post_done(row)
                 return [message_id] if message_id else []
-            stale = [m for m in (game.message_id, game.ping_id) if m and m != message_id]
-            game.ping_id = game.message_id if game.message_id != message_id else game.ping_id
-            game.message_id = message_id
+            stale = [m for m in (stage.message_id, stage.ping_id) if m and m != message_id]
+            stage.ping_id = stage.message_id if stage.message_id != message_id else stage.ping_id
+            stage.message_id = message_id
             posted = () if row is None else (row,)
-            await self.games.save(game, columns=MESSAGE_COLUMNS, posted=posted)
+            if stage.home:
+                game.message_id, game.ping_id = stage.message_id, stage.ping_id
+                await self.games.save(game, columns=MESSAGE_COLUMNS, posted=posted)
+            else:
+                await self.games.storage.mirror_posted(game.id, stage, posted)
         return stale

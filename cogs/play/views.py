@@ -204,7 +204,9 @@ def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
         view.add_item(check_button(game.id, t))
         return view
     if game.status is Status.FINISHED:
-        if not game.in_tournament:  # a tournament's table is its thread's only match
+        # a tournament's table is its thread's only match; a ladder match's players queue
+        # again to meet a fair opponent (their next pairing prefers someone new)
+        if not game.in_tournament and not game.extra.get("ladder"):
             view.add_item(
                 KasinoButton(
                     "rematch", game.id, label=t("Rematch"), style=discord.ButtonStyle.success

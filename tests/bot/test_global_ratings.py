@@ -145,9 +145,10 @@ def as_version_14(target: Path | str) -> None:
         f" FROM rating_changes WHERE guild_id <> {GLOBAL} ORDER BY id",
         "DROP TABLE rating_changes",
         "ALTER TABLE rating_changes_old RENAME TO rating_changes",
-        # version 16's column, which a version-14 database has not yet
+        # what versions 16 and 17 add, which a version-14 database has not yet
         "DROP INDEX outbox_courier",
         "ALTER TABLE outbox DROP COLUMN courier",
+        "DROP TABLE stages",
     ]
     for sql in old:
         execute(target, for_postgres(sql) if is_postgres(target) else sql)

@@ -116,7 +116,9 @@ def kill_after_discord_made_the_table(harness: Harness) -> list[int]:
     outbox = harness.cog.table.outbox
     seen: list[int] = []
 
-    async def killed(game_id: int, message_id: int | None, row: int | None) -> list[int]:
+    async def killed(
+        game_id: int, channel_id: int, message_id: int | None, row: int | None
+    ) -> list[int]:
         seen.append(int(message_id or 0))
         raise asyncio.CancelledError  # as a killed process: no step after it
 

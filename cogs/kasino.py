@@ -51,6 +51,14 @@ from cogs.learning.analysis import AnalysisFlow
 from cogs.learning.lessons import LessonFlow
 from cogs.learning.practice import PracticeFlow
 from cogs.learning.puzzles import PuzzleFlow
+from cogs.places import (
+    NO_SERVER_BOARD,
+    NO_SERVER_DECK,
+    NO_SERVER_LANGUAGE,
+    NO_TOURNAMENTS_HERE,
+    bot_in_server,
+    sort_wins,
+)
 from cogs.play.hands import HandFlow
 from cogs.play.live import LiveHands
 from cogs.play.lobby import LobbyFlow
@@ -130,7 +138,8 @@ NO_BOARD_PAGE = N_("There is no page {page}: the tournaments board has {pages}. 
 SAMPLE = [Card.parse(c) for c in ("5S", "6H", "8D", "9C")]
 
 
-@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Kasino(
     commands.GroupCog, group_name="kasino", group_description="Play Kasino, the Nordic card game"
 ):
@@ -378,8 +387,13 @@ class Kasino(
         channel's match standings. Ratings are not split by target: a target means wins.
         ``scope`` global: the global rating board of one game (by rating only)."""
         computers = opponents is not None and opponents.value == "computers"
+        if interaction.guild_id is None:  # no server here: its board is the global one
+            if (scope is not None and scope.value == "server") or target or sort_wins(sort):
+                await refuse(interaction, NO_SERVER_BOARD)
+                return
+            scope = SCOPES[1]
         if scope is not None and scope.value == "global":
-            if target is not None or (sort is not None and sort.value == "wins"):
+            if target is not None or sort_wins(sort):
                 await refuse(interaction, GLOBAL_BY_RATING)
                 return
             made = await self.global_scores_message(
@@ -407,6 +421,9 @@ class Kasino(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
     ) -> None:
         """The server's finished tournaments: who won most, then who reached the podium."""
+        if not bot_in_server(interaction):  # none are held here
+            await refuse(interaction, NO_TOURNAMENTS_HERE)
+            return
         made = await self.tournament_board_message(interaction, page)
         if made is not None:
             await interaction.response.send_message(embed=made[0], view=made[1])
@@ -419,7 +436,7 @@ class Kasino(
     async def profile(
         self,
         interaction: discord.Interaction,
-        member: discord.Member | None = None,
+        member: discord.User | None = None,
         variant: app_commands.Choice[str] | None = None,
     ) -> None:
         """Privately: matches, wins, rating and rank, per-round figures, streaks, the last
@@ -439,7 +456,7 @@ class Kasino(
 
     @app_commands.command(name="versus", description="You against another player, head to head")
     @app_commands.describe(member="The other player")
-    async def versus(self, interaction: discord.Interaction, member: discord.Member) -> None:
+    async def versus(self, interaction: discord.Interaction, member: discord.User) -> None:
         """Privately: matches against each other, wins each, as partners, last meetings."""
         await self.profiles.on_versus(interaction, member, private(interaction))
 
@@ -459,7 +476,7 @@ class Kasino(
     async def history(
         self,
         interaction: discord.Interaction,
-        member: discord.Member | None = None,
+        member: discord.User | None = None,
         variant: app_commands.Choice[str] | None = None,
     ) -> None:
         """Privately: a page of finished matches (date, variant, seats, final score,
@@ -515,6 +532,9 @@ class Kasino(
     ) -> None:
         """A server admin (Manage Server) chooses the language of the bot's public messages:
         the lobby, the table, turn notices, summaries and leaderboards."""
+        if not bot_in_server(interaction):  # a server's setting, where it added the bot
+            await refuse(interaction, NO_SERVER_LANGUAGE)
+            return
         if not interaction.permissions.manage_guild:
             await refuse(interaction, "Only someone with Manage Server can change the language.")
             return
@@ -554,6 +574,9 @@ class Kasino(
         chosen = None if style.value == FOLLOW_SERVER else style.value
         guild_id = interaction.guild_id or 0
         if scope is not None and scope.value == GUILD:
+            if not bot_in_server(interaction):  # a server's setting, where it added the bot
+                await refuse(interaction, NO_SERVER_DECK)
+                return
             if not interaction.permissions.manage_guild:
                 await refuse(
                     interaction, "Only someone with Manage Server can change the server's deck."
@@ -570,7 +593,10 @@ class Kasino(
             await self.inks.choose(USER, interaction.user.id, chosen)
             now_shown = self.inks.player_style(interaction.user.id, guild_id)
             deck = t(DECK_NAMES[now_shown])
-            if chosen is None:
+            if chosen is None and not bot_in_server(interaction):
+                text = t("Your hand and menus now follow each server's deck ({deck} here).",
+                         deck=deck)  # fmt: skip
+            elif chosen is None:
                 text = t("Your hand and menus now follow the server's deck ({deck}).", deck=deck)
             else:
                 text = t("Your hand and menus now show cards in {deck}.", deck=deck)
@@ -704,16 +730,14 @@ class Kasino(
     @tournament.command(name="drop", description="Leave the tournament (or drop a player)")
     @app_commands.describe(member="The organiser drops this player (default: yourself)")
     async def tournament_drop(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
+        self, interaction: discord.Interaction, member: discord.User | None = None
     ) -> None:
         """Paired no more; the table one sits at is decided against them."""
         await self.tournaments.command(interaction, "drop", member)
 
     @tournament.command(name="add", description="Add a player to a running Swiss tournament")
     @app_commands.describe(member="The player to add (paired from the next round)")
-    async def tournament_add(
-        self, interaction: discord.Interaction, member: discord.Member
-    ) -> None:
+    async def tournament_add(self, interaction: discord.Interaction, member: discord.User) -> None:
         """The organiser adds a late player."""
         await self.tournaments.command(interaction, "add", member)
 

@@ -144,7 +144,7 @@ class ForgetPosts:
     async def _game(self, game_id: int) -> list[Edit]:
         """A game's lobby and last table, drawn again from its anonymised row."""
         game = await self.storage.get_game(game_id)
-        if game is None or game.status.active:
+        if game is None or game.status.active or not posted_by_bot(game):
             return []
         t = self.language(game)
         edits = []
@@ -194,3 +194,18 @@ class ForgetPosts:
             final = [replace(line, rank=rank) for rank, line in enumerate(final, start=1)]
         embed, view = self.posts.podium_message(row, final)
         return Edit(row.channel_id, message_id, {"embed": embed, "view": view})
+
+
+def posted_by_bot(game: Game) -> bool:
+    """Whether the game's messages are the bot's own channel messages, which it may edit.
+
+    Outside a server (a DM or group DM: guild id 0), and on a stage reached only through
+    interactions (a server that did not add the bot), its messages are answers to
+    interactions: Discord refuses the bot every channel call there (403, 50001) and an
+    answer's token lasts 15 minutes, so they stay as they are."""
+    if not game.guild_id:
+        return False
+    stages = game.extra.get("stages")
+    if isinstance(stages, list):
+        return not any(isinstance(s, dict) and s.get("kind") == "interaction" for s in stages)
+    return True

@@ -22,6 +22,7 @@ from bot.tournaments.board import LAST_TOURNAMENTS
 from cogs.common import NOT_MINE, refuse
 from cogs.components import kasino_ids
 from cogs.custom_ids import ShowCard
+from cogs.places import answers_forced_private
 from cogs.play.views import show_view
 
 DEFAULT_VARIANT = "swedish"
@@ -54,8 +55,12 @@ class ProfileFlow:
             tally = computers if vs else people
             # penalty points (Krypkasino) are kept apart from the points of other games
             tally.add(key, totals, penalties=key in LOWEST_WINS)
-        rating = Placed(*await storage.rating(guild_id, shown, user_id))
-        computer_rating = Placed(*await storage.rating(guild_id, shown, user_id, computers=True))
+        # outside servers (guild 0) the profile's ratings are the global ones, ranked there
+        on_global = guild_id == ratings.GLOBAL
+        rating = Placed(*await storage.rating(guild_id, shown, user_id), on_global)
+        computer_rating = Placed(
+            *await storage.rating(guild_id, shown, user_id, computers=True), on_global
+        )
         everywhere, computer_everywhere = Placed(), Placed()
         if guild_id != ratings.GLOBAL:  # a server's profile: its global ratings beside
             everywhere = Placed(*await storage.rating(ratings.GLOBAL, shown, user_id))
@@ -144,7 +149,7 @@ class ProfileFlow:
         embed, files = await self.profile_message(
             interaction.guild_id or 0, who.id, who.display_name, variant, t
         )
-        view = show_view("profile", interaction.user.id, who.id, variant, t)
+        view = shown_in_channel(interaction, "profile", who.id, variant, t)
         await interaction.response.send_message(embed=embed, files=files, view=view, ephemeral=True)
 
     async def on_versus(
@@ -157,7 +162,7 @@ class ProfileFlow:
             return
         names = {me.id: me.display_name, member.id: member.display_name}
         embed = await self.versus_message(interaction.guild_id or 0, me.id, member.id, names, t)
-        view = show_view("versus", me.id, member.id, None, t)
+        view = shown_in_channel(interaction, "versus", member.id, None, t)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     async def on_show(self, interaction: discord.Interaction, show: ShowCard, public: Lang) -> None:
@@ -193,6 +198,17 @@ class ProfileFlow:
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )
+
+
+def shown_in_channel(
+    interaction: discord.Interaction, kind: str, subject: int, variant: str | None, t: Lang
+) -> discord.ui.View:
+    """The "Show in channel" button of a private view; none where Discord makes every
+    answer private (a server without the bot and Use External Apps off): it would show
+    the view to no one else."""
+    if answers_forced_private(interaction):
+        return discord.ui.View(timeout=None)
+    return show_view(kind, interaction.user.id, subject, variant, t)
 
 
 def _member_name(interaction: discord.Interaction, user_id: int) -> str:

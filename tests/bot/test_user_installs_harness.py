@@ -431,15 +431,17 @@ class TestTinyBot:
 # ------------------------------------------------------------------------- Kasino
 
 
-async def test_kasino_new_is_not_offered_in_a_group_dm(harness: Harness) -> None:
-    """Today's ``/kasino`` is installable to servers only: Discord does not offer it in a
-    group DM, even to the person who installed the app."""
+async def test_kasino_is_offered_in_a_group_dm_to_who_installed_it(harness: Harness) -> None:
+    """``/kasino`` is installable to users: Discord offers it in a group DM to the person
+    who installed the app, and not to one who did not."""
     env = harness.env
     gdm = harness.group_dm(env.create_user("sara"), env.create_user("olle"))
+    with no_channel_calls(harness.installs):  # type: ignore[arg-type]
+        answer = await gdm.members[0].slash("kasino rules")
+    assert answer.ephemeral and answer.response.embeds[0].title == "Kasino rules"
     with pytest.raises(NotRunnableHere) as refusal:
-        await gdm.members[0].slash("kasino new")
-    assert refusal.value.reason == "integration-types"
-    assert harness.installs is not None and harness.installs.attempts == []
+        await gdm.members[1].slash("kasino rules")
+    assert refusal.value.reason == "not-installed"
 
 
 class ShardedTinyBot(commands.AutoShardedBot):

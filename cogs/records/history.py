@@ -98,13 +98,17 @@ class RecordFlow:
         self.inks = inks
         self.people = people
         # a record names its players: dropped whenever anyone is forgotten
-        self._records: OrderedDict[int, tuple[GameRecord, int, int]] = OrderedDict()
+        # each with where its match was played (a server, or outside servers a channel)
+        self._records: OrderedDict[int, tuple[GameRecord, RecordPlace]] = OrderedDict()
         people.register("records", self._records.clear)
 
     # ---------------------------------------------------------------- records
 
-    async def record(self, game_id: int, place: RecordPlace) -> GameRecord:
-        """A finished match of this place's record (cached); :class:`NoRecord` else."""
+    async def record(self, game_id: int, place: RecordPlace | int) -> GameRecord:
+        """A finished match of this place's record (cached); :class:`NoRecord` else
+        (``place`` an id: a server's)."""
+        if isinstance(place, int):
+            place = RecordPlace(place)
         await self.people.fresh()  # a person forgotten in another process: not named
         cached = self._records.get(game_id)
         if cached is None:
@@ -112,7 +116,7 @@ class RecordFlow:
             try:
                 server = _ServerGames(self.storage, place)
                 record, guild = await load_record(server, game_id, build=asyncio.to_thread)
-                cached = (record, guild, server.channel_id)
+                cached = (record, RecordPlace(guild, server.channel_id))
             except NoRecord:
                 raise
             except (RecordError, CorruptGame) as error:
@@ -268,11 +272,11 @@ class RecordFlow:
         )
 
 
-def _here(cached: tuple[GameRecord, int, int], place: RecordPlace) -> GameRecord:
+def _here(cached: tuple[GameRecord, RecordPlace], place: RecordPlace) -> GameRecord:
     """The record, if its match was played in this place; else :class:`NoRecord`, as
     for a game that does not exist (kept by its own server: here it does not exist)."""
-    record, guild, channel = cached
-    if not place.holds(guild, channel):
+    record, played = cached
+    if not place.holds(played.guild_id, played.channel_id or 0):
         raise NoRecord("missing")
     return record
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import discord
 import pytest
 import simcord
 from simcord.actors import UserHandle
 
 from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
 from tests.bot.user_installs import Place, no_channel_calls
-from tests.dbrows import execute
+from tests.dbrows import execute, query
 
 PLACES = ("bot-dm", "group-dm", "foreign", "forced")
 TOURNAMENTS = "Tournaments need a server that has added the bot"
@@ -144,6 +145,32 @@ async def test_no_server_board_by_wins(harness: Harness, where: str) -> None:
         assert answer.ephemeral and "no server leaderboard" in said(answer), options
 
 
+async def test_an_admin_of_a_server_without_the_bot_is_refused_its_settings(
+    harness: Harness,
+) -> None:
+    """Manage Server in a server that did not add the bot: its language, deck and
+    tournaments are still refused (the bot has no say there), and nothing is stored."""
+    env = harness.env
+    sara, olle = env.create_user("sara"), env.create_user("olle")
+    harness.app_installed_by(sara)
+    server = harness.foreign_server(sara, olle)
+    server.guild.everyone_role.permissions |= discord.Permissions(manage_guild=True).value
+    me = Person(sara, server)
+    installs = harness.installs
+    assert installs is not None
+    with no_channel_calls(installs):
+        language = await me.slash("kasino language", language="sv")
+        deck = await me.slash("kasino deck", style="four", **{"for": "guild"})
+        tournament = await me.slash("kasino tournament new", title="Cup")
+    assert "setting of a server that has added the bot" in said(language)
+    assert "Your own deck" in said(deck)
+    assert TOURNAMENTS in said(tournament)
+    db = harness.env.bot.config.db_path
+    for table in ("guild_settings", "tournaments"):
+        assert query(db, f"SELECT * FROM {table} WHERE guild_id = ?", (server.guild_id,)) == []
+    assert query(db, "SELECT * FROM deck_styles WHERE subject_id = ?", (server.guild_id,)) == []
+
+
 async def test_a_server_that_added_the_bot_keeps_its_settings_and_tournaments(
     harness: Harness,
 ) -> None:
@@ -162,20 +189,22 @@ async def test_a_server_that_added_the_bot_keeps_its_settings_and_tournaments(
 # -------------------------------------------------------------------------- records
 
 
-async def test_a_group_dm_match_is_that_conversations_record(harness: Harness) -> None:
-    """A finished match of a group DM: its history, replay, jump, How to check, export and
-    Show in channel work there, through the interaction; another conversation (and the
-    server) knows no such game; the profile there shows the global rating, ranked on
-    the global board; forget-me edits none of its messages (they are interaction
-    answers the bot cannot reach)."""
+async def group_dm_match(harness: Harness) -> tuple[Any, Person]:
+    """A finished match of anna and bjorn, made one of their group DM; anna there."""
     anna, bjorn = harness.members[:2]
     game = await harness.start_game(2, target=5)
     await harness.play_to_end(game)
     gdm = harness.group_dm(anna, bjorn)
     await move_to(harness, game.id, 0, gdm.channel_id)
+    return game, Person(anna, gdm)
+
+
+async def test_a_group_dm_match_is_that_conversations_record(harness: Harness) -> None:
+    """A finished match of a group DM: its history, replay, jump and export work there,
+    through the interaction; another conversation (and the server) knows no such game."""
+    game, me = await group_dm_match(harness)
     installs = harness.installs
     assert installs is not None
-    me = Person(anna, gdm)
     with no_channel_calls(installs):
         page = (await me.slash("kasino history")).response
         assert "this conversation" in page.embeds[0].title
@@ -186,25 +215,44 @@ async def test_a_group_dm_match_is_that_conversations_record(harness: Harness) -
         last = await me.select(replay.response, [jump[-1]["value"]],
                                custom_id=cid(replay.response, "k:jump:"))  # fmt: skip
         assert f"Step {jump[-1]['value']} of" in last.response.embeds[0].description
-        check = await me.click(last.response, custom_id=cid(last.response, "k:check:"))
-        assert f"Seed: `{game.match.seed}`" in said(check)
         export = await me.slash("kasino export", game=game.id)
         assert [a.filename for a in export.response.attachments] == [f"kasino-{game.id}.json"]
-        profile = await me.slash("kasino profile")
-        text = said(profile)
-        assert "on the global board" in text and "in this server" not in text
-        shown = await me.click(profile.response, custom_id=cid(profile.response, "k:show:"))
-        assert not shown.ephemeral and "anna's Kasino profile" in said(shown)
-        versus = await me.slash("kasino versus", member=bjorn)
-        assert "1 match" in said(versus)
     # another conversation, and the server, know no such game
+    anna = harness.members[0]
     elsewhere = Person(anna, harness.group_dm(anna, harness.members[2]))
     other = await elsewhere.slash("kasino history")
     assert "No finished matches here yet" in said(other)
     assert "There is no game" in said(await elsewhere.slash("kasino export", game=game.id))
     in_server = await harness.slash(anna, "kasino history")
     assert f"#{game.id}" not in said(in_server)
-    # forget-me: the match's messages are interaction answers, not edited
+
+
+async def test_how_to_check_and_the_profile_in_a_group_dm(harness: Harness) -> None:
+    """How to check on a group DM match's replay answers there (it was refused as
+    another server's game); the profile there shows the global rating ranked on the
+    global board, not "in this server", and Show in channel answers in the group DM."""
+    game, me = await group_dm_match(harness)
+    installs = harness.installs
+    assert installs is not None
+    with no_channel_calls(installs):
+        replay = await me.slash("kasino history")
+        page = replay.response
+        opened = await me.select(page, [str(game.id)], custom_id=cid(page, "k:histpick:"))
+        check = await me.click(opened.response, custom_id=cid(opened.response, "k:check:"))
+        assert f"Seed: `{game.match.seed}`" in said(check)
+        profile = await me.slash("kasino profile")
+        text = said(profile)
+        assert "on the global board" in text and "in this server" not in text
+        shown = await me.click(profile.response, custom_id=cid(profile.response, "k:show:"))
+        assert not shown.ephemeral and "anna's Kasino profile" in said(shown)
+
+
+async def test_forget_me_edits_no_group_dm_message(harness: Harness) -> None:
+    """Forget-me after a group DM match: its messages are answers to interactions, which
+    the bot cannot edit (no channel call is tried; they stay as they are)."""
+    _, me = await group_dm_match(harness)
+    installs = harness.installs
+    assert installs is not None
     with no_channel_calls(installs):
         asked = await me.slash("kasino forget-me")
         yes = next(c for c in custom_ids(asked.response)

@@ -496,9 +496,14 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         user_id: int,
         variant: str | None = None,
         limit: int | None = None,
+        channel_id: int | None = None,
     ) -> list[ResultLine]:
-        """A person's results in a server, newest first (``limit``: only that many)."""
+        """A person's results in a server, newest first (``limit``: only that many;
+        ``channel_id``: played in that channel only, as outside servers)."""
         where, params = "guild_id = ? AND user_id = ?", [guild_id, user_id]
+        if channel_id is not None:
+            where += " AND game_id IN (SELECT id FROM games WHERE channel_id = ?)"
+            params.append(channel_id)
         if variant:
             where += " AND variant = ?"
             params.append(variant)  # type: ignore[arg-type]

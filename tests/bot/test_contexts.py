@@ -247,6 +247,21 @@ async def test_how_to_check_and_the_profile_in_a_group_dm(harness: Harness) -> N
         assert not shown.ephemeral and "anna's Kasino profile" in said(shown)
 
 
+async def test_a_profile_outside_servers_names_only_this_conversations_players(
+    harness: Harness,
+) -> None:
+    """Outside servers the profile's last results are this conversation's: a match of
+    another group DM (and whom it was played with) is not told here."""
+    anna, bjorn, cecilia = harness.members[:3]
+    _, me = await group_dm_match(harness)
+    other = await harness.start_game(3, target=5)
+    await harness.play_to_end(other)
+    await move_to(harness, other.id, 0, harness.group_dm(anna, bjorn, cecilia).channel_id)
+    profile = said(await me.slash("kasino profile"))
+    assert "bjorn" in profile and "cecilia" not in profile
+    assert "2 matches" in profile  # the totals count both: they name nobody
+
+
 async def test_forget_me_edits_no_group_dm_message(harness: Harness) -> None:
     """Forget-me after a group DM match: its messages are answers to interactions, which
     the bot cannot edit (no channel call is tried; they stay as they are)."""

@@ -52,11 +52,13 @@ from cogs.learning.lessons import LessonFlow
 from cogs.learning.practice import PracticeFlow
 from cogs.learning.puzzles import PuzzleFlow
 from cogs.places import (
+    HERE,
     NO_SERVER_BOARD,
     NO_SERVER_DECK,
     NO_SERVER_LANGUAGE,
     NO_TOURNAMENTS_HERE,
     bot_in_server,
+    here_note,
     sort_wins,
 )
 from cogs.play.hands import HandFlow
@@ -508,7 +510,11 @@ class Kasino(
     async def help_command(self, interaction: discord.Interaction) -> None:
         """Privately, in the reader's language: every command of the group in one line (made
         from the group itself) and what the rating number means."""
-        embed = help_embed(self.__cog_app_commands_group__, private(interaction))
+        t = private(interaction)
+        embed = help_embed(self.__cog_app_commands_group__, t)
+        note = here_note(interaction, t)
+        if note is not None:  # where the bot is no member: what is different here
+            embed.add_field(name=t(HERE), value=note, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def rules_message(

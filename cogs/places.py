@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import discord
 from discord import app_commands
 
-from bot.i18n import N_
+from bot.i18n import N_, Lang
 
 # said where a server feature is asked for outside a server that added the bot
 NO_TOURNAMENTS_HERE = N_(
@@ -41,6 +41,17 @@ NO_SERVER_DECK = N_(
 NO_SERVER_BOARD = N_(
     "There is no server here, so there is no server leaderboard: the board here is the"
     " global one, by rating (leave out the target and the sort by wins)."
+)
+
+# /kasino help's note where the bot is not a member
+HERE = N_("Here")
+NOT_A_MEMBER_HERE = N_(
+    "The bot is not a member here, so it only answers what you ask. Tournaments and a"
+    " server's settings (its language, its deck) need a server that has added the bot."
+)
+NO_SERVER_HERE = N_(
+    "There is no server here: the leaderboard and profiles show the global rating, and"
+    " the history holds the matches played in this conversation."
 )
 
 
@@ -66,6 +77,16 @@ def answers_forced_private(interaction: discord.Interaction) -> bool:
         and not bot_in_server(interaction)
         and not interaction.permissions.use_external_apps
     )
+
+
+def here_note(interaction: discord.Interaction, t: Lang) -> str | None:
+    """What ``/kasino help`` adds where the bot is not a member (``None``: it is)."""
+    if bot_in_server(interaction):
+        return None
+    note = t(NOT_A_MEMBER_HERE)
+    if interaction.guild_id is None:
+        note += " " + t(NO_SERVER_HERE)
+    return note
 
 
 def sort_wins(sort: app_commands.Choice[str] | None) -> bool:

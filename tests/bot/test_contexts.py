@@ -14,7 +14,7 @@ import pytest
 import simcord
 from simcord.actors import UserHandle
 
-from tests.bot.kasino_harness import Harness, cid, custom_ids, select_options
+from tests.bot.kasino_harness import Harness, cid, components, custom_ids, select_options
 from tests.bot.user_installs import Place, no_channel_calls
 from tests.dbrows import execute, query
 
@@ -125,6 +125,8 @@ async def test_every_command_answers_here(harness: Harness, where: str) -> None:
     assert "four colours" in texts["my deck"]
     assert "Your own deck" in texts["server deck"]
     assert "Forget me?" in texts["forget-me"]
+    assert "The bot is not a member here" in texts["help"]
+    assert ("There is no server here" in texts["help"]) is no_server
     for name in ("board", "tournament", "standings", "drop"):
         assert TOURNAMENTS in texts[name], name
     private = {"learn", "puzzle", "rules", "help", "profile", "versus", "history", "export"}
@@ -184,6 +186,7 @@ async def test_a_server_that_added_the_bot_keeps_its_settings_and_tournaments(
     assert "Only someone with Manage Server or the role" in said(tournament)
     board = await harness.slash(anna, "kasino scores")
     assert "Global" not in said(board)
+    assert "not a member" not in said(await harness.slash(anna, "kasino help"))
 
 
 # -------------------------------------------------------------------------- records
@@ -307,3 +310,21 @@ async def test_a_foreign_servers_match_and_a_forced_private_profile(harness: Har
     with no_channel_calls(installs):
         profile = await me.slash("kasino profile")
         assert any(c.startswith("k:show:") for c in custom_ids(profile.response))
+
+
+@pytest.mark.parametrize("where", ("group-dm", "forced"))
+async def test_lesson_and_puzzle_menus_answer_here(harness: Harness, where: str) -> None:
+    """A lesson's and a puzzle's menus (the hand view's) are played here, each choice
+    answered on the private message itself."""
+    env = harness.env
+    me = person_in(harness, where, env.create_user("sara"), env.create_user("olle"))
+    installs = harness.installs
+    assert installs is not None
+    with no_channel_calls(installs):
+        for command in ("kasino learn", "kasino puzzle"):
+            shown = (await me.slash(command)).response
+            before = shown.content
+            menu = next(c for c in components(shown) if c.get("options"))
+            value = menu["options"][0]["value"]
+            chosen = await me.select(shown, [value], custom_id=menu["custom_id"])
+            assert chosen.response.ephemeral and chosen.response.content != before, command

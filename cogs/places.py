@@ -56,16 +56,15 @@ NO_SERVER_HERE = N_(
 
 
 def bot_in_server(interaction: discord.Interaction) -> bool:
-    """Whether the interaction comes from a server that added the bot (it is a member).
+    """Whether the interaction comes from a server the bot is a member of.
 
-    Discord names who authorised the app in ``authorizing_integration_owners``: the
-    server's id under GUILD_INSTALL where the server added it. An interaction from a server
-    that names no owner at all (older payloads) is taken as today's: from a member server."""
-    if interaction.guild_id is None:
-        return False
-    if interaction.is_guild_integration():
-        return True
-    return not interaction.is_user_integration()
+    The bot's own list of servers says it, not ``authorizing_integration_owners``: a
+    server may have installed the app's commands without its bot (the
+    ``applications.commands`` scope alone), and then the bot is no member either. A
+    server's interactions come to the shard that holds it (Discord routes by guild id),
+    so this process knows every server of its own it is asked from."""
+    guild_id = interaction.guild_id
+    return guild_id is not None and interaction.client.get_guild(guild_id) is not None
 
 
 def answers_forced_private(interaction: discord.Interaction) -> bool:

@@ -50,8 +50,9 @@ NOT_A_MEMBER_HERE = N_(
     " server's settings (its language, its deck) need a server that has added the bot."
 )
 NO_SERVER_HERE = N_(
-    "There is no server here: the leaderboard and profiles show the global rating, and"
-    " the history holds the matches played in this conversation."
+    "There is no server here: tournaments and a server's settings (its language, its deck)"
+    " need a server that has added the bot. The leaderboard and profiles show the global"
+    " rating, and the history holds the matches played in this conversation."
 )
 
 
@@ -82,10 +83,7 @@ def here_note(interaction: discord.Interaction, t: Lang) -> str | None:
     """What ``/kasino help`` adds where the bot is not a member (``None``: it is)."""
     if bot_in_server(interaction):
         return None
-    note = t(NOT_A_MEMBER_HERE)
-    if interaction.guild_id is None:
-        note += " " + t(NO_SERVER_HERE)
-    return note
+    return t(NO_SERVER_HERE) if interaction.guild_id is None else t(NOT_A_MEMBER_HERE)
 
 
 def sort_wins(sort: app_commands.Choice[str] | None) -> bool:

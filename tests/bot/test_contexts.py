@@ -111,7 +111,10 @@ async def test_every_command_answers_here(harness: Harness, where: str) -> None:
             "standings": await me.slash("kasino tournament standings"),
             "drop": await me.slash("kasino tournament drop", member=olle),
         }
-    texts = {name: said(answer) for name, answer in answers.items()}
+        texts = {name: said(answer) for name, answer in answers.items()}
+        board = answers["global"].response
+        flipped = await me.click(board, label="Against computers")  # the board's own button
+        assert "Global Kasino vs computers" in said(flipped)
     assert "Lesson: Swedish Kasino" in texts["learn"] and "Puzzle of the day" in texts["puzzle"]
     assert "olle's Kasino profile" in texts["profile"]
     assert "sara against olle" in texts["versus"]  # a user, not a member, outside servers

@@ -1,8 +1,9 @@
 """Every ``/kasino`` command but the game's own, where the app is installed by a person
-(issue 41): the bot's DM (context 1), a group DM (context 2), a server that did not add the
-bot (context 0, user-installed) and such a server with Use External Apps off (every answer
-forced private). Each answer comes through the interaction: the bot tries no channel or
-server call there (Discord would refuse it: ``tests/bot/user_installs.py``)."""
+(issue 41): the bot's DM (context 1), a group DM and a DM between two people (context 2),
+a server that did not add the bot (context 0, user-installed) and such a server with Use
+External Apps off (every answer forced private). Each answer comes through the
+interaction: the bot tries no channel or server call there (Discord would refuse it:
+``tests/bot/user_installs.py``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.bot.kasino_harness import Harness, cid, components, custom_ids, selec
 from tests.bot.user_installs import Place, no_channel_calls
 from tests.dbrows import execute, query
 
-PLACES = ("bot-dm", "group-dm", "foreign", "forced")
+PLACES = ("bot-dm", "group-dm", "private-dm", "foreign", "forced")
 TOURNAMENTS = "Tournaments need a server that has added the bot"
 
 
@@ -55,6 +56,9 @@ def person_in(harness: Harness, where: str, user: Any, other: Any) -> Person:
         return Person(user)
     if where == "group-dm":
         place: Place = harness.group_dm(user, other)
+    elif where == "private-dm":  # a DM between two people, neither the bot
+        assert harness.installs is not None
+        place = harness.installs.private_dm(harness.env, user, other)
     else:
         place = harness.foreign_server(user, other, external_apps=where != "forced")
     return Person(user, place)
@@ -89,7 +93,7 @@ async def test_every_command_answers_here(harness: Harness, where: str) -> None:
     me = person_in(harness, where, sara, olle)
     installs = harness.installs
     assert installs is not None
-    no_server = where in ("bot-dm", "group-dm")
+    no_server = where in ("bot-dm", "group-dm", "private-dm")
     with no_channel_calls(installs):
         answers = {
             "learn": await me.slash("kasino learn"),
@@ -139,7 +143,7 @@ async def test_every_command_answers_here(harness: Harness, where: str) -> None:
     assert not answers["scores"].ephemeral or where == "forced"
 
 
-@pytest.mark.parametrize("where", ("bot-dm", "group-dm"))
+@pytest.mark.parametrize("where", ("bot-dm", "group-dm", "private-dm"))
 async def test_no_server_board_by_wins(harness: Harness, where: str) -> None:
     """Outside servers there is no server board: by wins, a target or scope:server say
     that the board here is the global one, by rating."""

@@ -32,7 +32,7 @@ NO_TOURNAMENTS_HERE = N_(
 )
 NO_SERVER_LANGUAGE = N_(
     "The language of the bot's public messages is a setting of a server that has added the"
-    " bot, and there is none here. Your own answers are in your Discord language."
+    " bot, and there is none here. The bot answers you in your Discord language."
 )
 NO_SERVER_DECK = N_(
     "The server's deck is a setting of a server that has added the bot, and there is none"

@@ -53,13 +53,24 @@ from cogs.learning.analysis import AnalysisFlow
 from cogs.learning.lessons import LessonFlow
 from cogs.learning.practice import PracticeFlow
 from cogs.learning.puzzles import PuzzleFlow
+from cogs.places import (
+    HERE,
+    NO_SERVER_BOARD,
+    NO_SERVER_DECK,
+    NO_SERVER_LANGUAGE,
+    NO_TOURNAMENTS_HERE,
+    answers_forced_private,
+    bot_in_server,
+    here_note,
+    sort_wins,
+)
 from cogs.play.clock import GameClock
-from cogs.play.couriers import ClickCourier, answers_hidden, courier_for
+from cogs.play.couriers import ClickCourier, courier_for
+from cogs.play.delivery import Delivery
 from cogs.play.hands import HandFlow
 from cogs.play.live import LiveHands
 from cogs.play.lobby import LobbyFlow
 from cogs.play.outbox import Outbox, Post
-from cogs.play.places import Places
 from cogs.play.table import TableFlow
 from cogs.play.views import (
     global_scores_view,
@@ -152,7 +163,7 @@ class Kasino(
             seed=bot.seed,
             on_broken=self.report_broken,
             # a save's posts: this process's channels', or another shard's process is told
-            on_posts=lambda posts: self.places.posted(posts),
+            on_posts=lambda posts: self.delivery.posted(posts),
         )
         self.timers = Timers(self.on_deadline)
         self.live = LiveHands()
@@ -165,7 +176,7 @@ class Kasino(
         self.clock = GameClock(self.games, self.table)
         # what a game reached only through clicks shows waits for the next click there
         self.courier = ClickCourier(bot.storage, self._table_posted, bot.storage.post_done)
-        self.places = Places(bot, outbox, self.clock, self.courier)
+        self.delivery = Delivery(bot, outbox, self.clock, self.courier)
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
         # every cache that can hold a person, dropped at once when anyone is forgotten
@@ -212,7 +223,7 @@ class Kasino(
         storage = self.games.storage
         for game_id, deadline in await storage.deadlines(shards):
             self.timers.schedule(game_id, deadline)
-        await self.places.start()  # what its channels must still be shown, and notices
+        await self.delivery.start()  # what its channels must still be shown, and notices
         for game_id in await storage.tableless_games(shards):
             async with self.games.session(game_id) as game:
                 if game is not None and game.status is Status.PLAYING and not game.message_id:
@@ -292,7 +303,7 @@ class Kasino(
             await tell(interaction, problem)
             return
         courier = courier_for(interaction)
-        if answers_hidden(interaction):
+        if answers_forced_private(interaction):
             await refuse(interaction, ANSWERS_HIDDEN)
             return
         if courier is Courier.CHANNEL and interaction.guild_id and not may_post_tables(interaction):
@@ -344,14 +355,14 @@ class Kasino(
     @app_commands.command(name="hand", description="See your cards (only you can see them)")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Your hand in this channel's game, ephemeral."""
-        await self.places.before_click(interaction)
+        await self.delivery.before_click(interaction)
         game_id = await self.games.channel_game(interaction.channel_id or 0)
         async with self.games.session(game_id or 0) as game:
             if game is None or not game.status.active:
                 await refuse(interaction, NO_GAME, new=command_field("new"))
             else:
                 await self.hands.show_hand(interaction, game)
-        await self.places.after_click(interaction)
+        await self.delivery.after_click(interaction)
 
     @app_commands.command(
         name="learn", description="A short private lesson: learn a game by playing"
@@ -398,8 +409,13 @@ class Kasino(
         channel's match standings. Ratings are not split by target: a target means wins.
         ``scope`` global: the global rating board of one game (by rating only)."""
         computers = opponents is not None and opponents.value == "computers"
+        if interaction.guild_id is None:  # no server here: its board is the global one
+            if (scope is not None and scope.value == "server") or target or sort_wins(sort):
+                await refuse(interaction, NO_SERVER_BOARD)
+                return
+            scope = SCOPES[1]
         if scope is not None and scope.value == "global":
-            if target is not None or (sort is not None and sort.value == "wins"):
+            if target is not None or sort_wins(sort):
                 await refuse(interaction, GLOBAL_BY_RATING)
                 return
             made = await self.global_scores_message(
@@ -427,6 +443,9 @@ class Kasino(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
     ) -> None:
         """The server's finished tournaments: who won most, then who reached the podium."""
+        if not bot_in_server(interaction):  # none are held here
+            await refuse(interaction, NO_TOURNAMENTS_HERE)
+            return
         made = await self.tournament_board_message(interaction, page)
         if made is not None:
             await interaction.response.send_message(embed=made[0], view=made[1])
@@ -439,7 +458,7 @@ class Kasino(
     async def profile(
         self,
         interaction: discord.Interaction,
-        member: discord.Member | None = None,
+        member: discord.User | None = None,
         variant: app_commands.Choice[str] | None = None,
     ) -> None:
         """Privately: matches, wins, rating and rank, per-round figures, streaks, the last
@@ -459,7 +478,7 @@ class Kasino(
 
     @app_commands.command(name="versus", description="You against another player, head to head")
     @app_commands.describe(member="The other player")
-    async def versus(self, interaction: discord.Interaction, member: discord.Member) -> None:
+    async def versus(self, interaction: discord.Interaction, member: discord.User) -> None:
         """Privately: matches against each other, wins each, as partners, last meetings."""
         await self.profiles.on_versus(interaction, member, private(interaction))
 
@@ -479,7 +498,7 @@ class Kasino(
     async def history(
         self,
         interaction: discord.Interaction,
-        member: discord.Member | None = None,
+        member: discord.User | None = None,
         variant: app_commands.Choice[str] | None = None,
     ) -> None:
         """Privately: a page of finished matches (date, variant, seats, final score,
@@ -511,7 +530,11 @@ class Kasino(
     async def help_command(self, interaction: discord.Interaction) -> None:
         """Privately, in the reader's language: every command of the group in one line (made
         from the group itself) and what the rating number means."""
-        embed = help_embed(self.__cog_app_commands_group__, private(interaction))
+        t = private(interaction)
+        embed = help_embed(self.__cog_app_commands_group__, t)
+        note = here_note(interaction, t)
+        if note is not None:  # where the bot is no member: what is different here
+            embed.add_field(name=t(HERE), value=note, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def rules_message(
@@ -535,6 +558,9 @@ class Kasino(
     ) -> None:
         """A server admin (Manage Server) chooses the language of the bot's public messages:
         the lobby, the table, turn notices, summaries and leaderboards."""
+        if not bot_in_server(interaction):  # a server's setting, where it added the bot
+            await refuse(interaction, NO_SERVER_LANGUAGE)
+            return
         if not interaction.permissions.manage_guild:
             await refuse(interaction, "Only someone with Manage Server can change the language.")
             return
@@ -574,6 +600,9 @@ class Kasino(
         chosen = None if style.value == FOLLOW_SERVER else style.value
         guild_id = interaction.guild_id or 0
         if scope is not None and scope.value == GUILD:
+            if not bot_in_server(interaction):  # a server's setting, where it added the bot
+                await refuse(interaction, NO_SERVER_DECK)
+                return
             if not interaction.permissions.manage_guild:
                 await refuse(
                     interaction, "Only someone with Manage Server can change the server's deck."
@@ -590,7 +619,10 @@ class Kasino(
             await self.inks.choose(USER, interaction.user.id, chosen)
             now_shown = self.inks.player_style(interaction.user.id, guild_id)
             deck = t(DECK_NAMES[now_shown])
-            if chosen is None:
+            if chosen is None and not bot_in_server(interaction):
+                text = t("Your hand and menus now follow each server's deck ({deck} here).",
+                         deck=deck)  # fmt: skip
+            elif chosen is None:
                 text = t("Your hand and menus now follow the server's deck ({deck}).", deck=deck)
             else:
                 text = t("Your hand and menus now show cards in {deck}.", deck=deck)
@@ -631,7 +663,7 @@ class Kasino(
             )
             log.info("game %s: stopped", game.id)
             self.table.follow(game)
-        await self.places.after_click(interaction)
+        await self.delivery.after_click(interaction)
 
     # ------------------------------------------------------------ tournaments
 
@@ -725,16 +757,14 @@ class Kasino(
     @tournament.command(name="drop", description="Leave the tournament (or drop a player)")
     @app_commands.describe(member="The organiser drops this player (default: yourself)")
     async def tournament_drop(
-        self, interaction: discord.Interaction, member: discord.Member | None = None
+        self, interaction: discord.Interaction, member: discord.User | None = None
     ) -> None:
         """Paired no more; the table one sits at is decided against them."""
         await self.tournaments.command(interaction, "drop", member)
 
     @tournament.command(name="add", description="Add a player to a running Swiss tournament")
     @app_commands.describe(member="The player to add (paired from the next round)")
-    async def tournament_add(
-        self, interaction: discord.Interaction, member: discord.Member
-    ) -> None:
+    async def tournament_add(self, interaction: discord.Interaction, member: discord.User) -> None:
         """The organiser adds a late player."""
         await self.tournaments.command(interaction, "add", member)
 
@@ -776,7 +806,7 @@ class Kasino(
         pool = self.bot.analysis_pool
         with pool.play_first() if pool is not None else contextlib.nullcontext():
             await self._on_component(interaction, raw_id, values)
-            await self.places.after_click(interaction)
+            await self.delivery.after_click(interaction)
 
     async def _on_component(
         self, interaction: discord.Interaction, raw_id: str, values: object
@@ -861,7 +891,7 @@ class Kasino(
         if click.kind == "review":
             await self.analysis.on_review(interaction, click)
             return
-        await self.places.before_click(interaction)
+        await self.delivery.before_click(interaction)
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):
                 return

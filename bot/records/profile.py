@@ -136,6 +136,7 @@ class Placed:
     row: RatingRow | None = None
     rank: int = 0
     count: int = 0
+    on_global_board: bool = False  # the rank is on the global board (a profile outside servers)
 
 
 @dataclass(slots=True)
@@ -305,7 +306,9 @@ def rating_line(placed: Placed, t: Lang, everywhere: Placed | None = None) -> st
             n=row.matches,
             needed=ratings.PROVISIONAL,
         )
-    if placed.rank:
+    if placed.rank and placed.on_global_board:
+        text += t(", #{rank} of {count} on the global board", rank=placed.rank, count=placed.count)
+    elif placed.rank:
         text += t(", #{rank} of {count} in this server", rank=placed.rank, count=placed.count)
     if glob is not None:
         text += t(" · everywhere {rating}", rating=glob.shown)

@@ -332,11 +332,17 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         variant: str | None = None,
         offset: int = 0,
         limit: int = 10,
+        channel_id: int | None = None,
     ) -> tuple[list[HistoryRow], int]:
         """One page of a server's finished matches, newest first (``user_id``: those the
-        person sat in; ``variant``: of that game only), and how many there are."""
+        person sat in; ``variant``: of that game only; ``channel_id``: played in that
+        channel only, as outside servers, where every game has the guild id 0), and how
+        many there are."""
         table = "finished" if user_id is None else "finished_players"
         where, params = ["guild_id = ?"], [guild_id]
+        if channel_id is not None:
+            where.append("game_id IN (SELECT id FROM games WHERE channel_id = ?)")
+            params.append(channel_id)
         if user_id is not None:
             where.append("user_id = ?")
             params.append(user_id)
@@ -549,9 +555,14 @@ class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, Tourn
         user_id: int,
         variant: str | None = None,
         limit: int | None = None,
+        channel_id: int | None = None,
     ) -> list[ResultLine]:
-        """A person's results in a server, newest first (``limit``: only that many)."""
+        """A person's results in a server, newest first (``limit``: only that many;
+        ``channel_id``: played in that channel only, as outside servers)."""
         where, params = "guild_id = ? AND user_id = ?", [guild_id, user_id]
+        if channel_id is not None:
+            where += " AND game_id IN (SELECT id FROM games WHERE channel_id = ?)"
+            params.append(channel_id)
         if variant:
             where += " AND variant = ?"
             params.append(variant)  # type: ignore[arg-type]

@@ -380,6 +380,8 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, channel_id)
     );
     CREATE INDEX stages_channel ON stages(channel_id);
+    -- a conversation's finished matches (its history outside servers) by its channel
+    CREATE INDEX games_channel ON games(channel_id);
     """,
 )
 

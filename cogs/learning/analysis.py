@@ -32,6 +32,7 @@ from bot.storage import Storage
 from cogs.common import NOT_MINE, private, refuse
 from cogs.components import KasinoButton
 from cogs.custom_ids import Click
+from cogs.places import RecordPlace
 from cogs.records.history import NO_RECORD, RecordFlow, own_message
 from cogs.settings.decks import Inks
 
@@ -287,7 +288,7 @@ class AnalysisFlow:
 
     async def _record(self, interaction: discord.Interaction, game_id: int) -> GameRecord | None:
         try:
-            return await self.records.record(game_id, interaction.guild_id or 0)
+            return await self.records.record(game_id, RecordPlace.of(interaction))
         except NoRecord as missing:
             await refuse(interaction, NO_RECORD[missing.reason], id=game_id)
             return None

@@ -23,7 +23,7 @@ Where a server has switched off Use External Apps, Discord makes the app's answe
 members ephemeral (``developers/topics/permissions.mdx``, USE_EXTERNAL_APPS: "When
 disabled, users will still be allowed to use their apps but the responses will be
 ephemeral"): a table carried by such a click would be seen by the clicker alone, so
-nothing is carried through it (:func:`answers_hidden`).
+nothing is carried through it (:func:`cogs.places.answers_forced_private`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import discord
 from bot.stages import Courier
 from bot.storage import Outgoing, Storage
 from bot.timers import now
+from cogs.places import answers_forced_private, bot_in_server
 from cogs.play.live import MARGIN, TOKEN_LIFE
 from cogs.play.outbox import Post, PostDone, TablePosted
 
@@ -55,23 +56,13 @@ TOKEN_SPENT = (401, 404)
 
 def courier_for(interaction: discord.Interaction) -> Courier:
     """How a game opened where ``interaction`` was made reaches its channel: through
-    clicks in a group DM or a DM between people, and in a server that did not install
-    the app (it is there only because a person installed it); else the bot posts."""
+    clicks in a group DM or a DM between people, and in a server the bot is no member of
+    (the app is there only because a person installed it); else the bot posts."""
     if interaction.context.private_channel:
         return Courier.INTERACTION
-    if interaction.guild_id is not None and not interaction.is_guild_integration():
+    if interaction.guild_id is not None and not bot_in_server(interaction):
         return Courier.INTERACTION
     return Courier.CHANNEL
-
-
-def answers_hidden(interaction: discord.Interaction) -> bool:
-    """Whether Discord makes the bot's answers to this person ephemeral: a server that did
-    not install the app, where they lack Use External Apps (the module docstring)."""
-    return (
-        interaction.guild_id is not None
-        and not interaction.is_guild_integration()
-        and not interaction.permissions.use_external_apps
-    )
 
 
 @dataclass(slots=True)
@@ -109,7 +100,8 @@ class ClickCourier:
         """Send what waits for the interaction's channel as its follow-ups (its response is
         made by now), within :data:`CARRIED_PER_CLICK`; the rest waits for the next click."""
         channel = interaction.channel_id
-        if channel is None or answers_hidden(interaction) or not interaction.response.is_done():
+        hidden = answers_forced_private(interaction)
+        if channel is None or hidden or not interaction.response.is_done():
             return
         lock = self._locks.get(channel)
         if lock is None:

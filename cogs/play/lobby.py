@@ -16,7 +16,7 @@ from bot.render import lobby_commitment, lobby_embed
 from bot.storage import ChannelBusy
 from bot.translator import command_name
 from cogs.common import ANSWERS_HIDDEN, NOT_MINE, cut_told, private, refuse, refuse_error
-from cogs.play.couriers import answers_hidden
+from cogs.places import answers_forced_private
 from cogs.play.table import TableFlow
 from cogs.play.views import lobby_view, rematch_cut_view, replay_only_view
 
@@ -52,7 +52,7 @@ class LobbyFlow:
     async def on_lobby(self, interaction: discord.Interaction, game: Game, action: str) -> None:
         """Join, Leave, Start, Cancel; the host's computer players and hints switch."""
         user = interaction.user
-        if action == "join" and answers_hidden(interaction):
+        if action == "join" and answers_forced_private(interaction):
             # the tables their clicks carried would be theirs alone (cogs.play.couriers)
             await refuse(interaction, ANSWERS_HIDDEN)
             return

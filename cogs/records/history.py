@@ -24,6 +24,7 @@ from bot.storage import CorruptGame, Storage
 from cogs.common import ELSEWHERE, GONE, NOT_MINE, private, refuse
 from cogs.components import kasino_ids
 from cogs.custom_ids import Click, HistoryPage
+from cogs.places import RecordPlace
 from cogs.play.views import history_view, replay_view
 from cogs.records.forgetting import PeopleCaches
 from cogs.settings.decks import Inks
@@ -47,25 +48,32 @@ NO_STEP = N_("Game #{id} has no step {step}: it has {steps}.")
 
 
 class _ServerGames:
-    """The storage as one server's records see it: another server's game does not exist.
+    """The storage as one place's records see it: another server's game does not exist
+    (outside servers: another conversation's, :class:`cogs.places.RecordPlace`).
 
     An outsider asking for a game id of another server is answered exactly as for an id
     no game has ("missing", from :func:`load_record` itself), before anything else is
     read: "not finished", "old" or "damaged" would tell that the number exists.
     """
 
-    def __init__(self, storage: Storage, guild_id: int) -> None:
+    def __init__(self, storage: Storage, place: RecordPlace) -> None:
         self._storage = storage
-        self._guild_id = guild_id
+        self._place = place
+        self.channel_id = 0  # the channel of the game read (kept with its record)
 
     async def get_game(self, game_id: int) -> Game | None:
         try:
             game = await self._storage.get_game(game_id)
         except CorruptGame as error:
-            if error.guild_id != self._guild_id:
-                return None  # another server's damaged game: not "damaged" here either
+            if error.guild_id != self._place.guild_id or self._place.channel_id is not None:
+                # another server's damaged game: not "damaged" here either (nor, outside
+                # servers, any: its channel is not known, so it is not this one's)
+                return None
             raise
-        return game if game is not None and game.guild_id == self._guild_id else None
+        if game is None or not self._place.holds(game.guild_id, game.channel_id):
+            return None
+        self.channel_id = game.channel_id
+        return game
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._storage, name)  # the moves and the time it finished
@@ -90,41 +98,46 @@ class RecordFlow:
         self.inks = inks
         self.people = people
         # a record names its players: dropped whenever anyone is forgotten
-        self._records: OrderedDict[int, tuple[GameRecord, int]] = OrderedDict()
+        # each with where its match was played (a server, or outside servers a channel)
+        self._records: OrderedDict[int, tuple[GameRecord, RecordPlace]] = OrderedDict()
         people.register("records", self._records.clear)
 
     # ---------------------------------------------------------------- records
 
-    async def record(self, game_id: int, guild_id: int) -> GameRecord:
-        """A finished match of this server's record (cached); :class:`NoRecord` else."""
+    async def record(self, game_id: int, place: RecordPlace | int) -> GameRecord:
+        """A finished match of this place's record (cached); :class:`NoRecord` else
+        (``place`` an id: a server's)."""
+        if isinstance(place, int):
+            place = RecordPlace(place)
         await self.people.fresh()  # a person forgotten in another process: not named
         cached = self._records.get(game_id)
         if cached is None:
             epoch = self.people.epoch
             try:
-                server = _ServerGames(self.storage, guild_id)
-                cached = await load_record(server, game_id, build=asyncio.to_thread)
+                server = _ServerGames(self.storage, place)
+                record, guild = await load_record(server, game_id, build=asyncio.to_thread)
+                cached = (record, RecordPlace(guild, server.channel_id))
             except NoRecord:
                 raise
             except (RecordError, CorruptGame) as error:
                 log.warning("game %s: record refused (%s)", game_id, error)
                 raise NoRecord("damaged") from None
             if epoch != self.people.epoch:  # read before a forgetting: served, not kept
-                return _here(cached, guild_id)
+                return _here(cached, place)
             table = cached[0].tournament
             if table is not None and table.get("seed") is None:
-                return _here(cached, guild_id)  # its tournament's seed comes with its end
+                return _here(cached, place)  # its tournament's seed comes with its end
             self._records[game_id] = cached
             while len(self._records) > CACHED_RECORDS:
                 self._records.popitem(last=False)
         self._records.move_to_end(game_id)
-        return _here(cached, guild_id)
+        return _here(cached, place)
 
     async def _record_or_refuse(
         self, interaction: discord.Interaction, game_id: int
     ) -> GameRecord | None:
         try:
-            return await self.record(game_id, interaction.guild_id or 0)
+            return await self.record(game_id, RecordPlace.of(interaction))
         except NoRecord as missing:
             await refuse(interaction, NO_RECORD[missing.reason], id=game_id)
             return None
@@ -135,10 +148,10 @@ class RecordFlow:
         self, interaction: discord.Interaction, page: HistoryPage, names: dict[int, str]
     ) -> tuple[discord.Embed, discord.ui.View] | None:
         """A history page, or ``None`` (refused: a page out of range)."""
-        guild = interaction.guild_id or 0
+        place = RecordPlace.of(interaction)
         offset = (page.page - 1) * HISTORY_PAGE
         rows, total = await self.storage.history(
-            guild, page.member, page.variant, offset, HISTORY_PAGE
+            place.guild_id, page.member, page.variant, offset, HISTORY_PAGE, place.channel_id
         )
         pages = max(1, -(-total // HISTORY_PAGE))
         if page.page > pages:
@@ -149,6 +162,8 @@ class RecordFlow:
         if page.member is not None:
             who = names.get(page.member) or f"<@{page.member}>"
         embed = history_embed(rows, who, page.variant, page.page, pages, t)
+        if place.channel_id is not None and who is None:  # no server: this conversation's
+            embed.title = t("Kasino history: this conversation")
         options = [(row.game_id, history_option_label(row, t)) for row in rows]
         view = history_view(page.member, page.variant, page.page, pages, options, t)
         return embed, view
@@ -225,7 +240,7 @@ class RecordFlow:
         if game is None:
             await refuse(interaction, GONE)
             return
-        if game.guild_id != interaction.guild_id:
+        if not RecordPlace.of(interaction).holds(game.guild_id, game.channel_id):
             await refuse(interaction, ELSEWHERE)
             return
         text = check_text(game, private(interaction))
@@ -257,11 +272,11 @@ class RecordFlow:
         )
 
 
-def _here(cached: tuple[GameRecord, int], guild_id: int) -> GameRecord:
-    """The record, if its match was played in this server; else :class:`NoRecord`, as
+def _here(cached: tuple[GameRecord, RecordPlace], place: RecordPlace) -> GameRecord:
+    """The record, if its match was played in this place; else :class:`NoRecord`, as
     for a game that does not exist (kept by its own server: here it does not exist)."""
-    record, guild = cached
-    if guild != guild_id:
+    record, played = cached
+    if not place.holds(played.guild_id, played.channel_id or 0):
         raise NoRecord("missing")
     return record
 

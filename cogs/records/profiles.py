@@ -22,6 +22,7 @@ from bot.tournaments.board import LAST_TOURNAMENTS
 from cogs.common import NOT_MINE, refuse
 from cogs.components import kasino_ids
 from cogs.custom_ids import ShowCard
+from cogs.places import RecordPlace, answers_forced_private
 from cogs.play.views import show_view
 
 DEFAULT_VARIANT = "swedish"
@@ -35,9 +36,18 @@ class ProfileFlow:
         self.storage = storage
         self.clock = time.time  # the puzzle streak's day (tests set another clock)
 
-    async def profile(self, guild_id: int, user_id: int, name: str, variant: str | None) -> Profile:
+    async def profile(
+        self,
+        guild_id: int,
+        user_id: int,
+        name: str,
+        variant: str | None,
+        channel_id: int | None = None,
+    ) -> Profile:
         """Everything a profile shows, for a person in a server (``variant``: of that game
-        alone; else all games, with the rating of the favourite one)."""
+        alone; else all games, with the rating of the favourite one). Outside servers
+        (``channel_id``: the conversation) its last results are this conversation's: they
+        name the other players, whom another conversation does not know."""
         storage = self.storage
         per = await storage.player_totals(guild_id, user_id)
         counts: dict[str, int] = {}
@@ -54,8 +64,12 @@ class ProfileFlow:
             tally = computers if vs else people
             # penalty points (Krypkasino) are kept apart from the points of other games
             tally.add(key, totals, penalties=key in LOWEST_WINS)
-        rating = Placed(*await storage.rating(guild_id, shown, user_id))
-        computer_rating = Placed(*await storage.rating(guild_id, shown, user_id, computers=True))
+        # outside servers (guild 0) the profile's ratings are the global ones, ranked there
+        on_global = guild_id == ratings.GLOBAL
+        rating = Placed(*await storage.rating(guild_id, shown, user_id), on_global)
+        computer_rating = Placed(
+            *await storage.rating(guild_id, shown, user_id, computers=True), on_global
+        )
         everywhere, computer_everywhere = Placed(), Placed()
         if guild_id != ratings.GLOBAL:  # a server's profile: its global ratings beside
             everywhere = Placed(*await storage.rating(ratings.GLOBAL, shown, user_id))
@@ -77,7 +91,9 @@ class ProfileFlow:
             favourite=favourite,
             longest=longest,
             current=current,
-            last=await storage.player_results(guild_id, user_id, variant, LAST_RESULTS),
+            last=await storage.player_results(
+                guild_id, user_id, variant, LAST_RESULTS, channel_id=channel_id
+            ),
             history=await self._history(guild_id, shown, user_id, rating.row is None),
             puzzle_streak=await puzzle_streak(storage, guild_id, user_id, self.clock()),
             tournaments=await storage.player_tournaments(
@@ -93,10 +109,16 @@ class ProfileFlow:
         return await self.storage.rating_history(guild_id, variant, user_id, computers=computers)
 
     async def profile_message(
-        self, guild_id: int, user_id: int, name: str, variant: str | None, t: Lang
+        self,
+        place: RecordPlace,
+        user_id: int,
+        name: str,
+        variant: str | None,
+        t: Lang,
     ) -> tuple[discord.Embed, list[discord.File]]:
         """The profile's embed and its picture (none before two rated matches)."""
-        profile = await self.profile(guild_id, user_id, name, variant)
+        guild_id = place.guild_id
+        profile = await self.profile(guild_id, user_id, name, variant, place.channel_id)
         seats = {user_id}
         for line in profile.last:
             lineup = ratings.Lineup.loads(line.lineup)
@@ -142,9 +164,9 @@ class ProfileFlow:
         """``/kasino profile``: privately, with the button to show it."""
         who = member or interaction.user
         embed, files = await self.profile_message(
-            interaction.guild_id or 0, who.id, who.display_name, variant, t
+            RecordPlace.of(interaction), who.id, who.display_name, variant, t
         )
-        view = show_view("profile", interaction.user.id, who.id, variant, t)
+        view = shown_in_channel(interaction, "profile", who.id, variant, t)
         await interaction.response.send_message(embed=embed, files=files, view=view, ephemeral=True)
 
     async def on_versus(
@@ -157,7 +179,7 @@ class ProfileFlow:
             return
         names = {me.id: me.display_name, member.id: member.display_name}
         embed = await self.versus_message(interaction.guild_id or 0, me.id, member.id, names, t)
-        view = show_view("versus", me.id, member.id, None, t)
+        view = shown_in_channel(interaction, "versus", member.id, None, t)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     async def on_show(self, interaction: discord.Interaction, show: ShowCard, public: Lang) -> None:
@@ -179,7 +201,7 @@ class ProfileFlow:
             names = await self.storage.recent_names(guild, [show.subject])
             name = names.get(show.subject) or _member_name(interaction, show.subject)
             embed, files = await self.profile_message(
-                guild, show.subject, name, show.variant, public
+                RecordPlace.of(interaction), show.subject, name, show.variant, public
             )
             await interaction.response.send_message(
                 embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none()
@@ -193,6 +215,17 @@ class ProfileFlow:
         await interaction.response.send_message(
             embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )
+
+
+def shown_in_channel(
+    interaction: discord.Interaction, kind: str, subject: int, variant: str | None, t: Lang
+) -> discord.ui.View:
+    """The "Show in channel" button of a private view; none where Discord makes every
+    answer private (a server without the bot and Use External Apps off): it would show
+    the view to no one else."""
+    if answers_forced_private(interaction):
+        return discord.ui.View(timeout=None)
+    return show_view(kind, interaction.user.id, subject, variant, t)
 
 
 def _member_name(interaction: discord.Interaction, user_id: int) -> str:

@@ -34,6 +34,7 @@ from bot.tournaments.pairing import total_rounds
 from bot.tournaments.settings import settings_problem
 from cogs.common import NOT_MINE, cut_told, private, refuse, tell
 from cogs.custom_ids import Click
+from cogs.places import NO_TOURNAMENTS_HERE, bot_in_server
 from cogs.tournaments.rounds import RoundRunner
 
 if TYPE_CHECKING:
@@ -94,6 +95,9 @@ class TournamentFlow:
     ) -> None:
         """Open a tournament's sign-up in this channel."""
         t = private(interaction)
+        if not bot_in_server(interaction):  # threads are the server's: refused there
+            await refuse(interaction, NO_TOURNAMENTS_HERE)
+            return
         if not may_organise(interaction):
             await refuse(interaction, "Only someone with Manage Server or the role"
                          " “Tournament organiser” can open a tournament.")  # fmt: skip
@@ -306,9 +310,12 @@ class TournamentFlow:
     # -------------------------------------------------------------- commands
 
     async def command(self, interaction: discord.Interaction, action: str,
-                      member: discord.Member | None = None) -> None:  # fmt: skip
+                      member: discord.abc.User | None = None) -> None:  # fmt: skip
         """``start``, ``drop``, ``add``, ``pause``, ``resume``, ``end``, ``standings`` on
         this channel's open tournament (or, in a table's thread, its parent's)."""
+        if not bot_in_server(interaction):  # none can be open here: said why
+            await refuse(interaction, NO_TOURNAMENTS_HERE)
+            return
         channel = interaction.channel
         channel_id = interaction.channel_id or 0
         if isinstance(channel, discord.Thread) and channel.parent_id:
@@ -344,7 +351,7 @@ class TournamentFlow:
         interaction: discord.Interaction,
         row: TournamentRow,
         action: str,
-        member: discord.Member | None,
+        member: discord.abc.User | None,
     ) -> bool:
         """The organiser's commands (inside the session); ``True``: the tournament may
         move on now."""
@@ -438,7 +445,7 @@ class TournamentFlow:
         return ended
 
     async def add(
-        self, interaction: discord.Interaction, row: TournamentRow, member: discord.Member | None
+        self, interaction: discord.Interaction, row: TournamentRow, member: discord.abc.User | None
     ) -> bool:
         """The organiser adds a player to a running Swiss (paired from the next round)."""
         if member is None:

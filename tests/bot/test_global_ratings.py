@@ -149,6 +149,7 @@ def as_version_14(target: Path | str) -> None:
         "DROP INDEX outbox_courier",
         "ALTER TABLE outbox DROP COLUMN courier",
         "DROP TABLE stages",
+        "DROP INDEX games_channel",
     ]
     for sql in old:
         execute(target, for_postgres(sql) if is_postgres(target) else sql)

@@ -6,7 +6,7 @@ Two bot processes (threads with an event loop and a SimCord Discord each, as in
 can reach only its own channels) run shards 0 and 1 of 2. Anna (shard 0's server) and Erik
 (shard 1's) play one match, each from the table in their own channel: a move made through
 one process is committed there and posted to the other's channel by the other process,
-told by PostgreSQL's NOTIFY (``cogs.play.places.Places.posted``). Shard 1's process is killed
+told by PostgreSQL's NOTIFY (``cogs.play.delivery.Delivery.posted``). Shard 1's process is killed
 and restarted mid-match: what was committed meanwhile for its channel is posted when it
 starts again, and the match goes on to the end, shown in both channels.
 """

@@ -1,6 +1,6 @@
 """The tests' Discord for user installs (``tests/bot/user_installs.py``), tested with a tiny
 discord.py bot (not Kasino) that has a user-installable command and a button: each rule
-the harness models, then one Kasino check (``/kasino new`` in a group DM is offered to the
+the harness models, then one Kasino check (``/kasino`` in a group DM is offered to the
 person who installed the app only)."""
 
 from __future__ import annotations
@@ -431,15 +431,17 @@ class TestTinyBot:
 # ------------------------------------------------------------------------- Kasino
 
 
-async def test_kasino_new_needs_the_app_installed_in_a_group_dm(harness: Harness) -> None:
-    """``/kasino`` is installable to a person's account: in a group DM Discord offers it
-    to the person who installed the app, not to the others there (they press buttons)."""
+async def test_kasino_is_offered_in_a_group_dm_to_who_installed_it(harness: Harness) -> None:
+    """``/kasino`` is installable to users: Discord offers it in a group DM to the person
+    who installed the app, and not to one who did not."""
     env = harness.env
     gdm = harness.group_dm(env.create_user("sara"), env.create_user("olle"))
+    with no_channel_calls(harness.installs):  # type: ignore[arg-type]
+        answer = await gdm.members[0].slash("kasino rules")
+    assert answer.ephemeral and answer.response.embeds[0].title == "Kasino rules"
     with pytest.raises(NotRunnableHere) as refusal:
-        await gdm.members[1].slash("kasino new")
+        await gdm.members[1].slash("kasino rules")
     assert refusal.value.reason == "not-installed"
-    assert harness.installs is not None and harness.installs.attempts == []
 
 
 class ShardedTinyBot(commands.AutoShardedBot):

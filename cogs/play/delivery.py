@@ -1,6 +1,6 @@
-"""The places games are shown in, as the cog sees them (:mod:`bot.stages`): which process
-posts what was committed, and what a click in a place reached only through clicks does
-besides its own work.
+"""How a game's messages reach the places it is shown in (:mod:`bot.stages`), as the cog
+sees it: which process posts what was committed, and what a click in a place reached
+only through clicks does besides its own work.
 
 - **Posts across shards.** Only the process running a server's shard may post to its
   channels (within each channel's budget, :mod:`cogs.play.outbox`). The posts a save
@@ -29,8 +29,8 @@ from cogs.play.couriers import ClickCourier, courier_for
 from cogs.play.outbox import NOTICE, Outbox
 
 
-class Places:
-    """What the cog does for the places games are shown in (the module docstring)."""
+class Delivery:
+    """What the cog does to deliver games' messages (the module docstring)."""
 
     def __init__(self, bot: Any, outbox: Outbox, clock: GameClock, courier: ClickCourier) -> None:
         self.bot = bot

@@ -122,6 +122,18 @@ def fits(a: Entry, b: Entry, now: float) -> bool:
     return gap <= window(now - a.joined_at) and gap <= window(now - b.joined_at)
 
 
+def rating_range(entry: Entry, now: float) -> tuple[float, float]:
+    """The ratings an entry may meet now, by its own window (the other's must fit too):
+    what its waiting message may show."""
+    reach = window(now - entry.joined_at)
+    return entry.rating - reach, entry.rating + reach
+
+
+def computer_due(entry: Entry, now: float) -> bool:
+    """Whether the entry has waited long enough to be offered the computer."""
+    return now - entry.joined_at >= OFFER_COMPUTER_AFTER
+
+
 def blocked(a: int, b: int, blocks: Collection[tuple[int, int]]) -> bool:
     """Whether either person blocked the other (``blocks``: (blocker, blocked) pairs)."""
     return (a, b) in blocks or (b, a) in blocks

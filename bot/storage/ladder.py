@@ -44,7 +44,7 @@ DIRECT = 0  # the guild id of an entry made in a DM or group DM (no server)
 
 _COLUMNS = (
     "user_id, variant, players, guild_id, channel_id, courier, name, rating, joined_at,"
-    " message_id, locale"
+    " message_id, locale, offered_at"
 )
 _OF_GAME = "SELECT user_id FROM ladder_queue WHERE variant = ? AND players = ?"
 
@@ -54,7 +54,8 @@ class QueueEntry:
     """A person waiting in the ladder's pool: the game, where they wait (``guild_id``
     :data:`DIRECT` for a DM or group DM; ``courier`` 'channel' or 'interaction', as
     :mod:`bot.stages`), the name and global rating (shown points) they joined with, when,
-    their waiting message (once posted) and their language."""
+    their waiting message (once posted), their language, and when they were offered a game
+    with the computer (:meth:`LadderQueries.offer_computer`)."""
 
     user_id: int
     variant: str
@@ -67,6 +68,7 @@ class QueueEntry:
     joined_at: float
     message_id: int | None = None
     locale: str | None = None
+    offered_at: float | None = None
 
     @property
     def entry(self) -> Entry:
@@ -87,11 +89,13 @@ class Joined:
 
 
 def _entry(row: Sequence[Any]) -> QueueEntry:
-    user, variant, players, guild, channel, courier, name, rating, at, message, locale = row
+    user, variant, players, guild, channel, courier, name, rating, at, message, locale, offered = (
+        row
+    )
     return QueueEntry(
         int(user), str(variant), int(players), int(guild), int(channel), str(courier),
         str(name), float(rating), float(at), None if message is None else int(message),
-        None if locale is None else str(locale),
+        None if locale is None else str(locale), None if offered is None else float(offered),
     )  # fmt: skip
 
 
@@ -140,15 +144,16 @@ class LadderQueries(Queries):
         if until is not None:
             return Joined("paused", paused_until=until)
         old = await self.ladder_entry(entry.user_id)
-        entry = replace(entry, message_id=None)  # its waiting message is posted after
+        # its waiting message is posted after, and the computer not offered yet
+        entry = replace(entry, message_id=None, offered_at=None)
         values = [getattr(entry, name.strip()) for name in _COLUMNS.split(",")]
         sql = (
-            f"INSERT INTO ladder_queue ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+            f"INSERT INTO ladder_queue ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
             " ON CONFLICT (user_id) DO UPDATE SET variant = excluded.variant,"
             " players = excluded.players, guild_id = excluded.guild_id,"
             " channel_id = excluded.channel_id, courier = excluded.courier,"
             " name = excluded.name, rating = excluded.rating, joined_at = excluded.joined_at,"
-            " message_id = NULL, locale = excluded.locale"
+            " message_id = NULL, locale = excluded.locale, offered_at = NULL"
         )
         await self.write([Statement(sql, values)])
         return Joined(replaced=old)
@@ -161,6 +166,20 @@ class LadderQueries(Queries):
                 Statement(
                     "UPDATE ladder_queue SET message_id = ? WHERE user_id = ? AND joined_at = ?",
                     (message_id, user_id, joined_at),
+                )
+            ]
+        )
+        return bool(changed)
+
+    async def offer_computer(self, user_id: int, joined_at: float, now: float) -> bool:
+        """Note that the entry was offered a game with the computer; ``True`` only the
+        first time for that entry (whichever process asks), so it is offered once."""
+        (changed,) = await self.write(
+            [
+                Statement(
+                    "UPDATE ladder_queue SET offered_at = ? WHERE user_id = ? AND joined_at = ?"
+                    " AND offered_at IS NULL",
+                    (now, user_id, joined_at),
                 )
             ]
         )

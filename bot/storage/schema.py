@@ -383,10 +383,10 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # version 18: the ladder (bot.ladder, bot.storage.ladder): the pool, one entry per
     # person (where they wait, the name and global rating they joined with, their waiting
-    # message); blocks; who met whom in each person's last ladder matches; abandoned
-    # ladder matches (once per match) that pause queueing; the servers whose admin turned
-    # the ladder off (a table of its own: guild_settings' rows are deleted when a server
-    # goes back to its own language)
+    # message, when the computer was offered to them); blocks; who met whom in each
+    # person's last ladder matches; abandoned ladder matches (once per match) that pause
+    # queueing; the servers whose admin turned the ladder off (a table of its own:
+    # guild_settings' rows are deleted when a server goes back to its own language)
     """
     CREATE TABLE ladder_queue (
         user_id     INTEGER NOT NULL PRIMARY KEY,
@@ -399,7 +399,8 @@ MIGRATIONS: tuple[str, ...] = (
         rating      REAL    NOT NULL,
         joined_at   REAL    NOT NULL,
         message_id  INTEGER,
-        locale      TEXT
+        locale      TEXT,
+        offered_at  REAL
     );
     CREATE INDEX ladder_queue_game ON ladder_queue(variant, players, joined_at);
     CREATE INDEX ladder_queue_guild ON ladder_queue(guild_id);

@@ -71,6 +71,13 @@ async def test_join_replace_leave_and_counts(db_path: Path | str) -> None:
         forged = QueueEntry(4, "swedish", 2, SERVER, CHANNEL, "carrier pigeon", "x", 1500, 30.0)
         assert (await storage.join_ladder(forged, 30.0)).refused == "courier"
         assert await storage.ladder_entry(4) is None
+        # the computer is offered once per entry, whichever process asks
+        assert await storage.offer_computer(3, 22.0, 210.0)
+        assert not await storage.offer_computer(3, 22.0, 215.0)
+        assert (await storage.ladder_entry(3)).offered_at == 210.0  # type: ignore[union-attr]
+        await storage.join_ladder(person(3, 300.0, guild=DIRECT), 300.0)  # a new entry
+        assert (await storage.ladder_entry(3)).offered_at is None  # type: ignore[union-attr]
+        assert not await storage.offer_computer(3, 22.0, 301.0)  # the old entry's: gone
     finally:
         await storage.close()
 

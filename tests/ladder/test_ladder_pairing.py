@@ -13,15 +13,18 @@ from hypothesis import strategies as st
 
 from bot.ladder import (
     ABANDON_WINDOW,
+    OFFER_COMPUTER_AFTER,
     PAUSE_FIRST,
     PAUSE_MOST,
     WIDEST_AFTER,
     Entry,
     Group,
+    computer_due,
     is_ladder_game,
     ladder_counts,
     pairings,
     paused_until,
+    rating_range,
     window,
 )
 from bot.models import VARIANT_NAMES
@@ -158,6 +161,23 @@ def test_the_window_is_the_documented_one() -> None:
     assert window(WIDEST_AFTER) == 300 == window(3600) and WIDEST_AFTER == 100
     for waited in range(0, 400, 3):
         assert window(waited) == documented_window(waited)
+
+
+def test_the_range_a_waiting_message_shows_and_the_computers_offer() -> None:
+    entry = Entry(1, "swedish", 2, 1500, NOW - 25)
+    assert rating_range(entry, NOW) == (1400, 1600)
+    assert not computer_due(entry, NOW) and OFFER_COMPUTER_AFTER == 180
+    assert computer_due(entry, NOW - 25 + 180)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0, 3 * 24 * 3600), max_size=12), st.floats(0, 3 * 24 * 3600))
+def test_one_more_abandonment_never_shortens_a_pause(abandons: list[float], extra: float) -> None:
+    now = max([*abandons, extra])
+    before = paused_until(abandons, now) or now
+    after = paused_until([*abandons, extra], now) or now
+    assert after >= before
+    assert after - now <= PAUSE_MOST
 
 
 def test_the_games_people_queue_for() -> None:

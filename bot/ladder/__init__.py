@@ -29,7 +29,9 @@ The rules, with their numbers (players see them in docs/players.md, "The ladder"
   - 3 to 6 players: a group where nobody has met recently if there is one, and among
     those the longest-waiting group (its other members' join times, compared oldest
     first, earliest wins); the search looks at most :data:`GROUP_SEARCH_LIMIT` partial
-    groups per entry (a bound no real pool reaches).
+    groups per entry and :data:`GAME_SEARCH_LIMIT` per game in one call (bounds no real
+    pool reaches: a pool where most people block most others could; past them, the
+    entries not yet reached wait for the next call).
 
   An entry that fits nobody stays, and the next one chooses. So nobody who fits is left
   waiting: an entry left in the pool fits no group made of entries placed after its turn
@@ -59,6 +61,7 @@ WIDEST_AFTER = (WINDOW_CAP - WINDOW_START) / WINDOW_STEP * WINDOW_EVERY  # 100 s
 RECENT_MATCHES = 3  # a person's last ladder matches whose opponents are avoided
 OFFER_COMPUTER_AFTER = 180.0  # seconds waited before a game with the computer is offered
 GROUP_SEARCH_LIMIT = 20_000  # partial groups tried per entry, at most (3 to 6 players)
+GAME_SEARCH_LIMIT = 100_000  # ... and per game in one call of pairings()
 KRYPKASINO = "krypkasino"
 
 ABANDON_WINDOW = 24 * 3600.0  # abandonments within this long count towards a pause
@@ -196,6 +199,7 @@ def _game_pairings(
     """One game's groups: its entries (queue order) choose in turn."""
     placed: set[int] = set()
     groups: list[Group] = []
+    budget = [GROUP_SEARCH_LIMIT, GAME_SEARCH_LIMIT]  # left: this entry's, this game's
     for index, chooser in enumerate(waiting):
         if chooser.user_id in placed:
             continue
@@ -208,7 +212,7 @@ def _game_pairings(
         if size == 2:
             found = _best_partner(chooser, others, recent)
         else:
-            found = _oldest_group(chooser, others, size, now, blocks, recent)
+            found = _oldest_group(chooser, others, size, now, blocks, recent, budget)
         if found is not None:
             groups.append(found)
             placed.update(e.user_id for e in found)
@@ -237,13 +241,14 @@ def _oldest_group(
     now: float,
     blocks: frozenset[tuple[int, int]],
     recent: Mapping[int, Collection[int]],
+    budget: list[int],
 ) -> Group | None:
     """The chooser's group of ``size``: one where nobody met recently if any, else any;
     the longest-waiting such group (``others`` are in queue order, so the first group a
     depth-first search finds is the one whose members joined earliest)."""
     fresh = [e for e in others if not met(chooser.user_id, e.user_id, recent)]
     for pool, avoid in ((fresh, True), (list(others), False)):
-        budget = [GROUP_SEARCH_LIMIT]
+        budget[0] = GROUP_SEARCH_LIMIT
         found = _search(pool, 0, [chooser], size, now, blocks, recent if avoid else {}, budget)
         if found is not None:
             return tuple(found)
@@ -267,7 +272,8 @@ def _search(
         return group
     for i in range(start, len(pool) - (size - len(group)) + 1):
         budget[0] -= 1
-        if budget[0] < 0:
+        budget[1] -= 1
+        if budget[0] < 0 or budget[1] < 0:
             return None
         candidate = pool[i]
         if all(

@@ -177,7 +177,7 @@ def test_one_more_abandonment_never_shortens_a_pause(abandons: list[float], extr
     before = paused_until(abandons, now) or now
     after = paused_until([*abandons, extra], now) or now
     assert after >= before
-    assert after - now <= PAUSE_MOST
+    assert after - now <= PAUSE_MOST + 1e-6  # (float sums)
 
 
 def test_the_games_people_queue_for() -> None:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from bot.models import LOWEST_WINS, Game, Status, lowest_wins
 from bot.records import ratings
 from bot.stages import Courier, Stage
+from bot.storage.ladder import LadderQueries
 from bot.storage.lessons import LessonQueries
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
 from bot.storage.privacy import PrivacyQueries
@@ -61,7 +62,9 @@ DECK_KINDS = ("guild", "user")  # whose card deck a ``deck_styles`` row is
 NO_GAME = -1  # the version :meth:`Storage.game_lock` gives for a game with no row
 
 
-class Storage(OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, TournamentQueries):
+class Storage(
+    OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, TournamentQueries, LadderQueries
+):
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 
     ``shared``: other processes may write the same database (PostgreSQL), so a loaded

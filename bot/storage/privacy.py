@@ -40,6 +40,13 @@ FORGET: tuple[str, ...] = (
     "UPDATE games SET host_id = 0 WHERE host_id = ?",
     "DELETE FROM puzzle_attempts WHERE user_id = ?",
     "UPDATE tournaments SET organiser_id = 0 WHERE organiser_id = ?",
+    # the ladder: their entry, their blocks and others' blocks of them, their meetings
+    "DELETE FROM ladder_queue WHERE user_id = ?",
+    "DELETE FROM ladder_blocks WHERE user_id = ?",
+    "DELETE FROM ladder_blocks WHERE blocked_id = ?",
+    "DELETE FROM ladder_recent WHERE user_id = ?",
+    "DELETE FROM ladder_recent WHERE other_id = ?",
+    "DELETE FROM ladder_abandons WHERE user_id = ?",
 )
 
 

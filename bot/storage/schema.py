@@ -383,6 +383,54 @@ MIGRATIONS: tuple[str, ...] = (
     -- a conversation's finished matches (its history outside servers) by its channel
     CREATE INDEX games_channel ON games(channel_id);
     """,
+    # version 18: the ladder (bot.ladder, bot.storage.ladder): the pool, one entry per
+    # person (where they wait, the name and global rating they joined with, their waiting
+    # message, when the computer was offered to them); blocks; who met whom in each
+    # person's last ladder matches; abandoned ladder matches (once per match) that pause
+    # queueing; the servers whose admin turned the ladder off (a table of its own:
+    # guild_settings' rows are deleted when a server goes back to its own language)
+    """
+    CREATE TABLE ladder_queue (
+        user_id     INTEGER NOT NULL PRIMARY KEY,
+        variant     TEXT    NOT NULL,
+        players     INTEGER NOT NULL,
+        guild_id    INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        courier     TEXT    NOT NULL DEFAULT 'channel',
+        name        TEXT    NOT NULL,
+        rating      REAL    NOT NULL,
+        joined_at   REAL    NOT NULL,
+        message_id  INTEGER,
+        locale      TEXT,
+        offered_at  REAL
+    );
+    CREATE INDEX ladder_queue_game ON ladder_queue(variant, players, joined_at);
+    CREATE INDEX ladder_queue_guild ON ladder_queue(guild_id);
+    CREATE TABLE ladder_blocks (
+        user_id     INTEGER NOT NULL,
+        blocked_id  INTEGER NOT NULL,
+        at          REAL    NOT NULL,
+        PRIMARY KEY (user_id, blocked_id)
+    );
+    CREATE INDEX ladder_blocks_blocked ON ladder_blocks(blocked_id);
+    CREATE TABLE ladder_recent (
+        user_id     INTEGER NOT NULL,
+        other_id    INTEGER NOT NULL,
+        paired_at   REAL    NOT NULL,
+        PRIMARY KEY (user_id, other_id)
+    );
+    CREATE INDEX ladder_recent_other ON ladder_recent(other_id);
+    CREATE TABLE ladder_abandons (
+        user_id     INTEGER NOT NULL,
+        game_id     INTEGER NOT NULL,
+        at          REAL    NOT NULL,
+        PRIMARY KEY (user_id, game_id)
+    );
+    CREATE TABLE ladder_off (
+        guild_id    INTEGER NOT NULL PRIMARY KEY,
+        updated_at  REAL    NOT NULL
+    );
+    """,
 )
 
 # Steps of a migration computed in Python, run in its transaction after its statements
@@ -398,6 +446,7 @@ TABLES: tuple[str, ...] = (
     "analyses",
     "puzzle_days", "puzzle_attempts", "lesson_progress",
     "tournaments", "tournament_entrants", "tournament_tables", "tournament_places",
+    "ladder_queue", "ladder_blocks", "ladder_recent", "ladder_abandons", "ladder_off",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = (
     "games", "moves", "results", "outbox", "rating_changes", "forgotten",

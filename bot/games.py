@@ -299,7 +299,7 @@ class GameService:
             extra["courier"] = courier.value
         # the match seed is drawn now, and its commitment shown on the lobby, before
         # anyone presses Start (whose click cuts the first deal: bot.records.seal)
-        extra["seed"] = self._draw_seed()
+        extra["seed"] = self.draw_seed()
         game = Game(0, guild_id, channel_id, int(host.user_id or 0), options, [host], extra=extra)
         await self.storage.create_game(game, now())
         self._games[game.id] = game
@@ -513,7 +513,7 @@ class GameService:
         self.deal_match(game, click_id, user_id)
         await self._commit(game, announce)
 
-    def _draw_seed(self) -> str | int:
+    def draw_seed(self) -> str | int:
         """A match seed: secret in production, reproducible with a test seed."""
         return new_seed() if self._secret_seeds else self._rng.getrandbits(64)
 
@@ -549,7 +549,7 @@ class GameService:
         # (a match finished before that has none: drawn now)
         seed = game.extra.pop("seed", None)
         if seed is None:
-            seed = self._draw_seed()
+            seed = self.draw_seed()
         # the cut, fixed now for every round: the click and each person's own cut (made
         # in the lobby), by seat: no user id in it (bot.records.seal)
         cut = players_cut(start_cut(click_id, how), self._seat_cuts(game))
@@ -778,7 +778,7 @@ class GameService:
             # shown in the end message, before anyone clicks (the click cuts its deal); a
             # tournament's table has none (its thread belongs to the tournament)
             if not game.in_tournament:
-                game.extra["next_seed"] = self._draw_seed()
+                game.extra["next_seed"] = self.draw_seed()
             return self.results(game)
         if mover.idle >= self.config.max_auto_moves:
             outcome.abandoned = True

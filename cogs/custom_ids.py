@@ -109,6 +109,9 @@ PRACTICE_KINDS = {
     "xhand": "hand", "xcard": "card", "xtake": "take", "xpick": "pick", "xwhich": "which",
 }  # fmt: skip
 BUTTON_KINDS += ("xhand",)
+# The ladder's waiting message (cogs.ladder): ``k:ladder:leave:<user>``, its owner's
+LADDER_ACTIONS = ("leave",)
+BUTTON_KINDS += ("ladder",)
 SELECT_KINDS += ("xcard", "xtake", "xpick", "xwhich")
 BUTTON_KINDS += ("learn",)
 BUTTON_KINDS += ("tboard",)  # the server's tournaments board (/kasino tournaments)
@@ -260,6 +263,11 @@ def parse_click(text: object, values: object = None) -> Click:
     if kind == "gscores":
         _no_values(values)
         return Click("gscores", scores=_global_scores(fields))
+    if kind == "ladder":
+        _no_values(values)
+        if len(fields) != 2 or fields[0] not in LADDER_ACTIONS:
+            raise BadComponent(f"not a ladder button: {text!r}")
+        return Click("ladder", user=number(fields[1], MAX_ID, 1), action=fields[0])
     if kind == "tboard":
         _no_values(values)
         if len(fields) != 1:

@@ -21,7 +21,7 @@ from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import MESSAGE_COLUMNS, GameError, GameService
 from bot.help_text import help_embed
 from bot.i18n import N_, languages, native_name
-from bot.models import VARIANT_NAMES, GameOptions, Seat, Status, options_problem
+from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, options_problem
 from bot.records.profile import ratings_embed
 from bot.records.ratings import GLOBAL
 from bot.render import ended_text, lobby_embed, scores_embed, standings
@@ -49,6 +49,7 @@ from cogs.common import (
 )
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
+from cogs.ladder.queue import GAME_NOTICE, LadderFlow
 from cogs.learning.analysis import AnalysisFlow
 from cogs.learning.lessons import LessonFlow
 from cogs.learning.practice import PracticeFlow
@@ -177,6 +178,8 @@ class Kasino(
         # what a game reached only through clicks shows waits for the next click there
         self.courier = ClickCourier(bot.storage, self._table_posted, bot.storage.post_done)
         self.delivery = Delivery(bot, outbox, self.clock, self.courier)
+        # the ladder: /kasino queue, its pairing rounds, the matches it makes
+        self.ladder = LadderFlow(bot, self.games, self.table, self.keep_clock)
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
         # every cache that can hold a person, dropped at once when anyone is forgotten
@@ -224,6 +227,8 @@ class Kasino(
         for game_id, deadline in await storage.deadlines(shards):
             self.timers.schedule(game_id, deadline)
         await self.delivery.start()  # what its channels must still be shown, and notices
+        await storage.listen(GAME_NOTICE, self._ladder_game)
+        await self.ladder.load()
         for game_id in await storage.tableless_games(shards):
             async with self.games.session(game_id) as game:
                 if game is not None and game.status is Status.PLAYING and not game.message_id:
@@ -237,6 +242,7 @@ class Kasino(
     async def cog_unload(self) -> None:
         """Stop the timers (their deadlines stay in the database)."""
         self.timers.cancel_all()
+        await self.ladder.close()
         await self.rounds.close()
         await self.analysis.close()
         await self.forget_posts.close()
@@ -245,7 +251,43 @@ class Kasino(
         self.practice.close()
         self.bot.remove_dynamic_items(KasinoButton, KasinoSelect)
 
+    def keep_clock(self, game: Game) -> None:
+        """A match made here whose clock is its home shard's process's: kept here, or that
+        process is told (a ladder match paired by another shard's process)."""
+        if self.bot.owns_guild(game.guild_id):
+            self.timers.schedule(game.id, game.deadline)
+        else:
+            self.delivery.chore(self.games.storage.notify(GAME_NOTICE, str(game.id)))
+
+    def _ladder_game(self, payload: str) -> None:
+        """Another process made a ladder match: if its home is this process's, its clock
+        is kept here."""
+        if payload.isdigit():
+            self.delivery.chore(self._keep_clock_of(int(payload)))
+
+    async def _keep_clock_of(self, game_id: int) -> None:
+        game = await self.games.storage.get_game(game_id)
+        if game is not None and game.deadline and self.bot.owns_guild(game.guild_id):
+            self.timers.schedule(game.id, game.deadline)
+
     # --------------------------------------------------------------- commands
+
+    @app_commands.command(
+        name="queue", description="Find an opponent from any server: a rated ladder match"
+    )
+    @app_commands.describe(
+        variant="Which game (default Swedish Kasino)",
+        players="Players at the table (default 2; 4 play in partnerships; Krypkasino 3 to 6)",
+    )
+    @app_commands.choices(variant=VARIANTS)
+    async def queue(
+        self,
+        interaction: discord.Interaction,
+        variant: app_commands.Choice[str] | None = None,
+        players: app_commands.Range[int, 2, 6] = 2,
+    ) -> None:
+        """Wait here for a fair opponent from any server."""
+        await self.ladder.queue(interaction, variant.value if variant else "swedish", players)
 
     @app_commands.command(name="new", description="Open a Kasino lobby in this channel")
     @app_commands.describe(
@@ -857,6 +899,9 @@ class Kasino(
                 return
             embed, view = await self.rules_message(interaction, click.variant)
             await interaction.response.edit_message(embed=embed, view=view)
+            return
+        if click.kind == "ladder":
+            await self.ladder.on_leave(interaction, click.user)
             return
         if click.kind == "forget":
             await self.privacy.on_answer(interaction, click)

@@ -53,19 +53,19 @@ class Delivery:
         self.outbox.put_records([post for post in posts if owns(post.guild_id)])
         storage = self.clock.games.storage
         for guild in sorted({post.guild_id for post in posts if not owns(post.guild_id)}):
-            self._chore(storage.notify(NOTICE, str(guild)))
+            self.chore(storage.notify(NOTICE, str(guild)))
 
     def noticed(self, payload: str) -> None:
         """Another process committed posts for the server ``payload``: if this process
         runs it, its waiting posts are read and queued."""
         if payload.isdigit() and self.bot.owns_guild(int(payload)):
-            self._chore(self._queue_pending())
+            self.chore(self._queue_pending())
 
     async def _queue_pending(self) -> None:
         storage = self.clock.games.storage
         self.outbox.put_records(await storage.pending_posts(self.bot.config.shards))
 
-    def _chore(self, work: Coroutine[Any, Any, None]) -> None:
+    def chore(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` in the background, kept until done (the loop holds tasks weakly)."""
         task = asyncio.get_running_loop().create_task(work)
         self._chores.add(task)

@@ -1,0 +1,1 @@
+"""The ladder: a rated game against someone from any server (``/kasino queue``)."""

@@ -1,0 +1,308 @@
+"""``/kasino queue``: the ladder's pool (:mod:`bot.ladder`, :mod:`bot.storage.ladder`) and
+the matches it makes, each shown where each player queued (:mod:`bot.stages`).
+
+A person queues where they typed it, in a channel the bot posts to (a server that added
+it, a thread there, the bot's own DM): the answer is their public waiting message ("🔎
+looking for an opponent", since when, the rating window, how many wait for each game,
+never who) with **Leave the queue**. A process tries to pair at every queue and every
+:data:`PAIR_EVERY` seconds (the windows widen with time). A group found is one game:
+seated in the order the pairing gives, shown in the first person's channel (its home)
+and in each other player's (its mirrors), each in its server's language; the waiting
+messages say who they were paired with. Posts for another shard's server are posted by
+that shard's process (:mod:`cogs.play.delivery`), and so is the game's clock: the
+process that runs the home's shard is told (:data:`GAME_NOTICE`) and keeps its timer.
+
+Not where the bot may only answer clicks (a group DM, a server that did not add it):
+pairing happens while nobody clicks, and nothing could tell the person there that their
+game has begun.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+import discord
+
+from bot import timers
+from bot.engine import rules_for
+from bot.games import GameService
+from bot.i18n import N_, Lang
+from bot.ladder import KRYPKASINO, rating_range
+from bot.models import Game, GameOptions, Seat
+from bot.records import ratings
+from bot.records.ratings import GLOBAL
+from bot.render import relative_time, variant_name
+from bot.stages import Courier, Stage, stages_of
+from bot.storage import ChannelBusy, Storage
+from bot.storage.ladder import QueueEntry
+from bot.timers import now
+from cogs.common import NOT_MINE, private, refuse
+from cogs.components import KasinoButton
+from cogs.play.couriers import courier_for
+from cogs.play.table import TableFlow
+
+log = logging.getLogger(__name__)
+
+PAIR_EVERY = 5.0  # seconds between a process's pairing rounds (the windows widen)
+# The notice (Storage.listen/notify) that a ladder match was made: its payload is the
+# game's id; the process running the home's shard keeps its clock.
+GAME_NOTICE = "kasino_ladder_game"
+
+NOT_HERE = N_(
+    "The ladder needs a channel where the bot can post (a server that added it, or your DM"
+    " with the bot): it pairs you while nobody clicks, and here nothing could tell you that"
+    " your game has begun."
+)
+LADDER_OFF = N_("This server has turned the ladder off. Ask its admins, or queue elsewhere.")
+PAUSED = N_("You left several ladder matches unfinished lately, so you can queue again {when}.")
+NOT_A_LADDER_GAME = N_("{game} is not played on the ladder by {players} players.")
+BUSY_HERE = N_("A game is already running in this channel: queue in another one.")
+NOT_QUEUED = N_("You are not in the queue any more, so nothing changed.")
+
+
+class LadderFlow:
+    """The pool's commands, buttons and pairing rounds (see the module docstring)."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        games: GameService,
+        table: TableFlow,
+        schedule: Callable[[Game], None],
+    ) -> None:
+        self.bot = bot
+        self.games = games
+        self.table = table
+        self.schedule = schedule  # keeps a new match's clock (or tells its shard's process)
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def storage(self) -> Storage:
+        """The bot's database."""
+        return self.games.storage
+
+    # ---------------------------------------------------------------- queueing
+
+    async def queue(self, interaction: discord.Interaction, variant: str, players: int) -> None:
+        """Join the pool for a game here (replacing one's earlier entry) and answer with
+        the waiting message; then try to pair."""
+        if courier_for(interaction) is not Courier.CHANNEL:
+            await refuse(interaction, NOT_HERE)
+            return
+        user = interaction.user
+        channel = interaction.channel_id or 0
+        if await self.games.channel_game(channel) is not None:
+            await refuse(interaction, BUSY_HERE)
+            return
+        row, _place, _total = await self.storage.rating(GLOBAL, variant, user.id)
+        rating = float(ratings.points(row.mu)) if row is not None else float(ratings.START)
+        locale = interaction.guild_locale
+        entry = QueueEntry(
+            user.id,
+            variant,
+            players,
+            interaction.guild_id or 0,
+            channel,
+            Courier.CHANNEL.value,
+            user.display_name,
+            rating,
+            now(),
+            locale=locale.value if locale is not None else None,
+        )
+        joined = await self.storage.join_ladder(entry, entry.joined_at)
+        if joined.refused is not None:
+            await self._refused(interaction, joined.refused, entry, joined.paused_until)
+            return
+        t = self.table.languages.of_interaction(interaction)
+        embed, view = await self.waiting_message(entry, t)
+        await interaction.response.send_message(embed=embed, view=view)
+        message = await interaction.original_response()
+        await self.storage.set_ladder_message(user.id, entry.joined_at, message.id)
+        log.info("ladder: a person queued for %s (%d players)", variant, players)
+        await self.pair(variant, players)
+        self.start()  # the windows widen: later rounds may pair them
+
+    async def _refused(
+        self, interaction: discord.Interaction, why: str, entry: QueueEntry, until: float | None
+    ) -> None:
+        if why == "off":
+            await refuse(interaction, LADDER_OFF)
+        elif why == "paused":
+            await refuse(interaction, PAUSED, when=relative_time(until or 0))
+        else:
+            t = private(interaction)
+            await refuse(
+                interaction,
+                NOT_A_LADDER_GAME,
+                game=variant_name(entry.variant, t),
+                players=entry.players,
+            )
+
+    async def waiting_message(
+        self, entry: QueueEntry, t: Lang
+    ) -> tuple[discord.Embed, discord.ui.View]:
+        """The public waiting message of an entry: who waits for what, since when, the
+        ratings they may meet now, how many wait for each game (never who), Leave."""
+        low, high = rating_range(entry.entry, now())
+        embed = discord.Embed(
+            title=t("🔎 Looking for an opponent"),
+            description=t(
+                "{name} waits for a game of {game} for {players} · rating {rating} (meets"
+                " {low}–{high} now, wider the longer it waits) · queued {since}",
+                name=entry.name,
+                game=variant_name(entry.variant, t),
+                players=entry.players,
+                rating=int(entry.rating),
+                low=int(low),
+                high=int(high),
+                since=relative_time(entry.joined_at),
+            ),
+        )
+        counts = await self.storage.ladder_counts()
+        waiting = [
+            t("{game} for {players}: {count}", game=variant_name(v, t), players=p, count=n)
+            for (v, p), n in sorted(counts.items())
+        ]
+        embed.add_field(name=t("Waiting now"), value="\n".join(waiting) or "—", inline=False)
+        view = discord.ui.View(timeout=None)
+        view.add_item(KasinoButton("ladder", "leave", entry.user_id, label=t("Leave the queue")))
+        view.stop()
+        return embed, view
+
+    async def on_leave(self, interaction: discord.Interaction, user_id: int) -> None:
+        """**Leave the queue** on a waiting message: its owner's only; leaving twice
+        changes nothing."""
+        if interaction.user.id != user_id:
+            await refuse(interaction, NOT_MINE)
+            return
+        left = await self.storage.leave_ladder(user_id)
+        if left is None:
+            await refuse(interaction, NOT_QUEUED)
+            return
+        t = self.table.languages.of_interaction(interaction)
+        embed = discord.Embed(description=t("{name} left the queue.", name=left.name))
+        await interaction.response.edit_message(embed=embed, view=None)
+
+    # ----------------------------------------------------------------- pairing
+
+    async def load(self) -> None:
+        """At start: pairing rounds, if anyone waits."""
+        if await self.storage.ladder_counts():
+            self.start()
+
+    def start(self) -> None:
+        """Run this process's pairing rounds while anyone waits (started by a queueing)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._rounds())
+
+    async def close(self) -> None:
+        """Stop the pairing rounds (the pool stays in the database)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _rounds(self) -> None:
+        """Every :data:`PAIR_EVERY` seconds, pair what the wider windows allow now; ends
+        once nobody waits (a queueing starts it again)."""
+        while True:
+            await timers.pause(PAIR_EVERY)
+            try:
+                counts = await self.storage.ladder_counts()
+                if not counts:
+                    return
+                for variant, players in counts:
+                    await self.pair(variant, players)
+            except Exception:
+                log.exception("ladder: a pairing round failed")
+
+    async def pair(self, variant: str, players: int) -> None:
+        """Seat whoever can be seated now in ``variant`` for ``players``."""
+        for group in await self.storage.pair(variant, players, now()):
+            try:
+                await self.start_match(group)
+            except Exception:
+                log.exception("ladder: a match could not be made")
+
+    async def start_match(self, group: tuple[QueueEntry, ...]) -> Game | None:
+        """Make the game of a group: shown in its first person's channel and in each
+        other channel one of them waits in; the waiting messages say it began."""
+        variant, players = group[0].variant, group[0].players
+        options = GameOptions(
+            variant=variant,
+            target=rules_for(variant).target,
+            teams=players == 4 and variant != KRYPKASINO,
+            turn_seconds=self.games.config.turn_seconds,
+        )
+        seats = [Seat(e.user_id, e.name) for e in group]
+        for home in group:  # the first whose channel is free (a game may have begun there)
+            mirrors = _mirrors(group, home)
+            try:
+                game = await self.games.open_table(
+                    home.guild_id,
+                    home.channel_id,
+                    seats,
+                    options,
+                    extra={"ladder": True},
+                    locale=home.locale,
+                    seed=str(self.games.draw_seed()),
+                    mirrors=mirrors,
+                )
+            except ChannelBusy:
+                continue
+            break
+        else:
+            log.warning("ladder: no channel of the group was free; they wait again")
+            for entry in group:
+                await self.storage.join_ladder(entry, entry.joined_at)
+            return None
+        async with self.games.session(game.id) as game:
+            assert game is not None
+            names = [e.name for e in group]
+            self.table.announce(game, lambda t: t("Ladder match: the cards are dealt."))
+            for entry in group:
+                self._paired(game, entry, names)
+            await self.games.save(game)
+        log.info("ladder: game %s made for %s", game.id, variant)
+        self.schedule(game)
+        return game
+
+    def _paired(self, game: Game, entry: QueueEntry, names: list[str]) -> None:
+        """Queue the edit of an entry's waiting message: paired, with whom."""
+        if entry.message_id is None:
+            return
+        stage = next(s for s in stages_of(game) if s.channel_id == entry.channel_id)
+        t = self.table.lang(game, stage)
+        embed = discord.Embed(
+            description=t(
+                "✅ Paired: {names}. Game #{id}'s table is below.",
+                names=t.listing(names),
+                id=game.id,
+            )
+        )
+        self.table.post(game, stage, embeds=[embed], edit=entry.message_id)
+
+
+def _mirrors(group: tuple[QueueEntry, ...], home: QueueEntry) -> list[Stage]:
+    """The group's channels other than ``home``'s, each with the seats waiting there."""
+    places: dict[int, list[int]] = {}
+    first: dict[int, QueueEntry] = {}
+    for seat, entry in enumerate(group):
+        if entry.channel_id == home.channel_id:
+            continue
+        places.setdefault(entry.channel_id, []).append(seat)
+        first.setdefault(entry.channel_id, entry)
+    return [
+        Stage(
+            first[channel].guild_id,
+            channel,
+            Courier.parse(first[channel].courier),
+            tuple(seats),
+            first[channel].locale,
+        )
+        for channel, seats in places.items()
+    ]

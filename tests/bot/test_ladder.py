@@ -1,0 +1,74 @@
+"""``/kasino queue`` (issue 42): two people in two servers queue, are paired, and play one
+rated match each at their own table; leaving; where the ladder is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.models import Status
+from bot.records.ratings import GLOBAL
+from tests.bot.kasino_harness import Harness, cid
+from tests.bot.test_two_tables import move_from, two_servers
+
+
+async def queue(harness: Harness, member: Any, channel: Any, **options: Any) -> Any:
+    """``/kasino queue`` in ``channel``: its waiting message."""
+    harness.interactions += 1
+    result = await member.slash(channel, "kasino queue", **options)
+    assert result.response is not None and not result.ephemeral, result
+    return result.response.message
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_two_servers_queue_are_paired_and_play_a_rated_match(harness: Harness) -> None:
+    anna, here, erik, there = await two_servers(harness)
+    waiting = await queue(harness, anna, here)
+    assert "Looking for an opponent" in str(waiting.embeds[0].to_dict())
+    assert "Swedish Kasino for 2: 1" in str(waiting.embeds[0].to_dict())
+    await queue(harness, erik, there)
+    await harness.env.advance_time(1)
+    game = await harness.cog.games.active(here.id)
+    assert game is not None and game.extra.get("ladder") and game.status is Status.PLAYING
+    assert {s.user_id for s in game.seats} == {anna.id, erik.id}
+    assert [m.channel_id for m in game.mirrors] == [there.id]
+    # both waiting messages say so; the other server's in its language
+    edited = harness.current(waiting)
+    assert "Paired" in str(edited.embeds[0].to_dict())
+    assert any("Parade:" in str(m.embeds[0].to_dict()) for m in there.history() if m.embeds)
+    moves = 0
+    while game.status is Status.PLAYING and moves < 200:
+        mover = game.seats[game.match.round.to_move].user_id
+        await move_from(harness, game, here if mover == anna.id else there,
+                        anna if mover == anna.id else erik)  # fmt: skip
+        moves += 1
+    assert game.status is Status.FINISHED
+    rated = await harness.cog.games.storage.fetch(
+        "SELECT DISTINCT guild_id FROM rating_changes WHERE game_id = ?", [game.id]
+    )
+    assert [int(g) for (g,) in rated] == [GLOBAL]
+    assert await harness.cog.games.storage.ladder_counts() == {}
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_leaving_the_queue(harness: Harness) -> None:
+    anna, bjorn = harness.members[:2]
+    waiting = await queue(harness, anna, harness.channel)
+    leave = cid(waiting, "k:ladder:leave:")
+    refused = await harness.click(bjorn, waiting, custom_id=leave)
+    assert refused.ephemeral  # someone else's place in the queue
+    assert await harness.cog.games.storage.ladder_entry(anna.id) is not None
+    left = await harness.click(anna, waiting, custom_id=leave)
+    assert not left.ephemeral and "left the queue" in str(
+        harness.current(waiting).embeds[0].to_dict()
+    )
+    assert await harness.cog.games.storage.ladder_entry(anna.id) is None
+
+
+async def test_the_ladder_is_refused_where_the_bot_only_answers_clicks(harness: Harness) -> None:
+    env = harness.env
+    gdm = harness.group_dm(env.create_user("sara"), env.create_user("olle"))
+    refused = await gdm.members[0].slash("kasino queue")
+    assert refused.ephemeral and "ladder needs a channel" in refused.response.content
+    assert harness.installs is not None and harness.installs.attempts == []

@@ -766,6 +766,9 @@ class GameService:
         if self.compose is not None:
             self.compose(outcome)  # what the channel sees of it, committed with it
         await self.save(game, record, results)
+        if outcome.abandoned and game.extra.get("ladder"):
+            # counted towards a pause of the person's queueing (bot.ladder), once a match
+            await self.storage.record_ladder_abandon(int(player.user_id or 0), game.id, now())
         return outcome
 
     def _finish(self, game: Game, outcome: MoveOutcome, mover: Seat) -> list[ResultRecord]:
@@ -784,6 +787,11 @@ class GameService:
             outcome.abandoned = True
             game.status = Status.ABANDONED
             game.deadline = game.timer = None
+            if game.extra.get("ladder"):
+                # a ladder match is not left for nothing: who stopped moving loses on time,
+                # rated as any loss (the record says "abandoned": the moves end there)
+                game.extra["lost_on_time"] = outcome.mover
+                return self.results(game, lost=game.side_of(outcome.mover))
             return []
         if outcome.finished_round is not None and self.config.round_pause > 0:
             game.extra["paused"] = True
@@ -794,18 +802,22 @@ class GameService:
         return []
 
     @staticmethod
-    def results(game: Game) -> list[ResultRecord]:
+    def results(game: Game, lost: int | None = None) -> list[ResultRecord]:
         """The leaderboard lines of a finished match, one per person (never a computer);
         marked when a computer played or hints were on. Each carries the match's lineup
         (what rates it) and, for the profile, the rounds played and per side the rounds in
-        which it took storan and lillan and the aces it took."""
+        which it took storan and lillan and the aces it took. ``lost``: the side that lost
+        on time (a ladder match): the best of the others wins, and it ranks last."""
         match = game.match
         rules = match.rules
         keys = [
             (game.side_of(i), f"u{int(seat.user_id)}" if seat.is_human else f"c:{seat.level}")
             for i, seat in enumerate(game.seats)
         ]
-        lineup = lineup_of(keys, match.scores, match.winner, rules.lowest_wins).dumps()
+        winner, ranked = match.winner, list(match.scores)
+        if lost is not None:
+            winner, ranked = on_time(ranked, lost, rules.lowest_wins)
+        lineup = lineup_of(keys, ranked, winner, rules.lowest_wins).dumps()
         rounds = len(match.round_scores)
         lines = []
         for index, seat in enumerate(game.seats):
@@ -818,7 +830,7 @@ class GameService:
                 ResultRecord(
                     int(seat.user_id or 0),
                     side,
-                    side == match.winner,
+                    side == winner,
                     match.scores[side],
                     seat.tabbar,
                     vs_computer=game.has_computers,
@@ -889,6 +901,15 @@ class GameService:
         rnd = game.match.round.copy()
         budget = self.config.hard_budget_ms
         return functools.partial(hint, rnd, seat, self.move_seed(game), budget, t=t)
+
+
+def on_time(scores: list[int], lost: int, lowest_wins: bool) -> tuple[int, list[int]]:
+    """The winner and the points a lineup ranks by when side ``lost`` lost on time: the
+    best of the other sides wins, and the late side counts as below everyone."""
+    others = [side for side in range(len(scores)) if side != lost]
+    best = (min if lowest_wins else max)(others, key=lambda side: (scores[side], -side))
+    worst = max(scores) + 1 if lowest_wins else min(scores) - 1
+    return best, [worst if side == lost else points for side, points in enumerate(scores)]
 
 
 def _kept(extra: dict[str, Any]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 
 import discord
 
-from bot.games import MESSAGE_COLUMNS, GameService, MoveOutcome
+from bot.games import MESSAGE_COLUMNS, GameService, MoveOutcome, on_time
 from bot.i18n import EN, Lang
 from bot.models import Game, Status
 from bot.offloop import heavy, view_key
@@ -32,6 +32,7 @@ from bot.render import (
     private_heads,
     round_summary,
     seat_name,
+    side_name,
     table_embed,
 )
 from bot.stages import Stage, home_stage, stage_at, stages_of
@@ -292,13 +293,7 @@ class TableFlow:
             content = (
                 outcome.text_in(t)  # cards as text in a content, as in announce
                 + "\n"
-                + t.ngettext(
-                    "The game is abandoned: a player missed {n} turn in a row. No result is"
-                    " recorded.",
-                    "The game is abandoned: a player missed {n} turns in a row. No result is"
-                    " recorded.",
-                    self.games.config.max_auto_moves,
-                )
+                + self._abandoned(game, t)
             )
             embeds = [table_embed(game, ink=ink, t=t)]
             self.post(game, stage, content=content, embeds=embeds, table=True)
@@ -307,6 +302,30 @@ class TableFlow:
                 self.post(game, stage, embeds=[summary])
             game.extra["table_at"] = now()  # saved with it: a computers' run counts from here
             self._announce_at(game, stage, None if summary is not None else outcome.text_in)
+
+    def _abandoned(self, game: Game, t: Lang) -> str:
+        """Why a game ended after missed turns: no result, or (a ladder match) who lost on
+        time and who won."""
+        missed = self.games.config.max_auto_moves
+        late = game.extra.get("lost_on_time")
+        if isinstance(late, int) and 0 <= late < len(game.seats):
+            match = game.match
+            winner, _ = on_time(list(match.scores), game.side_of(late), match.rules.lowest_wins)
+            name, won = seat_name(game.seats[late], t), side_name(game, winner, t)
+            return t.ngettext(
+                "⏰ {name} missed {n} turn in a row and loses on time: {winner} wins. The"
+                " result is rated.",
+                "⏰ {name} missed {n} turns in a row and loses on time: {winner} wins. The"
+                " result is rated.",
+                missed,
+                name=name,
+                winner=won,
+            )
+        return t.ngettext(
+            "The game is abandoned: a player missed {n} turn in a row. No result is recorded.",
+            "The game is abandoned: a player missed {n} turns in a row. No result is recorded.",
+            missed,
+        )
 
     async def table_posted(
         self, game_id: int, channel_id: int, message_id: int | None, row: int | None = None

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.config import Config
 from bot.models import Status
 from bot.records.ratings import GLOBAL
 from tests.bot.kasino_harness import Harness, cid
@@ -72,3 +73,38 @@ async def test_the_ladder_is_refused_where_the_bot_only_answers_clicks(harness: 
     refused = await gdm.members[0].slash("kasino queue")
     assert refused.ephemeral and "ladder needs a channel" in refused.response.content
     assert harness.installs is not None and harness.installs.attempts == []
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_who_stops_moving_loses_on_time(harness: Harness, bot_config: Config) -> None:
+    """Nobody moves: the turn clock plays for the late player until they have missed
+    the documented number of turns in a row; then they lose on time, the result rated as
+    any loss, shown at both tables, and the miss counts towards a pause of their queueing."""
+    anna, here, erik, there = await two_servers(harness)
+    await queue(harness, anna, here)
+    await queue(harness, erik, there)
+    game = await harness.cog.games.active(here.id)
+    assert game is not None
+    for _ in range(40):
+        if not game.status.active:
+            break
+        await harness.env.advance_time(bot_config.turn_seconds)
+    assert game.status is Status.ABANDONED
+    late = game.extra["lost_on_time"]
+    loser = game.seats[late].user_id
+    storage = harness.cog.games.storage
+    rows = await storage.fetch("SELECT user_id, won FROM results WHERE game_id = ?", [game.id])
+    assert {int(u): bool(w) for u, w in rows} == {
+        anna.id: loser != anna.id,
+        erik.id: loser != erik.id,
+    }
+    rated = await storage.fetch(
+        "SELECT DISTINCT guild_id FROM rating_changes WHERE game_id = ?", [game.id]
+    )
+    assert [int(g) for (g,) in rated] == [GLOBAL]
+    for channel, said in ((here, "loses on time"), (there, "förlorar på tid")):
+        assert any(said in (m.content or "") for m in channel.history())
+    abandons = await storage.fetch(
+        "SELECT COUNT(*) FROM ladder_abandons WHERE user_id = ?", [loser]
+    )
+    assert abandons[0][0] == 1

@@ -31,7 +31,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         N_("See results"),
         ("scores", "profile", "versus", "history", "export", "tournaments"),
     ),
-    (N_("Your settings"), ("deck", "forget-me")),
+    (N_("Your settings"), ("deck", "block", "forget-me")),
     (
         N_("Tournaments"),
         (
@@ -45,7 +45,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tournament end",
         ),
     ),
-    (N_("Server admins"), ("language",)),
+    (N_("Server admins"), ("language", "ladder")),
 )
 MORE = N_("More")  # the heading of commands no group above names yet
 

@@ -49,6 +49,7 @@ from cogs.common import (
 )
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
+from cogs.ladder.choices import LadderChoices
 from cogs.ladder.queue import GAME_NOTICE, LadderFlow
 from cogs.learning.analysis import AnalysisFlow
 from cogs.learning.lessons import LessonFlow
@@ -180,6 +181,7 @@ class Kasino(
         self.delivery = Delivery(bot, outbox, self.clock, self.courier)
         # the ladder: /kasino queue, its pairing rounds, the matches it makes
         self.ladder = LadderFlow(bot, self.games, self.table, self.keep_clock)
+        self.ladder_choices = LadderChoices(bot, bot.storage)
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
         # every cache that can hold a person, dropped at once when anyone is forgotten
@@ -288,6 +290,26 @@ class Kasino(
     ) -> None:
         """Wait here for a fair opponent from any server."""
         await self.ladder.queue(interaction, variant.value if variant else "swedish", players)
+
+    @app_commands.command(
+        name="block", description="Keep someone out of your ladder pairings (or let them back)"
+    )
+    @app_commands.describe(
+        person="Who you do not want to be paired with", undo="Let them back into your pairings"
+    )
+    async def block(
+        self, interaction: discord.Interaction, person: discord.User, undo: bool = False
+    ) -> None:
+        """Keep a person out of one's ladder pairings (privately)."""
+        await self.ladder_choices.block(interaction, person, undo)
+
+    @app_commands.command(
+        name="ladder", description="Turn the ladder on or off in this server (admins)"
+    )
+    @app_commands.describe(on="Whether people may queue for ladder matches here")
+    async def ladder_switch(self, interaction: discord.Interaction, on: bool) -> None:
+        """A server's admin turns the ladder on or off there."""
+        await self.ladder_choices.switch(interaction, on)
 
     @app_commands.command(name="new", description="Open a Kasino lobby in this channel")
     @app_commands.describe(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
 from bot.config import Config
@@ -108,3 +109,42 @@ async def test_who_stops_moving_loses_on_time(harness: Harness, bot_config: Conf
         "SELECT COUNT(*) FROM ladder_abandons WHERE user_id = ?", [loser]
     )
     assert abandons[0][0] == 1
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_a_block_keeps_two_people_apart_until_undone(harness: Harness) -> None:
+    anna, bjorn = harness.members[:2]
+    here, there = harness.channel, harness.guild.create_text_channel("ladder")
+    blocked = await harness.slash(anna, "kasino block", person=bjorn)
+    assert blocked.ephemeral and "not be paired" in blocked.response.content
+    again = await harness.slash(anna, "kasino block", person=bjorn)
+    assert "already" in again.response.content
+    assert "yourself" in (await harness.slash(anna, "kasino block", person=anna)).response.content
+    await queue(harness, anna, here)
+    await queue(harness, bjorn, there)
+    await harness.env.advance_time(30)  # pairing rounds: never these two
+    assert await harness.cog.games.active(here.id) is None
+    assert await harness.cog.games.storage.ladder_counts() == {("swedish", 2): 2}
+    undone = await harness.slash(anna, "kasino block", person=bjorn, undo=True)
+    assert "again" in undone.response.content
+    await harness.env.advance_time(6)  # the next round pairs them
+    assert await harness.cog.games.active(here.id) is not None
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_an_admin_turns_the_ladder_off_and_those_waiting_leave(harness: Harness) -> None:
+    anna, bjorn = harness.members[:2]
+    waiting = await queue(harness, anna, harness.channel)
+    refused = await harness.slash(bjorn, "kasino ladder", on=False)
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    role = harness.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = harness.guild.add_member(harness.env.create_user("admin"), roles=[role])
+    off = await harness.slash(admin, "kasino ladder", on=False)
+    assert off.ephemeral and "1 person waiting here left the queue" in off.response.content
+    assert "ladder is off" in str(harness.current(waiting).embeds[0].to_dict())
+    assert await harness.cog.games.storage.ladder_entry(anna.id) is None
+    again = await harness.slash(anna, "kasino queue")
+    assert again.ephemeral and "turned the ladder off" in again.response.content
+    on = await harness.slash(admin, "kasino ladder", on=True)
+    assert "on in this server" in on.response.content
+    await queue(harness, anna, harness.channel)

@@ -818,6 +818,8 @@ class GameService:
         if lost is not None:
             winner, ranked = on_time(ranked, lost, rules.lowest_wins)
         lineup = lineup_of(keys, ranked, winner, rules.lowest_wins).dumps()
+        if game.extra.get("unrated"):
+            lineup = ""  # a game the ladder offered while one waits: no rating moves
         rounds = len(match.round_scores)
         lines = []
         for index, seat in enumerate(game.seats):

@@ -109,8 +109,9 @@ PRACTICE_KINDS = {
     "xhand": "hand", "xcard": "card", "xtake": "take", "xpick": "pick", "xwhich": "which",
 }  # fmt: skip
 BUTTON_KINDS += ("xhand",)
-# The ladder's waiting message (cogs.ladder): ``k:ladder:leave:<user>``, its owner's
-LADDER_ACTIONS = ("leave",)
+# The ladder's waiting message (cogs.ladder): ``k:ladder:leave:<user>`` and
+# ``k:ladder:computer:<user>``, its owner's
+LADDER_ACTIONS = ("leave", "computer")
 BUTTON_KINDS += ("ladder",)
 SELECT_KINDS += ("xcard", "xtake", "xpick", "xwhich")
 BUTTON_KINDS += ("learn",)

@@ -923,7 +923,10 @@ class Kasino(
             await interaction.response.edit_message(embed=embed, view=view)
             return
         if click.kind == "ladder":
-            await self.ladder.on_leave(interaction, click.user)
+            if click.action == "computer":
+                await self.ladder.on_computer(interaction, click.user)
+            else:
+                await self.ladder.on_leave(interaction, click.user)
             return
         if click.kind == "forget":
             await self.privacy.on_answer(interaction, click)

@@ -30,13 +30,13 @@ from bot import timers
 from bot.engine import rules_for
 from bot.games import GameService
 from bot.i18n import N_, Lang
-from bot.ladder import KRYPKASINO, rating_range
+from bot.ladder import KRYPKASINO, computer_due, rating_range
 from bot.models import Game, GameOptions, Seat
 from bot.records import ratings
 from bot.records.ratings import GLOBAL
 from bot.render import relative_time, variant_name
 from bot.stages import Courier, Stage, stages_of
-from bot.storage import ChannelBusy, Storage
+from bot.storage import ChannelBusy, Shards, Storage
 from bot.storage.ladder import QueueEntry
 from bot.timers import now
 from cogs.common import NOT_MINE, private, refuse
@@ -142,10 +142,11 @@ class LadderFlow:
             )
 
     async def waiting_message(
-        self, entry: QueueEntry, t: Lang
+        self, entry: QueueEntry, t: Lang, *, computer: bool = False
     ) -> tuple[discord.Embed, discord.ui.View]:
         """The public waiting message of an entry: who waits for what, since when, the
-        ratings they may meet now, how many wait for each game (never who), Leave."""
+        ratings they may meet now, how many wait for each game (never who), Leave; with
+        ``computer``, the offer of a game with the hard computer meanwhile."""
         low, high = rating_range(entry.entry, now())
         embed = discord.Embed(
             title=t("🔎 Looking for an opponent"),
@@ -169,6 +170,15 @@ class LadderFlow:
         embed.add_field(name=t("Waiting now"), value="\n".join(waiting) or "—", inline=False)
         view = discord.ui.View(timeout=None)
         view.add_item(KasinoButton("ladder", "leave", entry.user_id, label=t("Leave the queue")))
+        if computer:
+            offer = KasinoButton(
+                "ladder",
+                "computer",
+                entry.user_id,
+                label=t("Play the hard computer meanwhile"),
+                emoji="🤖",
+            )
+            view.add_item(offer)
         view.stop()
         return embed, view
 
@@ -217,8 +227,72 @@ class LadderFlow:
                     return
                 for variant, players in counts:
                     await self.pair(variant, players)
+                await self._offer_computers()
             except Exception:
                 log.exception("ladder: a pairing round failed")
+
+    async def _offer_computers(self) -> None:
+        """Whoever of this process's servers has waited :data:`bot.ladder.OFFER_COMPUTER_AFTER`
+        is offered, once, a game with the hard computer meanwhile (unrated; they keep their
+        place in the queue): their waiting message gets the button."""
+        moment = now()
+        for entry in await self.storage.ladder_entries(self.bot_shards()):
+            if entry.message_id is None or not computer_due(entry.entry, moment):
+                continue
+            if not await self.storage.offer_computer(entry.user_id, entry.joined_at, moment):
+                continue  # offered already (here or by another process)
+            t = self.table.languages.server(entry.guild_id, entry.locale)
+            embed, view = await self.waiting_message(entry, t, computer=True)
+            channel = self.bot.get_partial_messageable(entry.channel_id, guild_id=entry.guild_id)
+            with contextlib.suppress(discord.HTTPException):  # deleted: it stays unoffered
+                await channel.get_partial_message(entry.message_id).edit(embed=embed, view=view)
+
+    def bot_shards(self) -> Shards | None:
+        """This process's shards (``None``: all)."""
+        return self.games.config.shards
+
+    async def on_computer(self, interaction: discord.Interaction, user_id: int) -> None:
+        """**Play the hard computer meanwhile**: its owner's; a game here with the hard
+        computer, dealt at once and unrated; their place in the queue is kept."""
+        if interaction.user.id != user_id:
+            await refuse(interaction, NOT_MINE)
+            return
+        entry = await self.storage.ladder_entry(user_id)
+        if entry is None or entry.channel_id != interaction.channel_id:
+            await refuse(interaction, NOT_QUEUED)
+            return
+        options = GameOptions(
+            variant=entry.variant,
+            target=rules_for(entry.variant).target,
+            turn_seconds=self.games.config.turn_seconds,
+        )
+        seats = [Seat(user_id, entry.name), Seat.computer("hard", 1)]
+        try:
+            game = await self.games.open_table(
+                entry.guild_id,
+                entry.channel_id,
+                seats,
+                options,
+                extra={"unrated": True},
+                locale=entry.locale,
+                seed=str(self.games.draw_seed()),
+            )
+        except ChannelBusy:
+            await refuse(interaction, BUSY_HERE)
+            return
+        t = private(interaction)
+        await interaction.response.send_message(
+            t(
+                "A game with the hard computer is dealt below (unrated). You keep your place"
+                " in the queue: a ladder match found meanwhile is shown in its own message."
+            ),
+            ephemeral=True,
+        )
+        async with self.games.session(game.id) as game:
+            assert game is not None
+            self.table.announce(game, lambda t: t("The cards are dealt."))
+            await self.games.save(game)
+        self.schedule(game)
 
     async def pair(self, variant: str, players: int) -> None:
         """Seat whoever can be seated now in ``variant`` for ``players``."""

@@ -9,8 +9,10 @@ import discord
 import pytest
 
 from bot.config import Config
+from bot.ladder import OFFER_COMPUTER_AFTER
 from bot.models import Status
 from bot.records.ratings import GLOBAL
+from cogs.ladder.queue import PAIR_EVERY
 from tests.bot.kasino_harness import Harness, cid
 from tests.bot.test_two_tables import move_from, two_servers
 
@@ -148,3 +150,40 @@ async def test_an_admin_turns_the_ladder_off_and_those_waiting_leave(harness: Ha
     on = await harness.slash(admin, "kasino ladder", on=True)
     assert "on in this server" in on.response.content
     await queue(harness, anna, harness.channel)
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_after_a_long_wait_the_hard_computer_is_offered_once(harness: Harness) -> None:
+    """Nobody comes: after the documented wait the waiting message offers a game with the
+    hard computer meanwhile (its owner's button only); it is dealt here, unrated, and the
+    person keeps their place in the queue."""
+    anna, bjorn = harness.members[:2]
+    waiting = await queue(harness, anna, harness.channel)
+    assert not any(c.startswith("k:ladder:computer:") for c in ids(waiting))
+    await harness.env.advance_time(OFFER_COMPUTER_AFTER + 2 * PAIR_EVERY)
+    offered = harness.current(waiting)
+    offer = cid(offered, "k:ladder:computer:")
+    assert (await harness.click(bjorn, offered, custom_id=offer)).ephemeral  # not his
+    assert await harness.cog.games.active(harness.channel.id) is None
+    started = await harness.click(anna, offered, custom_id=offer)
+    assert started.ephemeral and "unrated" in started.response.content
+    game = await harness.cog.games.active(harness.channel.id)
+    assert game is not None and game.extra.get("unrated")
+    assert [s.level for s in game.seats if s.is_computer] == ["hard"]
+    assert await harness.cog.games.storage.ladder_entry(anna.id) is not None
+    for _ in range(400):
+        if not game.status.active:
+            break
+        if game.seats[game.match.round.to_move].is_computer:
+            await harness.env.advance_time(1)
+        else:
+            await harness.play_move(game)
+    assert game.status is Status.FINISHED
+    rated = await harness.cog.games.storage.fetch(
+        "SELECT COUNT(*) FROM rating_changes WHERE game_id = ?", [game.id]
+    )
+    assert rated[0][0] == 0
+
+
+def ids(message: Any) -> list[str]:
+    return [c.custom_id for row in message.components for c in row.children if c.custom_id]

@@ -23,6 +23,8 @@ import discord
 from discord import app_commands
 
 from bot.i18n import N_, Lang
+from bot.models import Game
+from bot.stages import stages_of
 
 # said where a server feature is asked for outside a server that added the bot
 NO_TOURNAMENTS_HERE = N_(
@@ -105,6 +107,11 @@ class RecordPlace:
         if interaction.guild_id is not None:
             return cls(interaction.guild_id)
         return cls(0, interaction.channel_id or 0)
+
+    def holds_game(self, game: Game) -> bool:
+        """Whether a game belongs to this place: played here, or shown here too (a ladder
+        match's other table, :mod:`bot.stages`)."""
+        return any(self.holds(stage.guild_id, stage.channel_id) for stage in stages_of(game))
 
     def holds(self, guild_id: int, channel_id: int) -> bool:
         """Whether a game of this server and channel belongs to this place."""

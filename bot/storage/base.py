@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from bot.models import LOWEST_WINS, Game, Status, lowest_wins
 from bot.records import ratings
-from bot.stages import Courier, Stage
+from bot.stages import Courier, Stage, stages_of
 from bot.storage.ladder import LadderQueries
 from bot.storage.lessons import LessonQueries
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
@@ -343,9 +343,12 @@ class Storage(
         many there are."""
         table = "finished" if user_id is None else "finished_players"
         where, params = ["guild_id = ?"], [guild_id]
+        if user_id is None:  # a server's matches: those shown there too (a ladder match's)
+            where = ["(guild_id = ? OR game_id IN (SELECT game_id FROM stages WHERE guild_id = ?))"]
+            params = [guild_id, guild_id]
         if channel_id is not None:
-            where.append("game_id IN (SELECT id FROM games WHERE channel_id = ?)")
-            params.append(channel_id)
+            where.append(f"game_id IN ({CONVERSATION_GAMES})")
+            params.extend((channel_id, channel_id))
         if user_id is not None:
             where.append("user_id = ?")
             params.append(user_id)
@@ -564,8 +567,8 @@ class Storage(
         ``channel_id``: played in that channel only, as outside servers)."""
         where, params = "guild_id = ? AND user_id = ?", [guild_id, user_id]
         if channel_id is not None:
-            where += " AND game_id IN (SELECT id FROM games WHERE channel_id = ?)"
-            params.append(channel_id)
+            where += f" AND game_id IN ({CONVERSATION_GAMES})"
+            params.extend((channel_id, channel_id))
         if variant:
             where += " AND variant = ?"
             params.append(variant)  # type: ignore[arg-type]
@@ -740,19 +743,34 @@ def _finished_steps(game: Game, now: float) -> list[Statement]:
         Statement(
             "INSERT INTO finished (game_id, guild_id, variant, finished_at, summary)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
-            (game.id, game.record_guild, variant, now, json.dumps(summary)),
+            (game.id, game.guild_id, variant, now, json.dumps(summary)),
         )
     ]
-    people = dict.fromkeys(int(s.user_id) for s in game.seats if s.is_human and s.user_id)
+    # each person's row in the server they played from (a ladder match's other table's
+    # player has it in their history there)
+    sat_in = {seat: stage.guild_id for stage in stages_of(game) for seat in stage.seats}
+    people = {
+        int(s.user_id): sat_in.get(index, game.guild_id)
+        for index, s in enumerate(game.seats)
+        if s.is_human and s.user_id
+    }
     steps.extend(
         Statement(
             "INSERT INTO finished_players (game_id, user_id, guild_id, variant, finished_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO NOTHING",
-            (game.id, user, game.record_guild, variant, now),
+            (game.id, user, guild, variant, now),
         )
-        for user in people
+        for user, guild in people.items()
     )
     return steps
+
+
+# The games of a conversation (a channel outside servers): played there, or shown there too
+# (a ladder match's other table); its channel id twice.
+CONVERSATION_GAMES = (
+    "SELECT id FROM games WHERE channel_id = ?"
+    " UNION SELECT game_id FROM stages WHERE channel_id = ?"
+)
 
 
 def mirror_steps(game: Game) -> list[Statement]:

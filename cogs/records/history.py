@@ -20,6 +20,7 @@ from bot.i18n import N_, Lang
 from bot.models import Game
 from bot.records.record import GameRecord, NoRecord, RecordError, load_record
 from bot.records.replays import history_embed, history_option_label, replay_embed
+from bot.stages import stages_of
 from bot.storage import CorruptGame, Storage
 from cogs.common import ELSEWHERE, GONE, NOT_MINE, private, refuse
 from cogs.components import kasino_ids
@@ -59,7 +60,9 @@ class _ServerGames:
     def __init__(self, storage: Storage, place: RecordPlace) -> None:
         self._storage = storage
         self._place = place
-        self.channel_id = 0  # the channel of the game read (kept with its record)
+        # the places the game read was shown in (kept with its record): its own server and
+        # channel, and a ladder match's other table's
+        self.places: tuple[tuple[int, int], ...] = ()
 
     async def get_game(self, game_id: int) -> Game | None:
         try:
@@ -70,9 +73,9 @@ class _ServerGames:
                 # servers, any: its channel is not known, so it is not this one's)
                 return None
             raise
-        if game is None or not self._place.holds(game.guild_id, game.channel_id):
+        if game is None or not self._place.holds_game(game):
             return None
-        self.channel_id = game.channel_id
+        self.places = tuple((stage.guild_id, stage.channel_id) for stage in stages_of(game))
         return game
 
     def __getattr__(self, name: str) -> Any:
@@ -99,7 +102,7 @@ class RecordFlow:
         self.people = people
         # a record names its players: dropped whenever anyone is forgotten
         # each with where its match was played (a server, or outside servers a channel)
-        self._records: OrderedDict[int, tuple[GameRecord, RecordPlace]] = OrderedDict()
+        self._records: OrderedDict[int, tuple[GameRecord, Places]] = OrderedDict()
         people.register("records", self._records.clear)
 
     # ---------------------------------------------------------------- records
@@ -115,8 +118,8 @@ class RecordFlow:
             epoch = self.people.epoch
             try:
                 server = _ServerGames(self.storage, place)
-                record, guild = await load_record(server, game_id, build=asyncio.to_thread)
-                cached = (record, RecordPlace(guild, server.channel_id))
+                record, _guild = await load_record(server, game_id, build=asyncio.to_thread)
+                cached = (record, server.places)
             except NoRecord:
                 raise
             except (RecordError, CorruptGame) as error:
@@ -240,7 +243,7 @@ class RecordFlow:
         if game is None:
             await refuse(interaction, GONE)
             return
-        if not RecordPlace.of(interaction).holds(game.guild_id, game.channel_id):
+        if not RecordPlace.of(interaction).holds_game(game):
             await refuse(interaction, ELSEWHERE)
             return
         text = check_text(game, private(interaction))
@@ -272,11 +275,15 @@ class RecordFlow:
         )
 
 
-def _here(cached: tuple[GameRecord, RecordPlace], place: RecordPlace) -> GameRecord:
-    """The record, if its match was played in this place; else :class:`NoRecord`, as
+# The places a match was shown in: (server id, channel id) of each (bot.stages).
+Places = tuple[tuple[int, int], ...]
+
+
+def _here(cached: tuple[GameRecord, Places], place: RecordPlace) -> GameRecord:
+    """The record, if its match was shown in this place; else :class:`NoRecord`, as
     for a game that does not exist (kept by its own server: here it does not exist)."""
-    record, played = cached
-    if not place.holds(played.guild_id, played.channel_id or 0):
+    record, shown = cached
+    if not any(place.holds(guild, channel) for guild, channel in shown):
         raise NoRecord("missing")
     return record
 

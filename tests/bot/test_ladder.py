@@ -187,3 +187,26 @@ async def test_after_a_long_wait_the_hard_computer_is_offered_once(harness: Harn
 
 def ids(message: Any) -> list[str]:
     return [c.custom_id for row in message.components for c in row.children if c.custom_id]
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_a_ladder_match_is_in_both_servers_history_with_its_replay(
+    harness: Harness,
+) -> None:
+    """The finished match is in the history of each player's server (their own and the
+    server's list), with its replay, and How to check answers at either table."""
+    anna, here, erik, there = await two_servers(harness)
+    await queue(harness, anna, here)
+    await queue(harness, erik, there)
+    game = await harness.cog.games.active(here.id)
+    assert game is not None
+    while game.status is Status.PLAYING:
+        mover = game.seats[game.match.round.to_move].user_id
+        await move_from(harness, game, here if mover == anna.id else there,
+                        anna if mover == anna.id else erik)  # fmt: skip
+    for member, channel in ((anna, here), (erik, there)):
+        for options in ({}, {"member": member}):
+            page = await member.slash(channel, "kasino history", **options)
+            assert page.ephemeral and f"#{game.id}" in str(page.response.embeds[0].to_dict())
+        replay = await member.slash(channel, "kasino export", game=game.id)
+        assert replay.ephemeral and replay.response.attachments, replay

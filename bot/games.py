@@ -780,7 +780,7 @@ class GameService:
             # a rematch is dealt at its click: its seed is drawn now, and its commitment
             # shown in the end message, before anyone clicks (the click cuts its deal); a
             # tournament's table has none (its thread belongs to the tournament)
-            if not game.in_tournament:
+            if not game.in_tournament and not game.extra.get("ladder"):  # none: no rematch
                 game.extra["next_seed"] = self.draw_seed()
             return self.results(game)
         if mover.idle >= self.config.max_auto_moves:

@@ -184,6 +184,7 @@ class Kasino(
         self.ladder_choices = LadderChoices(bot, bot.storage)
         self.hands = HandFlow(self.games, self.table, self.live)
         self.lobby = LobbyFlow(self.games, self.table)
+        self.lobby.seated = self.ladder.seated_elsewhere  # one game at a time
         # every cache that can hold a person, dropped at once when anyone is forgotten
         # (here or in another process): see cogs/records/forgetting.py
         self.people = PeopleCaches(bot.storage)
@@ -415,6 +416,9 @@ class Kasino(
         if game is not None:
             # the host too is sent the seed's commitment privately (bot.records.seal)
             await self.lobby.send_commitment(interaction, game, joined=False)
+            async with self.games.session(game.id) as game:
+                if game is not None:
+                    await self.lobby.took_seat(interaction.user.id, game)
 
     @app_commands.command(name="hand", description="See your cards (only you can see them)")
     async def hand(self, interaction: discord.Interaction) -> None:

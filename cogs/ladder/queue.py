@@ -196,6 +196,21 @@ class LadderFlow:
         embed = discord.Embed(description=t("{name} left the queue.", name=left.name))
         await interaction.response.edit_message(embed=embed, view=None)
 
+    async def seated_elsewhere(self, user_id: int, game: Game) -> None:
+        """A person took a seat in another game (a lobby of their own or someone's): their
+        place in the queue goes, and their waiting message says why (queued with the
+        game's next save, which the caller makes)."""
+        left = await self.storage.leave_ladder(user_id)
+        if left is None or left.message_id is None:
+            return
+        courier = Courier.parse(left.courier)
+        stage = Stage(left.guild_id, left.channel_id, courier, locale=left.locale)
+        t = self.table.lang(game, stage)
+        embed = discord.Embed(
+            description=t("{name} left the queue to play game #{id}.", name=left.name, id=game.id)
+        )
+        self.table.post(game, stage, embeds=[embed], edit=left.message_id)
+
     # ----------------------------------------------------------------- pairing
 
     async def load(self) -> None:

@@ -4,10 +4,11 @@ and the rematch button of a finished match."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.games import GameError, GameService
+from bot.games import MESSAGE_COLUMNS, GameError, GameService
 from bot.i18n import Lang
 from bot.models import Game, Seat, Status
 from bot.records.deals import seed_commitment
@@ -21,6 +22,9 @@ from cogs.play.table import TableFlow
 from cogs.play.views import lobby_view, rematch_cut_view, replay_only_view
 
 log = logging.getLogger(__name__)
+
+# A person took a seat in a game (see LobbyFlow.seated).
+Seated = Callable[[int, Game], Awaitable[None]]
 
 
 def commitment_text(committed: str, game_id: int, t: Lang, *, joined: bool) -> str:
@@ -48,6 +52,18 @@ class LobbyFlow:
     def __init__(self, games: GameService, table: TableFlow) -> None:
         self.games = games
         self.table = table
+        # told when a person takes a seat (the ladder takes them out of its queue, and
+        # queues the edit of their waiting message on the game: saved after)
+        self.seated: Seated | None = None
+
+    async def took_seat(self, user_id: int, game: Game) -> None:
+        """A person sat down in ``game`` (opened it or joined it): the ladder's queue lets
+        them go (one game at a time), said with the game's next save, made here."""
+        if self.seated is None:
+            return
+        await self.seated(user_id, game)
+        if game.outbox:
+            await self.games.save(game, columns=MESSAGE_COLUMNS)
 
     async def on_lobby(self, interaction: discord.Interaction, game: Game, action: str) -> None:
         """Join, Leave, Start, Cancel; the host's computer players and hints switch."""
@@ -91,6 +107,7 @@ class LobbyFlow:
             # the seed's commitment, privately: the lobby is edited at every join, where a
             # later change would not show; a message of one's own keeps what was shown
             await self.send_commitment(interaction, game, joined=True)
+            await self.took_seat(user.id, game)
 
     async def send_commitment(
         self, interaction: discord.Interaction, game: Game, *, joined: bool

@@ -13,7 +13,7 @@ from bot.ladder import OFFER_COMPUTER_AFTER
 from bot.models import Status
 from bot.records.ratings import GLOBAL
 from cogs.ladder.queue import PAIR_EVERY
-from tests.bot.kasino_harness import Harness, cid
+from tests.bot.kasino_harness import Harness, button, cid
 from tests.bot.test_two_tables import move_from, two_servers
 
 
@@ -210,3 +210,25 @@ async def test_a_ladder_match_is_in_both_servers_history_with_its_replay(
             assert page.ephemeral and f"#{game.id}" in str(page.response.embeds[0].to_dict())
         replay = await member.slash(channel, "kasino export", game=game.id)
         assert replay.ephemeral and replay.response.attachments, replay
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_taking_a_seat_elsewhere_leaves_the_queue(harness: Harness) -> None:
+    """One game at a time: opening or joining a lobby takes a person out of the queue, and
+    their waiting message says so."""
+    anna, bjorn = harness.members[:2]
+    second = harness.guild.create_text_channel("ladder")
+    waiting = await queue(harness, anna, second)
+    lobby = await harness.open_lobby(bjorn)
+    await harness.click(anna, lobby, custom_id=button(lobby, "join"))
+    await harness.env.advance_time(1)
+    assert await harness.cog.games.storage.ladder_entry(anna.id) is None
+    now_shown = next(m for m in second.history() if m.id == waiting.id)
+    assert "left the queue to play" in str(now_shown.embeds[0].to_dict())
+    await queue(harness, bjorn, second)  # bjorn sits in that lobby too: a host
+    opened = await harness.slash(bjorn, "kasino new")
+    assert opened.ephemeral  # the channel has its game already
+    other = harness.guild.create_text_channel("other")
+    harness.channel = other
+    await harness.open_lobby(bjorn)
+    assert await harness.cog.games.storage.ladder_entry(bjorn.id) is None

@@ -73,6 +73,7 @@ from cogs.play.live import LiveHands
 from cogs.play.lobby import LobbyFlow
 from cogs.play.outbox import Outbox, Post
 from cogs.play.table import TableFlow
+from cogs.play.talk import TalkFlow
 from cogs.play.views import (
     global_scores_view,
     lobby_view,
@@ -181,6 +182,8 @@ class Kasino(
         # the ladder: /kasino queue, its pairing rounds, the matches it makes
         self.ladder = LadderFlow(bot, self.games, self.table, self.keep_clock)
         self.hands = HandFlow(self.games, self.table, self.live)
+        # a ladder match's table talk: canned lines on both tables, each person's mute
+        self.talk = TalkFlow(bot.storage, self.table, lambda posts: self.delivery.posted(posts))
         self.lobby = LobbyFlow(self.games, self.table)
         # every cache that can hold a person, dropped at once when anyone is forgotten
         # (here or in another process): see cogs/records/forgetting.py
@@ -952,6 +955,8 @@ class Kasino(
                 await self.lobby.offer_rematch_cut(interaction, game)
             elif click.kind == "rcut":
                 await self.lobby.on_rematch_cut(interaction, game, click.numbers[0])
+            elif click.kind == "say":
+                await self.talk.on_click(interaction, game, click.action)
             else:
                 await self.hands.on_move_select(interaction, game, click)
 

@@ -6,7 +6,8 @@ every place the match is shown. No free text is ever carried: a line is a key of
 :data:`LINES`, translated where it is shown. A person says at most one line every
 :data:`TALK_EVERY` seconds (over every table: the time is kept with the person, not the
 game), and a person may mute table talk: a place where every seated person muted it
-shows no lines. No Discord import: the keys are read by :mod:`cogs.custom_ids`.
+shows no lines. After the match, its end message takes lines for :data:`TALK_AFTER_END`
+seconds. No Discord import: the keys are read by :mod:`cogs.custom_ids`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ LINES: dict[str, str] = {
 LINE_EMOJI = {"luck": "🍀", "wp": "👏", "thanks": "🙏", "oops": "😅", "gg": "🤝"}
 MUTE = "mute"  # the custom_id's action of "Mute table talk" (a toggle, the clicker's own)
 TALK_EVERY = 5.0  # seconds: one line per person at most this often
+# seconds after a match's end that its end message still takes lines ("Good game"): its
+# buttons stay, and a channel must not get lines from an old match for ever
+TALK_AFTER_END = 15 * 60
 SAID = N_("💬 {name}: {line}")  # how a line shows on a table
 
 

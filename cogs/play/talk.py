@@ -16,11 +16,11 @@ from collections.abc import Callable
 import discord
 
 from bot.i18n import N_
-from bot.models import Game
+from bot.models import Game, Status
 from bot.render import seat_name
 from bot.stages import Stage, stage_at, stages_of
 from bot.storage import Outgoing, Storage
-from bot.talk import LINES, MUTE, SAID, TALK_EVERY, seated, talk_offered
+from bot.talk import LINES, MUTE, SAID, TALK_AFTER_END, TALK_EVERY, seated, talk_offered
 from bot.timers import now
 from cogs.common import NOT_MINE, NOT_PLAYING, private, refuse, tell
 from cogs.play.outbox import Post
@@ -30,6 +30,7 @@ MUTED = N_(
     "🔇 Table talk is muted for you: your table shows no lines (yours neither), at every"
     " ladder match. Press **Table talk on/off** again to hear it."
 )
+OVER = N_("This match ended more than {minutes} minutes ago: its table talk is over.")
 UNMUTED = N_("🔊 Table talk is on for you again: lines show on your table.")
 SAID_UNHEARD = N_("Said, at the other table: yours shows no lines while you have table talk muted.")
 
@@ -69,6 +70,11 @@ class TalkFlow:
             await refuse(interaction, NOT_PLAYING)
             return
         at = now()
+        if game.status is Status.FINISHED:
+            ended = await self.storage.finished_at(game.id)
+            if ended is not None and at - ended > TALK_AFTER_END:
+                await refuse(interaction, OVER, minutes=TALK_AFTER_END // 60)
+                return
         last = await self.storage.talk_said_at(user)
         if last is not None and at - last < TALK_EVERY:
             await self._too_soon(interaction, last + TALK_EVERY - at)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.models import Status
-from bot.talk import LINES, TALK_EVERY
+from bot.talk import LINES, TALK_AFTER_END, TALK_EVERY
 from cogs.custom_ids import BadComponent, parse_click
 from tests.bot.kasino_harness import Harness, cid, custom_ids
 from tests.bot.test_two_tables import ids, ladder_match, move_from, table_in, two_servers
@@ -58,10 +58,21 @@ async def test_good_game_on_the_end_message(harness: Harness) -> None:
             await move_from(harness, game, here, anna)
         else:
             await move_from(harness, game, there, erik)
-    (end,) = [m for m in there.history() if any(c.startswith("k:replay:") for c in ids(m))]
-    await harness.click(erik, end, custom_id=f"k:say:{game.id}:gg")
+    await harness.click(erik, table_in_end(there), custom_id=f"k:say:{game.id}:gg")
     await harness.env.advance_time(1)
     assert said(here) == ["💬 erik: Good game!"] and said(there) == ["💬 erik: Tack för spelet!"]
+    # its end message takes lines for 15 minutes after the end, then no more
+    await harness.env.advance_time(TALK_AFTER_END)
+    over = await harness.click(anna, table_in_end(here), custom_id=f"k:say:{game.id}:wp")
+    assert over.ephemeral and "table talk is over" in over.response.content
+    await harness.env.advance_time(1)
+    assert len(said(here)) == 1 and len(said(there)) == 1
+
+
+def table_in_end(channel: Any) -> Any:
+    """A finished match's end message in a channel."""
+    (end,) = [m for m in channel.history() if any(c.startswith("k:replay:") for c in ids(m))]
+    return end
 
 
 async def test_a_line_is_written_with_the_speakers_turn_or_not_at_all(harness: Harness) -> None:

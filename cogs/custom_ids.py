@@ -50,6 +50,9 @@ custom_id formats (``k`` for Kasino)::
     k:tboard:<page>                     a page of the server's tournaments board
     k:gscores:<variant>:<page>:<p|c>    a page of the global rating board of one game
                                         (people / computers), over every server
+    k:say:<game>:<line|mute>            a ladder match's table talk (bot.talk): say a
+                                        canned line (a key of ``LINES``), or toggle the
+                                        clicker's own "Mute table talk"
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -71,6 +74,7 @@ import time
 from bot.ai import LEVELS
 from bot.models import VARIANT_NAMES
 from bot.records.seal import CUT_MAX
+from bot.talk import LINES, MUTE
 
 BUTTON_KINDS = (
     "lobby", "hand", "hint", "rematch", "scores", "forget", "show", "history", "replay",
@@ -127,6 +131,8 @@ BUTTON_KINDS += ("cutfor",)  # a finished match's "Cut the rematch" (its menu, p
 BUTTON_KINDS += ("check",)  # "How to check" a game's deal and moves (privately)
 BUTTON_KINDS += ("gscores",)  # the global rating board (/kasino scores scope:global)
 TOUR_ACTIONS = ("join", "leave", "start", "cancel", "check")
+BUTTON_KINDS += ("say",)  # a ladder match's table talk: a canned line, or the mute toggle
+SAY_ACTIONS = (*LINES, MUTE)
 
 
 class BadComponent(ValueError):
@@ -269,6 +275,11 @@ def parse_click(text: object, values: object = None) -> Click:
         if len(fields) != 2 or fields[0] not in LADDER_ACTIONS:
             raise BadComponent(f"not a ladder button: {text!r}")
         return Click("ladder", user=number(fields[1], MAX_ID, 1), action=fields[0])
+    if kind == "say":
+        _no_values(values)
+        if len(fields) != 2 or fields[1] not in SAY_ACTIONS:
+            raise BadComponent(f"not a table talk button: {text!r}")
+        return Click("say", number(fields[0], MAX_ID, 1), action=fields[1])
     if kind == "tboard":
         _no_values(values)
         if len(fields) != 1:

@@ -74,6 +74,7 @@ from cogs.play.live import LiveHands
 from cogs.play.lobby import LobbyFlow
 from cogs.play.outbox import Outbox, Post
 from cogs.play.table import TableFlow
+from cogs.play.talk import TalkFlow
 from cogs.play.views import (
     global_scores_view,
     lobby_view,
@@ -183,6 +184,8 @@ class Kasino(
         self.ladder = LadderFlow(bot, self.games, self.table, self.keep_clock)
         self.ladder_choices = LadderChoices(bot, bot.storage)
         self.hands = HandFlow(self.games, self.table, self.live)
+        # a ladder match's table talk: canned lines on both tables, each person's mute
+        self.talk = TalkFlow(bot.storage, self.table, lambda posts: self.delivery.posted(posts))
         self.lobby = LobbyFlow(self.games, self.table)
         self.lobby.seated = self.ladder.seated_elsewhere  # one game at a time
         # every cache that can hold a person, dropped at once when anyone is forgotten
@@ -981,6 +984,8 @@ class Kasino(
                 await self.lobby.offer_rematch_cut(interaction, game)
             elif click.kind == "rcut":
                 await self.lobby.on_rematch_cut(interaction, game, click.numbers[0])
+            elif click.kind == "say":
+                await self.talk.on_click(interaction, game, click.action)
             else:
                 await self.hands.on_move_select(interaction, game, click)
 

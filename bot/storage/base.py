@@ -51,6 +51,7 @@ from bot.storage.sql import (
     of_shards,
     seat_list,
 )
+from bot.storage.talk import TalkQueries
 from bot.storage.tournaments import TournamentQueries
 
 __all__ = [
@@ -63,7 +64,13 @@ NO_GAME = -1  # the version :meth:`Storage.game_lock` gives for a game with no r
 
 
 class Storage(
-    OutboxQueries, PrivacyQueries, PuzzleQueries, LessonQueries, TournamentQueries, LadderQueries
+    OutboxQueries,
+    PrivacyQueries,
+    PuzzleQueries,
+    LessonQueries,
+    TournamentQueries,
+    LadderQueries,
+    TalkQueries,
 ):
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 

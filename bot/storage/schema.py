@@ -431,6 +431,15 @@ MIGRATIONS: tuple[str, ...] = (
         updated_at  REAL    NOT NULL
     );
     """,
+    # version 19: table talk at ladder matches (bot.storage.talk): who muted it, and when
+    # each person last said a line (one line per person every few seconds)
+    """
+    CREATE TABLE table_talk (
+        user_id     INTEGER NOT NULL PRIMARY KEY,
+        muted       INTEGER NOT NULL DEFAULT 0,
+        said_at     REAL
+    );
+    """,
 )
 
 # Steps of a migration computed in Python, run in its transaction after its statements
@@ -447,6 +456,7 @@ TABLES: tuple[str, ...] = (
     "puzzle_days", "puzzle_attempts", "lesson_progress",
     "tournaments", "tournament_entrants", "tournament_tables", "tournament_places",
     "ladder_queue", "ladder_blocks", "ladder_recent", "ladder_abandons", "ladder_off",
+    "table_talk",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = (
     "games", "moves", "results", "outbox", "rating_changes", "forgotten",

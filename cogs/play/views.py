@@ -27,6 +27,7 @@ from bot.render import (
     sweep_word,
     variant_name,
 )
+from bot.talk import LINE_EMOJI, LINES, MUTE, talk_offered
 from bot.turns import (
     best_moves,
     building,
@@ -188,7 +189,28 @@ def _add_host_controls(view: discord.ui.View, game: Game, t: Lang) -> None:
 
 @_static
 def table_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
-    """ "Your hand" while playing, "Rematch" and "Replay" after a finished match."""
+    """ "Your hand" while playing, "Rematch" and "Replay" after a finished match; a
+    ladder match's table talk under them (:func:`add_talk`)."""
+    view = _table_view(game, t)
+    if view is not None and talk_offered(game):
+        add_talk(view, game.id, t)
+    return view
+
+
+def add_talk(view: discord.ui.View, game_id: int, t: Lang = EN) -> None:
+    """A ladder match's table talk (:mod:`bot.talk`): its five lines on a row of their
+    own, and "Table talk on/off" (the clicker's own mute) at the end of the first row
+    (there is room: at most four buttons there at a ladder match, which has no rematch)."""
+    for key, line in LINES.items():
+        view.add_item(
+            KasinoButton("say", game_id, key, label=t(line), emoji=LINE_EMOJI[key], row=1)
+        )
+    view.add_item(
+        KasinoButton("say", game_id, MUTE, label=t("Table talk on/off"), emoji="🔇", row=0)
+    )
+
+
+def _table_view(game: Game, t: Lang) -> discord.ui.View | None:
     view = _view()
     if game.status is Status.PLAYING:
         view.add_item(

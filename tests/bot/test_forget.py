@@ -75,6 +75,9 @@ async def test_forget_me_leaves_no_row_naming_the_person(
     game = await played_match(harness)
     await finished_tournament(harness, game.id)
     await harness.slash(anna, "kasino deck", style="four")
+    # she muted table talk and said a line at a ladder match (her row of table_talk)
+    await harness.cog.games.storage.set_talk_muted(anna.id, True)
+    assert await harness.cog.games.storage.say(anna.id, 1.0, 5.0, [])
     assert naming(db_path, anna.id, anna.name)
     asked = await harness.slash(anna, "kasino forget-me")
     assert asked.ephemeral and "Forget me?" in asked.response.content

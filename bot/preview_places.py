@@ -128,6 +128,7 @@ def place_for(
             actor.locale = locale
         _let_people_see(patches, installs)
         _route_commands(patches)
+        _name_the_group(patches, installs)
         yield Shown(_channel_handle(env, place), _viewers(place, users), place, installs)
     finally:
         patches.undo()
@@ -172,6 +173,31 @@ def _let_people_see(patches: Patches, installs: UserInstalls) -> None:
 
     # read at call time by SimCord's can_access_channel and can_access_message
     patches.setattr(access, "channel_accessible", channel_accessible)
+
+
+def _name_the_group(patches: Patches, installs: UserInstalls) -> None:
+    """The page's header and composer name a group DM by its name ("@ Kasino night",
+    "Message @Kasino night"), as Discord does; SimCord's Preview takes every channel
+    outside a server for the bot's DM and names the bot there."""
+    import simcord.preview as sim_preview
+
+    from tests.bot.user_installs import GroupDM
+
+    build = sim_preview.build_snapshot
+
+    def build_snapshot(preview: Any, page: Any) -> dict[str, Any]:
+        snapshot = build(preview, page)
+        place = installs.places.get(page.channel_id)
+        channel = snapshot.get("channel") or {}
+        if isinstance(place, GroupDM) and channel.get("recipient"):
+            name = place.name or ", ".join(m.user.global_name or m.name for m in place.members)
+            channel["recipient"] = dict(
+                channel["recipient"], name=name, username=name, global_name=name,
+                bot=False, application=False, avatar=None, avatar_available=False,
+            )  # fmt: skip
+        return snapshot
+
+    patches.setattr(sim_preview, "build_snapshot", build_snapshot)
 
 
 def _route_commands(patches: Patches) -> None:

@@ -762,18 +762,23 @@ class Match:
 
     def profile(self) -> None:
         """Anna's profile after the match: private, with the picture of her rating."""
-        # the composer opens the first option (member) at once: Anna chooses herself
+        # the composer opens the first option (member) at once: Anna chooses herself (in a
+        # server; elsewhere it stays empty, hers all the same: the bot does not take a
+        # member there, where Discord resolves a person as a user only)
         box = self.page.locator("#channel-composer-input")
         box.click()
         box.type("/kasino profile")
         time.sleep(0.5)
         self.page.keyboard.press("Tab")
         time.sleep(0.5)
-        self.page.keyboard.type("Anna")
-        time.sleep(0.5)
-        suggestion = self.page.locator(".command-suggestion")
-        if suggestion.count():
-            suggestion.first.click()
+        if self.place == "server":
+            self.page.keyboard.type("Anna")
+            time.sleep(0.5)
+            suggestion = self.page.locator(".command-suggestion")
+            if suggestion.count():
+                suggestion.first.click()
+        else:
+            self.page.keyboard.press("Escape")
         time.sleep(0.3)
         self.page.keyboard.press("Enter")
         time.sleep(2)

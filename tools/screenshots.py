@@ -22,6 +22,13 @@ a test: run it by hand and look at the pictures.
     .venv/bin/python tools/screenshots.py --out /tmp/four --four-colour
     .venv/bin/python tools/screenshots.py --out /tmp/lesson --lesson casino
 
+    .venv/bin/python tools/screenshots.py --out /tmp/gdm --place group-dm --target 11
+
+``--place group-dm`` (or ``foreign-server``) plays the match where the bot is no member
+and only answers clicks (``python -m bot --preview --place``): Bjorn joins too and plays his
+turns from his own view (``4b-table-friend``); after the match, Anna's profile and the
+global board.
+
 ``--lesson VARIANT`` pictures ``/kasino learn`` instead of a match: the lesson's first
 step (``L1-lesson-step``), its card menu open (``L2-lesson-menu``) and a wrong move's
 explanation (``L3-lesson-wrong``).
@@ -268,6 +275,7 @@ class Match:
         self.place = place  # not "server": the bot only answers clicks there
         self.viewer = "Anna"
         self.shot_friend = False
+        self.target = TARGET
 
     # ----------------------------------------------------------------- pictures
 
@@ -587,7 +595,7 @@ class Match:
     def play(self) -> None:
         page = self.page
         options = {"variant": self.variant} if self.variant != "swedish" else {}
-        self.command("/kasino new", **options, target=str(TARGET))
+        self.command("/kasino new", **options, target=str(self.target))
         lobby = self.wait(lambda: self.messages().count() > 0, what="the lobby")
         words = self.words
         if self.friend:  # he joins from his own view
@@ -1033,6 +1041,9 @@ def main() -> None:
         "--lesson", default="", choices=["", *VARIANT_NAMES], help="picture /kasino learn"
     )
     parser.add_argument(
+        "--target", type=int, default=TARGET, help=f"the match's target (default {TARGET})"
+    )
+    parser.add_argument(
         "--place",
         default="server",
         choices=["server", "group-dm", "foreign-server"],
@@ -1061,6 +1072,7 @@ def main() -> None:
             seats = args.seats or (seat_limit(args.variant) if args.variant == "krypkasino" else 2)
             friend = "" if args.place == "server" else "Bjorn"  # he plays there too
             match = Match(page, args.out, args.variant, words, seats, friend, args.place)
+            match.target = args.target
             try:
                 if args.puzzle:
                     match.puzzle()

@@ -21,7 +21,6 @@ a test: run it by hand and look at the pictures.
     .venv/bin/python tools/screenshots.py --out /tmp/sv-fi --locale sv-SE --server-locale fi
     .venv/bin/python tools/screenshots.py --out /tmp/four --four-colour
     .venv/bin/python tools/screenshots.py --out /tmp/lesson --lesson casino
-
     .venv/bin/python tools/screenshots.py --out /tmp/gdm --place group-dm --target 11
 
 ``--place group-dm`` (or ``foreign-server``) plays the match where the bot is no member

@@ -149,7 +149,11 @@ async def test_the_preview_plays_in_a_group_dm_where_the_bot_is_no_member(
     group DM (context 2, the user install as the owner), the lobby is the command's
     public answer, and the bot made no channel call (the tests' Discord refuses them).
     When the preview ends, SimCord is as it was."""
+    import simcord.preview as sim_preview
+    from simcord import interactions
     from simcord.backend import access
+    from simcord.gateway import ShardRouter
+    from simcord.http import router
     from simcord.preview import _action_plans
 
     from bot.preview import MEMBERS
@@ -157,7 +161,14 @@ async def test_the_preview_plays_in_a_group_dm_where_the_bot_is_no_member(
 
     config = Config(token=None, db_path=tmp_path / "kasino.db", card_faces=False)
     bot = KasinoBot(config, seed=20240607)
-    untouched = (access.channel_accessible, _action_plans._slash_resolved)
+
+    def simcord_as_it_is() -> tuple[Any, ...]:
+        routes = {method: list(table) for method, table in router._ROUTES.items()}
+        return (access.channel_accessible, _action_plans._slash_resolved, routes,
+                interactions.base_payload, sim_preview.build_snapshot,
+                ShardRouter.identify)  # fmt: skip
+
+    untouched = simcord_as_it_is()
     try:
         async with simcord.run(bot, check_errors=False) as env:
             guild = env.create_guild("Kasino Preview")
@@ -196,6 +207,6 @@ async def test_the_preview_plays_in_a_group_dm_where_the_bot_is_no_member(
                     assert len(origins) == 2 and all(o.place is gdm for o in origins)
                     assert str(lobby.id) in json.dumps(bjorn.snapshot)  # he sees the DM
                 assert shown.installs.attempts == []
-            assert (access.channel_accessible, _action_plans._slash_resolved) == untouched
+            assert simcord_as_it_is() == untouched
     finally:
         await bot.close_storage()

@@ -115,8 +115,8 @@ def place_for(
         raise ValueError(f"unknown place {kind!r}: one of {', '.join(PLACES)}")
     module = _user_installs_module()
     patches = Patches()
+    installs = module.UserInstalls()
     try:
-        installs = module.UserInstalls()
         installs.install(patches)
         users = [member.user for member in members]
         if kind == "group-dm":
@@ -132,6 +132,15 @@ def place_for(
         yield Shown(_channel_handle(env, place), _viewers(place, users), place, installs)
     finally:
         patches.undo()
+        tell_refused(installs.attempts)
+
+
+def tell_refused(attempts: Sequence[Any]) -> None:
+    """Say which calls the bot tried that Discord refuses in the place (none should be:
+    a refused call is a defect, issue 41 §5), when the preview ends."""
+    for attempt in attempts:
+        print(f"the bot tried a call Discord refuses here: {attempt.method} {attempt.path}",
+              flush=True)  # fmt: skip
 
 
 def _channel_handle(env: Any, place: Place) -> Any:

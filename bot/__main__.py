@@ -59,6 +59,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--deck", default="two", choices=("two", "four"),
         help="for --preview: the server's card deck, two- or four-colour faces",
     )  # fmt: skip
+    parser.add_argument(
+        "--place", default="server", choices=("server", "group-dm", "foreign-server"),
+        help="for --preview: where the page plays: the server (default), or where only the"
+        " members installed the app: their group DM, or a server without the bot",
+    )  # fmt: skip
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     migrate = commands.add_parser(
         "migrate-db",
@@ -324,7 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     discord.utils.setup_logging(level=getattr(logging, config.log_level), root=True)
     _ctrl_c_stops()
     if args.preview:
-        return _preview(config, args.port, args.locale, args.server_locale, args.deck)
+        return _preview(
+            config, args.port, args.locale, args.server_locale, args.deck, place=args.place
+        )
     try:
         asyncio.run(_until_stopped(lambda: run_bot(config)))
     except KeyboardInterrupt:
@@ -346,11 +353,15 @@ def _preview(
     locale: str = "en-US",
     server_locale: str = "en-US",
     deck: str = "two",
+    *,
+    place: str = "server",
 ) -> int:
     from bot.preview import PreviewUnavailable, run_preview
 
     def start() -> Awaitable[None]:
-        return run_preview(config, port=port, locale=locale, server_locale=server_locale, deck=deck)
+        return run_preview(
+            config, port=port, locale=locale, server_locale=server_locale, deck=deck, place=place
+        )
 
     try:
         asyncio.run(_until_stopped(start))

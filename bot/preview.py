@@ -3,6 +3,9 @@
 SimCord runs discord.py's real client against an in-memory Discord; its Preview shows a
 channel in your browser (on 127.0.0.1) where you can switch between a few simulated
 members, run the slash commands and click the buttons. The database is a throwaway file.
+With ``place`` (``--place``) the page shows a place where the members installed the app
+and the bot is no member, a group DM or a server without the bot
+(:mod:`bot.preview_places`), instead of the server's channel.
 Needs the ``preview`` extra: ``.venv/bin/pip install -e '.[preview]'`` (its error names
 the pip of the Python that runs it: ``bot.shell``).
 """
@@ -28,6 +31,11 @@ if TYPE_CHECKING:
 MEMBERS = ("Anna", "Bjorn", "Cecilia", "David")
 FACES_WAIT = 30.0  # seconds the preview waits for the card faces before showing text
 FOLLOW_INTERVAL = 0.25  # seconds between looks for what the bot did on its own
+WHERE = {  # how the preview's first words name the place its page shows
+    "server": "",
+    "group-dm": " in their group DM (the bot is no member: it only answers clicks)",
+    "foreign-server": " in a server without the bot (it only answers clicks)",
+}
 PREVIEW_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex", "PIL")
 
 
@@ -52,16 +60,21 @@ async def run_preview(
     locale: str = "en-US",
     server_locale: str = "en-US",
     deck: str = "two",
+    place: str = "server",
 ) -> None:
     """Start the bot in SimCord, open the Preview, print its URL and wait until it closes.
 
     ``locale`` is the members' Discord client language (their private messages) and
-    ``server_locale`` the server's (the public ones). However this ends (the page's End
-    button, Ctrl+C, an error), the bot's database is closed and the throwaway folder
-    removed.
+    ``server_locale`` the server's (the public ones). ``place`` is where the page shows
+    the game (``bot.preview_places.PLACES``). However this ends (the page's End button,
+    Ctrl+C, an error), the bot's database is closed and the throwaway folder removed.
     """
     check_preview_installed()
     from bot.client import KasinoBot
+    from bot.preview_places import PLACES
+
+    if place not in PLACES:
+        raise PreviewUnavailable(f"unknown place {place!r}: one of {', '.join(PLACES)}")
 
     await faces_drawn(config)
     with tempfile.TemporaryDirectory(prefix="kasino-preview-") as folder:
@@ -71,7 +84,7 @@ async def run_preview(
         bot = KasinoBot(settings)
         try:
             with client_locale(locale):
-                await _serve(bot, port, server_locale, deck)
+                await _serve(bot, port, server_locale, deck, place=place, locale=locale)
         finally:
             # Also on Ctrl+C (cancellation) and errors: the database's worker thread would
             # keep the process alive, and the folder is removed only after this.
@@ -92,11 +105,22 @@ async def faces_drawn(config: Config) -> None:
         await asyncio.to_thread(wanted_names)
 
 
-async def _serve(bot: KasinoBot, port: int | None, server_locale: str, deck: str) -> None:
+async def _serve(
+    bot: KasinoBot,
+    port: int | None,
+    server_locale: str,
+    deck: str,
+    *,
+    place: str = "server",
+    locale: str = "en-US",
+) -> None:
     """The preview itself: SimCord running the bot, one server (speaking
-    ``server_locale``, its card deck ``deck``), its members, and the page; returns when the
-    page is closed."""
+    ``server_locale``, its card deck ``deck``), its members, ``place`` (the server's
+    channel, or a place of the members where the bot is no member) and the page showing
+    it; returns when the page is closed."""
     import simcord
+
+    from bot.preview_places import Shown, open_preview, place_for
 
     async with simcord.run(bot, check_errors=False) as env:
         guild = env.create_guild("Kasino Preview", preferred_locale=server_locale)
@@ -107,19 +131,22 @@ async def _serve(bot: KasinoBot, port: int | None, server_locale: str, deck: str
             guild.add_member(env.create_user(name.lower(), global_name=name)) for name in MEMBERS
         ]
         assets = await face_assets(bot)
-        async with (
-            env.preview(
-                channel, viewers=members, layout="channel", port=port, assets=assets
-            ) as preview,
-            following(env, preview),
-        ):
-            print(f"Kasino preview running: open {preview.url}", flush=True)
-            print(
-                "Switch between members in the page, type /kasino new, and play."
-                " Press Ctrl+C (or End preview session) to stop.",
-                flush=True,
+        with place_for(env, place, members, locale) as shown:
+            page = open_preview(
+                env,
+                shown or Shown(channel, members),
+                layout="channel",
+                port=port,
+                assets=assets,
             )
-            await preview.wait_closed()
+            async with page as preview, following(env, preview):
+                print(f"Kasino preview running: open {preview.url}", flush=True)
+                print(
+                    f"Switch between members in the page, type /kasino new{WHERE[place]},"
+                    " and play. Press Ctrl+C (or End preview session) to stop.",
+                    flush=True,
+                )
+                await preview.wait_closed()
 
 
 @contextlib.asynccontextmanager

@@ -21,6 +21,12 @@ a test: run it by hand and look at the pictures.
     .venv/bin/python tools/screenshots.py --out /tmp/sv-fi --locale sv-SE --server-locale fi
     .venv/bin/python tools/screenshots.py --out /tmp/four --four-colour
     .venv/bin/python tools/screenshots.py --out /tmp/lesson --lesson casino
+    .venv/bin/python tools/screenshots.py --out /tmp/gdm --place group-dm --target 11
+
+``--place group-dm`` (or ``foreign-server``) plays the match where the bot is no member
+and only answers clicks (``python -m bot --preview --place``): Bjorn joins too and plays his
+turns from his own view (``4b-table-friend``); after the match, Anna's profile and the
+global board.
 
 ``--lesson VARIANT`` pictures ``/kasino learn`` instead of a match: the lesson's first
 step (``L1-lesson-step``), its card menu open (``L2-lesson-menu``) and a wrong move's
@@ -115,7 +121,7 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def preview(
-    locale: str = "en-US", server_locale: str = "en-US", deck: str = "two"
+    locale: str = "en-US", server_locale: str = "en-US", deck: str = "two", place: str = "server"
 ) -> Iterator[str]:
     """Run the bot's preview and yield its URL; stop it afterwards."""
     env = dict(os.environ, COMPUTER_PAUSE="0.5", ROUND_PAUSE="3", LOG_LEVEL="WARNING")
@@ -133,6 +139,8 @@ def preview(
             server_locale,
             "--deck",
             deck,
+            "--place",
+            place,
         ],
         cwd=ROOT,
         env=env,
@@ -175,6 +183,8 @@ class Words:
         self.add_normal = pub("Add {level} computer", level=normal.lower())
         self.normal_bot = pub("🤖 {level} bot", level=normal).removeprefix("🤖 ")
         self.start = pub("Start")
+        self.join = pub("Join")
+        self.to_move = before(pub("**To move:** {name}{due}", name="\x00", due="")).strip("* ")
         self.hints_off = pub("Hints: off")
         self.hint = me("Hint")
         self.stopped = me(ENDINGS[Status.STOPPED]).split(".")[0]  # as the hand view says it
@@ -245,6 +255,8 @@ class Match:
         variant: str = "swedish",
         words: Words | None = None,
         seats: int = 2,
+        friend: str = "",
+        place: str = "server",
     ) -> None:
         self.page = page
         self.out = out
@@ -256,6 +268,13 @@ class Match:
         self.shot_menu = False
         self.shot_cards = False  # the hand's card menu open (its faces and labels)
         self.seats = seats  # Anna and seats − 1 normal computer players
+        # a second person at the table (Bjorn, in a group DM), played by the script from
+        # his own view (the Preview's "Viewing as")
+        self.friend = friend
+        self.place = place  # not "server": the bot only answers clicks there
+        self.viewer = "Anna"
+        self.shot_friend = False
+        self.target = TARGET
 
     # ----------------------------------------------------------------- pictures
 
@@ -437,11 +456,77 @@ class Match:
         """``message`` again, after a reload of the page if its menu shows a stale value."""
         if not self.stale_menu(message):
             return message
-        self.page.reload()
-        self.page.wait_for_selector("#channel-composer-input")
+        self.reload()
         found = self.wait(self.hand, 10, "the hand view after a reload")
         assert isinstance(found, Locator)
         return found
+
+    def reload(self) -> None:
+        """Reload the page (every menu starts afresh), as the same viewer."""
+        self.page.reload()
+        self.page.wait_for_selector("#channel-composer-input")
+        if self.page.locator("#viewer-picker").input_value() != self.viewer_id(self.viewer):
+            self.as_viewer(self.viewer)
+
+    def viewer_id(self, name: str) -> str:
+        """The value of ``name`` in the page's "Viewing as" list."""
+        option = self.page.locator("#viewer-picker option", has_text=name).first
+        return option.get_attribute("value") or ""
+
+    def as_viewer(self, name: str) -> None:
+        """Look at the page as ``name`` (the Preview's "Viewing as")."""
+        self.settled()
+        self.page.select_option("#viewer-picker", label=name)
+        self.viewer = name
+        self.wait(
+            lambda: self.page.locator("#viewer-picker").input_value() == self.viewer_id(name),
+            10,
+            f"the view of {name}",
+        )
+        self.settled()
+
+    def friend_to_move(self) -> bool:
+        """Whether the latest table names the friend to move."""
+        if not self.friend:
+            return False
+        table = self.latest_table()
+        with contextlib.suppress(PlaywrightError):
+            text = table.inner_text(timeout=2000) if table is not None else ""
+            return f"{self.words.to_move} {self.friend}" in " ".join(text.split())
+        return False
+
+    def play_friend(self) -> None:
+        """The friend's turn, from his view: "Your hand" on the table, the first card he
+        can play and (if it takes) the first choice of what; then back to Anna. His view of
+        the table is pictured once (``4b-table-friend``)."""
+        words = self.words
+        self.as_viewer(self.friend)
+        table = self.wait(self.latest_table, 10, "the table in his view")
+        assert isinstance(table, Locator)
+        if not self.shot_friend:
+            self.shoot("4b-table-friend", table)
+            self.shot_friend = True
+        self.button(table, words.your_hand_button)
+
+        def his_turn() -> Locator | None:
+            hand = self.hand()
+            return hand if words.choose_a_card in self.text(hand) else None
+
+        hand = self.wait(his_turn, 20, "his turn")
+        assert isinstance(hand, Locator)
+        chosen = self.choose(hand).splitlines()[0]
+        print(f"{self.friend}: {chosen}", flush=True)
+        if not chosen.endswith((words.trail, words.krypa)):
+            with contextlib.suppress(TimeoutError):
+                menu = self.wait(
+                    lambda: any(w in self.text(h := self.hand()) for w in words.what_does) and h,
+                    8,
+                    "his capture menu",
+                )
+                assert isinstance(menu, Locator)
+                self.choose(menu)
+        time.sleep(1)
+        self.as_viewer("Anna")
 
     def choose(
         self,
@@ -475,8 +560,7 @@ class Match:
                 # a new snapshot closed the list, or the page's menu state went astray
                 # (after a picture of the page, a click on this menu sometimes only
                 # focuses it): a reload starts every menu afresh, as in fresh()
-                self.page.reload()
-                self.page.wait_for_selector("#channel-composer-input")
+                self.reload()
                 continue
             labels = [options.nth(i).inner_text() for i in range(options.count())]
             building = any(label.startswith(self.words.labels) for label in labels)
@@ -510,9 +594,14 @@ class Match:
     def play(self) -> None:
         page = self.page
         options = {"variant": self.variant} if self.variant != "swedish" else {}
-        self.command("/kasino new", **options, target=str(TARGET))
+        self.command("/kasino new", **options, target=str(self.target))
         lobby = self.wait(lambda: self.messages().count() > 0, what="the lobby")
         words = self.words
+        if self.friend:  # he joins from his own view
+            self.as_viewer(self.friend)
+            self.button(self.messages().first, words.join)
+            self.wait(lambda: self.friend in self.messages().first.inner_text(), what="him seated")
+            self.as_viewer("Anna")
         for number in range(1, self.seats):
             self.button(self.messages().first, words.add_normal)
             wanted = words.normal_bot + (f" {number}" if number > 1 else "")
@@ -538,7 +627,11 @@ class Match:
                 turn = words.choose_a_card in text
                 return found if turn and (text != before or again) else None
 
-            hand = self.wait(lambda: self.over() or my_turn(), timeout=60, what="your turn")
+            hand = self.turn(my_turn)
+            if hand == "friend":
+                self.play_friend()
+                before = ""
+                continue
             if not isinstance(hand, Locator):
                 break
             if self.text(hand) == before:
@@ -615,6 +708,33 @@ class Match:
         self.shoot("7-lobby-after-the-match", self.messages().first)
         page.wait_for_timeout(200)
 
+    def turn(self, my_turn: Callable[[], Locator | None]) -> object:
+        """Wait for Anna's turn (her hand view), the friend's (``"friend"``) or the end.
+
+        Where the bot only answers clicks (a group DM), what time owes (the next deal
+        after a round) is applied at the next click, and Anna's open hand view is not
+        always updated when another person's click hands her the turn: after a while
+        without either, she presses Refresh on her hand view (a click at the table)."""
+
+        def found() -> object:
+            if self.over():
+                return True
+            mine = my_turn()
+            if mine is not None:
+                return mine
+            return "friend" if self.friend_to_move() else None
+
+        if self.place == "server":
+            return self.wait(found, timeout=60, what="your turn")
+        for _ in range(6):
+            with contextlib.suppress(TimeoutError):
+                return self.wait(found, timeout=10, what="a turn")
+            hand = self.hand()
+            if hand is not None:
+                print("nobody's turn shown: Anna presses Refresh", flush=True)
+                self.button(hand, self.words.refresh)
+        raise TimeoutError("waited 60 s for a turn")
+
     def quiet_marks(self, end: Locator) -> None:
         """Anna's hand view at the end, with the match's final head (``6b-hand-at-the-end``),
         and the private answer of How to check on the end message (``6c-how-to-check``)."""
@@ -627,31 +747,45 @@ class Match:
         hand = self.wait(sealed_hand, 20, "the final head in the hand view")
         assert isinstance(hand, Locator)
         self.shoot("6b-hand-at-the-end", hand)
-        answer = self.press(
-            end,
-            words.how_to_check,
-            lambda: (
-                (found := self.messages().filter(has_text=words.check_title)).count() and found.last
-            ),
-            "How to check",
-        )
+        try:
+            answer = self.press(
+                end,
+                words.how_to_check,
+                lambda: (
+                    (found := self.messages().filter(has_text=words.check_title)).count()
+                    and found.last
+                ),
+                "How to check",
+            )
+        except TimeoutError:
+            if self.place == "server":
+                raise
+            # pictured all the same: what the bot answered instead
+            print("How to check: no answer with its title (pictured: 6c-…-refused)", flush=True)
+            self.shoot("6c-how-to-check-refused", self.messages().last)
+            return
         assert isinstance(answer, Locator)
         self.shoot("6c-how-to-check", answer)
 
     def profile(self) -> None:
         """Anna's profile after the match: private, with the picture of her rating."""
-        # the composer opens the first option (member) at once: Anna chooses herself
+        # the composer opens the first option (member) at once: Anna chooses herself (in a
+        # server; elsewhere it stays empty, hers all the same: the bot does not take a
+        # member there, where Discord resolves a person as a user only)
         box = self.page.locator("#channel-composer-input")
         box.click()
         box.type("/kasino profile")
         time.sleep(0.5)
         self.page.keyboard.press("Tab")
         time.sleep(0.5)
-        self.page.keyboard.type("Anna")
-        time.sleep(0.5)
-        suggestion = self.page.locator(".command-suggestion")
-        if suggestion.count():
-            suggestion.first.click()
+        if self.place == "server":
+            self.page.keyboard.type("Anna")
+            time.sleep(0.5)
+            suggestion = self.page.locator(".command-suggestion")
+            if suggestion.count():
+                suggestion.first.click()
+        else:
+            self.page.keyboard.press("Escape")
         time.sleep(0.3)
         self.page.keyboard.press("Enter")
         time.sleep(2)
@@ -906,6 +1040,15 @@ def main() -> None:
         "--lesson", default="", choices=["", *VARIANT_NAMES], help="picture /kasino learn"
     )
     parser.add_argument(
+        "--target", type=int, default=TARGET, help=f"the match's target (default {TARGET})"
+    )
+    parser.add_argument(
+        "--place",
+        default="server",
+        choices=["server", "group-dm", "foreign-server"],
+        help="where the match is played: the server, or where the bot only answers clicks",
+    )
+    parser.add_argument(
         "--analysis",
         action="store_true",
         help="after the match only its analysis: the summary and a move's page",
@@ -914,7 +1057,10 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     words = Words(lang_of(args.locale), lang_of(args.server_locale))
     deck = "four" if args.four_colour else "two"
-    with preview(args.locale, args.server_locale, deck) as url, sync_playwright() as playwright:
+    with (
+        preview(args.locale, args.server_locale, deck, args.place) as url,
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path=args.browser, args=CHROMIUM_ARGS)
         try:
             # the Preview's content security policy refuses inline styles: the light theme
@@ -923,7 +1069,9 @@ def main() -> None:
             page.goto(url)
             page.wait_for_selector("#channel-composer-input")
             seats = args.seats or (seat_limit(args.variant) if args.variant == "krypkasino" else 2)
-            match = Match(page, args.out, args.variant, words, seats)
+            friend = "" if args.place == "server" else "Bjorn"  # he plays there too
+            match = Match(page, args.out, args.variant, words, seats, friend, args.place)
+            match.target = args.target
             try:
                 if args.puzzle:
                     match.puzzle()
@@ -932,6 +1080,10 @@ def main() -> None:
                 elif args.analysis:
                     match.play()
                     match.analysis()
+                elif args.place != "server":  # no server's boards and history there
+                    match.play()
+                    match.profile()
+                    match.global_board()
                 else:
                     match.play()
                     match.profile()

@@ -19,6 +19,8 @@ import simcord
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.preview import following
+from bot.preview_places import open_preview
+from bot.stages import by_interaction
 from tests.bot.kasino_harness import Harness
 
 DEALT = "Round 2 is dealt."  # what the channel is told when the pause is over
@@ -110,3 +112,101 @@ def test_a_bot_that_did_not_settle_is_not_blamed_on_the_port(
     except TimeoutError:
         return
     raise AssertionError(f"the port was blamed (exit code {code})")
+
+
+def _action(preview: Any, page: Any, kind: str, **fields: Any) -> dict[str, Any]:
+    """An action's envelope as the Preview's page sends it (protocol 3)."""
+    return {
+        "protocol_version": 3,
+        "sequence": page.last_sequence + 1,
+        "request_id": f"r{page.last_sequence + 1}",
+        "generation": page.generation,
+        "bot_generation": preview.env._generation,
+        "published_revision": page.revision,
+        "kind": kind,
+        **fields,
+    }
+
+
+def _control_key(message: Any, custom_id_end: str) -> str:
+    """The page's key for the button whose custom_id ends ``custom_id_end``."""
+    from simcord.preview._action_plans import _component_key, _component_paths
+
+    for index, root in enumerate(message.components):
+        for path, component in _component_paths(root, str(index)):
+            if str(component.get("custom_id", "")).endswith(custom_id_end):
+                key = _component_key(component, path, message.id)
+                assert key is not None
+                return key
+    raise AssertionError(f"no button …{custom_id_end}")
+
+
+async def test_the_preview_plays_in_a_group_dm_where_the_bot_is_no_member(
+    tmp_path: Path,
+) -> None:
+    """``--place group-dm``: the page shows the members' group DM; ``/kasino new`` typed
+    there and a Join pressed by another member reach the bot as Discord sends them from a
+    group DM (context 2, the user install as the owner), the lobby is the command's
+    public answer, and the bot made no channel call (the tests' Discord refuses them).
+    When the preview ends, SimCord is as it was."""
+    import simcord.preview as sim_preview
+    from simcord import interactions
+    from simcord.backend import access
+    from simcord.gateway import ShardRouter
+    from simcord.http import router
+    from simcord.preview import _action_plans
+
+    from bot.preview import MEMBERS
+    from bot.preview_places import place_for
+
+    config = Config(token=None, db_path=tmp_path / "kasino.db", card_faces=False)
+    bot = KasinoBot(config, seed=20240607)
+
+    def simcord_as_it_is() -> tuple[Any, ...]:
+        routes = {method: list(table) for method, table in router._ROUTES.items()}
+        return (access.channel_accessible, _action_plans._slash_resolved, routes,
+                interactions.base_payload, sim_preview.build_snapshot,
+                ShardRouter.identify)  # fmt: skip
+
+    untouched = simcord_as_it_is()
+    try:
+        async with simcord.run(bot, check_errors=False) as env:
+            guild = env.create_guild("Kasino Preview")
+            guild.create_text_channel("kasino")
+            users = [env.create_user(name.lower(), global_name=name) for name in MEMBERS]
+            members = [guild.add_member(user) for user in users]
+            with place_for(env, "group-dm", members) as shown:
+                assert shown is not None and shown.place is not None
+                gdm = shown.place
+                async with open_preview(env, shown, layout="channel") as preview:
+                    page = preview._python
+                    assert page.viewer.id == users[0].id
+                    new = next(
+                        entry
+                        for entry in page.command_catalog["entries"]
+                        if entry["invocation"] == "kasino new"
+                    )
+                    ran = await preview._action(page.id, _action(
+                        preview, page, "run_command", command_id=new["commandId"],
+                        path=new["path"], schema_fingerprint=new["schemaFingerprint"],
+                        options={},
+                    ))  # fmt: skip
+                    assert not ran["rejected"] and ran["settlement"] == "settled", ran
+                    lobby = gdm.public_messages()[-1]
+                    assert lobby.embeds and "k:lobby:" in json.dumps(lobby.components)
+                    bjorn = preview._open_page(viewer_id=users[1].id)
+                    pressed = await preview._action(bjorn.id, _action(
+                        preview, bjorn, "click", target_id=str(lobby.id),
+                        control_key=_control_key(lobby, ":join"),
+                    ))  # fmt: skip
+                    assert not pressed["rejected"] and pressed["settlement"] == "settled"
+                    game = await bot.get_cog("Kasino").games.active(gdm.channel_id)  # type: ignore[union-attr]
+                    assert game is not None and by_interaction(game.extra)
+                    assert [seat.user_id for seat in game.seats] == [users[0].id, users[1].id]
+                    origins = list(shown.installs.origins.values())
+                    assert len(origins) == 2 and all(o.place is gdm for o in origins)
+                    assert str(lobby.id) in json.dumps(bjorn.snapshot)  # he sees the DM
+                assert shown.installs.attempts == []
+            assert simcord_as_it_is() == untouched
+    finally:
+        await bot.close_storage()

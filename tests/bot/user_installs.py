@@ -62,10 +62,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
-import pytest
 import simcord
 from simcord import interactions as sim_interactions
 from simcord.actors import _find_component
@@ -76,6 +75,20 @@ from simcord.backend.ops.guilds import DEFAULT_EVERYONE_PERMISSIONS
 from simcord.enums import SELECT_TYPES, AppCommandType, ComponentType, InteractionType
 from simcord.gateway import ShardRouter
 from simcord.http import router as sim_router
+
+if TYPE_CHECKING:
+    import pytest
+
+
+class Patcher(Protocol):
+    """What changes SimCord's modules until the end (and changes them back then): pytest's
+    ``MonkeyPatch`` in the tests, ``bot.preview_places.Patches`` in the preview (which
+    uses this module without pytest)."""
+
+    def setattr(self, target: Any, name: str, value: Any) -> None: ...
+
+    def setitem(self, mapping: Any, key: Any, value: Any) -> None: ...
+
 
 GUILD_INSTALL, USER_INSTALL = "0", "1"  # application integration types, as owners' keys
 GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2  # interaction context types
@@ -178,12 +191,12 @@ class UserInstalls:
     origins: dict[int, Origin] = field(default_factory=dict)
     expiry_everywhere: bool = False  # 401 after 15 minutes for every interaction's token
     _backends: set[int] = field(default_factory=set)
-    _monkeypatch: pytest.MonkeyPatch | None = None
+    _monkeypatch: Patcher | None = None
 
     # ------------------------------------------------------------ installing
 
-    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """Wrap SimCord's routes and payload builder until the test ends."""
+    def install(self, monkeypatch: Patcher) -> None:
+        """Wrap SimCord's routes and payload builder until the test (or the preview) ends."""
         self._monkeypatch = monkeypatch
         routes = sim_router._ROUTES  # SimCord's route table (private; pinned version)
         for method, table in list(routes.items()):

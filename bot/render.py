@@ -26,7 +26,7 @@ from bot.records.seal import (
     shown,
     version,
 )
-from bot.stages import by_interaction
+from bot.stages import SILENT_TURNS, by_interaction
 from bot.turns import item_text, move_sentence
 
 # Red suits as emoji (drawn red on every theme). Black suits in text presentation: ♠ and ♣
@@ -404,9 +404,10 @@ def choice_description(rules: Rules, choice: Choice, t: Lang = EN) -> str:
     return " · ".join(parts)[:100]
 
 
-def rules_line(options: GameOptions, t: Lang = EN) -> str:
+def rules_line(options: GameOptions, t: Lang = EN, *, silent: bool = False) -> str:
     """``Swedish Kasino to 16, teams, 5 min turns``; ``Krypkasino, limit 50 (lowest
-    wins), …``."""
+    wins), …``. ``silent``: a game reached only through clicks, whose turn has no reminder
+    and the reminder's time too (:data:`bot.stages.SILENT_TURNS`): its whole limit."""
     variant = variant_name(options.variant, t)
     if lowest_wins(options.variant):
         parts = [
@@ -418,7 +419,8 @@ def rules_line(options: GameOptions, t: Lang = EN) -> str:
         if options.teams:
             parts.append(t("teams (seats 1+3 against 2+4)"))
     parts += [t(SWITCH_WORDS[name]) for name in options.switches]
-    parts.append(turn_limit(options.turn_seconds, t))
+    turn = options.turn_seconds * (SILENT_TURNS if silent else 1)
+    parts.append(turn_limit(turn, t))
     return ", ".join(parts)
 
 
@@ -450,7 +452,8 @@ def lobby_embed(game: Game, t: Lang = EN) -> discord.Embed:
     """The public lobby: rules and seats."""
     title = t("Kasino: {variant}", variant=variant_name(game.options.variant, t))
     embed = discord.Embed(title=title, colour=TABLE_COLOUR)
-    embed.add_field(name=t("Rules"), value=rules_line(game.options, t), inline=False)
+    rules = rules_line(game.options, t, silent=by_interaction(game.extra))
+    embed.add_field(name=t("Rules"), value=rules, inline=False)
     lines = []
     for index, seat in enumerate(game.seats):
         host = t(" (host)") if seat.user_id == game.host_id else ""
@@ -711,9 +714,8 @@ def table_embed(
     match = game.match
     rnd = match.round
     paused = paused or bool(game.extra.get("paused"))
-    embed = discord.Embed(
-        title=t("Kasino: {rules}", rules=rules_line(game.options, t)), colour=TABLE_COLOUR
-    )
+    rules = rules_line(game.options, t, silent=by_interaction(game.extra))
+    embed = discord.Embed(title=t("Kasino: {rules}", rules=rules), colour=TABLE_COLOUR)
     table = table_text(game, ink.card, t)
     lines = [t("**Table ({count}):** {table}", count=len(rnd.table), table=table)]
     if game.status is Status.PLAYING:

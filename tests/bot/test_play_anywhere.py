@@ -368,3 +368,14 @@ async def test_a_click_carries_at_most_three_follow_ups(places: tuple[Harness, A
         second = await sara.click(shown, custom_id=one_id(shown, "k:hand:"))
         assert [m.content for m in second.followups] == ["note 3", "note 4"]
     assert await cog.games.storage.carried_posts(gdm.channel_id) == []
+
+
+async def test_the_rules_line_says_the_whole_turn_limit(places: tuple[Harness, Any]) -> None:
+    """Where there is no reminder, the table's rules line says the whole turn limit, the
+    same time its "time runs out" says (not the reminder's half of it)."""
+    harness, (sara_user, olle_user) = places
+    gdm = harness.group_dm(sara_user, olle_user)
+    table = PlaceTable(harness, gdm)
+    game = await table.open_game(*gdm.members)
+    title = table.table(game).embeds[0]["title"]
+    assert "10 min turns" in title, title

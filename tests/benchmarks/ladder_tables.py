@@ -258,21 +258,21 @@ def run_processes(url: str, people: list[Person]) -> list[Seen]:
     return [b["seen"] for b in boxes]
 
 
-async def games_of(url: str) -> tuple[list[tuple[list[int], float]], int]:
+async def games_of(url: str) -> tuple[list[tuple[list[int], float]], list[int]]:
     """Every game made (its seats' user ids, when it was made: virtual epoch seconds), and
-    how many people still wait."""
+    the ratings of the people who still wait."""
     conn = await asyncpg.connect(url)
     try:
         rows = await conn.fetch("SELECT seats, created_at FROM games ORDER BY id")
-        waiting = await conn.fetchval("SELECT COUNT(*) FROM ladder_queue")
+        waiting = await conn.fetch("SELECT rating FROM ladder_queue ORDER BY rating")
     finally:
         await conn.close()
     games = [([s["user_id"] for s in json.loads(r["seats"])], r["created_at"]) for r in rows]
-    return games, int(waiting)
+    return games, [round(r["rating"]) for r in waiting]
 
 
 def report(
-    people: list[Person], seen: list[Seen], games: list[tuple[list[int], float]], waiting: int
+    people: list[Person], seen: list[Seen], games: list[tuple[list[int], float]], waiting: list[int]
 ) -> None:
     """Print the figures (the module docstring)."""
     by_user = {p.user_id: p for p in people}
@@ -303,7 +303,8 @@ def report(
             later_ms.append((posted_real - min(s[0] for s in shown)) * 1000)
     past = sum(1 for w in waits if w > WIDEST_AFTER)
     print(
-        f"{len(games)} pairs ({len(seated)} seated), {waiting} left waiting,"
+        f"{len(games)} pairs ({len(seated)} seated), {len(waiting)} left waiting"
+        f" (ratings {', '.join(map(str, waiting)) or '-'}),"
         f" {twice} seated twice, {missing} pairs with a table never posted"
     )
     print(

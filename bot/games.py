@@ -330,6 +330,39 @@ class GameService:
         seed, derived from the tournament's committed one; ``cuts``: its players' cuts
         (by user id as text). Without a seed (a tournament opened before they had one)
         the table is cut by its thread's id, as before."""
+        game = self.dealt_table(
+            guild_id,
+            channel_id,
+            seats,
+            options,
+            hints=hints,
+            extra=extra,
+            locale=locale,
+            seed=seed,
+            cuts=cuts,
+            mirrors=mirrors,
+        )
+        await self.storage.create_game(game, now())
+        self._games[game.id] = game
+        return game
+
+    def dealt_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        seats: Sequence[Seat],
+        options: GameOptions,
+        *,
+        hints: bool = False,
+        extra: dict[str, Any] | None = None,
+        locale: str | None = None,
+        seed: str | None = None,
+        cuts: dict[str, int] | None = None,
+        mirrors: Sequence[Stage] = (),
+        at: float | None = None,
+    ) -> Game:
+        """:meth:`open_table`'s match, dealt in memory and not stored yet (the ladder
+        stores it in the transaction that pairs its players; ``at``: its moment)."""
         options = options.for_players(len(seats))
         options.rules(len(seats))  # validates
         kept: dict[str, Any] = dict(extra or {})
@@ -347,9 +380,7 @@ class GameService:
         game.mirrors = list(mirrors)
         # a derived seed depends on nothing known after the tournament's commitment; an
         # older tournament's table is cut by the number Discord gave its thread
-        self.deal_match(game, None if seed is not None else channel_id, host, "table")
-        await self.storage.create_game(game, now())
-        self._games[game.id] = game
+        self.deal_match(game, None if seed is not None else channel_id, host, "table", at)
         return game
 
     async def join(self, game: Game, seat: Seat) -> None:
@@ -539,7 +570,12 @@ class GameService:
         return by_seat
 
     def deal_match(
-        self, game: Game, click_id: int | None = None, user_id: int = 0, how: str = "start"
+        self,
+        game: Game,
+        click_id: int | None = None,
+        user_id: int = 0,
+        how: str = "start",
+        at: float | None = None,
     ) -> None:
         """Start the match in memory: shuffle, deal, set the first turn's deadline. The
         first round is cut by the click that dealt it (``click_id``, by ``user_id``)."""
@@ -565,7 +601,7 @@ class GameService:
         game.extra["seal"] = {"moves": 0, "v": VERSION}
         game.status = Status.PLAYING
         game.version += 1
-        self.set_turn_timer(game)
+        self.set_turn_timer(game, at)
 
     async def rematch(self, old: Game, user_id: int, click_id: int | None = None) -> Game:
         """A new match with the same seats and rules, dealt at once (cut by the Rematch
@@ -654,19 +690,22 @@ class GameService:
 
     # ------------------------------------------------------------------ moves
 
-    def set_turn_timer(self, game: Game) -> None:
+    def set_turn_timer(self, game: Game, at: float | None = None) -> None:
         """The player to move gets a fresh turn limit (reminder first, where one can be
-        posted); a computer player gets its short pause before it moves."""
+        posted); a computer player gets its short pause before it moves. ``at``: the
+        moment it starts (default now; a match dealt inside a database transaction, which
+        runs off the event loop, is given the loop's moment)."""
+        start = now() if at is None else at
         if self.computer_to_move(game):
-            game.deadline = now() + self.config.computer_pause
+            game.deadline = start + self.config.computer_pause
             game.timer = Timer.COMPUTER
         elif by_interaction(game.extra):
             # nobody can be reminded where the bot only answers clicks: the reminder's time
             # and the automatic move's are one limit, applied by the next click after it
-            game.deadline = now() + SILENT_TURNS * game.options.turn_seconds
+            game.deadline = start + SILENT_TURNS * game.options.turn_seconds
             game.timer = Timer.AUTO
         else:
-            game.deadline = now() + game.options.turn_seconds
+            game.deadline = start + game.options.turn_seconds
             game.timer = Timer.REMIND
 
     @staticmethod

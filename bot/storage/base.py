@@ -151,17 +151,8 @@ class Storage(
 
     async def create_game(self, game: Game, now: float) -> Game:
         """Insert a new game and set its ``id``; :class:`ChannelBusy` if the channel is taken."""
-        values = game_values(game)
-        columns = ", ".join(values) + ", created_at, updated_at"
-        marks = ", ".join("?" for _ in range(len(values) + 2))
-        sql = f"INSERT INTO games ({columns}) VALUES ({marks}) RETURNING id"
         try:
-            (game.id, *_) = await self.write(
-                [
-                    Statement(sql, [*values.values(), now, now], returning=True),
-                    *mirror_steps(game),
-                ]
-            )
+            (game.id, *_) = await self.write(game_steps(game, now))
         except self.integrity_errors:
             raise ChannelBusy(await self.channel_game(game.channel_id)) from None
         game.created_at = now
@@ -778,6 +769,15 @@ CONVERSATION_GAMES = (
     "SELECT id FROM games WHERE channel_id = ?"
     " UNION SELECT game_id FROM stages WHERE channel_id = ?"
 )
+
+
+def game_steps(game: Game, now: float) -> list[Statement]:
+    """The statements that store a new game (the first returns its id) and its mirrors."""
+    values = game_values(game)
+    columns = ", ".join(values) + ", created_at, updated_at"
+    marks = ", ".join("?" for _ in range(len(values) + 2))
+    sql = f"INSERT INTO games ({columns}) VALUES ({marks}) RETURNING id"
+    return [Statement(sql, [*values.values(), now, now], returning=True), *mirror_steps(game)]
 
 
 def mirror_steps(game: Game) -> list[Statement]:

@@ -21,7 +21,7 @@ time. On SQLite (one process) the same code runs inside ``BEGIN IMMEDIATE``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -208,11 +208,17 @@ class LadderQueries(Queries):
         )
         return {(str(v), int(p)): int(n) for v, p, n in rows}
 
-    async def pair(self, variant: str, players: int, now: float) -> list[tuple[QueueEntry, ...]]:
+    async def pair(
+        self, variant: str, players: int, now: float, seat: Seat | None = None
+    ) -> list[tuple[QueueEntry, ...]]:
         """Seat whoever can be seated now in one game, in one transaction (see the
         module): the groups (each in the order :func:`bot.ladder.pairings` gives), whose
         entries are gone from the pool and whose meetings are recorded. Nobody is in two
-        groups, whichever processes pair at once."""
+        groups, whichever processes pair at once. ``seat`` (the channels where a game runs
+        now, among those the game's people wait in; the groups) gives the groups that can
+        be seated and the statements that create their games, written in the same
+        transaction: a process killed after it has both the entries gone and the games
+        made, or neither."""
         if not is_ladder_game(variant, players):
             return []
         game = (variant, players)
@@ -232,13 +238,24 @@ class LadderQueries(Queries):
                 f"SELECT user_id, other_id FROM ladder_recent WHERE user_id IN ({_OF_GAME})",
                 game,
             ),
+            (
+                "SELECT channel_id FROM games WHERE status IN ('lobby', 'playing') AND"
+                " channel_id IN (SELECT channel_id FROM ladder_queue WHERE variant = ? AND"
+                " players = ?)",
+                game,
+            ),
         )
         found: list[tuple[QueueEntry, ...]] = []
 
         def compute(rows: list[list[Sequence[Any]]]) -> list[Statement]:
             found.clear()
-            found.extend(_pairing(rows, now))
-            return _pairing_steps(found, now)
+            found.extend(_pairing(rows[:3], now))
+            made: list[Statement] = []
+            if seat is not None:
+                busy = {int(channel) for (channel,) in rows[3]}
+                kept, made = seat(busy, list(found))
+                found[:] = kept
+            return [*_pairing_steps(found, now), *made]
 
         try:
             await self.write([Computed(queries, compute, lock=game_lock(variant, players))])
@@ -367,6 +384,14 @@ class LadderQueries(Queries):
             ]
         )
         return waiting
+
+
+# Given the channels busy with a game and the groups paired, the groups that can be seated
+# and the statements that create their games (LadderQueries.pair).
+Seat = Callable[
+    [set[int], list[tuple[QueueEntry, ...]]],
+    tuple[list[tuple[QueueEntry, ...]], list[Statement]],
+]
 
 
 def _pairing(rows: list[list[Sequence[Any]]], now: float) -> list[tuple[QueueEntry, ...]]:

@@ -37,14 +37,18 @@ from bot.records.ratings import GLOBAL
 from bot.render import relative_time, variant_name
 from bot.stages import Courier, Stage, stages_of
 from bot.storage import ChannelBusy, Shards, Storage
+from bot.storage.base import game_steps
 from bot.storage.ladder import QueueEntry
+from bot.storage.sql import Statement
 from bot.timers import now
-from cogs.common import NOT_MINE, private, refuse
+from cogs.common import CANNOT_POST, NOT_MINE, may_post_tables, private, refuse
 from cogs.components import KasinoButton
 from cogs.play.couriers import courier_for
 from cogs.play.table import TableFlow
 
 log = logging.getLogger(__name__)
+
+Group = tuple[QueueEntry, ...]  # the people of one game, as the pairing seats them
 
 PAIR_EVERY = 5.0  # seconds between a process's pairing rounds (the windows widen)
 # The notice (Storage.listen/notify) that a ladder match was made: its payload is the
@@ -92,6 +96,9 @@ class LadderFlow:
         if courier_for(interaction) is not Courier.CHANNEL:
             await refuse(interaction, NOT_HERE)
             return
+        if interaction.guild_id and not may_post_tables(interaction):
+            await refuse(interaction, CANNOT_POST)  # its table could not be posted here
+            return
         user = interaction.user
         channel = interaction.channel_id or 0
         if await self.games.channel_game(channel) is not None:
@@ -119,11 +126,27 @@ class LadderFlow:
         t = self.table.languages.of_interaction(interaction)
         embed, view = await self.waiting_message(entry, t)
         await interaction.response.send_message(embed=embed, view=view)
+        if joined.replaced is not None:
+            await self._replaced(joined.replaced)
         message = await interaction.original_response()
         await self.storage.set_ladder_message(user.id, entry.joined_at, message.id)
         log.info("ladder: a person queued for %s (%d players)", variant, players)
         await self.pair(variant, players)
         self.start()  # the windows widen: later rounds may pair them
+
+    async def _replaced(self, old: QueueEntry) -> None:
+        """A person queued again: their earlier waiting message says it is over (where
+        this process may edit it: their earlier place is in one of its servers)."""
+        shards = self.bot_shards()
+        if old.message_id is None or (shards is not None and not shards.owns(old.guild_id)):
+            return
+        t = self.table.languages.server(old.guild_id, old.locale)
+        said = t("{name} queued again: this wait is over.", name=old.name)
+        channel = self.bot.get_partial_messageable(old.channel_id, guild_id=old.guild_id)
+        with contextlib.suppress(discord.HTTPException):  # deleted meanwhile: nothing to say
+            await channel.get_partial_message(old.message_id).edit(
+                embed=discord.Embed(description=said), view=None
+            )
 
     async def _refused(
         self, interaction: discord.Interaction, why: str, entry: QueueEntry, until: float | None
@@ -310,16 +333,45 @@ class LadderFlow:
         self.schedule(game)
 
     async def pair(self, variant: str, players: int) -> None:
-        """Seat whoever can be seated now in ``variant`` for ``players``."""
-        for group in await self.storage.pair(variant, players, now()):
-            try:
-                await self.start_match(group)
-            except Exception:
-                log.exception("ladder: a match could not be made")
+        """Seat whoever can be seated now in ``variant`` for ``players``: the pairing and
+        the games it makes are one transaction (a process killed after it has both, or
+        neither: nobody leaves the queue without their game); then each game's first
+        tables are queued."""
+        homes: dict[tuple[int, ...], int] = {}  # a group's people: its game's channel
+        # the moment, taken here: the transaction's steps run off the event loop
+        moment = now()
 
-    async def start_match(self, group: tuple[QueueEntry, ...]) -> Game | None:
-        """Make the game of a group: shown in its first person's channel and in each
-        other channel one of them waits in; the waiting messages say it began."""
+        def seat(busy: set[int], groups: list[Group]) -> tuple[list[Group], list[Statement]]:
+            homes.clear()
+            kept, steps = [], []
+            for group in groups:
+                game = self.match_of(group, busy, moment)
+                if game is None:
+                    continue  # every channel of theirs has a game: they wait on
+                busy.add(game.channel_id)
+                homes[_people(group)] = game.channel_id
+                kept.append(group)
+                steps += game_steps(game, moment)
+            return kept, steps
+
+        try:
+            paired = await self.storage.pair(variant, players, moment, seat)
+        except Exception:  # rolled back whole: nobody left the queue
+            log.exception("ladder: a pairing failed; everyone waits on")
+            return
+        for group in paired:
+            try:
+                await self.started(group, homes[_people(group)])
+            except Exception:
+                log.exception("ladder: a match's first tables could not be queued")
+
+    def match_of(self, group: Group, busy: set[int], at: float) -> Game | None:
+        """The game of a group, dealt (not stored): shown in the first channel of theirs
+        where no game runs (its home) and in each other channel one of them waits in;
+        ``None`` when every one of them is busy."""
+        home = next((e for e in group if e.channel_id not in busy), None)
+        if home is None:
+            return None
         variant, players = group[0].variant, group[0].players
         options = GameOptions(
             variant=variant,
@@ -327,36 +379,34 @@ class LadderFlow:
             teams=players == 4 and variant != KRYPKASINO,
             turn_seconds=self.games.config.turn_seconds,
         )
-        seats = [Seat(e.user_id, e.name) for e in group]
-        for home in group:  # the first whose channel is free (a game may have begun there)
-            mirrors = _mirrors(group, home)
-            try:
-                game = await self.games.open_table(
-                    home.guild_id,
-                    home.channel_id,
-                    seats,
-                    options,
-                    extra={"ladder": True},
-                    locale=home.locale,
-                    seed=str(self.games.draw_seed()),
-                    mirrors=mirrors,
-                )
-            except ChannelBusy:
-                continue
-            break
-        else:
-            log.warning("ladder: no channel of the group was free; they wait again")
-            for entry in group:
-                await self.storage.join_ladder(entry, entry.joined_at)
+        return self.games.dealt_table(
+            home.guild_id,
+            home.channel_id,
+            [Seat(e.user_id, e.name) for e in group],
+            options,
+            extra={"ladder": True},
+            locale=home.locale,
+            seed=str(self.games.draw_seed()),
+            mirrors=_mirrors(group, home),
+            at=at,
+        )
+
+    async def started(self, group: Group, home: int) -> Game | None:
+        """A group's game is stored: its first tables, and the waiting messages saying
+        who they were paired with, are queued; its clock is kept. (A process killed
+        before this posts its tables when it starts again, as for any game.)"""
+        game_id = await self.games.channel_game(home)
+        if game_id is None:
             return None
-        async with self.games.session(game.id) as game:
-            assert game is not None
+        async with self.games.session(game_id) as game:
+            if game is None or not game.extra.get("ladder") or game.message_id:
+                return None
             names = [e.name for e in group]
             self.table.announce(game, lambda t: t("Ladder match: the cards are dealt."))
             for entry in group:
                 self._paired(game, entry, names)
             await self.games.save(game)
-        log.info("ladder: game %s made for %s", game.id, variant)
+        log.info("ladder: game %s made for %s", game.id, game.options.variant)
         self.schedule(game)
         return game
 
@@ -395,3 +445,7 @@ def _mirrors(group: tuple[QueueEntry, ...], home: QueueEntry) -> list[Stage]:
         )
         for channel, seats in places.items()
     ]
+
+
+def _people(group: Group) -> tuple[int, ...]:
+    return tuple(entry.user_id for entry in group)

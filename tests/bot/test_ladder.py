@@ -8,6 +8,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.client import KasinoBot
 from bot.config import Config
 from bot.ladder import OFFER_COMPUTER_AFTER
 from bot.models import Status
@@ -232,3 +233,57 @@ async def test_taking_a_seat_elsewhere_leaves_the_queue(harness: Harness) -> Non
     harness.channel = other
     await harness.open_lobby(bjorn)
     assert await harness.cog.games.storage.ladder_entry(bjorn.id) is None
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_queueing_again_ends_the_earlier_wait(harness: Harness) -> None:
+    """One place in the queue a person: queueing again (another game, another channel)
+    replaces it, and the earlier waiting message says that wait is over."""
+    anna = harness.members[0]
+    first = await queue(harness, anna, harness.channel)
+    second_channel = harness.guild.create_text_channel("ladder")
+    await queue(harness, anna, second_channel, players=4)
+    assert "this wait is over" in str(harness.current(first).embeds[0].to_dict())
+    entry = await harness.cog.games.storage.ladder_entry(anna.id)
+    assert entry is not None and entry.players == 4 and entry.channel_id == second_channel.id
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_a_kill_after_pairing_loses_no_one(
+    harness: Harness, bot_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pairing and the game it makes are one transaction: a process killed right
+    after it leaves a game without its tables, which the next start posts at both tables;
+    one that fails before it leaves both people in the queue."""
+    anna, here, erik, there = await two_servers(harness)
+    flow = type(harness.cog.ladder)
+
+    async def killed(self: Any, group: Any, home: int) -> None:
+        raise RuntimeError("killed before the first tables were queued")
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(flow, "started", killed)
+        await queue(harness, anna, here)
+        await queue(harness, erik, there)
+    storage = harness.cog.games.storage
+    assert await storage.ladder_counts() == {}
+    (row,) = await storage.fetch("SELECT id, message_id FROM games WHERE status = 'playing'")
+    assert row[1] is None  # made, its tables not queued
+    await harness.restart(KasinoBot(bot_config, seed=3))
+    await harness.env.advance_time(1)
+    game = await harness.cog.games.active(here.id)
+    assert game is not None and game.id == row[0]
+    for channel in (here, there):
+        assert any(any("k:hand:" in c for c in ids(m)) for m in channel.history()), channel
+
+    # a pairing that fails before its transaction commits pairs nobody
+    def broken(self: Any, group: Any, busy: Any, at: float) -> None:
+        raise RuntimeError("failed while dealing")
+
+    monkeypatch.setattr(flow, "match_of", broken)
+    bjorn, cecilia = harness.members[1:3]
+    third = harness.guild.create_text_channel("third")
+    fourth = harness.guild.create_text_channel("fourth")
+    await queue(harness, bjorn, third)
+    await queue(harness, cecilia, fourth)
+    assert await harness.cog.games.storage.ladder_counts() == {("swedish", 2): 2}

@@ -401,7 +401,7 @@ class LadderFlow:
         async with self.games.session(game_id) as game:
             if game is None or not game.extra.get("ladder") or game.message_id:
                 return None
-            names = [e.name for e in group]
+            names = [f"{e.name} ({int(e.rating)})" for e in group]  # their ratings, never where
             self.table.announce(game, lambda t: t("Ladder match: the cards are dealt."))
             for entry in group:
                 self._paired(game, entry, names)

@@ -166,15 +166,7 @@ class ClickCourier:
 
     async def _send(self, interaction: discord.Interaction, post: Post) -> discord.WebhookMessage:
         """A follow-up of ``interaction`` everyone in the channel sees."""
-        pinged = ([post.mention] if post.mention else []) + list(post.mentions)
-        mentions = (
-            discord.AllowedMentions(users=[discord.Object(user) for user in pinged])
-            if pinged
-            else discord.AllowedMentions.none()
-        )
-        kwargs: dict[str, object] = {"embeds": post.embeds, "allowed_mentions": mentions}
-        if post.view is not None:
-            kwargs["view"] = post.view
+        kwargs = post.message_fields()
         since, count = self._carried.get(interaction.id, (now(), 0))
         # counted when tried: a follow-up whose answer failed may still have been made
         self._carried[interaction.id] = (since, count + 1)

@@ -87,6 +87,20 @@ class Post:
         the game's table, as when a game is stopped)."""
         return self.edit is None and bool(self.content or self.embeds)
 
+    def message_fields(self) -> dict[str, object]:
+        """What a new message of this post is sent with, besides its content: the embeds,
+        the buttons, and the pings it may make (only those named; none otherwise)."""
+        pinged = ([self.mention] if self.mention else []) + list(self.mentions)
+        mentions = (
+            discord.AllowedMentions(users=[discord.Object(user) for user in pinged])
+            if pinged
+            else discord.AllowedMentions.none()
+        )
+        fields: dict[str, object] = {"embeds": self.embeds, "allowed_mentions": mentions}
+        if self.view is not None:
+            fields["view"] = self.view
+        return fields
+
     def record(self) -> Outgoing:
         """The post as a row of the outbox (the view is kept as its buttons: every button
         of the bot is dispatched by its custom_id, so the same buttons work again)."""
@@ -335,15 +349,7 @@ class Outbox:
         if not post.creates:
             await self._delete(channel, post, await self._table_saved(post, None))
             return
-        pinged = ([post.mention] if post.mention else []) + list(post.mentions)
-        mentions = (
-            discord.AllowedMentions(users=[discord.Object(user) for user in pinged])
-            if pinged
-            else discord.AllowedMentions.none()
-        )
-        kwargs: dict[str, object] = {"embeds": post.embeds, "allowed_mentions": mentions}
-        if post.view is not None:
-            kwargs["view"] = post.view
+        kwargs = post.message_fields()
         if post.nonce_key is not None:
             # Discord (Create Message, enforce_nonce): "If another message was created by
             # the same author with the same nonce, that message will be returned and no new

@@ -57,12 +57,17 @@ def ids(message: Any) -> list[str]:
 
 async def move_from(harness: Harness, game: Game, channel: Any, member: Any) -> None:
     """The person to move plays the safe move from the table in ``channel``."""
+    await play(harness, game, table_in(harness, channel, game), member)
+    await harness.env.advance_time(1.5)
+
+
+async def play(harness: Harness, game: Game, table: Any, member: Any) -> None:
+    """``member`` plays the safe move from ``table``, "Your hand" and its menus."""
     rnd = game.match.round
     move = auto_move(rnd)
-    table = table_in(harness, channel, game)
     hand = (await harness.click(member, table, custom_id=cid(table, "k:hand:"))).response
     index = rnd.hands[rnd.to_move].index(move.card)
-    choices = round_choices(rnd, move.card, 23)
+    choices = round_choices(rnd, move.card, 23)  # before the card is chosen: it may play
     step = await harness.select(member, hand, [str(index)], custom_id=cid(hand, "k:card:"))
     if choices:
         value = "trail" if move.is_trail else next(
@@ -75,7 +80,6 @@ async def move_from(harness: Harness, game: Game, channel: Any, member: Any) -> 
             picked = _positions(rnd.table, move.taken)
             await harness.select(member, step.response, picked,
                                  custom_id=cid(step.response, "k:pick:"))  # fmt: skip
-    await harness.env.advance_time(1.5)
 
 
 async def test_a_match_between_two_servers_shows_on_both_tables(harness: Harness) -> None:

@@ -24,11 +24,11 @@ import simcord
 
 from bot.client import ShardedKasinoBot, make_bot
 from bot.models import Game, GameOptions, Seat, Status
-from bot.moves import auto_move, round_choices
 from bot.records.ratings import GLOBAL
 from bot.stages import Stage
-from tests.bot.kasino_harness import Harness, _positions, cid, own_ids
+from tests.bot.kasino_harness import Harness, own_ids
 from tests.bot.test_shards import run_shards, shard_config
+from tests.bot.test_two_tables import play
 
 RESTART_AFTER = 6  # moves into the match, shard 1's process is killed and started again
 PATIENCE = 120.0  # real seconds a process waits for the other's move to reach its channel
@@ -54,27 +54,6 @@ def table_of(channel: Any, game: Game) -> Any | None:
     """The table in ``channel`` showing the game's current version, if it is there yet."""
     wanted = f"k:hand:{game.id}:{game.version}"
     return next((m for m in channel.history() if wanted in hand_ids(m)), None)
-
-
-async def play(harness: Harness, game: Game, table: Any, member: Any) -> None:
-    """``member`` plays the safe move from ``table``."""
-    rnd = game.match.round
-    move = auto_move(rnd)
-    hand = (await harness.click(member, table, custom_id=cid(table, "k:hand:"))).response
-    choices = round_choices(rnd, move.card, 23)
-    index = rnd.hands[rnd.to_move].index(move.card)
-    step = await harness.select(member, hand, [str(index)], custom_id=cid(hand, "k:card:"))
-    if choices:
-        value = "trail" if move.is_trail else next(
-            (f"c{n}" for n, c in enumerate(choices) if sorted(c.taken) == sorted(move.taken)),
-            "pick",
-        )  # fmt: skip
-        step = await harness.select(member, step.response, [value],
-                                    custom_id=cid(step.response, "k:take:"))  # fmt: skip
-        if value == "pick":
-            picked = _positions(rnd.table, move.taken)
-            await harness.select(member, step.response, picked,
-                                 custom_id=cid(step.response, "k:pick:"))  # fmt: skip
 
 
 async def wait(env: Any, ready: Any) -> Any:

@@ -51,6 +51,7 @@ log = logging.getLogger(__name__)
 Group = tuple[QueueEntry, ...]  # the people of one game, as the pairing seats them
 
 PAIR_EVERY = 5.0  # seconds between a process's pairing rounds (the windows widen)
+RECOUNT_MOST = 50  # waiting messages redrawn a round at most (Discord's global rate limit)
 # The notice (Storage.listen/notify) that a ladder match was made: its payload is the
 # game's id; the process running the home's shard keeps its clock.
 GAME_NOTICE = "kasino_ladder_game"
@@ -82,6 +83,7 @@ class LadderFlow:
         self.table = table
         self.schedule = schedule  # keeps a new match's clock (or tells its shard's process)
         self._task: asyncio.Task[None] | None = None
+        self._counted: dict[tuple[str, int], int] = {}  # what the waiting messages say
 
     @property
     def storage(self) -> Storage:
@@ -165,7 +167,12 @@ class LadderFlow:
             )
 
     async def waiting_message(
-        self, entry: QueueEntry, t: Lang, *, computer: bool = False
+        self,
+        entry: QueueEntry,
+        t: Lang,
+        *,
+        computer: bool = False,
+        counts: dict[tuple[str, int], int] | None = None,
     ) -> tuple[discord.Embed, discord.ui.View]:
         """The public waiting message of an entry: who waits for what, since when, the
         ratings they may meet now, how many wait for each game (never who), Leave; with
@@ -185,7 +192,8 @@ class LadderFlow:
                 since=relative_time(entry.joined_at),
             ),
         )
-        counts = await self.storage.ladder_counts()
+        if counts is None:
+            counts = await self.storage.ladder_counts()
         waiting = [
             t("{game} for {players}: {count}", game=variant_name(v, t), players=p, count=n)
             for (v, p), n in sorted(counts.items())
@@ -266,8 +274,40 @@ class LadderFlow:
                 for variant, players in counts:
                     await self.pair(variant, players)
                 await self._offer_computers()
+                await self._recount(await self.storage.ladder_counts())
             except Exception:
                 log.exception("ladder: a pairing round failed")
+
+    async def _recount(self, counts: dict[tuple[str, int], int]) -> None:
+        """The waiting messages of this process's servers say how many wait for each game
+        now: redrawn when the counts changed since the last round (at most
+        :data:`RECOUNT_MOST` a round, the longest waiting first)."""
+        if counts == self._counted:
+            return
+        self._counted = counts
+        shown = 0
+        for entry in await self.storage.ladder_entries(self.bot_shards()):
+            if entry.message_id is None or shown >= RECOUNT_MOST:
+                continue
+            shown += 1
+            await self._redraw(entry, computer=entry.offered_at is not None, counts=counts)
+
+    async def _redraw(
+        self,
+        entry: QueueEntry,
+        *,
+        computer: bool,
+        counts: dict[tuple[str, int], int] | None = None,
+    ) -> None:
+        """Edit a waiting message of this process's servers to what it says now (a
+        message deleted meanwhile stays deleted)."""
+        if entry.message_id is None:
+            return
+        t = self.table.languages.server(entry.guild_id, entry.locale)
+        embed, view = await self.waiting_message(entry, t, computer=computer, counts=counts)
+        channel = self.bot.get_partial_messageable(entry.channel_id, guild_id=entry.guild_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(entry.message_id).edit(embed=embed, view=view)
 
     async def _offer_computers(self) -> None:
         """Whoever of this process's servers has waited :data:`bot.ladder.OFFER_COMPUTER_AFTER`
@@ -279,11 +319,7 @@ class LadderFlow:
                 continue
             if not await self.storage.offer_computer(entry.user_id, entry.joined_at, moment):
                 continue  # offered already (here or by another process)
-            t = self.table.languages.server(entry.guild_id, entry.locale)
-            embed, view = await self.waiting_message(entry, t, computer=True)
-            channel = self.bot.get_partial_messageable(entry.channel_id, guild_id=entry.guild_id)
-            with contextlib.suppress(discord.HTTPException):  # deleted: it stays unoffered
-                await channel.get_partial_message(entry.message_id).edit(embed=embed, view=view)
+            await self._redraw(entry, computer=True)
 
     def bot_shards(self) -> Shards | None:
         """This process's shards (``None``: all)."""

@@ -287,3 +287,16 @@ async def test_a_kill_after_pairing_loses_no_one(
     await queue(harness, bjorn, third)
     await queue(harness, cecilia, fourth)
     assert await harness.cog.games.storage.ladder_counts() == {("swedish", 2): 2}
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_the_waiting_counts_follow_the_pool(harness: Harness) -> None:
+    """The waiting messages say how many wait for each game now: someone queueing for
+    another game shows on the earlier waiting message at the next round."""
+    anna, bjorn = harness.members[:2]
+    waiting = await queue(harness, anna, harness.channel)
+    other = harness.guild.create_text_channel("ladder")
+    await queue(harness, bjorn, other, players=4)
+    await harness.env.advance_time(PAIR_EVERY + 1)
+    said = str(harness.current(waiting).embeds[0].to_dict())
+    assert "Swedish Kasino for 2: 1" in said and "Swedish Kasino for 4: 1" in said

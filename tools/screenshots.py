@@ -1034,8 +1034,8 @@ class Ladder:
     the match to its end, each from their own table. Pictures: ``1-waiting`` (Anna's
     waiting message, the count of people waiting), ``2-paired`` (Bjorn's channel as the
     match begins), ``3-table-anna`` and ``3-table-bjorn`` (the same position), ``4-talk-anna``
-    and ``4-talk-bjorn`` (Anna's "Good luck!" on both tables), ``5-round-summary-bjorn``,
-    ``6-end-anna`` and ``6-end-bjorn``, ``6c-waiting-after`` (Anna's waiting message then)."""
+    and ``4-talk-bjorn`` (Anna's "Good luck!" on both tables), ``5-round-summary-bjorn``
+    and ``6-end-anna`` and ``6-end-bjorn``."""
 
     def __init__(self, anna: Match, bjorn: Match) -> None:
         self.anna, self.bjorn = anna, bjorn
@@ -1108,9 +1108,6 @@ class Ladder:
             side.wait(side.over, 60, "the end of the match")
             time.sleep(1)
             side.shoot(name, side.messages().filter(has_text=words.game_over).last)
-        waiting = self.waiting(anna)
-        if waiting is not None:
-            anna.shoot("6c-waiting-after", waiting)
 
     def play(self) -> None:
         """The match to its end: whoever the table names plays, from their own tab, the

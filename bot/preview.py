@@ -35,6 +35,10 @@ WHERE = {  # how the preview's first words name the place its page shows
     "server": "",
     "group-dm": " in their group DM (the bot is no member: it only answers clicks)",
     "foreign-server": " in a server without the bot (it only answers clicks)",
+    "ladder": (
+        ' (or /kasino queue as Anna here and as Bjorn, whose server "Nordic Cards" the'
+        " page shows when viewing as him)"
+    ),
 }
 PREVIEW_MODULES = ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex", "PIL")
 
@@ -131,7 +135,7 @@ async def _serve(
             guild.add_member(env.create_user(name.lower(), global_name=name)) for name in MEMBERS
         ]
         assets = await face_assets(bot)
-        with place_for(env, place, members, locale) as shown:
+        with place_for(env, place, members, locale, channel) as shown:
             page = open_preview(
                 env,
                 shown or Shown(channel, members),

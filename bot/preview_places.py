@@ -9,6 +9,11 @@ may only answer interactions:
 - ``foreign-server``: a server of the same people that did not install the app; Anna
   installed it to her account.
 
+And the ladder's (issue 42), ``ladder``: two servers that both added the bot. Anna,
+Cecilia and David are in the preview's server (its ``#kasino``); Bjorn is in another one,
+"Nordic Cards" (its ``#card-games``), and nowhere else. Each may type ``/kasino queue``
+where they are; paired, each plays the one match at their own table.
+
 SimCord models neither, so the preview borrows the tests' Discord for user installs
 (``tests/bot/user_installs.py``, the one copy of it): interactions there come with
 context 2 (0 in the foreign server) and Discord's ``authorizing_integration_owners``,
@@ -21,12 +26,18 @@ group DM is neither. So, while the preview runs, the group DM's people may see i
 history, the commands), and the page's actions (a command, a click, a menu's choice) are
 sent as that place's person (:class:`PlaceViewer`), not as SimCord's member or DM user.
 Everything changed in SimCord is changed back when the preview ends (:class:`Patches`).
+
+SimCord's Preview shows one channel of one server, to that server's members, and allows
+one Preview per SimCord. So the ``ladder`` place's page shows each viewer their own
+server's channel: the page's "Viewing as" switch moves the page to the channel of the
+person chosen (:func:`_channel_follows_viewer`), and a second browser tab may look as the
+other person at the same time.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -40,9 +51,11 @@ if TYPE_CHECKING:
 
     from tests.bot.user_installs import Place, PlaceActor, UserInstalls
 
-PLACES = ("server", "group-dm", "foreign-server")
+PLACES = ("server", "group-dm", "foreign-server", "ladder")
 GROUP_DM_NAME = "Kasino night"  # the group DM's name, as its people may set one
 FOREIGN_SERVER_NAME = "Friends' server"
+LADDER_SERVER_NAME = "Nordic Cards"  # the ladder place's other server: Bjorn's
+LADDER_CHANNEL_NAME = "card-games"
 
 
 class PlaceUnavailable(PreviewUnavailable):
@@ -88,6 +101,8 @@ class Shown:
     viewers: Sequence[Any]  # MemberActor or PlaceViewer handles
     place: Place | None = None  # None: the preview's server, which installed the bot
     installs: UserInstalls | None = None
+    # the ladder place: each viewer's (id's) own channel, which the page shows them
+    channels: Mapping[int, Any] | None = None
 
 
 def _user_installs_module() -> Any:
@@ -104,15 +119,27 @@ def _user_installs_module() -> Any:
 
 @contextlib.contextmanager
 def place_for(
-    env: simcord.Env, kind: str, members: Sequence[Any], locale: str = "en-US"
+    env: simcord.Env,
+    kind: str,
+    members: Sequence[Any],
+    locale: str = "en-US",
+    channel: Any = None,
 ) -> Iterator[Shown | None]:
     """The place ``kind`` (one of :data:`PLACES`) of the preview's ``members``, made in
-    ``env``, while inside; None for ``server`` (nothing is changed then)."""
+    ``env``, while inside; None for ``server`` (nothing is changed then). ``channel`` is
+    the preview's own channel (the ladder's first place)."""
     if kind == "server":
         yield None
         return
     if kind not in PLACES:
         raise ValueError(f"unknown place {kind!r}: one of {', '.join(PLACES)}")
+    if kind == "ladder":
+        patches = Patches()
+        try:
+            yield _ladder(env, patches, members, channel)
+        finally:
+            patches.undo()
+        return
     module = _user_installs_module()
     patches = Patches()
     installs = module.UserInstalls()
@@ -133,6 +160,59 @@ def place_for(
     finally:
         patches.undo()
         tell_refused(installs.attempts)
+
+
+def _ladder(env: Any, patches: Patches, members: Sequence[Any], home: Any) -> Shown:
+    """The ladder's two servers: ``home`` (the preview's channel) for everyone but Bjorn,
+    who moves to a server of his own (:data:`LADDER_SERVER_NAME`)."""
+    if home is None:
+        raise ValueError("the ladder place needs the preview's own channel")
+    here = members[0].guild
+    locale = env.backend.get_guild(here.id).preferred_locale  # the same language there
+    guild = env.create_guild(LADDER_SERVER_NAME, preferred_locale=locale)
+    there = guild.create_text_channel(LADDER_CHANNEL_NAME)
+    traveller = members[1]
+    here.remove_member(traveller)  # the other player's server is not his
+    viewers = [members[0], guild.add_member(traveller.user), *members[2:]]
+    channels = {viewer.id: there if viewer.id == traveller.id else home for viewer in viewers}
+    _channel_follows_viewer(patches, channels)
+    return Shown(home, viewers, channels=channels)
+
+
+def _channel_follows_viewer(patches: Patches, channels: Mapping[int, Any]) -> None:
+    """The page shows each viewer their own channel (``channels``: a viewer's id to its
+    ChannelHandle): "Viewing as" moves the page there, and a page opened as someone (a
+    second tab) opens on theirs.
+
+    SimCord's Preview keeps one channel (``Preview.channel``, which its actions and
+    checks use) and gives each page that channel's id; here each action uses its page's
+    channel, and the viewer switch changes the page's."""
+    from simcord.preview import Preview
+
+    by_id = {channel.id: channel for channel in channels.values()}
+    prepare, open_page = Preview._prepare_action, Preview._open_page
+
+    def _prepare_action(self: Any, page: Any, kind: str, body: Any) -> Any:
+        self.channel = by_id.get(page.channel_id, self.channel)
+        if kind != "viewer":
+            return prepare(self, page, kind, body)
+        channel = channels.get(self._viewer(body.get("viewer_id")).id, self.channel)
+        plan = prepare(self, page, kind, body)
+
+        async def switched(action: Any, cursor: int) -> Any:
+            page.channel_id = channel.id  # before SimCord's switch looks for its messages
+            self.channel = channel
+            return await plan(action, cursor)
+
+        return switched
+
+    def _open_page(self: Any, viewer_id: Any = None, target_id: Any = None) -> Any:
+        viewer = self.viewers[0] if viewer_id is None else self._viewer(viewer_id)
+        self.channel = channels.get(viewer.id, self.channel)
+        return open_page(self, viewer_id, target_id)
+
+    patches.setattr(Preview, "_prepare_action", _prepare_action)
+    patches.setattr(Preview, "_open_page", _open_page)
 
 
 def tell_refused(attempts: Sequence[Any]) -> None:
@@ -267,9 +347,10 @@ def open_preview(env: Any, shown: Shown, **options: Any) -> Any:
     """The Preview of ``shown`` (an async context manager, as ``env.preview`` gives).
 
     A server channel goes through ``env.preview``. A group DM does not pass its checks
-    (a channel outside a server must be the viewer's DM with the bot), so its Preview is
-    made directly, with what those checks would have given."""
-    if shown.channel.guild is not None:
+    (a channel outside a server must be the viewer's DM with the bot), nor do the ladder's
+    two servers (every viewer must be a member of the channel's server), so their Preview
+    is made directly, with what those checks would have given."""
+    if shown.channel.guild is not None and not shown.channels:
         return env.preview(shown.channel, viewers=list(shown.viewers), **options)
     from types import MappingProxyType
 

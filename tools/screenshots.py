@@ -22,11 +22,16 @@ a test: run it by hand and look at the pictures.
     .venv/bin/python tools/screenshots.py --out /tmp/four --four-colour
     .venv/bin/python tools/screenshots.py --out /tmp/lesson --lesson casino
     .venv/bin/python tools/screenshots.py --out /tmp/gdm --place group-dm --target 11
+    .venv/bin/python tools/screenshots.py --out /tmp/ladder --place ladder
 
 ``--place group-dm`` (or ``foreign-server``) plays the match where the bot is no member
 and only answers clicks (``python -m bot --preview --place``): Bjorn joins too and plays his
 turns from his own view (``4b-table-friend``); after the match, Anna's profile and the
 global board.
+
+``--place ladder`` pictures a ladder match of Anna and Bjorn, each in their own server and
+browser tab (:class:`Ladder`): the waiting message, both tables, a canned line on both, the
+end on both.
 
 ``--lesson VARIANT`` pictures ``/kasino learn`` instead of a match: the lesson's first
 step (``L1-lesson-step``), its card menu open (``L2-lesson-menu``) and a wrong move's
@@ -241,6 +246,8 @@ class Words:
                             n="\x00", count="", round="").split("\x00")[1]  # fmt: skip
         self.step = before(me("Step {step} of {steps} · round {round} · deal {k} of {n}",
                               step="\x00", steps="", round="", k="", n=""))  # fmt: skip
+        self.queue_title = pub("🔎 Looking for an opponent").removeprefix("🔎 ")
+        self.good_luck = pub("Good luck!")
         self.puzzle = before(me("Puzzle of the day · {day} · {family}: {variant}",
                                 day="\x00", family="", variant=""))  # fmt: skip
 
@@ -1020,6 +1027,141 @@ class Match:
         self.shoot("p3-puzzle-answer", answer)
 
 
+class Ladder:
+    """``--place ladder``: a ladder match of Anna (the preview's server) and Bjorn (his own
+    server, "Nordic Cards"), each in a tab of their own (the Preview's "Viewing as" shows
+    each of them their own server's channel): both queue, are paired, say a line and play
+    the match to its end, each from their own table. Pictures: ``1-waiting`` (Anna's
+    waiting message, the count of people waiting), ``2-paired`` (Bjorn's channel as the
+    match begins), ``3-table-anna`` and ``3-table-bjorn`` (the same position), ``4-talk-anna``
+    and ``4-talk-bjorn`` (Anna's "Good luck!" on both tables), ``5-round-summary-bjorn``
+    and ``6-end-anna`` and ``6-end-bjorn``."""
+
+    def __init__(self, anna: Match, bjorn: Match) -> None:
+        self.anna, self.bjorn = anna, bjorn
+        self.words = anna.words
+        self.names = {"Anna": anna, "Bjorn": bjorn}
+
+    def queue(self, side: Match) -> None:
+        """``/kasino queue`` (Swedish Kasino for 2) in ``side``'s channel."""
+        side.command("/kasino queue")
+        time.sleep(2)
+        if not side.messages().filter(has_text=self.words.queue_title).count():
+            with contextlib.suppress(PlaywrightError):  # Enter stayed in an option
+                side.page.locator("#send-message").click(timeout=3000)
+
+    def waiting(self, side: Match) -> Locator | None:
+        found = side.messages().filter(has_text=self.words.queue_title)
+        return found.last if found.count() else None
+
+    def to_move(self) -> str:
+        """Who the latest table (Anna's) names to move ("" if none)."""
+        table = self.anna.latest_table()
+        with contextlib.suppress(PlaywrightError):
+            text = " ".join((table.inner_text(timeout=2000) if table else "").split())
+            for name in self.names:
+                if f"{self.words.to_move} {name}" in text:
+                    return name
+        return ""
+
+    def position(self, side: Match) -> str:
+        """The table line of ``side``'s latest table (the cards on it)."""
+        table = side.latest_table()
+        with contextlib.suppress(PlaywrightError):
+            lines = table.inner_text(timeout=2000).splitlines() if table else []
+            return next((x for x in lines if x.startswith(self.words.table)), "")
+        return ""
+
+    def run(self) -> None:
+        anna, bjorn, words = self.anna, self.bjorn, self.words
+        bjorn.as_viewer("Bjorn")
+        self.queue(anna)
+        found = anna.wait(lambda: self.waiting(anna), 30, "Anna's waiting message")
+        assert isinstance(found, Locator)
+        time.sleep(1)
+        anna.shoot("1-waiting", found)
+        self.queue(bjorn)
+        for side in (anna, bjorn):
+            side.wait(side.latest_table, 30, "the table")
+        time.sleep(2)
+        bjorn.shoot("2-paired", bjorn.latest_table())
+        shown = [self.position(anna), self.position(bjorn)]
+        print(f"the tables: {shown}", flush=True)
+        anna.shoot("3-table-anna", anna.latest_table())
+        bjorn.shoot("3-table-bjorn", bjorn.latest_table())
+        table = anna.latest_table()
+        assert table is not None
+        said = f"Anna: {words.good_luck}"
+        anna.press(table, words.good_luck, lambda: anna.messages().filter(has_text=said).count(),
+                   "the line")  # fmt: skip
+        for side, name in ((anna, "4-talk-anna"), (bjorn, "4-talk-bjorn")):
+            line = side.wait(
+                lambda s=side: (f := s.messages().filter(has_text=said)).count() and f.last,
+                20,
+                "the line on the table",
+            )
+            assert isinstance(line, Locator)
+            time.sleep(1)
+            side.shoot(name, line)
+        self.play()
+        for side, name in ((anna, "6-end-anna"), (bjorn, "6-end-bjorn")):
+            side.wait(side.over, 60, "the end of the match")
+            time.sleep(1)
+            side.shoot(name, side.messages().filter(has_text=words.game_over).last)
+
+    def play(self) -> None:
+        """The match to its end: whoever the table names plays, from their own tab, the
+        first card they can and (if it takes) the first choice of what."""
+        words = self.words
+        summary = False
+        for side in (self.anna, self.bjorn):
+            table = side.latest_table()
+            assert table is not None
+            side.button(table, words.your_hand_button)
+        moves, idle = 0, time.monotonic()
+        while not self.anna.over() and moves < 400:
+            name = self.to_move()
+            side = self.names.get(name)
+            hand = side.hand() if side else None
+            if side is None or hand is None or words.choose_a_card not in side.text(hand):
+                if time.monotonic() - idle > 30 and side is not None:
+                    # the hand view went quiet (its token's 15 minutes): open it again
+                    table = side.latest_table()
+                    if table is not None:
+                        side.button(table, words.your_hand_button)
+                    idle = time.monotonic()
+                time.sleep(0.5)
+                continue
+            hand = side.fresh(hand)
+            before = side.text(hand)
+            chosen = side.choose(hand).splitlines()[0]
+            moves += 1
+            idle = time.monotonic()
+            print(f"move {moves}, {name}: {chosen}", flush=True)
+            if not chosen.endswith((words.trail, words.krypa)):
+                with contextlib.suppress(TimeoutError):
+                    menu = side.wait(
+                        lambda s=side: (
+                            any(w in s.text(h := s.hand()) for w in words.what_does) and h
+                        ),
+                        8,
+                        "the capture menu",
+                    )
+                    assert isinstance(menu, Locator)
+                    side.choose(menu)
+            with contextlib.suppress(TimeoutError):  # the move reached the table
+                side.wait(lambda s=side, b=before: s.text(s.hand()) != b, 8, "the move")
+            if not summary:
+                found = (
+                    self.bjorn.messages()
+                    .filter(has_text=words.round_over)
+                    .filter(has_not_text="Only you can see this")
+                )
+                if found.count():
+                    self.bjorn.shoot("5-round-summary-bjorn", found.first)
+                    summary = True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("/tmp/kasino-screens"))
@@ -1045,8 +1187,9 @@ def main() -> None:
     parser.add_argument(
         "--place",
         default="server",
-        choices=["server", "group-dm", "foreign-server"],
-        help="where the match is played: the server, or where the bot only answers clicks",
+        choices=["server", "group-dm", "foreign-server", "ladder"],
+        help="where the match is played: the server, or where the bot only answers clicks;"
+        " ladder: a ladder match of Anna and Bjorn, each in their own server",
     )
     parser.add_argument(
         "--analysis",
@@ -1065,15 +1208,23 @@ def main() -> None:
         try:
             # the Preview's content security policy refuses inline styles: the light theme
             # is a stylesheet added by this script
-            page = browser.new_context(viewport=VIEWPORT, bypass_csp=True).new_page()
+            context = browser.new_context(viewport=VIEWPORT, bypass_csp=True)
+            page = context.new_page()
             page.goto(url)
             page.wait_for_selector("#channel-composer-input")
             seats = args.seats or (seat_limit(args.variant) if args.variant == "krypkasino" else 2)
-            friend = "" if args.place == "server" else "Bjorn"  # he plays there too
+            friend = "" if args.place in ("server", "ladder") else "Bjorn"  # he plays there too
             match = Match(page, args.out, args.variant, words, seats, friend, args.place)
             match.target = args.target
             try:
-                if args.puzzle:
+                if args.place == "ladder":  # a second tab, as Bjorn
+                    other = context.new_page()
+                    other.goto(url)
+                    other.wait_for_selector("#channel-composer-input")
+                    friend = Match(other, args.out, words=words)
+                    friend.saved = match.saved  # one list of pictures
+                    Ladder(match, friend).run()
+                elif args.puzzle:
                     match.puzzle()
                 elif args.lesson:
                     match.lesson(args.lesson)

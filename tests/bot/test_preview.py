@@ -14,8 +14,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import simcord
 
+from bot import timers
 from bot.client import KasinoBot
 from bot.config import Config
 from bot.preview import following
@@ -208,5 +210,72 @@ async def test_the_preview_plays_in_a_group_dm_where_the_bot_is_no_member(
                     assert str(lobby.id) in json.dumps(bjorn.snapshot)  # he sees the DM
                 assert shown.installs.attempts == []
             assert simcord_as_it_is() == untouched
+    finally:
+        await bot.close_storage()
+
+
+async def _command(preview: Any, page: Any, invocation: str) -> dict[str, Any]:
+    """``invocation`` (no options) typed in ``page``'s composer."""
+    entry = next(e for e in page.command_catalog["entries"] if e["invocation"] == invocation)
+    return await preview._action(page.id, _action(
+        preview, page, "run_command", command_id=entry["commandId"], path=entry["path"],
+        schema_fingerprint=entry["schemaFingerprint"], options={},
+    ))  # fmt: skip
+
+
+async def test_the_preview_shows_a_ladder_match_at_both_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--place ladder``: Bjorn is in a second server; the page shows each viewer their
+    own server's channel ("Viewing as" moves it there), so Anna and Bjorn each type
+    ``/kasino queue`` where they are, are paired, and each page shows its own table. When
+    the preview ends, SimCord is as it was."""
+    from simcord.preview import Preview
+
+    from bot.preview import MEMBERS
+    from bot.preview_places import LADDER_SERVER_NAME, place_for
+
+    config = Config(token=None, db_path=tmp_path / "kasino.db", card_faces=False)
+    bot = KasinoBot(config, seed=20240607)
+    untouched = (Preview._prepare_action, Preview._open_page)
+    try:
+        async with simcord.run(bot, check_errors=False) as env:
+
+            async def pause(seconds: float) -> None:  # the pairing rounds: virtual time
+                await env.external_wait(asyncio.sleep(seconds), reason="the bot's pause")
+
+            monkeypatch.setattr(timers, "pause", pause)
+            guild = env.create_guild("Kasino Preview")
+            here = guild.create_text_channel("kasino")
+            users = [env.create_user(name.lower(), global_name=name) for name in MEMBERS]
+            members = [guild.add_member(user) for user in users]
+            with place_for(env, "ladder", members, channel=here) as shown:
+                assert shown is not None and shown.channels is not None
+                there = shown.channels[users[1].id]
+                assert there.guild.name == LADDER_SERVER_NAME and there.id != here.id
+                assert users[1].id not in guild.member_ids()  # Bjorn's server is another
+                async with open_preview(env, shown, layout="channel") as preview:
+                    anna = preview._python
+                    waiting = await _command(preview, anna, "kasino queue")
+                    assert not waiting["rejected"] and waiting["settlement"] == "settled"
+                    assert "Looking for an opponent" in json.dumps(anna.snapshot)
+                    bjorn = preview._open_page(viewer_id=users[1].id)  # a second tab
+                    assert bjorn.channel_id == there.id
+                    queued = await _command(preview, bjorn, "kasino queue")
+                    assert not queued["rejected"] and queued["settlement"] == "settled", queued
+                    kasino = bot.get_cog("Kasino")
+                    game = await kasino.games.active(here.id)  # type: ignore[union-attr]
+                    assert game is not None and game.extra.get("ladder")
+                    assert [m.channel_id for m in game.mirrors] == [there.id]
+                    # the first tab looks as Bjorn: it moves to his channel
+                    other = preview._open_page(viewer_id=users[0].id)
+                    assert other.channel_id == here.id
+                    switched = await preview._action(other.id, _action(
+                        preview, other, "viewer", viewer_id=str(users[1].id)
+                    ))  # fmt: skip
+                    assert not switched["rejected"], switched
+                    assert other.channel_id == there.id and other.viewer.id == users[1].id
+                    assert str(there.id) in json.dumps(other.snapshot)
+            assert (Preview._prepare_action, Preview._open_page) == untouched
     finally:
         await bot.close_storage()

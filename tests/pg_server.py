@@ -29,6 +29,23 @@ from pathlib import Path
 SUPERUSER = "kasino"
 
 
+async def fresh_database(url: str, prefix: str) -> str:
+    """A new empty database (named ``prefix`` and a random tail) on the server of ``url``,
+    as a benchmark run wants one; its URL."""
+    import uuid
+
+    import asyncpg
+
+    name = prefix + uuid.uuid4().hex[:12]
+    base, _, query = url.partition("?")
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+    finally:
+        await admin.close()
+    return base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
+
+
 class NoPostgres(RuntimeError):
     """The server cannot be run on this machine; the message says why."""
 

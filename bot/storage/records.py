@@ -17,6 +17,8 @@ GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, seats, state, version, message_id,"
     " ping_id, deadline, timer, last_move, extra, created_at"
 )
+# where a game row holds its ``extra`` (read on its own from a row that cannot be loaded)
+EXTRA_AT = [name.strip() for name in GAME_COLUMNS.split(",")].index("extra")
 
 
 class CorruptGame(Exception):
@@ -233,7 +235,8 @@ def row_to_game(row: Sequence[Any]) -> Game:
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
         gid, guild, channel = (_int_or_zero(value) for value in row[:3])
         reason = str(error)[:200] or type(error).__name__
-        courier = str(courier_of(_readable_extra(row[14] if len(row) > 14 else None)))
+        extra = row[EXTRA_AT] if len(row) > EXTRA_AT else None
+        courier = str(courier_of(_readable_extra(extra)))
         raise CorruptGame(gid, guild, channel, reason, courier) from None
 
 

@@ -34,6 +34,7 @@ from bot.storage import MoveRecord, Storage
 from bot.storage import sqlite as sqlite_storage
 from bot.storage.records import Outgoing
 from bot.storage.sql import Step
+from tests.pg_server import fresh_database
 
 
 def grouped_postgres(storage: Any) -> dict[str, int]:
@@ -150,19 +151,7 @@ def main() -> None:
 
 async def _fresh_postgres(url: str, games: int, bursts: int, mode: str) -> None:
     """Each run in a new database on ``url``'s server (the games' channels are reused)."""
-    import uuid
-
-    import asyncpg
-
-    name = "g" + uuid.uuid4().hex[:12]
-    base, _, query = url.partition("?")
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
-    finally:
-        await admin.close()
-    target = base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
-    await measure(target, games, bursts, mode)
+    await measure(await fresh_database(url, "g"), games, bursts, mode)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bot.ladder import WIDEST_AFTER
 from bot.storage import Storage
 from bot.storage.ladder import QueueEntry
+from tests.pg_server import fresh_database
 
 TICK = 5.0  # seconds between the matcher's rounds over every game
 GAMES = ((("swedish", 2), 60), (("finnish", 2), 15), (("krypkasino", 3), 15), (("casino", 4), 10))
@@ -166,27 +166,13 @@ def report(title: str, f: Figures) -> None:
     )
 
 
-async def fresh_postgres(url: str) -> str:
-    """A new empty database on ``url``'s server; its URL."""
-    import asyncpg
-
-    name = "ladder" + uuid.uuid4().hex[:12]
-    base, _, query = url.partition("?")
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
-    finally:
-        await admin.close()
-    return base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
-
-
 def run_all(args: argparse.Namespace, db: str | None) -> None:
     """Every run on one backend, then the totals."""
     total = Figures()
     label = "PostgreSQL" if db else "SQLite"
     for run in range(args.runs):
         if db:
-            target = asyncio.run(fresh_postgres(db))
+            target = asyncio.run(fresh_database(db, "ladder"))
             figures = asyncio.run(one_run(target, args.people, args.minutes, args.one_game, run))
         else:
             with tempfile.TemporaryDirectory(prefix="kasino-ladder-") as folder:

@@ -40,7 +40,6 @@ import random
 import sys
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +54,7 @@ from bot.client import make_bot
 from bot.config import Config
 from bot.ladder import WIDEST_AFTER
 from bot.records.ratings import GLOBAL, PEOPLE, SCALE, START
+from tests.pg_server import fresh_database
 
 SHARDS = 2
 STEP = 1.0  # virtual seconds the two processes step their clocks by, together
@@ -328,21 +328,9 @@ def report(
     )
 
 
-async def fresh_database(url: str) -> str:
-    """A new empty database on ``url``'s server; its URL."""
-    name = "tables" + uuid.uuid4().hex[:12]
-    base, _, query = url.partition("?")
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f"CREATE DATABASE {name} TEMPLATE template0")
-    finally:
-        await admin.close()
-    return base.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
-
-
 def run(args: argparse.Namespace, server_url: str) -> None:
     """One run on a fresh database of the server."""
-    url = asyncio.run(fresh_database(server_url))
+    url = asyncio.run(fresh_database(server_url, "tables"))
     people = plan(args.people, args.servers, args.minutes, args.seed)
     virtual_waits()
     began = time.perf_counter()

@@ -41,7 +41,7 @@ async def test_two_servers_queue_are_paired_and_play_a_rated_match(harness: Harn
     # both waiting messages say so; the other server's in its language
     edited = harness.current(waiting)
     assert "Paired" in str(edited.embeds[0].to_dict())
-    assert any("Parade:" in str(m.embeds[0].to_dict()) for m in there.history() if m.embeds)
+    assert any("Ihopparade:" in str(m.embeds[0].to_dict()) for m in there.history() if m.embeds)
     moves = 0
     while game.status is Status.PLAYING and moves < 200:
         mover = game.seats[game.match.round.to_move].user_id

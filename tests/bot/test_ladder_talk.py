@@ -60,7 +60,7 @@ async def test_good_game_on_the_end_message(harness: Harness) -> None:
             await move_from(harness, game, there, erik)
     await harness.click(erik, table_in_end(there), custom_id=f"k:say:{game.id}:gg")
     await harness.env.advance_time(1)
-    assert said(here) == ["💬 erik: Good game!"] and said(there) == ["💬 erik: Tack för spelet!"]
+    assert said(here) == ["💬 erik: Good game!"] and said(there) == ["💬 erik: Bra parti!"]
     # its end message takes lines for 15 minutes after the end, then no more
     await harness.env.advance_time(TALK_AFTER_END)
     over = await harness.click(anna, table_in_end(here), custom_id=f"k:say:{game.id}:wp")
@@ -171,7 +171,7 @@ async def test_a_muted_persons_table_shows_no_lines(harness: Harness) -> None:
     assert "on for you again" in heard.response.content
     await harness.env.advance_time(TALK_EVERY)
     await say(harness, anna, here, game, "gg")
-    assert said(there) == ["💬 anna: Tack för spelet!"]
+    assert said(there) == ["💬 anna: Bra parti!"]
 
 
 async def test_no_talk_at_a_game_that_is_not_a_ladder_match(harness: Harness) -> None:

@@ -72,6 +72,24 @@ class Timer(StrEnum):
     AUTO = "auto"
     DEAL = "deal"
     COMPUTER = "computer"
+    # a correspondence game's turn (bot.correspondence): the person to move is told (now,
+    # or when their quiet hours end), warned before the end, and loses on time at the end
+    NOTICE = "notice"
+    WARN = "warn"
+    LATE = "late"
+
+
+LIVE = "live"
+# A game's pace: live (the turn limit in minutes, a reminder, then a safe move) or
+# correspondence, days to make a move, whose player out of time loses the match. The
+# correspondence paces people choose from, in seconds a move (docs/rules.md, "Pace").
+PACES: dict[str, int] = {"12h": 12 * 3600, "1d": 24 * 3600, "3d": 3 * 24 * 3600}
+PACE_NAMES = {
+    LIVE: N_("Live"),
+    "12h": N_("12 hours a move"),
+    "1d": N_("1 day a move"),
+    "3d": N_("3 days a move"),
+}
 
 
 @dataclass(slots=True)
@@ -135,6 +153,17 @@ class GameOptions:
     team_size: int = 2  # Krypkasino: 3 is six players in two teams of three
     take_all: bool = True  # Krypkasino: a capture takes every group it can
     majorities: bool = False  # Krypkasino: most cards and most spades as penalties
+    pace: str = LIVE  # or a key of PACES: a correspondence game
+
+    @property
+    def correspondence(self) -> bool:
+        """Whether this is a correspondence game (days a move, lost on time)."""
+        return self.pace != LIVE
+
+    @property
+    def move_seconds(self) -> int:
+        """The time a player has for a move: a correspondence pace's, else the turn limit."""
+        return PACES.get(self.pace, self.turn_seconds)
 
     @property
     def variant_name(self) -> str:
@@ -186,6 +215,8 @@ KRYP_DEFAULTS: dict[str, Any] = {"team_size": 2, "take_all": True, "majorities":
 
 def options_problem(options: GameOptions, t: Lang = EN) -> str:
     """Why a lobby cannot be opened with these options, in words (``""``: it can)."""
+    if options.pace != LIVE and options.pace not in PACES:
+        return t("That pace does not exist.")
     if options.variant != "krypkasino":
         given = [
             name for name, default in KRYP_DEFAULTS.items() if getattr(options, name) != default

@@ -14,7 +14,7 @@ import discord
 
 from bot.engine import Build, Card, Move, Round, Rules, capture_targets
 from bot.i18n import EN, N_, Lang
-from bot.models import VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
+from bot.models import PACE_NAMES, VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
 from bot.records.deals import seed_commitment, short
 from bot.records.seal import (
@@ -419,8 +419,10 @@ def rules_line(options: GameOptions, t: Lang = EN, *, silent: bool = False) -> s
         if options.teams:
             parts.append(t("teams (seats 1+3 against 2+4)"))
     parts += [t(SWITCH_WORDS[name]) for name in options.switches]
-    turn = options.turn_seconds * (SILENT_TURNS if silent else 1)
-    parts.append(turn_limit(turn, t))
+    if options.correspondence:
+        parts.append(t(PACE_NAMES[options.pace]))
+    else:
+        parts.append(turn_limit(options.turn_seconds * (SILENT_TURNS if silent else 1), t))
     return ", ".join(parts)
 
 

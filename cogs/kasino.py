@@ -21,7 +21,16 @@ from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import MESSAGE_COLUMNS, GameError, GameService
 from bot.help_text import help_embed
 from bot.i18n import N_, languages, native_name
-from bot.models import VARIANT_NAMES, Game, GameOptions, Seat, Status, options_problem
+from bot.models import (
+    LIVE,
+    PACE_NAMES,
+    VARIANT_NAMES,
+    Game,
+    GameOptions,
+    Seat,
+    Status,
+    options_problem,
+)
 from bot.records.profile import ratings_embed
 from bot.records.ratings import GLOBAL
 from bot.render import ended_text, lobby_embed, scores_embed, standings
@@ -107,6 +116,7 @@ OPPONENTS = [
     app_commands.Choice(name=N_("computers"), value="computers"),
 ]
 # Whose leaderboard: this server's, or the global rating board over every server.
+PACE_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in PACE_NAMES.items()]
 SCOPES = [
     app_commands.Choice(name=N_("server"), value="server"),
     app_commands.Choice(name=N_("global"), value="global"),
@@ -329,8 +339,9 @@ class Kasino(
         team_size="Krypkasino with teams: 3 is 6 players in two teams of three (default 2)",
         take_all="Krypkasino: a capture must take every group it can (default on)",
         majorities="Krypkasino: most cards 1 and most spades 2 as penalties (default off)",
+        pace="Live (minutes a move), or correspondence: a move when it suits you, over days",
     )
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.choices(variant=VARIANTS, pace=PACE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -344,6 +355,7 @@ class Kasino(
         team_size: app_commands.Range[int, 2, 3] | None = None,
         take_all: bool | None = None,
         majorities: bool = False,
+        pace: app_commands.Choice[str] | None = None,
     ) -> None:
         """Post a lobby; one game per channel."""
         name = variant.value if variant else "swedish"
@@ -358,6 +370,7 @@ class Kasino(
             team_size=team_size or 2,
             take_all=True if take_all is None else take_all,
             majorities=majorities,
+            pace=pace.value if pace else LIVE,
         )
         await self.post_lobby(interaction, options)
 

@@ -31,7 +31,7 @@ import discord
 from bot.games import GameService
 from bot.i18n import Lang
 from bot.models import Game, Status, Timer
-from bot.render import seat_name, variant_name
+from bot.render import relative_time, seat_name, variant_name
 from bot.stages import Stage, stages_of
 from bot.timers import now
 from cogs.common import stage_url
@@ -178,7 +178,7 @@ def notice_text(game: Game, seats: list[int], *, warning: bool, t: Lang) -> str:
     """The channel's notice: ``🔔 @Anna, your move in game #12: time runs out in 23
     hours.`` or the warning ``⏰ @Anna: 6 hours left to move in game #12 …``."""
     clock = game.extra.get("clock") or {}
-    when = f"<t:{int(clock.get('ends') or game.deadline or 0)}:R>"
+    when = relative_time(clock.get("ends") or game.deadline or 0)
     mover = game.match.round.to_move
     people = t.listing(f"<@{int(game.seats[s].user_id or 0)}>" for s in seats)
     if not warning:
@@ -213,9 +213,10 @@ def notice_embed(game: Game, seat: int, stage: Stage, *, warning: bool, t: Lang)
     else:
         title = t("🔔 Your move in game #{id}", id=game.id)
     others = [seat_name(s, t) for index, s in enumerate(game.seats) if index != seat]
+    when, date = relative_time(ends), f"<t:{ends}:f>"
     lines = [
         t("{variant} with {others}", variant=variant, others=t.listing(others)),
-        t("Time runs out {when} ({date}).", when=f"<t:{ends}:R>", date=f"<t:{ends}:f>"),
+        t("Time runs out {when} ({date}).", when=when, date=date),
     ]
     if warning:
         lines.append(t("Out of time, the match is lost (and rated as a loss)."))

@@ -108,6 +108,11 @@ def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
 
 
+def full_time(timestamp: float) -> str:
+    """Discord's date-and-time markup (``29 November 2026 20:15``, the reader's own zone)."""
+    return f"<t:{int(timestamp)}:f>"
+
+
 def card(c: Card) -> str:
     """A card for a message: ``A♥️`` (red emoji), ``A♠`` (text: readable on both themes)."""
     return f"{c.rank_name}{SUIT_SHOWN[c.suit]}"
@@ -701,12 +706,13 @@ def correspondence_due(clock: dict[str, Any], t: Lang = EN) -> str:
     end as Discord timestamps, each reader's own time zone; a mover away on vacation
     says until when."""
     ends = int(clock["ends"])
-    when, date = relative_time(ends), f"<t:{ends}:f>"
+    when, date = relative_time(ends), full_time(ends)
     away = clock.get("away")
     if isinstance(away, (int, float)):
+        until = full_time(away)
         return t(
             " (on vacation until {until}; time runs out {when}, {date})",
-            until=f"<t:{int(away)}:f>",
+            until=until,
             when=when,
             date=date,
         )

@@ -31,7 +31,7 @@ import discord
 from bot.games import GameService
 from bot.i18n import Lang
 from bot.models import Game, Status, Timer
-from bot.render import relative_time, seat_name, variant_name
+from bot.render import full_time, relative_time, seat_name, variant_name
 from bot.stages import Stage, stages_of
 from bot.timers import now
 from cogs.common import stage_url
@@ -213,7 +213,7 @@ def notice_embed(game: Game, seat: int, stage: Stage, *, warning: bool, t: Lang)
     else:
         title = t("🔔 Your move in game #{id}", id=game.id)
     others = [seat_name(s, t) for index, s in enumerate(game.seats) if index != seat]
-    when, date = relative_time(ends), f"<t:{ends}:f>"
+    when, date = relative_time(ends), full_time(ends)
     lines = [
         t("{variant} with {others}", variant=variant, others=t.listing(others)),
         t("Time runs out {when} ({date}).", when=when, date=date),

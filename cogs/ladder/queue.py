@@ -30,8 +30,8 @@ from bot import timers
 from bot.engine import rules_for
 from bot.games import GameService
 from bot.i18n import N_, Lang
-from bot.ladder import KRYPKASINO, computer_due, rating_range
-from bot.models import Game, GameOptions, Seat
+from bot.ladder import KRYPKASINO, computer_due, pool_parts, rating_range
+from bot.models import LIVE, PACE_NAMES, Game, GameOptions, Seat
 from bot.records import ratings
 from bot.records.ratings import GLOBAL
 from bot.render import relative_time, variant_name
@@ -66,6 +66,16 @@ PAUSED = N_("You left several ladder matches unfinished lately, so you can queue
 NOT_A_LADDER_GAME = N_("{game} is not played on the ladder by {players} players.")
 BUSY_HERE = N_("A game is already running in this channel: queue in another one.")
 NOT_QUEUED = N_("You are not in the queue any more, so nothing changed.")
+
+
+def pool_name(key: str, t: Lang) -> str:
+    """A pool's game as people call it: ``Swedish Kasino``, ``Swedish Kasino (1 day a
+    move)`` for a correspondence pool (bot.ladder.pool_key)."""
+    variant, pace = pool_parts(key)
+    name = variant_name(variant, t)
+    if pace == LIVE:
+        return name
+    return t("{game} ({pace})", game=name, pace=t(PACE_NAMES.get(pace, pace)))
 
 
 class LadderFlow:
@@ -106,7 +116,8 @@ class LadderFlow:
         if await self.games.channel_game(channel) is not None:
             await refuse(interaction, BUSY_HERE)
             return
-        row, _place, _total = await self.storage.rating(GLOBAL, variant, user.id)
+        # one rating a game, whatever its pace
+        row, _place, _total = await self.storage.rating(GLOBAL, pool_parts(variant)[0], user.id)
         rating = float(ratings.points(row.mu)) if row is not None else float(ratings.START)
         locale = interaction.guild_locale
         entry = QueueEntry(
@@ -162,7 +173,7 @@ class LadderFlow:
             await refuse(
                 interaction,
                 NOT_A_LADDER_GAME,
-                game=variant_name(entry.variant, t),
+                game=pool_name(entry.variant, t),
                 players=entry.players,
             )
 
@@ -184,7 +195,7 @@ class LadderFlow:
                 "{name} waits for a game of {game} for {players} · rating {rating} (meets"
                 " {low}–{high} now, wider the longer it waits) · queued {since}",
                 name=entry.name,
-                game=variant_name(entry.variant, t),
+                game=pool_name(entry.variant, t),
                 players=entry.players,
                 rating=int(entry.rating),
                 low=int(low),
@@ -195,7 +206,7 @@ class LadderFlow:
         if counts is None:
             counts = await self.storage.ladder_counts()
         waiting = [
-            t("{game} for {players}: {count}", game=variant_name(v, t), players=p, count=n)
+            t("{game} for {players}: {count}", game=pool_name(v, t), players=p, count=n)
             for (v, p), n in sorted(counts.items())
         ]
         embed.add_field(name=t("Waiting now"), value="\n".join(waiting) or "—", inline=False)
@@ -335,10 +346,12 @@ class LadderFlow:
         if entry is None or entry.channel_id != interaction.channel_id:
             await refuse(interaction, NOT_QUEUED)
             return
+        variant, pace = pool_parts(entry.variant)
         options = GameOptions(
-            variant=entry.variant,
-            target=rules_for(entry.variant).target,
+            variant=variant,
+            target=rules_for(variant).target,
             turn_seconds=self.games.config.turn_seconds,
+            pace=pace,
         )
         seats = [Seat(user_id, entry.name), Seat.computer("hard", 1)]
         try:
@@ -408,12 +421,13 @@ class LadderFlow:
         home = next((e for e in group if e.channel_id not in busy), None)
         if home is None:
             return None
-        variant, players = group[0].variant, group[0].players
+        (variant, pace), players = pool_parts(group[0].variant), group[0].players
         options = GameOptions(
             variant=variant,
             target=rules_for(variant).target,
             teams=players == 4 and variant != KRYPKASINO,
             turn_seconds=self.games.config.turn_seconds,
+            pace=pace,
         )
         return self.games.dealt_table(
             home.guild_id,

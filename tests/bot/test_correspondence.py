@@ -7,6 +7,8 @@ import pytest
 
 from bot.models import PACES, Status, Timer
 from tests.bot.kasino_harness import Harness
+from tests.bot.test_ladder import queue
+from tests.bot.test_two_tables import two_servers
 
 DAY = PACES["1d"]
 HOUR = 3600
@@ -65,3 +67,28 @@ async def test_a_move_starts_the_next_turn_with_a_whole_day(harness: Harness) ->
     assert not clock.get("warned")
     mover = game.seats[game.match.round.to_move]
     assert f"<@{mover.user_id}>, your turn" in harness.table_message(game).content
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_the_ladder_pairs_a_pace_with_the_same_pace_only(harness: Harness) -> None:
+    """A correspondence pool is its own: a live queuer is not paired with someone waiting
+    for a day a move; two of the same pace are, into a correspondence match."""
+    anna, here, erik, there = await two_servers(harness)
+    bjorn = harness.members[1]
+    waiting = await queue(harness, anna, here, pace="1d")
+    assert "1 day a move" in str(waiting.embeds[0].to_dict())
+    elsewhere = harness.guild.create_text_channel("live")
+    await queue(harness, bjorn, elsewhere)
+    await harness.env.advance_time(1)
+    assert await harness.cog.games.active(here.id) is None  # the paces never meet
+    await queue(harness, erik, there, pace="1d")
+    await harness.env.advance_time(1)
+    game = await harness.cog.games.active(here.id)
+    assert game is not None and game.extra.get("ladder")
+    assert game.options.pace == "1d" and "clock" in game.extra
+    assert {s.user_id for s in game.seats} == {anna.id, erik.id}
+    await harness.env.advance_time(60)
+    mover = game.seats[game.match.round.to_move]
+    for channel in (here, there):
+        pings = [m for m in channel.history() if f"<@{mover.user_id}>" in (m.content or "")]
+        assert len(pings) == (1 if mover.user_id == (anna if channel is here else erik).id else 0)

@@ -7,11 +7,21 @@ import pytest
 
 from bot.models import PACES, Status, Timer
 from tests.bot.kasino_harness import Harness
+from tests.bot.old_edits import OldEdits
 from tests.bot.test_ladder import queue
 from tests.bot.test_two_tables import two_servers
 
 DAY = PACES["1d"]
 HOUR = 3600
+
+
+@pytest.fixture(autouse=True)
+def capped(monkeypatch: pytest.MonkeyPatch) -> OldEdits:
+    """Every game here runs against Discord's cap on edits of hour-old messages (the
+    strictest reading: none): a game of days must never need one."""
+    edits = OldEdits()
+    edits.install(monkeypatch)
+    return edits
 
 
 def mentions_of(harness: Harness, user_id: int) -> list[str]:
@@ -22,7 +32,7 @@ def mentions_of(harness: Harness, user_id: int) -> list[str]:
 
 
 @pytest.mark.usefixtures("virtual_waits")
-async def test_a_day_a_move_warns_then_loses_on_time(harness: Harness) -> None:
+async def test_a_day_a_move_warns_then_loses_on_time(harness: Harness, capped: OldEdits) -> None:
     """The table pings the person to move once (their notice) and says until when they
     have; a quarter of the day before the end a warning mentions them; at the end they
     lose the match, rated as any loss."""
@@ -49,6 +59,7 @@ async def test_a_day_a_move_warns_then_loses_on_time(harness: Harness) -> None:
     late = stored.extra["lost_on_time"]
     assert stored.seats[late].user_id == mover.user_id
     assert any("ran out of time" in (m.content or "") for m in harness.public_messages())
+    assert capped.refused == []  # the day-old lobby was left as it was
     rows = await harness.cog.games.storage.fetch(
         "SELECT user_id, won FROM results WHERE game_id = ?", [game.id]
     )

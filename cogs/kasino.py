@@ -21,6 +21,7 @@ from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import MESSAGE_COLUMNS, GameError, GameService
 from bot.help_text import help_embed
 from bot.i18n import N_, languages, native_name
+from bot.ladder import pool_key
 from bot.models import (
     LIVE,
     PACE_NAMES,
@@ -29,6 +30,7 @@ from bot.models import (
     GameOptions,
     Seat,
     Status,
+    Timer,
     options_problem,
 )
 from bot.records.profile import ratings_embed
@@ -57,6 +59,7 @@ from cogs.common import (
     tell,
 )
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
+from cogs.correspondence.notices import TurnNotices
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.ladder.choices import LadderChoices
 from cogs.ladder.queue import GAME_NOTICE, LadderFlow
@@ -186,7 +189,10 @@ class Kasino(
             self.games, outbox, self.live, self.timers, self.inks, self.languages
         )
         self.games.compose = self.table.compose
-        self.clock = GameClock(self.games, self.table)
+        # correspondence games: each turn's notice, warning and loss on time
+        self.notices = TurnNotices(self.games, self.table)
+        self.table.pings = self.notices.in_table
+        self.clock = GameClock(self.games, self.table, self.notices.step)
         # what a game reached only through clicks shows waits for the next click there
         self.courier = ClickCourier(bot.storage, self._table_posted, bot.storage.post_done)
         self.delivery = Delivery(bot, outbox, self.clock, self.courier)
@@ -294,16 +300,19 @@ class Kasino(
     @app_commands.describe(
         variant="Which game (default Swedish Kasino)",
         players="Players at the table (default 2; 4 play in partnerships; Krypkasino 3 to 6)",
+        pace="Live (minutes a move), or correspondence: a move when it suits you, over days",
     )
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.choices(variant=VARIANTS, pace=PACE_CHOICES)
     async def queue(
         self,
         interaction: discord.Interaction,
         variant: app_commands.Choice[str] | None = None,
         players: app_commands.Range[int, 2, 6] = 2,
+        pace: app_commands.Choice[str] | None = None,
     ) -> None:
         """Wait here for a fair opponent from any server."""
-        await self.ladder.queue(interaction, variant.value if variant else "swedish", players)
+        game = pool_key(variant.value if variant else "swedish", pace.value if pace else LIVE)
+        await self.ladder.queue(interaction, game, players)
 
     @app_commands.command(
         name="block", description="Keep someone out of your ladder pairings (or let them back)"
@@ -1055,8 +1064,8 @@ class Kasino(
                 return
             if not self.bot.owns_guild(game.guild_id):
                 return  # another process's shard (its timers are its own)
-            if by_interaction(game.extra):
-                return
+            if by_interaction(game.extra) and game.timer not in (Timer.NOTICE, Timer.WARN):
+                return  # applied at the next click there (a notice by DM goes now)
             await self.clock.apply(game)
 
     # ----------------------------------------------------------------- scores

@@ -264,6 +264,8 @@ class GamesList:
         """ "Your hand" (inside the game's session): from the list, the hand opens as a new
         private message, so the list stays to open the next game's; elsewhere (the
         table, a notice, the hand view's own Refresh) as the hand flow shows it."""
-        if is_games_list(interaction) and not interaction.response.is_done():
+        shown = game.seat_of(interaction.user.id) is not None and game.match is not None
+        shown = shown and game.status is Status.PLAYING  # else a refusal, said at once
+        if shown and is_games_list(interaction) and not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         await self.hands.show_hand(interaction, game)

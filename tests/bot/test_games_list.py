@@ -187,6 +187,28 @@ async def test_not_seated_stale_and_forged_are_refused(harness: Harness) -> None
     assert game.version == version
 
 
+async def test_pages_and_a_game_over_since_the_list(harness: Harness) -> None:
+    """Twelve games fill two pages (ten a page, Previous / Next, only on one's own list);
+    a game that ended after the list was shown answers its hand button with "This game
+    is over." at once, nothing else shown."""
+    anna = harness.members[0]
+    game = await harness.start_game(2, target=5)
+    guild = harness.guild
+    for n in range(11):
+        channel = guild.create_text_channel(f"table-{n}")
+        await anna.slash(channel, "kasino new")
+    first = (await anna.user.slash("kasino games")).response
+    assert len(listed_ids(first)) == 10 and "Page 1 of 2" in str(first.embeds[0].footer.text)
+    assert [c for c in custom_ids(first) if c.startswith("k:games:")] == ["k:games:1", "k:games:2"]
+    second = await anna.user.click(first, custom_id="k:games:2")
+    assert len(listed_ids(second.response)) == 2
+    # the match ends; its hand button on the list shown before
+    listing = (await anna.user.slash("kasino games")).response  # page 1: the match first
+    await harness.slash(anna, "kasino stop")
+    over = await anna.user.click(listing, custom_id=hand_button(listing, game))
+    assert over.ephemeral and over.response.content == "This game is over."
+
+
 async def test_a_click_game_played_from_the_bot_dm(harness: Harness) -> None:
     """Sara plays her group-DM match against a computer from her DM with the bot: her
     move and the computer's answer are committed in that click, nothing is sent to the

@@ -35,6 +35,10 @@ WHERE = {  # how the preview's first words name the place its page shows
     "server": "",
     "group-dm": " in their group DM (the bot is no member: it only answers clicks)",
     "foreign-server": " in a server without the bot (it only answers clicks)",
+    "games": (
+        " here, then /kasino games: Anna also plays in #cards, in another server and has a"
+        " lobby in her DM"
+    ),
     "ladder": (
         ' (or /kasino queue as Anna here and as Bjorn, whose server "Nordic Cards" the'
         " page shows when viewing as him)"
@@ -124,7 +128,7 @@ async def _serve(
     it; returns when the page is closed."""
     import simcord
 
-    from bot.preview_places import Shown, open_preview, place_for
+    from bot.preview_places import Shown, open_preview, place_for, seed_games
 
     async with simcord.run(bot, check_errors=False) as env:
         guild = env.create_guild("Kasino Preview", preferred_locale=server_locale)
@@ -135,6 +139,8 @@ async def _serve(
             guild.add_member(env.create_user(name.lower(), global_name=name)) for name in MEMBERS
         ]
         assets = await face_assets(bot)
+        if place == "games":
+            await seed_games(bot, env, guild, members)
         with place_for(env, place, members, locale, channel) as shown:
             page = open_preview(
                 env,

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
     from tests.bot.user_installs import Place, PlaceActor, UserInstalls
 
-PLACES = ("server", "group-dm", "foreign-server", "ladder")
+PLACES = ("server", "group-dm", "foreign-server", "ladder", "games")
 GROUP_DM_NAME = "Kasino night"  # the group DM's name, as its people may set one
 FOREIGN_SERVER_NAME = "Friends' server"
 LADDER_SERVER_NAME = "Nordic Cards"  # the ladder place's other server: Bjorn's
@@ -128,7 +128,7 @@ def place_for(
     """The place ``kind`` (one of :data:`PLACES`) of the preview's ``members``, made in
     ``env``, while inside; None for ``server`` (nothing is changed then). ``channel`` is
     the preview's own channel (the ladder's first place)."""
-    if kind == "server":
+    if kind in ("server", "games"):  # games: the server's channel (seed_games adds the rest)
         yield None
         return
     if kind not in PLACES:
@@ -160,6 +160,31 @@ def place_for(
     finally:
         patches.undo()
         tell_refused(installs.attempts)
+
+
+async def seed_games(bot: Any, env: Any, guild: Any, members: Sequence[Any]) -> None:
+    """``games`` (issue 43): Anna's games elsewhere, for ``/kasino games``: a live match
+    with Bjorn in the preview server's ``#cards``, a match of 3 days a move with Cecilia
+    in another server ("Nordic Cards"), and a lobby in her DM with the bot. The page
+    shows the server's ``#kasino``, where she may open one more."""
+    from bot.models import GameOptions, Seat
+
+    cog = bot.get_cog("Kasino")
+    anna, bjorn, cecilia = members[:3]
+    cards = guild.create_text_channel("cards")
+    other = env.create_guild(LADDER_SERVER_NAME)
+    there = other.create_text_channel(LADDER_CHANNEL_NAME)
+    other.add_member(anna.user)
+    other.add_member(cecilia.user)
+    for where, partner, pace in ((cards, bjorn, "live"), (there, cecilia, "3d")):
+        guild_id = guild.id if where is cards else other.id
+        game = await cog.games.open_lobby(guild_id, where.id, Seat(anna.id, "Anna"),
+                                          GameOptions(pace=pace))  # fmt: skip
+        async with cog.games.session(game.id) as game:
+            await cog.games.join(game, Seat(partner.id, partner.user.global_name or "?"))
+            await cog.games.start(game, anna.id, announce=lambda g=game: cog.table.announce(g))
+    await cog.games.open_lobby(0, anna.user.dm_channel.id, Seat(anna.id, "Anna"), GameOptions())
+    await env.settle()
 
 
 def _ladder(env: Any, patches: Patches, members: Sequence[Any], home: Any) -> Shown:

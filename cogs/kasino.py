@@ -59,6 +59,7 @@ from cogs.common import (
     tell,
 )
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
+from cogs.correspondence.games_list import GamesList
 from cogs.correspondence.notices import TurnNotices
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.ladder.choices import LadderChoices
@@ -200,6 +201,11 @@ class Kasino(
         self.ladder = LadderFlow(bot, self.games, self.table, self.keep_clock)
         self.ladder_choices = LadderChoices(bot, bot.storage)
         self.hands = HandFlow(self.games, self.table, self.live)
+        # /kasino games: one's games everywhere, each one's hand from the list
+        self.games_list = GamesList(
+            bot.storage, self.hands, self._server_name, command_field("new"),
+            command_field("queue"),
+        )  # fmt: skip
         # a ladder match's table talk: canned lines on both tables, each person's mute
         self.talk = TalkFlow(bot.storage, self.table, lambda posts: self.delivery.posted(posts))
         self.lobby = LobbyFlow(self.games, self.table)
@@ -230,6 +236,11 @@ class Kasino(
         self.privacy = ForgetFlow(
             bot.storage, self.people, stop=self.analysis.forget, after=self.forget_posts.forgot
         )
+
+    def _server_name(self, guild_id: int) -> str | None:
+        """A server's name, where the bot is in it."""
+        guild = self.bot.get_guild(guild_id)
+        return guild.name if guild is not None else None
 
     async def _table_posted(
         self, game_id: int, channel_id: int, message_id: int | None, row: int | None = None
@@ -456,6 +467,13 @@ class Kasino(
             else:
                 await self.hands.show_hand(interaction, game)
         await self.delivery.after_click(interaction)
+
+    @app_commands.command(
+        name="games", description="Every game you are in, everywhere, with your hand for each"
+    )
+    async def games_command(self, interaction: discord.Interaction) -> None:
+        """The person's games (servers, DMs, the ladder), their turn first, privately."""
+        await self.games_list.command(interaction)
 
     @app_commands.command(
         name="learn", description="A short private lesson: learn a game by playing"
@@ -928,6 +946,9 @@ class Kasino(
                 return
             await self.on_scores_page(interaction, click.scores)
             return
+        if click.kind == "games":
+            await self.games_list.on_page(interaction, click.page)
+            return
         if click.kind == "tboard":
             if any(not c.startswith("k:tboard:") for c in kasino_ids(interaction.message)):
                 await refuse(interaction, NOT_MINE)  # pages turn on the board only
@@ -994,10 +1015,13 @@ class Kasino(
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):
                 return
+            # a seated player's hand opened elsewhere: a game reached only through clicks
+            # has its clock caught up in this click (its table waits for a click there)
+            elsewhere = await self.delivery.before_elsewhere(interaction, game)
             if click.kind == "lobby":
                 await self.lobby.on_lobby(interaction, game, click.action)
             elif click.kind == "hand":
-                await self.hands.show_hand(interaction, game)
+                await self.games_list.show_hand(interaction, game)
             elif click.kind == "rematch":
                 await self.lobby.on_rematch(interaction, game)
             elif click.kind == "cut":
@@ -1010,6 +1034,8 @@ class Kasino(
                 await self.talk.on_click(interaction, game, click.action)
             else:
                 await self.hands.on_move_select(interaction, game, click)
+            if elsewhere:
+                await self.delivery.after_elsewhere(game)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -33,6 +33,11 @@ global board.
 browser tab (:class:`Ladder`): the waiting message, both tables, a canned line on both, the
 end on both.
 
+``--place games`` pictures ``/kasino games`` (issue 43): the preview gives Anna a live
+match in ``#cards``, one of 3 days a move in another server and a lobby in her DM; she
+opens one more here with ``/kasino new pace:1d`` against a computer, then her list
+(``G1-games``) and the hand of its first game opened from it (``G2-games-hand``).
+
 ``--lesson VARIANT`` pictures ``/kasino learn`` instead of a match: the lesson's first
 step (``L1-lesson-step``), its card menu open (``L2-lesson-menu``) and a wrong move's
 explanation (``L3-lesson-wrong``).
@@ -248,6 +253,8 @@ class Words:
                               step="\x00", steps="", round="", k="", n=""))  # fmt: skip
         self.queue_title = pub("🔎 Looking for an opponent").removeprefix("🔎 ")
         self.good_luck = pub("Good luck!")
+        self.your_games = me("Your games")
+        self.first_hand = me("{number}. Your hand", number=1)
         self.puzzle = before(me("Puzzle of the day · {day} · {family}: {variant}",
                                 day="\x00", family="", variant=""))  # fmt: skip
 
@@ -815,6 +822,55 @@ class Match:
             chart.scroll_into_view_if_needed(timeout=3000)
             self.shoot("9b-profile-chart", close_up=chart)
 
+    def games_list(self) -> None:
+        """``--place games``: a correspondence game opened here (``/kasino new pace:1d``
+        against a computer), then Anna's ``/kasino games`` with her games everywhere
+        (``G1-games``) and the first game's hand opened from the list (``G2-games-hand``)."""
+        words = self.words
+        box = self.page.locator("#channel-composer-input")
+        box.click()
+        box.type("/kasino new")
+        time.sleep(0.5)
+        self.page.keyboard.press("Tab")
+        time.sleep(0.4)
+        more = self.page.get_by_text(re.compile(r"^\+\d+ more$"))
+        if not self.page.get_by_text("pace", exact=True).count() and more.count():
+            more.first.click()
+            time.sleep(0.3)
+        self.page.get_by_text("pace", exact=True).click()
+        time.sleep(0.3)
+        self.page.keyboard.type("1 day")  # the choice is found by its name, sent by its value
+        time.sleep(0.5)
+        self.page.locator(".command-suggestion[data-value='1d']").first.click()
+        time.sleep(0.3)
+        self.page.keyboard.press("Enter")
+        time.sleep(2)
+        if not self.messages().count():  # Enter stayed in the option: the send button
+            with contextlib.suppress(PlaywrightError):
+                self.page.locator("#send-message").click(timeout=3000)
+        self.wait(lambda: self.messages().count() > 0, what="the lobby")
+        self.button(self.messages().first, words.add_normal)
+        self.wait(lambda: words.normal_bot in self.messages().first.inner_text(), what="a bot")
+        self.button(self.messages().first, words.start)
+        self.wait(self.latest_table, what="the table")
+        self.settled()
+        self.command("/kasino games")
+        found = self.wait(
+            lambda: (
+                (seen := self.messages().filter(has_text=words.your_games)).count() and seen.last
+            ),
+            30,
+            "the list of games",
+        )
+        assert isinstance(found, Locator)
+        time.sleep(1)
+        self.shoot("G1-games", found)
+        self.button(found, words.first_hand)
+        hand = self.wait(self.hand, 30, "the hand opened from the list")
+        assert isinstance(hand, Locator)
+        time.sleep(1)
+        self.shoot("G2-games-hand", hand)
+
     def board(self) -> None:
         """The rating board against computers after the match (``9c-rating-board``): the
         shown ratings, "?" while provisional, and what a rating means in its footer."""
@@ -1187,9 +1243,10 @@ def main() -> None:
     parser.add_argument(
         "--place",
         default="server",
-        choices=["server", "group-dm", "foreign-server", "ladder"],
+        choices=["server", "group-dm", "foreign-server", "ladder", "games"],
         help="where the match is played: the server, or where the bot only answers clicks;"
-        " ladder: a ladder match of Anna and Bjorn, each in their own server",
+        " ladder: a ladder match of Anna and Bjorn, each in their own server; games: Anna's"
+        " /kasino games with her games everywhere",
     )
     parser.add_argument(
         "--analysis",
@@ -1224,6 +1281,8 @@ def main() -> None:
                     friend = Match(other, args.out, words=words)
                     friend.saved = match.saved  # one list of pictures
                     Ladder(match, friend).run()
+                elif args.place == "games":
+                    match.games_list()
                 elif args.puzzle:
                     match.puzzle()
                 elif args.lesson:

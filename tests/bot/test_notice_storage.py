@@ -1,0 +1,52 @@
+"""People's notice settings in storage (``notice_prefs``, bot.storage.notices), on SQLite
+and PostgreSQL: saved and read whole, the refused-DM flag, the digest taken once, forget-me
+removing the row."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.correspondence import NoticePrefs
+from bot.storage import Storage
+from tests.bot.test_forget import naming
+
+PERSON = 1456074443980800055  # Discord ids need 64 bits
+
+
+async def test_settings_are_saved_read_and_forgotten(db_path: Path | str) -> None:
+    storage = await Storage.open(db_path)
+    try:
+        assert await storage.notice_prefs(PERSON) is None
+        assert await storage.all_notice_prefs() == {}
+        chosen = NoticePrefs(
+            how="digest", tz="Europe/Stockholm", quiet_start=22, quiet_end=7, digest_hour=8,
+            away_until=1.5e9, away_month="2026-11", away_days=3,
+        )  # fmt: skip
+        await storage.save_notice_prefs(PERSON, chosen, 10.0)
+        assert await storage.notice_prefs(PERSON) == chosen
+        await storage.set_dm_refused(PERSON, True, 11.0)
+        refused = chosen.replace(dm_refused=True)
+        assert await storage.all_notice_prefs() == {PERSON: refused}
+        # someone who never chose anything but whose DMs were refused gets a row of defaults
+        await storage.set_dm_refused(PERSON + 1, True, 12.0)
+        assert await storage.notice_prefs(PERSON + 1) == NoticePrefs(dm_refused=True)
+        assert naming(db_path, PERSON, "nobody by this name")
+        await storage.forget_user(PERSON, 20.0)
+        assert await storage.notice_prefs(PERSON) is None
+        assert naming(db_path, PERSON, "nobody by this name") == []
+    finally:
+        await storage.close()
+
+
+async def test_a_days_digest_is_taken_once(db_path: Path | str) -> None:
+    storage = await Storage.open(db_path)
+    try:
+        await storage.save_notice_prefs(PERSON, NoticePrefs(how="digest"), 1.0)
+        assert await storage.take_digest(PERSON, 1000.0, 1000.5)
+        assert not await storage.take_digest(PERSON, 1000.0, 1001.0)  # again: no
+        assert await storage.digest_times() == {PERSON: 1000.5}
+        assert await storage.take_digest(PERSON, 2000.0, 2000.0)  # the next day's
+        # nobody without a row is sent one
+        assert not await storage.take_digest(PERSON + 1, 1000.0, 1000.0)
+    finally:
+        await storage.close()

@@ -42,6 +42,7 @@ class NoticePrefs:
     away_until: float | None = None
     away_month: str | None = None
     away_days: int = 0
+    locale: str | None = None  # the person's client language when they last chose (DMs)
 
     @property
     def has_quiet(self) -> bool:
@@ -51,6 +52,14 @@ class NoticePrefs:
             and self.quiet_end is not None
             and self.quiet_start != self.quiet_end
         )
+
+    @property
+    def told_by(self) -> str:
+        """How the person is told in fact: a DM or a digest Discord refused falls back to
+        the mention in the game's channel until they choose a DM again."""
+        if self.dm_refused and self.how in (DM, DIGEST):
+            return MENTION
+        return self.how
 
     def replace(self, **changes: object) -> NoticePrefs:
         """These settings with ``changes``."""

@@ -20,14 +20,14 @@ from bot.storage.sql import Queries, Statement, seat_list
 
 _COLUMNS = (
     "user_id, how, tz, quiet_start, quiet_end, digest_hour, dm_refused, away_until,"
-    " away_month, away_days"
+    " away_month, away_days, locale"
 )
 
 
 def _prefs(row: Sequence[Any]) -> NoticePrefs:
     """A person's settings from their row (an unknown ``how``, written by a newer bot,
     reads as the default)."""
-    _, how, tz, start, end, hour, refused, until, month, days = row
+    _, how, tz, start, end, hour, refused, until, month, days, locale = row
     return NoticePrefs(
         how=how if how in HOWS else MENTION,
         tz=str(tz),
@@ -38,6 +38,7 @@ def _prefs(row: Sequence[Any]) -> NoticePrefs:
         away_until=None if until is None else float(until),
         away_month=None if month is None else str(month),
         away_days=int(days),
+        locale=None if locale is None else str(locale),
     )
 
 
@@ -61,18 +62,19 @@ class NoticeQueries(Queries):
         values = (
             user_id, prefs.how, prefs.tz, prefs.quiet_start, prefs.quiet_end,
             prefs.digest_hour, int(prefs.dm_refused), prefs.away_until, prefs.away_month,
-            prefs.away_days, now,
+            prefs.away_days, prefs.locale, now,
         )  # fmt: skip
         await self.write(
             [
                 Statement(
                     f"INSERT INTO notice_prefs ({_COLUMNS}, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     " ON CONFLICT (user_id) DO UPDATE SET how = excluded.how,"
                     " tz = excluded.tz, quiet_start = excluded.quiet_start,"
                     " quiet_end = excluded.quiet_end, digest_hour = excluded.digest_hour,"
                     " dm_refused = excluded.dm_refused, away_until = excluded.away_until,"
                     " away_month = excluded.away_month, away_days = excluded.away_days,"
+                    " locale = excluded.locale,"
                     " updated_at = excluded.updated_at",
                     values,
                 )
@@ -99,13 +101,20 @@ class NoticeQueries(Queries):
         )
         return {int(user): float(at) for user, at in rows}
 
-    async def take_digest(self, user_id: int, due: float, now: float) -> bool:
-        """Take the digest due at ``due`` for sending (``True``), unless one at or after
-        ``due`` was taken already (here or by another process, before a restart)."""
+    async def last_digest(self, user_id: int) -> float | None:
+        """When the person's last daily digest went (``None``: never)."""
+        rows = await self.fetch(
+            "SELECT digest_sent_at FROM notice_prefs WHERE user_id = ?", (user_id,)
+        )
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def take_digest(self, user_id: int, now: float, not_since: float) -> bool:
+        """Take a digest for sending at ``now`` (``True``), unless one was taken at or after
+        ``not_since`` (here or by another process, before a restart)."""
         take = Statement(
             "UPDATE notice_prefs SET digest_sent_at = ?"
             " WHERE user_id = ? AND (digest_sent_at IS NULL OR digest_sent_at < ?)",
-            (max(due, now), user_id, due),
+            (now, user_id, not_since),
             check=True,
         )
         try:

@@ -444,7 +444,8 @@ MIGRATIONS: tuple[str, ...] = (
     # person's notice settings for correspondence games (bot.correspondence.prefs,
     # bot.storage.notices), only for people who changed something: how they are told of
     # their turn, their zone, quiet hours and digest hour (local), whether Discord refused
-    # the bot's DM, their vacation, and when their last daily digest went
+    # the bot's DM, their vacation, when their last daily digest went and in which
+    # language (their client's when they last chose)
     """
     CREATE TABLE notice_prefs (
         user_id         INTEGER NOT NULL PRIMARY KEY,
@@ -458,6 +459,7 @@ MIGRATIONS: tuple[str, ...] = (
         away_month      TEXT,
         away_days       INTEGER NOT NULL DEFAULT 0,
         digest_sent_at  REAL,
+        locale          TEXT,
         updated_at      REAL    NOT NULL
     );
     """,

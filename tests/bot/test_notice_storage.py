@@ -20,7 +20,7 @@ async def test_settings_are_saved_read_and_forgotten(db_path: Path | str) -> Non
         assert await storage.all_notice_prefs() == {}
         chosen = NoticePrefs(
             how="digest", tz="Europe/Stockholm", quiet_start=22, quiet_end=7, digest_hour=8,
-            away_until=1.5e9, away_month="2026-11", away_days=3,
+            away_until=1.5e9, away_month="2026-11", away_days=3, locale="sv",
         )  # fmt: skip
         await storage.save_notice_prefs(PERSON, chosen, 10.0)
         assert await storage.notice_prefs(PERSON) == chosen
@@ -42,11 +42,13 @@ async def test_a_days_digest_is_taken_once(db_path: Path | str) -> None:
     storage = await Storage.open(db_path)
     try:
         await storage.save_notice_prefs(PERSON, NoticePrefs(how="digest"), 1.0)
-        assert await storage.take_digest(PERSON, 1000.0, 1000.5)
-        assert not await storage.take_digest(PERSON, 1000.0, 1001.0)  # again: no
-        assert await storage.digest_times() == {PERSON: 1000.5}
-        assert await storage.take_digest(PERSON, 2000.0, 2000.0)  # the next day's
+        assert await storage.take_digest(PERSON, 1000.0, 500.0)
+        assert not await storage.take_digest(PERSON, 1001.0, 600.0)  # again: no
+        assert await storage.digest_times() == {PERSON: 1000.0}
+        assert await storage.last_digest(PERSON) == 1000.0
+        assert await storage.last_digest(PERSON + 1) is None
+        assert await storage.take_digest(PERSON, 2000.0, 1500.0)  # the next day's
         # nobody without a row is sent one
-        assert not await storage.take_digest(PERSON + 1, 1000.0, 1000.0)
+        assert not await storage.take_digest(PERSON + 1, 1000.0, 0.0)
     finally:
         await storage.close()

@@ -24,6 +24,7 @@ from bot.nonces import nonce
 from bot.render import TABLE_COLOUR, variant_name
 from bot.storage import Storage
 from bot.timers import Timers, now
+from bot.translator import command_name
 from cogs.common import jump_url
 from cogs.components import KasinoButton
 from cogs.correspondence.notifier import Notifier
@@ -66,12 +67,15 @@ def digest_message(
         )
         ends = deadline_of(game)
         if ends is not None:
-            line += " · " + t("your move is due {when}", when=f"<t:{int(ends)}:R>")
+            due = f"<t:{int(ends)}:R>"
+            line += " · " + t("your move is due {when}", when=due)
         lines.append(line)
     if count > MOST_LISTED:
-        lines.append(t("…and more: see them all with /kasino games."))
+        lines.append(t("…and more: see them all with {games}.", games=command_name(t, "games")))
     embed.description = "\n".join(lines)
-    embed.set_footer(text=t("Once a day, as you chose in /kasino settings."))
+    embed.set_footer(
+        text=t("Once a day, as you chose in {settings}.", settings=command_name(t, "settings"))
+    )
     view = discord.ui.View(timeout=None)
     for number, game in enumerate(games[:MOST_BUTTONS], start=1):
         view.add_item(

@@ -32,6 +32,7 @@ from bot.correspondence.quiet import next_digest
 from bot.i18n import N_, Lang, code_of
 from bot.render import TABLE_COLOUR
 from bot.timers import now
+from bot.translator import command_name, option_name
 from cogs.common import private, refuse, tell
 from cogs.correspondence.notifier import Notifier
 from cogs.correspondence.prefs import Prefs
@@ -78,6 +79,16 @@ class Asked:
 def hour_text(hour: int) -> str:
     """A local hour as people read it (``07:00``)."""
     return f"{hour:02d}:00"
+
+
+def stamp(at: float, style: str = "f") -> str:
+    """A moment as a Discord timestamp (each reader sees it in their own zone)."""
+    return f"<t:{int(at)}:{style}>"
+
+
+def end_command(t: Lang) -> str:
+    """``/kasino vacation days:0`` as the reader's client writes it."""
+    return f"{command_name(t, 'vacation')} {option_name(t, 'days')}:0"
 
 
 def zone_choices(typed: str) -> list[app_commands.Choice[str]]:
@@ -154,8 +165,10 @@ class SettingsFlow:
             if start is None or end is None:
                 await refuse(
                     interaction,
-                    "Quiet hours need both ends: give quiet_from and quiet_until (for"
-                    " example 22 and 7). Nothing changed.",
+                    "Quiet hours need both ends: give {start} and {end} (for example 22 and"
+                    " 7). Nothing changed.",
+                    start=lambda t: option_name(t, "quiet_from"),
+                    end=lambda t: option_name(t, "quiet_until"),
                 )
                 return None
             if start == end:
@@ -175,7 +188,8 @@ class SettingsFlow:
         """A first DM when a person chooses DMs: whether Discord takes them, said now."""
         text = t(
             "This is where the bot tells you of your turns in correspondence games"
-            " (set with /kasino settings)."
+            " (set with {settings}).",
+            settings=command_name(t, "settings"),
         )
         if await self.notifier.dm(user_id, content=text):
             return t("I sent you a direct message to check that they reach you.")
@@ -188,17 +202,18 @@ class SettingsFlow:
             title=t("Your correspondence notices"),
             description=t(
                 "How you are told that it is your move in a correspondence game (a move"
-                " a day or so). Change any of it with the options of /kasino settings."
+                " a day or so). Change any of it with the options of {settings}.",
+                settings=command_name(t, "settings"),
             ),
             colour=TABLE_COLOUR,
         )
         how = t(HOW_NAMES.get(prefs.how, HOW_NAMES[MENTION]))
         if prefs.how == DIGEST:
-            due = next_digest(prefs, at)
+            due = stamp(next_digest(prefs, at), "R")
             how += "\n" + t(
                 "At {hour} your time; the next one {when}.",
                 hour=hour_text(prefs.digest_hour),
-                when=f"<t:{int(due)}:R>",
+                when=due,
             )
         embed.add_field(name=t("How you are told"), value=how, inline=False)
         local = dt.datetime.fromtimestamp(at, zone(prefs.tz))
@@ -233,7 +248,7 @@ class SettingsFlow:
         )
         if away_at(prefs, at):
             assert prefs.away_until is not None
-            away = t("Away until {when}", when=f"<t:{int(prefs.away_until)}:f>")
+            away = t("Away until {when}", when=stamp(prefs.away_until))
             return f"{away}\n{days}"
         return days
 
@@ -273,8 +288,9 @@ class SettingsFlow:
             assert changed.away_until is not None
             text = t(
                 "You are away until {when}: your correspondence clocks stand still until"
-                " then. End it early with /kasino vacation days:0.",
-                when=f"<t:{int(changed.away_until)}:f>",
+                " then. End it early with {end}.",
+                when=stamp(changed.away_until),
+                end=end_command(t),
             )
         log.info("a vacation %s", "ended" if days == 0 else "started")
         await tell(interaction, f"{text}\n{left}")
@@ -283,9 +299,10 @@ class SettingsFlow:
     def _refusal(reason: str, prefs: NoticePrefs, days: int, at: float, t: Lang) -> str:
         if reason == "away":
             return t(
-                "You are already away until {when}. End that vacation first with"
-                " /kasino vacation days:0. Nothing changed.",
-                when=f"<t:{int(prefs.away_until or at)}:f>",
+                "You are already away until {when}. End that vacation first with {end}."
+                " Nothing changed.",
+                when=stamp(prefs.away_until or at),
+                end=end_command(t),
             )
         if reason == "home":
             return t("You are not on vacation, so there is nothing to end. Nothing changed.")

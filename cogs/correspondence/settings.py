@@ -41,10 +41,10 @@ log = logging.getLogger(__name__)
 
 OnAway = Callable[[int, float], Awaitable[None] | None]
 HOW_NAMES = {
-    MENTION: N_("a mention in the game's channel"),
-    DM: N_("a direct message from the bot"),
-    DIGEST: N_("one daily digest of the games waiting for you"),
-    NONE: N_("nothing"),
+    MENTION: N_("A mention in the game's channel"),
+    DM: N_("A direct message from the bot"),
+    DIGEST: N_("One daily digest of the games waiting for you"),
+    NONE: N_("Nothing"),
 }
 HOW_CHOICES = [
     app_commands.Choice(name=N_("Mention me in the game's channel"), value=MENTION),

@@ -51,7 +51,7 @@ async def test_settings_are_shown_and_changed(harness: Harness, db_path: Any) ->
     anna = harness.members[0]
     first = shown(await harness.slash(anna, "kasino settings"))
     assert "Your correspondence notices" in first
-    assert "a mention in the game's channel" in first and "Quiet hours: Off" in first
+    assert "A mention in the game's channel" in first and "Quiet hours: Off" in first
     assert f"{VACATION_DAYS} of {VACATION_DAYS} vacation days left" in first
     changed = shown(
         await harness.slash(

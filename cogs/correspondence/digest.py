@@ -7,7 +7,8 @@ Every digest of every person waits on one wake-up (:class:`bot.timers.Timers`, k
 user id), kept by the process of shard 0 alone, and computed again from the person's
 settings at the start, after each digest and whenever their settings change. When a
 digest went is stored (:meth:`Storage.take_digest`, a compare-and-set), so a restart or a
-second process never sends a day's digest twice. No waiting game, no message.
+second process never sends a day's digest twice (a day with no waiting game is noted
+too, and sends no message).
 """
 
 from __future__ import annotations
@@ -145,8 +146,10 @@ class Digests:
             self.timers.schedule(user_id, next_digest(self.prefs.of(user_id), at))
 
     async def send(self, user_id: int, prefs: NoticePrefs, at: float, due: float) -> bool:
-        """Send the person's digest due at ``due`` now, if one is owed (none sent within
-        :data:`AT_MOST_ONE_IN`) and games wait for them; whether one went.
+        """The person's digest due at ``due``, now: sent if one is owed (none handled
+        within :data:`AT_MOST_ONE_IN`) and games wait for them; whether one went. The
+        moment is noted as handled either way (nothing waiting included), so a restart
+        neither sends it again nor looks again.
 
         Sent first, then noted: a process killed between the two sends it again at its
         start with the same nonce (the same ``due``, computed from the last one noted), and
@@ -155,16 +158,14 @@ class Digests:
             return False  # their notices come as mentions until they choose again
         last = await self.storage.last_digest(user_id)
         if last is not None and last >= at - AT_MOST_ONE_IN:
-            return False  # sent already (before a restart)
+            return False  # handled already (before a restart)
         games = await self.storage.games_waiting_for(user_id)
-        if not games:
-            return False
-        t = lang(prefs.locale) if prefs.locale else lang()
-        embed, view = digest_message(games, user_id, t)
-        sent = await self.notifier.dm(
-            user_id, embed=embed, view=view, nonce=nonce(f"digest/{user_id}", int(due))
-        )
-        if sent:
-            await self.storage.take_digest(user_id, at, at - AT_MOST_ONE_IN)
-        log.info("a daily digest of %d games %s", len(games), "sent" if sent else "refused")
+        sent = False
+        if games:
+            t = lang(prefs.locale) if prefs.locale else lang()
+            embed, view = digest_message(games, user_id, t)
+            key = nonce(f"digest/{user_id}", int(due))
+            sent = await self.notifier.dm(user_id, embed=embed, view=view, nonce=key)
+            log.info("a daily digest of %d games %s", len(games), "sent" if sent else "refused")
+        await self.storage.take_digest(user_id, at, at - AT_MOST_ONE_IN)
         return sent

@@ -244,3 +244,19 @@ def _buttons(message: Any) -> list[dict[str, Any]]:
         data = row if isinstance(row, dict) else row.to_dict()
         found += [c for c in data.get("components", []) if c.get("type") == 2]
     return found
+
+
+async def test_a_refused_digest_is_noted_and_said(
+    harness: Harness, virtual_waits: None, discord_dm_refusals: DMRefusals
+) -> None:
+    _, mover, _ = await waiting_game(harness)
+    await harness.slash(mover, "kasino settings", notices="digest", digest_hour=2)
+    discord_dm_refusals.close_dms(mover)  # after the first DM reached her
+    await harness.env.advance_time(2 * HOUR + 60)
+    assert discord_dm_refusals.refused == [mover.id] and len(dms(harness, mover)) == 1
+    prefs = harness.cog.prefs.of(mover.id)
+    assert prefs.dm_refused and prefs.told_by == "mention"
+    said = shown(await harness.slash(mover, "kasino settings"))
+    assert said.count("until you open your DMs and choose DM again") == 1
+    await harness.env.advance_time(DAY)  # no more tries while refused
+    assert discord_dm_refusals.refused == [mover.id]

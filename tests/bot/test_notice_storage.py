@@ -4,10 +4,15 @@ removing the row."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from bot.correspondence import NoticePrefs
 from bot.storage import Storage
+from cogs.correspondence.prefs import Prefs
 from tests.bot.test_forget import naming
 
 PERSON = 1456074443980800055  # Discord ids need 64 bits
@@ -52,3 +57,39 @@ async def test_a_days_digest_is_taken_once(db_path: Path | str) -> None:
         assert not await storage.take_digest(PERSON + 1, 1000.0, 0.0)
     finally:
         await storage.close()
+
+
+async def test_another_process_learns_a_change(db_path: Path | str, backend: str) -> None:
+    """Two processes over one PostgreSQL database: a change saved by one reaches the
+    other's ``Prefs`` through the notice ``kasino_prefs`` (and forget-me's reload drops
+    the person there)."""
+    if backend != "postgresql":
+        pytest.skip("one process holds an SQLite file")
+    first, second = await Storage.open(db_path), await Storage.open(db_path)
+    try:
+        here, there = Prefs(first), Prefs(second)
+        await here.load()
+        await there.load()
+        chosen = NoticePrefs(how="dm", tz="Europe/Helsinki")
+        seen: list[int] = []
+        there.watch(seen.append)
+        await here.save(PERSON, chosen)
+        await until(lambda: there.of(PERSON) == chosen)
+        assert seen == [PERSON]
+        await here.dm_refused(PERSON)
+        await until(lambda: there.of(PERSON).dm_refused)
+        await first.forget_user(PERSON, 30.0)
+        await there.reload()
+        assert there.of(PERSON) == NoticePrefs()
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Wait (real time: PostgreSQL's notices) until ``condition()`` holds."""
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the other process never learnt of it")

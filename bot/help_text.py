@@ -31,7 +31,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         N_("See results"),
         ("scores", "profile", "versus", "history", "export", "tournaments"),
     ),
-    (N_("Your settings"), ("deck", "block", "forget-me")),
+    (N_("Your settings"), ("deck", "settings", "vacation", "block", "forget-me")),
     (
         N_("Tournaments"),
         (

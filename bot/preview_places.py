@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
     from tests.bot.user_installs import Place, PlaceActor, UserInstalls
 
-PLACES = ("server", "group-dm", "foreign-server", "ladder", "games")
+PLACES = ("server", "group-dm", "foreign-server", "ladder", "games", "dm")
 GROUP_DM_NAME = "Kasino night"  # the group DM's name, as its people may set one
 FOREIGN_SERVER_NAME = "Friends' server"
 LADDER_SERVER_NAME = "Nordic Cards"  # the ladder place's other server: Bjorn's
@@ -133,6 +133,11 @@ def place_for(
         return
     if kind not in PLACES:
         raise ValueError(f"unknown place {kind!r}: one of {', '.join(PLACES)}")
+    if kind == "dm":  # Anna's DM with the bot (:func:`dm_scene` fills it)
+        anna = members[0]
+        dm = env.backend.get_dm_channel(int(anna.id))
+        yield Shown(_channel_handle_of(env, dm.id), [anna.user])
+        return
     if kind == "ladder":
         patches = Patches()
         try:
@@ -250,10 +255,15 @@ def tell_refused(attempts: Sequence[Any]) -> None:
 
 def _channel_handle(env: Any, place: Place) -> Any:
     """SimCord's handle of the place's channel (and of its server, if it has one)."""
+    return _channel_handle_of(env, place.channel_id)
+
+
+def _channel_handle_of(env: Any, channel_id: int) -> Any:
+    """SimCord's handle of a channel (and of its server, if it has one)."""
     from simcord.builders import ChannelHandle, GuildHandle
 
     backend = env.backend
-    channel = backend.get_channel(place.channel_id)
+    channel = backend.get_channel(channel_id)
     guild = backend.get_guild(channel.guild_id) if channel.guild_id is not None else None
     return ChannelHandle(env, GuildHandle(env, guild) if guild else None, channel)
 
@@ -393,3 +403,54 @@ def open_preview(env: Any, shown: Shown, **options: Any) -> Any:
     settings["assets"] = MappingProxyType(dict(settings.get("assets") or {}))
     settings["port"] = settings.get("port") or 0
     return Preview(env, shown.channel, tuple(shown.viewers), **settings)
+
+
+# ------------------------------------------------------------------ the DM place
+
+DM_SCENE_GAMES = (("Bjorn", "kasino"), ("Cecilia", "kasino-2"))  # who hosts, where
+
+
+async def dm_scene(env: Any, guild: Any, channel: Any, members: Sequence[Any], locale: str) -> None:
+    """Anna's DM with the bot as she finds it at her digest hour (``--place dm``): two
+    correspondence matches a move a day in the preview's server wait for her move (Bjorn
+    hosts one in #kasino, Cecilia one in #kasino-2; Anna joins each, so she moves first),
+    she chose the daily digest (Europe/Stockholm, quiet hours 22 to 7, at 18:00), and her
+    digest is sent now, as at her hour. The page then shows the DM, where she may run
+    ``/kasino settings`` and ``/kasino vacation`` herself."""
+    from bot.correspondence import DIGEST, NoticePrefs
+    from bot.i18n import code_of
+    from bot.timers import now
+
+    by_name = {member.user.global_name or member.name: member for member in members}
+    anna = members[0]
+    places = {"kasino": channel}
+    for host_name, where in DM_SCENE_GAMES:
+        place = places.get(where) or guild.create_text_channel(where)
+        host = by_name[host_name]
+        opened = await host.slash(place, "kasino new", pace="1d")
+        lobby = opened.response.message
+        await anna.click(lobby, custom_id=_lobby_button(lobby, "join"))
+        await host.click(lobby, custom_id=_lobby_button(lobby, "start"))
+    cog: Any = env.bot.get_cog("Kasino")
+    prefs = NoticePrefs(
+        how=DIGEST, tz="Europe/Stockholm", quiet_start=22, quiet_end=7, digest_hour=18,
+        locale=code_of(locale),
+    )  # fmt: skip
+    await cog.prefs.save(anna.id, prefs)
+    at = now()
+    await cog.digests.send(anna.id, prefs, at, at)
+
+
+def _lobby_button(message: Any, action: str) -> str:
+    """The custom_id of a lobby's button by its action."""
+    rows = [row if isinstance(row, dict) else row.to_dict() for row in message.components or []]
+    found = [
+        str(c["custom_id"])
+        for row in rows
+        for c in row.get("components", [])
+        if str(c.get("custom_id", "")).startswith("k:lobby:")
+        and str(c["custom_id"]).endswith(f":{action}")
+    ]
+    if len(found) != 1:
+        raise RuntimeError(f"the lobby has no one {action} button: {found}")
+    return found[0]

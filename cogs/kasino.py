@@ -59,8 +59,12 @@ from cogs.common import (
     tell,
 )
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
+from cogs.correspondence.digest import Digests
 from cogs.correspondence.games_list import GamesList
 from cogs.correspondence.notices import TurnNotices
+from cogs.correspondence.notifier import Notifier
+from cogs.correspondence.prefs import Prefs
+from cogs.correspondence.settings import HOW_CHOICES, Asked, SettingsFlow, zone_choices
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.ladder.choices import LadderChoices
 from cogs.ladder.queue import GAME_NOTICE, LadderFlow
@@ -190,8 +194,12 @@ class Kasino(
             self.games, outbox, self.live, self.timers, self.inks, self.languages
         )
         self.games.compose = self.table.compose
-        # correspondence games: each turn's notice, warning and loss on time
-        self.notices = TurnNotices(self.games, self.table)
+        # correspondence games: each person's notice settings (every process keeps them
+        # all) and their DMs; each turn's notice, warning and loss on time
+        self.prefs = Prefs(bot.storage)
+        self.notifier = Notifier(bot, self.prefs)
+        self.notices = TurnNotices(self.games, self.table, self.prefs, self.notifier.dm)
+        self.games.away_until = self.notices.away_until
         self.table.pings = self.notices.in_table
         self.clock = GameClock(self.games, self.table, self.notices.step)
         # what a game reached only through clicks shows waits for the next click there
@@ -236,6 +244,10 @@ class Kasino(
         self.privacy = ForgetFlow(
             bot.storage, self.people, stop=self.analysis.forget, after=self.forget_posts.forgot
         )
+        # correspondence games: /kasino settings and vacation, the daily digest (shard 0's)
+        self.people.register("notices", self.prefs.reload)
+        self.settings_flow = SettingsFlow(self.prefs, self.notifier, on_away=self.on_away)
+        self.digests = Digests(bot, bot.storage, self.prefs, self.notifier)
 
     def _server_name(self, guild_id: int) -> str | None:
         """A server's name, where the bot is in it."""
@@ -254,6 +266,8 @@ class Kasino(
         await self.people.start()  # before the loads: they are without everyone forgotten
         await self.languages.load()
         await self.inks.load()
+        await self.prefs.load()
+        await self.digests.start()
         # only this process's shards' games: the other processes restart their own
         shards = self.bot.config.shards
         storage = self.games.storage
@@ -275,6 +289,7 @@ class Kasino(
     async def cog_unload(self) -> None:
         """Stop the timers (their deadlines stay in the database)."""
         self.timers.cancel_all()
+        self.digests.close()
         await self.ladder.close()
         await self.rounds.close()
         await self.analysis.close()
@@ -283,6 +298,11 @@ class Kasino(
         await self.live.close()
         self.practice.close()
         self.bot.remove_dynamic_items(KasinoButton, KasinoSelect)
+
+    async def on_away(self, user_id: int, shift: float) -> None:
+        """A person's vacation started (``shift`` > 0 seconds) or ended early (< 0): their
+        running correspondence turns' deadlines move by ``shift`` (the clock's own)."""
+        await self.notices.away(user_id, shift, self.keep_clock)
 
     def keep_clock(self, game: Game) -> None:
         """A match made here whose clock is its home shard's process's: kept here, or that
@@ -743,6 +763,49 @@ class Kasino(
             )
         sample = self.inks.ink(now_shown).cards(SAMPLE)
         await tell(interaction, f"{text}\n{sample}")
+
+    @app_commands.command(
+        name="settings", description="How you are told of your turn in correspondence games"
+    )
+    @app_commands.describe(
+        notices="A mention in the game's channel, a direct message, a daily digest, or nothing",
+        zone="Your time zone (such as Europe/Stockholm), for quiet hours and the digest",
+        quiet_from="Quiet hours start at this hour (0-23, your time): no notices then",
+        quiet_until="Quiet hours end at this hour (0-23, your time)",
+        quiet_off="Turn quiet hours off",
+        digest_hour="The hour of your daily digest (0-23, your time; default 18)",
+    )
+    @app_commands.choices(notices=HOW_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        notices: app_commands.Choice[str] | None = None,
+        zone: app_commands.Range[str, 1, 64] | None = None,
+        quiet_from: app_commands.Range[int, 0, 23] | None = None,
+        quiet_until: app_commands.Range[int, 0, 23] | None = None,
+        quiet_off: bool = False,
+        digest_hour: app_commands.Range[int, 0, 23] | None = None,
+    ) -> None:
+        """Show (and change) one's notices for correspondence games, privately."""
+        how = notices.value if notices else None
+        asked = Asked(how, zone, quiet_from, quiet_until, quiet_off, digest_hour)
+        await self.settings_flow.settings(interaction, asked)
+
+    @settings.autocomplete("zone")
+    async def _zones(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        return zone_choices(typed)
+
+    @app_commands.command(
+        name="vacation", description="Stop your correspondence clocks for some days (0 ends it)"
+    )
+    @app_commands.describe(days="Days away (a few a month; 0 ends your vacation early)")
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 31]
+    ) -> None:
+        """Take vacation days (or end them early), privately."""
+        await self.settings_flow.vacation(interaction, days)
 
     @app_commands.command(
         name="stop", description="End this channel's game (host or Manage Channels)"

@@ -18,6 +18,7 @@ from bot.records import ratings
 from bot.stages import Courier, Stage, stages_of
 from bot.storage.ladder import LadderQueries
 from bot.storage.lessons import LessonQueries
+from bot.storage.notices import NoticeQueries
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
 from bot.storage.players import PlayerQueries, new_players_steps, players_of, players_steps
 from bot.storage.privacy import PrivacyQueries
@@ -73,6 +74,7 @@ class Storage(
     LadderQueries,
     TalkQueries,
     PlayerQueries,
+    NoticeQueries,
 ):
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 

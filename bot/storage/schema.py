@@ -454,6 +454,28 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX game_players_game ON game_players(game_id);
     """,
+    # version 21: each person's notice settings for correspondence games
+    # (bot.correspondence.prefs, bot.storage.notices), only for people who changed
+    # something: how they are told of their turn, their zone, quiet hours and digest hour
+    # (local), whether Discord refused the bot's DM, their vacation, when their last daily
+    # digest went and in which language (their client's when they last chose)
+    """
+    CREATE TABLE notice_prefs (
+        user_id         INTEGER NOT NULL PRIMARY KEY,
+        how             TEXT    NOT NULL DEFAULT 'mention',
+        tz              TEXT    NOT NULL DEFAULT 'UTC',
+        quiet_start     INTEGER,
+        quiet_end       INTEGER,
+        digest_hour     INTEGER NOT NULL DEFAULT 18,
+        dm_refused      INTEGER NOT NULL DEFAULT 0,
+        away_until      REAL,
+        away_month      TEXT,
+        away_days       INTEGER NOT NULL DEFAULT 0,
+        digest_sent_at  REAL,
+        locale          TEXT,
+        updated_at      REAL    NOT NULL
+    );
+    """,
 )
 
 # Steps of a migration computed in Python, run in its transaction after its statements
@@ -475,7 +497,7 @@ TABLES: tuple[str, ...] = (
     "puzzle_days", "puzzle_attempts", "lesson_progress",
     "tournaments", "tournament_entrants", "tournament_tables", "tournament_places",
     "ladder_queue", "ladder_blocks", "ladder_recent", "ladder_abandons", "ladder_off",
-    "table_talk",
+    "table_talk", "notice_prefs",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = (
     "games", "moves", "results", "outbox", "rating_changes", "forgotten",

@@ -50,9 +50,7 @@ class TurnNotices:
     """The notice and warning steps of correspondence turns (inside the game's session),
     each person told as their settings (``prefs``, kept in memory) say."""
 
-    def __init__(
-        self, games: GameService, table: TableFlow, prefs: Prefs, send_dm: SendDm
-    ) -> None:
+    def __init__(self, games: GameService, table: TableFlow, prefs: Prefs, send_dm: SendDm) -> None:
         self.games = games
         self.table = table
         self.prefs = prefs

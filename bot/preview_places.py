@@ -36,6 +36,7 @@ other person at the same time.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
@@ -408,16 +409,18 @@ def open_preview(env: Any, shown: Shown, **options: Any) -> Any:
 # ------------------------------------------------------------------ the DM place
 
 DM_SCENE_GAMES = (("Bjorn", "kasino"), ("Cecilia", "kasino-2"))  # who hosts, where
+NOTICE_SCENE_GAME = ("Bjorn", "kasino-3")  # the match whose turn notice she gets by DM
 
 
 async def dm_scene(env: Any, guild: Any, channel: Any, members: Sequence[Any], locale: str) -> None:
     """Anna's DM with the bot as she finds it at her digest hour (``--place dm``): two
     correspondence matches a move a day in the preview's server wait for her move (Bjorn
-    hosts one in #kasino, Cecilia one in #kasino-2; Anna joins each, so she moves first),
-    she chose the daily digest (Europe/Stockholm, quiet hours 22 to 7, at 18:00), and her
-    digest is sent now, as at her hour. The page then shows the DM, where she may run
-    ``/kasino settings`` and ``/kasino vacation`` herself."""
-    from bot.correspondence import DIGEST, NoticePrefs
+    hosts one in #kasino, Cecilia one in #kasino-2; Anna joins each, so she moves first);
+    a third (Bjorn's, #kasino-3) begins while she has chosen DMs, so its turn notice is
+    in her DM; then she chose the daily digest (Europe/Stockholm, quiet hours 22 to 7,
+    at 18:00), and her digest is sent now, as at her hour. The page then shows the DM,
+    where she may run ``/kasino settings`` and ``/kasino vacation`` herself."""
+    from bot.correspondence import DIGEST, DM, NoticePrefs
     from bot.i18n import code_of
     from bot.timers import now
 
@@ -433,9 +436,23 @@ async def dm_scene(env: Any, guild: Any, channel: Any, members: Sequence[Any], l
         await host.click(lobby, custom_id=_lobby_button(lobby, "start"))
     cog: Any = env.bot.get_cog("Kasino")
     prefs = NoticePrefs(
-        how=DIGEST, tz="Europe/Stockholm", quiet_start=22, quiet_end=7, digest_hour=18,
-        locale=code_of(locale),
+        how=DM, tz="Europe/Stockholm", locale=code_of(locale)
     )  # fmt: skip
+    # a third match, begun while she chose DMs: its turn notice comes to her DM
+    await cog.prefs.save(anna.id, prefs)
+    sent = len(env.backend.messages.get(env.backend.dm_channels.get(anna.id, 0), {}))
+    host = by_name[NOTICE_SCENE_GAME[0]]
+    place = guild.create_text_channel(NOTICE_SCENE_GAME[1])
+    opened = await host.slash(place, "kasino new", pace="1d")
+    lobby = opened.response.message
+    await anna.click(lobby, custom_id=_lobby_button(lobby, "join"))
+    await host.click(lobby, custom_id=_lobby_button(lobby, "start"))
+    for _ in range(100):  # the notice is the turn's first step, due at once
+        dm = env.backend.dm_channels.get(anna.id, 0)
+        if len(env.backend.messages.get(dm, {})) > sent:
+            break
+        await asyncio.sleep(0.05)
+    prefs = prefs.replace(how=DIGEST, quiet_start=22, quiet_end=7, digest_hour=18)
     await cog.prefs.save(anna.id, prefs)
     at = now()
     await cog.digests.send(anna.id, prefs, at, at)

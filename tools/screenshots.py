@@ -1087,8 +1087,9 @@ class Match:
 
 
 class DirectMessages:
-    """``--place dm``: Anna's DM with the bot (the preview's ``dm`` place): her daily digest
-    of the two correspondence games waiting for her move (``1-digest``), then
+    """``--place dm``: Anna's DM with the bot (the preview's ``dm`` place): a turn notice
+    by DM (``0-notice``), her daily digest of the three correspondence games waiting for
+    her move (``1-digest``), then
     ``/kasino settings`` there (``2-settings``: the digest at 18:00 in Europe/Stockholm,
     quiet hours 22 to 7, the vacation days left) and ``/kasino vacation days:3``
     (``3-vacation``: until when, and the days left)."""
@@ -1121,10 +1122,13 @@ class DirectMessages:
 
     def run(self) -> None:
         anna, me = self.anna, self.me
-        title = me.ngettext("{n} game waits for you", "{n} games wait for you", 2)
+        title = me.ngettext("{n} game waits for you", "{n} games wait for you", 3)
         digest = anna.wait(lambda: self.latest(title), 30, "the digest")
         assert isinstance(digest, Locator)
         anna.settled()
+        notice = self.latest(before(me("🔔 Your move in game #{id}", id="\x00")).strip())
+        assert notice is not None, "the turn notice by DM"
+        anna.shoot("0-notice", notice)
         anna.shoot("1-digest", digest)
         self.bare("/kasino settings")
         heading = me("Your correspondence notices")

@@ -59,10 +59,12 @@ def digest_message(
     lines = []
     for number, game in enumerate(games[:MOST_LISTED], start=1):
         others = ", ".join(s.name for s in game.seats if s.user_id != user_id) or "—"
+        # the game's number too: two games with the same people are told apart
+        variant = f"{variant_name(game.options.variant, t)} #{game.id}"
         line = t(
             "**{number}.** {variant} with {others}: [the table]({link})",
             number=number,
-            variant=variant_name(game.options.variant, t),
+            variant=variant,
             others=discord.utils.escape_markdown(others),
             link=jump_url(game),
         )

@@ -33,7 +33,7 @@ from bot.correspondence.quiet import quiet_at, quiet_ends, quiet_starts
 from bot.games import GameService
 from bot.i18n import Lang
 from bot.models import Game, Status, Timer
-from bot.render import full_time, relative_time, seat_name, variant_name
+from bot.render import TABLE_COLOUR, full_time, relative_time, seat_name, variant_name
 from bot.stages import Stage, stages_of
 from bot.timers import now
 from cogs.common import stage_url
@@ -244,9 +244,7 @@ def notice_embed(game: Game, seat: int, stage: Stage, *, warning: bool, t: Lang)
     ]
     if warning:
         lines.append(t("Out of time, the match is lost (and rated as a loss)."))
-    embed = discord.Embed(title=title, description="\n".join(lines), colour=0x2E7D32)
-    embed.set_footer(text=t("Game #{id}", id=game.id))
-    return embed
+    return discord.Embed(title=title, description="\n".join(lines), colour=TABLE_COLOUR)
 
 
 def notice_view(game: Game, stage: Stage, t: Lang) -> discord.ui.View:

@@ -20,6 +20,7 @@ from typing import Any
 
 from bot.ai import LEVELS, hint
 from bot.config import Config
+from bot.correspondence.clock import next_step, shifted, turn_clock, valid
 from bot.engine import Card, IllegalMove, Match, Move, Play, Reason, Round
 from bot.i18n import EN, N_, Lang, lang, languages
 from bot.models import (
@@ -183,6 +184,9 @@ class GameService:
         self.compose: Callable[[MoveOutcome], None] | None = None
         # told when a game ends (see :data:`EndedHandler`)
         self.on_ended: EndedHandler | None = None
+        # until when a person is away on vacation (cogs.correspondence): their
+        # correspondence turns start their time when it ends
+        self.away_until: Callable[[int], float | None] = lambda user_id: None
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock that serialises every change to one game (kept while anyone uses it)."""
@@ -696,9 +700,16 @@ class GameService:
         moment it starts (default now; a match dealt inside a database transaction, which
         runs off the event loop, is given the loop's moment)."""
         start = now() if at is None else at
+        game.extra.pop("clock", None)
         if self.computer_to_move(game):
             game.deadline = start + self.config.computer_pause
             game.timer = Timer.COMPUTER
+        elif game.options.correspondence:
+            # days a move, the mover told, warned, then out of time (bot.correspondence)
+            mover = game.seats[game.match.round.to_move].user_id or 0
+            clock = turn_clock(start, game.options.move_seconds, self.away_until(mover))
+            game.extra["clock"] = clock
+            game.deadline, game.timer = next_step(clock, start)
         elif by_interaction(game.extra):
             # nobody can be reminded where the bot only answers clicks: the reminder's time
             # and the automatic move's are one limit, applied by the next click after it
@@ -812,6 +823,7 @@ class GameService:
 
     def _finish(self, game: Game, outcome: MoveOutcome, mover: Seat) -> list[ResultRecord]:
         match = game.match
+        game.extra.pop("clock", None)  # the turn is over (the next one has its own)
         if match.is_over:
             outcome.match_over = True
             game.status = Status.FINISHED
@@ -901,6 +913,42 @@ class GameService:
         game.version += 1
         self.set_turn_timer(game)
         await self._commit(game, announce)
+
+    def clock_step(self, game: Game, **done: Any) -> None:
+        """A correspondence turn's step is done (``noticed=True``, ``warned=True``, or
+        ``notice_at=`` a later moment): the game's deadline becomes the next step's."""
+        clock = game.extra.get("clock")
+        if not valid(clock):  # damaged, or saved before: the turn starts again now
+            self.set_turn_timer(game)
+            return
+        clock.update(done)
+        game.deadline, game.timer = next_step(clock, now())
+
+    def shift_clock(self, game: Game, seconds: float) -> bool:
+        """Move the running correspondence turn's clock ``seconds`` later (its mover's
+        vacation begins) or earlier (it ended early); ``False`` if there is none."""
+        clock = game.extra.get("clock")
+        if game.status is not Status.PLAYING or not valid(clock):
+            return False
+        game.extra["clock"] = moved = shifted(clock, seconds, now())
+        game.deadline, game.timer = next_step(moved, now())
+        game.version += 1
+        return True
+
+    async def lose_on_time(self, game: Game, announce: Announce | None = None) -> None:
+        """The person to move in a correspondence game ran out of time: their side loses
+        the match, rated as any loss (bot.correspondence); ``announce`` queues what every
+        table shows of it."""
+        late = game.match.round.to_move
+        game.extra["lost_on_time"] = late
+        game.extra.pop("clock", None)
+        game.status = Status.ABANDONED
+        game.deadline = game.timer = None
+        game.version += 1
+        keep_seat_tags(game)
+        if announce is not None:
+            announce()
+        await self.save(game, None, self.results(game, lost=game.side_of(late)))
 
     async def remind(self, game: Game, announce: Announce | None = None) -> None:
         """After the reminder, the next deadline is the automatic move."""

@@ -108,6 +108,11 @@ def relative_time(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
 
 
+def full_time(timestamp: float) -> str:
+    """Discord's date-and-time markup (``29 November 2026 20:15``, the reader's own zone)."""
+    return f"<t:{int(timestamp)}:f>"
+
+
 def card(c: Card) -> str:
     """A card for a message: ``A♥️`` (red emoji), ``A♠`` (text: readable on both themes)."""
     return f"{c.rank_name}{SUIT_SHOWN[c.suit]}"
@@ -684,6 +689,9 @@ def due(game: Game, t: Lang = EN) -> str:
     seat = game.seats[game.match.round.to_move]
     if seat.is_computer:
         return t(" (thinking…)")
+    clock = game.extra.get("clock")
+    if game.options.correspondence and isinstance(clock, dict) and "ends" in clock:
+        return correspondence_due(clock, t)
     if by_interaction(game.extra):
         # nothing can be posted there when it runs out (bot.stages): the players are told
         return t(
@@ -691,6 +699,24 @@ def due(game: Game, t: Lang = EN) -> str:
             when=relative_time(game.deadline),
         )
     return t(" (time runs out {when})", when=relative_time(game.deadline))
+
+
+def correspondence_due(clock: dict[str, Any], t: Lang = EN) -> str:
+    """`` (time runs out in 23 hours, 29 November 2026 20:15)``: a correspondence turn's
+    end as Discord timestamps, each reader's own time zone; a mover away on vacation
+    says until when."""
+    ends = int(clock["ends"])
+    when, date = relative_time(ends), full_time(ends)
+    away = clock.get("away")
+    if isinstance(away, (int, float)):
+        until = full_time(away)
+        return t(
+            " (on vacation until {until}; time runs out {when}, {date})",
+            until=until,
+            when=when,
+            date=date,
+        )
+    return t(" (time runs out {when}, {date})", when=when, date=date)
 
 
 def last_move(game: Game, t: Lang = EN) -> str:

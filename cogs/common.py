@@ -9,7 +9,7 @@ from bot.games import GameError
 from bot.i18n import N_, Lang, lang_of
 from bot.models import Game
 from bot.render import plain
-from bot.stages import stage_at
+from bot.stages import Stage, home_stage, stage_at
 
 STALE = N_("⚠️ This view is out of date, so nothing was changed. Here is a fresh one:")
 NOT_MINE = N_("That control is not valid (it was changed or is not mine), so nothing happened.")
@@ -56,9 +56,14 @@ def own_view(interaction: discord.Interaction) -> bool:
 
 def jump_url(game: Game) -> str:
     """A link to a game's lobby or table message."""
+    return stage_url(home_stage(game))
+
+
+def stage_url(stage: Stage) -> str:
+    """A link to a game's current message where it is shown (its lobby or table)."""
     # a game with no server (a group DM) is at Discord's "@me" address
-    base = f"https://discord.com/channels/{game.guild_id or '@me'}/{game.channel_id}"
-    return f"{base}/{game.message_id}" if game.message_id else base
+    base = f"https://discord.com/channels/{stage.guild_id or '@me'}/{stage.channel_id}"
+    return f"{base}/{stage.message_id}" if stage.message_id else base
 
 
 async def tell(interaction: discord.Interaction, text: str) -> None:

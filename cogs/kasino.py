@@ -29,6 +29,7 @@ from bot.models import (
     GameOptions,
     Seat,
     Status,
+    Timer,
     options_problem,
 )
 from bot.records.profile import ratings_embed
@@ -57,6 +58,7 @@ from cogs.common import (
     tell,
 )
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
+from cogs.correspondence.notices import TurnNotices
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.ladder.choices import LadderChoices
 from cogs.ladder.queue import GAME_NOTICE, LadderFlow
@@ -186,7 +188,10 @@ class Kasino(
             self.games, outbox, self.live, self.timers, self.inks, self.languages
         )
         self.games.compose = self.table.compose
-        self.clock = GameClock(self.games, self.table)
+        # correspondence games: each turn's notice, warning and loss on time
+        self.notices = TurnNotices(self.games, self.table)
+        self.table.pings = self.notices.in_table
+        self.clock = GameClock(self.games, self.table, self.notices.step)
         # what a game reached only through clicks shows waits for the next click there
         self.courier = ClickCourier(bot.storage, self._table_posted, bot.storage.post_done)
         self.delivery = Delivery(bot, outbox, self.clock, self.courier)
@@ -1055,8 +1060,8 @@ class Kasino(
                 return
             if not self.bot.owns_guild(game.guild_id):
                 return  # another process's shard (its timers are its own)
-            if by_interaction(game.extra):
-                return
+            if by_interaction(game.extra) and game.timer not in (Timer.NOTICE, Timer.WARN):
+                return  # applied at the next click there (a notice by DM goes now)
             await self.clock.apply(game)
 
     # ----------------------------------------------------------------- scores

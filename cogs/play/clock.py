@@ -12,7 +12,7 @@ it the computers' moves and the next deal too, all shown in that click's answer.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from bot.games import GameService
 from bot.i18n import Lang
@@ -28,12 +28,24 @@ log = logging.getLogger(__name__)
 CATCH_UP_STEPS = 64
 
 
+# The timers of a correspondence turn (bot.correspondence.clock)
+CORRESPONDENCE = (Timer.NOTICE, Timer.WARN, Timer.LATE)
+
+
 class GameClock:
     """Applies a game's due deadline, by its timer or at a click."""
 
-    def __init__(self, games: GameService, table: TableFlow) -> None:
+    def __init__(
+        self,
+        games: GameService,
+        table: TableFlow,
+        turns: Callable[[Game], Awaitable[None]] | None = None,
+    ) -> None:
         self.games = games
         self.table = table
+        # a correspondence turn's steps: its notice, warning, loss on time
+        # (cogs.correspondence.notices.TurnNotices.step)
+        self.turns = turns
 
     async def apply(self, game: Game) -> None:
         """The game's deadline passed (inside its session): deal after the pause, remind,
@@ -53,6 +65,8 @@ class GameClock:
             self.table.timers.schedule(game.id, game.deadline)
         elif game.timer is Timer.COMPUTER:
             await self.computer_turn(game)
+        elif game.timer in CORRESPONDENCE and self.turns is not None:
+            await self.turns(game)
         else:
             outcome = await self.games.play_for(game)
             log.info("game %s: automatic move", game.id)

@@ -77,6 +77,9 @@ class TableFlow:
         self.outbox = outbox
         self.hands = hands
         self.timers = timers
+        # whether the fresh table's ping is a correspondence turn's notice for this
+        # person now (cogs.correspondence.notices: they chose mentions, not quiet now)
+        self.pings: Callable[[int, float], bool] = lambda user_id, at: True
 
     def post(self, game: Game, stage: Stage | None = None, **kwargs: object) -> None:
         """Queue a message for one place the game is shown (``stage``; default its own
@@ -116,9 +119,12 @@ class TableFlow:
             seat = game.seats[to_move]
             if seat.is_computer:
                 turn = t("{name} is thinking…", name=seat_name(seat, t))
-            elif to_move in stage.seats:
+            elif to_move in stage.seats and self._pinged(game, int(seat.user_id or 0)):
                 mention = seat.user_id
                 turn = t("{mention}, your turn.", mention=seat.mention)
+            elif to_move in stage.seats:  # told another way (or already): named, no ping
+                named = f"**{seat_name(seat, t)}**"
+                turn = t("{mention}, your turn.", mention=named)
             else:  # they sit at another place's table: named, not pinged here
                 turn = t("Next to play: {name}.", name=seat_name(seat, t))
             text = f"{text} {turn}".strip()
@@ -133,6 +139,33 @@ class TableFlow:
             mention=mention,
             table=True,
         )
+
+    def _pinged(self, game: Game, user_id: int) -> bool:
+        """Whether the table mentions the person to move: always in a live game; in a
+        correspondence game once a turn, as its notice, if that is how they are told now
+        (the turn's notice is then done: :mod:`cogs.correspondence.notices`)."""
+        if not game.options.correspondence:
+            return True
+        clock = game.extra.get("clock")
+        if not isinstance(clock, dict) or clock.get("noticed"):
+            return False
+        if not self.pings(user_id, now()):
+            return False
+        self.games.clock_step(game, noticed=True)
+        return True
+
+    def out_of_time(self, game: Game) -> None:
+        """A correspondence game's person to move ran out of time and lost: said at every
+        table, with the last table (its buttons gone but How to check)."""
+        late = game.extra.get("lost_on_time")
+        for stage in stages_of(game):
+            t = self.lang(game, stage)
+            ink = self.inks.public(stage.guild_id)
+            content = self._abandoned(game, t)
+            embeds = [table_embed(game, ink=ink, t=t)]
+            self.post(game, stage, content=content, embeds=embeds, table=True)
+        self.lobby_ended(game)
+        log.info("game %s: lost on time by seat %s", game.id, late)
 
     def stopped(self, game: Game) -> None:
         """The game is stopped: its last table goes (replaced, in a game sealed whole, by a
@@ -312,6 +345,13 @@ class TableFlow:
             match = game.match
             winner, _ = on_time(list(match.scores), game.side_of(late), match.rules.lowest_wins)
             name, won = seat_name(game.seats[late], t), side_name(game, winner, t)
+            if game.options.correspondence:
+                return t(
+                    "⏰ {name} ran out of time to move and loses the match: {winner} wins."
+                    " The result is rated.",
+                    name=name,
+                    winner=won,
+                )
             return t.ngettext(
                 "⏰ {name} missed {n} turn in a row and loses on time: {winner} wins. The"
                 " result is rated.",

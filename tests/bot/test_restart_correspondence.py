@@ -9,7 +9,8 @@ import copy
 
 from bot.client import KasinoBot
 from bot.config import Config
-from bot.models import Game, GameOptions, Seat, Status
+from bot.correspondence.clock import next_step, turn_clock
+from bot.models import Game, GameOptions, Seat, Status, Timer
 from bot.storage.base import game_steps
 from bot.timers import now
 from tests.bot.kasino_harness import Harness
@@ -19,17 +20,25 @@ SERVERS = 500
 DAY = 86_400.0
 
 
+def waiting(game: Game, started: float) -> Game:
+    """The game with its mover's turn started at ``started`` and already told (the turn's
+    notice sent): its deadline is the warning's (:mod:`bot.correspondence.clock`)."""
+    clock = {**turn_clock(started, game.options.move_seconds), "noticed": True}
+    game.extra = {**game.extra, "clock": clock}
+    game.deadline, game.timer = next_step(clock, started)
+    return game
+
+
 def waiting_games(template: Game, at: float) -> list[Game]:
     """Copies of a dealt match in other servers' channels (not on this Discord), their
-    tables long posted, their deadlines spread over the next two days."""
+    tables long posted, their turns' warnings spread over the next two days."""
     games = []
     for n in range(WAITING):
-        game = copy.deepcopy(template) if n == 0 else copy.copy(games[0])
+        game = copy.copy(template)  # the match is shared: only the row's columns differ
         game.guild_id = 1_000_000_000_000_000 + (n % SERVERS) * (1 << 22)
         game.channel_id = 2_000_000_000_000_000 + n
         game.message_id = 3_000_000_000_000_000 + n  # its table, posted before the restart
-        game.deadline = at + DAY + n * 50.0
-        games.append(game)
+        games.append(waiting(game, at + n * 50.0))
     return games
 
 
@@ -41,9 +50,11 @@ async def test_restart_with_thousands_of_waiting_games(
     at = now()
     seats = [Seat(m.id, m.name) for m in harness.members[:2]]
     pace = GameOptions(pace="1d")
-    # the game in this channel, due in a minute; its table is posted at the restart
+    # the game in this channel, its warning due in a minute; its table is posted at the
+    # restart (it had none kept)
     ours = service.dealt_table(harness.guild.id, harness.channel.id, seats, pace, at=at)
-    ours.deadline = at + 60.0
+    waiting(ours, at + 60.0 - 0.75 * ours.options.move_seconds)
+    assert ours.deadline == at + 60.0 and ours.timer is Timer.WARN
     others = service.dealt_table(1, 1, [Seat(1, "a"), Seat(2, "b")], pace, at=at)
     steps = [step for game in [ours, *waiting_games(others, at)] for step in game_steps(game, at)]
     await storage.write(steps)  # one transaction: cheap, and the same rows a save writes
@@ -66,6 +77,7 @@ async def test_restart_with_thousands_of_waiting_games(
     game = await harness.game()
     assert game is not None and game.id == ours_id and game.status is Status.PLAYING
     assert game.deadline != ours.deadline  # its deadline passed and was acted on
+    assert game.timer is Timer.LATE and game.extra["clock"]["warned"]
     assert {m.id for m in harness.public_messages()} - shown  # and said so here
     assert not timers.pending(ours_id) or game.deadline > at + 60.0
 

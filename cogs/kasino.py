@@ -21,6 +21,7 @@ from bot.faces import FOUR_COLOUR, TWO_COLOUR
 from bot.games import MESSAGE_COLUMNS, GameError, GameService
 from bot.help_text import help_embed
 from bot.i18n import N_, languages, native_name
+from bot.ladder import pool_key
 from bot.models import (
     LIVE,
     PACE_NAMES,
@@ -299,16 +300,19 @@ class Kasino(
     @app_commands.describe(
         variant="Which game (default Swedish Kasino)",
         players="Players at the table (default 2; 4 play in partnerships; Krypkasino 3 to 6)",
+        pace="Live (minutes a move), or correspondence: a move when it suits you, over days",
     )
-    @app_commands.choices(variant=VARIANTS)
+    @app_commands.choices(variant=VARIANTS, pace=PACE_CHOICES)
     async def queue(
         self,
         interaction: discord.Interaction,
         variant: app_commands.Choice[str] | None = None,
         players: app_commands.Range[int, 2, 6] = 2,
+        pace: app_commands.Choice[str] | None = None,
     ) -> None:
         """Wait here for a fair opponent from any server."""
-        await self.ladder.queue(interaction, variant.value if variant else "swedish", players)
+        game = pool_key(variant.value if variant else "swedish", pace.value if pace else LIVE)
+        await self.ladder.queue(interaction, game, players)
 
     @app_commands.command(
         name="block", description="Keep someone out of your ladder pairings (or let them back)"

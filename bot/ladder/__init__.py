@@ -52,6 +52,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.engine import rules_for
+from bot.models import LIVE, PACES
 
 WINDOW_START = 50.0  # the rating gap (shown points) acceptable at once
 WINDOW_STEP = 25.0  # how much wider it gets ...
@@ -95,8 +96,27 @@ class Entry:
 Group = tuple[Entry, ...]  # the entries put together, the one that chose first
 
 
-def ladder_counts(variant: str) -> tuple[int, ...]:
-    """The numbers of players a variant is queued for (empty: not a variant)."""
+# A correspondence game's pool is its own (bot.models.PACES): its key is the variant
+# and the pace, ``swedish@1d``; a live game's is the variant alone.
+PACE_MARK = "@"
+
+
+def pool_key(variant: str, pace: str = LIVE) -> str:
+    """The pool a game of ``variant`` at ``pace`` is queued in."""
+    return variant if pace == LIVE else f"{variant}{PACE_MARK}{pace}"
+
+
+def pool_parts(key: str) -> tuple[str, str]:
+    """The variant and pace of a pool (an unknown pace: not a game, refused as one)."""
+    variant, _, pace = key.partition(PACE_MARK)
+    return variant, pace or LIVE
+
+
+def ladder_counts(key: str) -> tuple[int, ...]:
+    """The numbers of players a pool's game is queued for (empty: not a game)."""
+    variant, pace = pool_parts(key)
+    if pace != LIVE and pace not in PACES:
+        return ()
     try:
         rules = rules_for(variant)
     except ValueError:

@@ -317,6 +317,8 @@ def _options_json(game: Game) -> str:
             "turn_seconds": opts.turn_seconds,
             **opts.switches,
             **opts.kryp_options,
+            # a correspondence game's pace (a live game's row is as before it existed)
+            **({"pace": opts.pace} if opts.correspondence else {}),
         }
     )
 

@@ -30,8 +30,8 @@ from bot import timers
 from bot.engine import rules_for
 from bot.games import GameService
 from bot.i18n import N_, Lang
-from bot.ladder import KRYPKASINO, computer_due, rating_range
-from bot.models import Game, GameOptions, Seat
+from bot.ladder import KRYPKASINO, computer_due, pool_parts, rating_range
+from bot.models import LIVE, PACE_NAMES, Game, GameOptions, Seat
 from bot.records import ratings
 from bot.records.ratings import GLOBAL
 from bot.render import relative_time, variant_name
@@ -44,7 +44,7 @@ from bot.timers import now
 from cogs.common import CANNOT_POST, NOT_MINE, may_post_tables, private, refuse
 from cogs.components import KasinoButton
 from cogs.play.couriers import courier_for
-from cogs.play.table import TableFlow
+from cogs.play.table import EDITABLE_FOR, TableFlow
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,16 @@ PAUSED = N_("You left several ladder matches unfinished lately, so you can queue
 NOT_A_LADDER_GAME = N_("{game} is not played on the ladder by {players} players.")
 BUSY_HERE = N_("A game is already running in this channel: queue in another one.")
 NOT_QUEUED = N_("You are not in the queue any more, so nothing changed.")
+
+
+def pool_name(key: str, t: Lang) -> str:
+    """A pool's game as people call it: ``Swedish Kasino``, ``Swedish Kasino (1 day a
+    move)`` for a correspondence pool (bot.ladder.pool_key)."""
+    variant, pace = pool_parts(key)
+    name = variant_name(variant, t)
+    if pace == LIVE:
+        return name
+    return t("{game} ({pace})", game=name, pace=t(PACE_NAMES.get(pace, pace)))
 
 
 class LadderFlow:
@@ -106,7 +116,8 @@ class LadderFlow:
         if await self.games.channel_game(channel) is not None:
             await refuse(interaction, BUSY_HERE)
             return
-        row, _place, _total = await self.storage.rating(GLOBAL, variant, user.id)
+        # one rating a game, whatever its pace
+        row, _place, _total = await self.storage.rating(GLOBAL, pool_parts(variant)[0], user.id)
         rating = float(ratings.points(row.mu)) if row is not None else float(ratings.START)
         locale = interaction.guild_locale
         entry = QueueEntry(
@@ -142,6 +153,8 @@ class LadderFlow:
         shards = self.bot_shards()
         if old.message_id is None or (shards is not None and not shards.owns(old.guild_id)):
             return
+        if not editable(old):
+            return
         t = self.table.languages.server(old.guild_id, old.locale)
         said = t("{name} queued again: this wait is over.", name=old.name)
         channel = self.bot.get_partial_messageable(old.channel_id, guild_id=old.guild_id)
@@ -162,7 +175,7 @@ class LadderFlow:
             await refuse(
                 interaction,
                 NOT_A_LADDER_GAME,
-                game=variant_name(entry.variant, t),
+                game=pool_name(entry.variant, t),
                 players=entry.players,
             )
 
@@ -184,7 +197,7 @@ class LadderFlow:
                 "{name} waits for a game of {game} for {players} · rating {rating} (meets"
                 " {low}–{high} now, wider the longer it waits) · queued {since}",
                 name=entry.name,
-                game=variant_name(entry.variant, t),
+                game=pool_name(entry.variant, t),
                 players=entry.players,
                 rating=int(entry.rating),
                 low=int(low),
@@ -195,7 +208,7 @@ class LadderFlow:
         if counts is None:
             counts = await self.storage.ladder_counts()
         waiting = [
-            t("{game} for {players}: {count}", game=variant_name(v, t), players=p, count=n)
+            t("{game} for {players}: {count}", game=pool_name(v, t), players=p, count=n)
             for (v, p), n in sorted(counts.items())
         ]
         embed.add_field(name=t("Waiting now"), value="\n".join(waiting) or "—", inline=False)
@@ -232,7 +245,7 @@ class LadderFlow:
         place in the queue goes, and their waiting message says why (queued with the
         game's next save, which the caller makes)."""
         left = await self.storage.leave_ladder(user_id)
-        if left is None or left.message_id is None:
+        if left is None or left.message_id is None or not editable(left):
             return
         courier = Courier.parse(left.courier)
         stage = Stage(left.guild_id, left.channel_id, courier, locale=left.locale)
@@ -287,7 +300,7 @@ class LadderFlow:
         self._counted = counts
         shown = 0
         for entry in await self.storage.ladder_entries(self.bot_shards()):
-            if entry.message_id is None or shown >= RECOUNT_MOST:
+            if entry.message_id is None or shown >= RECOUNT_MOST or not editable(entry):
                 continue
             shown += 1
             await self._redraw(entry, computer=entry.offered_at is not None, counts=counts)
@@ -335,10 +348,12 @@ class LadderFlow:
         if entry is None or entry.channel_id != interaction.channel_id:
             await refuse(interaction, NOT_QUEUED)
             return
+        variant, pace = pool_parts(entry.variant)
         options = GameOptions(
-            variant=entry.variant,
-            target=rules_for(entry.variant).target,
+            variant=variant,
+            target=rules_for(variant).target,
             turn_seconds=self.games.config.turn_seconds,
+            pace=pace,
         )
         seats = [Seat(user_id, entry.name), Seat.computer("hard", 1)]
         try:
@@ -408,12 +423,13 @@ class LadderFlow:
         home = next((e for e in group if e.channel_id not in busy), None)
         if home is None:
             return None
-        variant, players = group[0].variant, group[0].players
+        (variant, pace), players = pool_parts(group[0].variant), group[0].players
         options = GameOptions(
             variant=variant,
             target=rules_for(variant).target,
             teams=players == 4 and variant != KRYPKASINO,
             turn_seconds=self.games.config.turn_seconds,
+            pace=pace,
         )
         return self.games.dealt_table(
             home.guild_id,
@@ -448,8 +464,8 @@ class LadderFlow:
 
     def _paired(self, game: Game, entry: QueueEntry, names: list[str]) -> None:
         """Queue the edit of an entry's waiting message: paired, with whom."""
-        if entry.message_id is None:
-            return
+        if entry.message_id is None or not editable(entry):
+            return  # an hour old: left as it is (the table below says it all)
         stage = next(s for s in stages_of(game) if s.channel_id == entry.channel_id)
         t = self.table.lang(game, stage)
         embed = discord.Embed(
@@ -460,6 +476,13 @@ class LadderFlow:
             )
         )
         self.table.post(game, stage, embeds=[embed], edit=entry.message_id)
+
+
+def editable(entry: QueueEntry) -> bool:
+    """Whether an entry's waiting message may still be edited: made less than an hour
+    ago (Discord caps edits of older messages: cogs.play.table.EDITABLE_FOR). A wait of a
+    correspondence pool can be longer; its message then stays as it was."""
+    return now() - entry.joined_at <= EDITABLE_FOR
 
 
 def _mirrors(group: tuple[QueueEntry, ...], home: QueueEntry) -> list[Stage]:

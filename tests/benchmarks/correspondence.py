@@ -31,10 +31,19 @@ Discord: tests/benchmarks/shards.py) start one after the other, and the figures 
 
 The two processes share one interpreter (and its GIL) on this machine: wall-clock figures
 are those of both on one core, an upper bound of two real processes'. Never asserted in
-the tests. Its figures on the development machine (2 cores shared with other work,
-PostgreSQL 16; the defaults):
+the tests. Its figures on the development machine (2 cores shared with other work; the
+defaults, seeds 1 and 2):
 
-    FIGURES
+    (a) cog_load 0.03 to 0.07 s a process, 5,000 deadlines each scheduled again (with the
+        former Timers, a min() over every deadline at each schedule: 0.24 to 0.25 s, and
+        growing with the square of the games); the whole start 1.5 s for the first process
+        (the card faces drawn once), 0.07 s for the second; the timers hold about 0.7 MiB
+        a process.
+    (b) 30 s with nothing due: 1 ms of CPU each process's loop thread, 3 to 4 ms the whole
+        interpreter (0.01 % of a core); 6 KiB allocated and kept meanwhile, RSS +0.0 MiB.
+    (c) not measured yet (see the report of issue 43).
+    (d) 500 warnings due over 30 s: lateness p50 1.0 to 1.1 ms, p99 4.0 to 8.4 ms, max 27
+        to 71 ms; none missed, none more than 1 s late.
 """
 
 from __future__ import annotations

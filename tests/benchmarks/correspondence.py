@@ -20,8 +20,10 @@ Discord: tests/benchmarks/shards.py) start one after the other, and the figures 
     the RSS growth; and the memory each process's start-up added (RSS, measured while the
     other process waits) and what its timers hold (their dict and heap);
 (c) ``storage.person_games`` (the rows behind ``/kasino games``) for the person seated in
-    ``--seated`` games: p50/p99/max over 200 calls (skipped, and said so, where the
-    storage has no ``person_games`` yet);
+    ``--seated`` games: p50/p99/max over 200 calls; and ``/kasino games`` typed by that
+    person through SimCord (in a server of shard 0, their seats given the member's id)
+    100 times, wall clock from the command to its answer (each skipped, and said so,
+    where the bot has neither yet);
 (d) fires: ``--due`` of the games, chosen at random, get a warning due within the next
     ``--wait`` seconds of real time (saved with the game and scheduled, as a move would);
     each fire's lateness (the wall clock when its handler runs minus its deadline) p50/p99/
@@ -77,7 +79,9 @@ from bot.games import GameService
 from bot.models import Game, GameOptions, Seat
 from bot.storage import Storage
 from bot.storage.base import game_steps
+from bot.storage.sql import Statement
 from tests.benchmarks.shards import SHARDS, distinct_ids, on_server, quantile, run_processes
+from tests.bot.kasino_harness import settle_defaults
 from tests.pg_server import fresh_database
 
 GUILD0 = 1 << 30  # server n's id is (GUILD0 + n) << 22: shard n % 2
@@ -88,6 +92,7 @@ PERSON = USER0 - 1  # the person seated in --seated games
 WRITE_CHUNK = 1_000  # games a transaction while the database is filled
 MARGIN = 5.0  # real seconds between moving the due games and the first of them
 PROBES = 200  # person_games calls measured
+COMMANDS = 100  # /kasino games commands measured
 START = Clock().now().timestamp()  # SimCord's virtual "now" when a Discord starts
 
 
@@ -108,6 +113,8 @@ class Seen:
     cpu_due: float = 0.0  # s of its loop thread's CPU over the window with fires
     person_ms: list[float] = field(default_factory=list)
     person_rows: int | None = None  # None: no storage.person_games
+    command_ms: list[float] = field(default_factory=list)  # /kasino games, wall
+    command_games: int = 0  # games its first answer lists
 
 
 @dataclass
@@ -222,7 +229,9 @@ async def one_process(
     with startup:  # one process starts at a time (SimCord's start-up timeout)
         before, began = rss(), time.perf_counter()
         bot = make_bot(config, seed=shard)
-        running = simcord.run(bot, settle_timeout=600, strict_sync=False)
+        # SimCord waits in real time for the loop's timers due within its settle timeout:
+        # under asyncpg's 300 s idle-connection check, as in ladder_tables.py
+        running = simcord.run(bot, settle_timeout=120, strict_sync=False)
         env = await running.__aenter__()
         seen.start = time.perf_counter() - began
         seen.rss_start = rss() - before
@@ -239,8 +248,9 @@ async def one_process(
         await together()
         await env.advance_time(max(shared.clocks.values()) - shared.clocks[shard])
         await waiting_window(seen, shared, together)
-        await due_window(cog, env, seen, shared, together)
         await read_person(cog, seen)
+        await list_command(cog, env, seen)
+        await due_window(cog, env, seen, shared, together)
         await together()
         await bot.close_storage()
     return seen
@@ -321,6 +331,36 @@ async def read_person(cog: Any, seen: Seen) -> None:
     seen.person_rows = len(rows)
 
 
+async def list_command(cog: Any, env: simcord.Env, seen: Seen) -> None:
+    """``/kasino games`` typed by the person seated in ``--seated`` games, in a server of
+    shard 0's Discord (their games' servers are not on it: the list names none of them):
+    the person's seats and index rows are given the member's id first."""
+    if seen.shard != 0 or getattr(cog, "games_list", None) is None:
+        return
+    guild = env.create_guild("Home", shard_id=0)
+    channel = guild.create_text_channel("home")
+    member = guild.add_member(env.create_user("person"))
+    storage = cog.games.storage
+    await storage.write(
+        [
+            Statement(
+                "UPDATE games SET seats = REPLACE(seats, ?, ?), host_id = ? WHERE id IN"
+                " (SELECT game_id FROM game_players WHERE user_id = ?)",
+                (str(PERSON), str(member.id), member.id, PERSON),
+            ),
+            Statement("UPDATE game_players SET user_id = ? WHERE user_id = ?", (member.id, PERSON)),
+        ]
+    )
+    for n in range(COMMANDS):
+        began = time.perf_counter()
+        result = await member.slash(channel, "kasino games")
+        seen.command_ms.append((time.perf_counter() - began) * 1000)
+        if n == 0:
+            answer = result.response
+            text = " ".join(str(e.description or "") for e in answer.embeds) if answer else ""
+            seen.command_games = text.count("<t:")  # each listed game shows its clock
+
+
 # ------------------------------------------------------------------- the report
 
 
@@ -355,6 +395,13 @@ def report(args: argparse.Namespace, seen: list[Seen], shared: Shared, filled: f
             f" ({person.person_rows} rows): p50 {quantile(ms, 0.5):.1f} ms,"
             f" p99 {quantile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms over {len(ms)} calls"
         )
+    if person is not None and person.command_ms:
+        ms = person.command_ms
+        print(
+            f"(c) /kasino games (its first page shows {person.command_games} clocks), typed"
+            f" through SimCord: p50 {quantile(ms, 0.5):.1f} ms, p99 {quantile(ms, 0.99):.1f} ms,"
+            f" max {max(ms):.1f} ms over {len(ms)} commands (wall)"
+        )
     late = [v for s in seen for v in s.late.values()]
     due = sum(len(s.due) for s in seen)
     missed = due - len(late)
@@ -375,6 +422,8 @@ def run(args: argparse.Namespace, server_url: str) -> None:
     # refused (404, one HTTP exchange as a real post) and dropped, said here only once
     logging.getLogger("cogs.play.outbox").setLevel(logging.ERROR)
     url = asyncio.run(fresh_database(server_url, "correspondence"))
+    for function, (positional, named) in settle_defaults(0.001):  # as the bot tests poll
+        function.__defaults__, function.__kwdefaults__ = positional, named
     began = time.perf_counter()
     asyncio.run(fill(url, args))
     filled = time.perf_counter() - began

@@ -60,10 +60,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="for --preview: the server's card deck, two- or four-colour faces",
     )  # fmt: skip
     parser.add_argument(
-        "--place", default="server", choices=("server", "group-dm", "foreign-server", "ladder"),
+        "--place", default="server",
+        choices=("server", "group-dm", "foreign-server", "ladder", "games", "dm"),
         help="for --preview: where the page plays: the server (default), or where only the"
         " members installed the app: their group DM, or a server without the bot; or"
-        " ladder: Bjorn in a second server, to /kasino queue from both",
+        " ladder: Bjorn in a second server, to /kasino queue from both; or games: Anna's"
+        " games in other places too, for /kasino games; or dm: Anna's DM with the bot, with"
+        " her daily digest of two correspondence games",
     )  # fmt: skip
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     migrate = commands.add_parser(

@@ -25,13 +25,13 @@ from bot.translator import COMMAND, shown_name
 # Each group's heading and its commands (by their English path under /kasino), in the
 # order a new player meets them: play first, admin last.
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (N_("Play"), ("new", "queue", "hand", "puzzle", "stop")),
+    (N_("Play"), ("new", "queue", "hand", "games", "puzzle", "stop")),
     (N_("Learn"), ("learn", "rules", "help")),
     (
         N_("See results"),
         ("scores", "profile", "versus", "history", "export", "tournaments"),
     ),
-    (N_("Your settings"), ("deck", "block", "forget-me")),
+    (N_("Your settings"), ("deck", "settings", "vacation", "block", "forget-me")),
     (
         N_("Tournaments"),
         (

@@ -297,6 +297,10 @@ class Game:
     # The other places it is shown (``bot.stages.Stage``s, the ``stages`` table): a ladder
     # match's second table. Written with the game when it is created, read with it.
     mirrors: list[Any] = field(default_factory=list, repr=False, compare=False)
+    # The people the index of who sits where holds for it (``bot.storage.players``;
+    # ``None``: not known, so the next save writes them): a save writes them again only
+    # when they change.
+    stored_players: frozenset[int] | None = field(default=None, repr=False, compare=False)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat index of a person, or ``None`` when they are not playing."""

@@ -35,6 +35,14 @@ WHERE = {  # how the preview's first words name the place its page shows
     "server": "",
     "group-dm": " in their group DM (the bot is no member: it only answers clicks)",
     "foreign-server": " in a server without the bot (it only answers clicks)",
+    "games": (
+        " here, then /kasino games: Anna also plays in #cards, in another server and has a"
+        " lobby in her DM"
+    ),
+    "dm": (
+        " in #kasino (the page shows Anna's DM with the bot: her daily digest of two"
+        " correspondence games; /kasino settings and /kasino vacation work there)"
+    ),
     "ladder": (
         ' (or /kasino queue as Anna here and as Bjorn, whose server "Nordic Cards" the'
         " page shows when viewing as him)"
@@ -124,7 +132,7 @@ async def _serve(
     it; returns when the page is closed."""
     import simcord
 
-    from bot.preview_places import Shown, open_preview, place_for
+    from bot.preview_places import Shown, dm_scene, open_preview, place_for, seed_games
 
     async with simcord.run(bot, check_errors=False) as env:
         guild = env.create_guild("Kasino Preview", preferred_locale=server_locale)
@@ -135,6 +143,10 @@ async def _serve(
             guild.add_member(env.create_user(name.lower(), global_name=name)) for name in MEMBERS
         ]
         assets = await face_assets(bot)
+        if place == "games":
+            await seed_games(bot, env, guild, members)
+        if place == "dm":  # her correspondence games, and the digest that lists them
+            await dm_scene(env, guild, channel, members, locale)
         with place_for(env, place, members, locale, channel) as shown:
             page = open_preview(
                 env,

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
     from tests.bot.user_installs import Place, PlaceActor, UserInstalls
 
-PLACES = ("server", "group-dm", "foreign-server", "ladder")
+PLACES = ("server", "group-dm", "foreign-server", "ladder", "games", "dm")
 GROUP_DM_NAME = "Kasino night"  # the group DM's name, as its people may set one
 FOREIGN_SERVER_NAME = "Friends' server"
 LADDER_SERVER_NAME = "Nordic Cards"  # the ladder place's other server: Bjorn's
@@ -128,11 +128,16 @@ def place_for(
     """The place ``kind`` (one of :data:`PLACES`) of the preview's ``members``, made in
     ``env``, while inside; None for ``server`` (nothing is changed then). ``channel`` is
     the preview's own channel (the ladder's first place)."""
-    if kind == "server":
+    if kind in ("server", "games"):  # games: the server's channel (seed_games adds the rest)
         yield None
         return
     if kind not in PLACES:
         raise ValueError(f"unknown place {kind!r}: one of {', '.join(PLACES)}")
+    if kind == "dm":  # Anna's DM with the bot (:func:`dm_scene` fills it)
+        anna = members[0]
+        dm = env.backend.get_dm_channel(int(anna.id))
+        yield Shown(_channel_handle_of(env, dm.id), [anna.user])
+        return
     if kind == "ladder":
         patches = Patches()
         try:
@@ -160,6 +165,31 @@ def place_for(
     finally:
         patches.undo()
         tell_refused(installs.attempts)
+
+
+async def seed_games(bot: Any, env: Any, guild: Any, members: Sequence[Any]) -> None:
+    """``games`` (issue 43): Anna's games elsewhere, for ``/kasino games``: a live match
+    with Bjorn in the preview server's ``#cards``, a match of 3 days a move with Cecilia
+    in another server ("Nordic Cards"), and a lobby in her DM with the bot. The page
+    shows the server's ``#kasino``, where she may open one more."""
+    from bot.models import GameOptions, Seat
+
+    cog = bot.get_cog("Kasino")
+    anna, bjorn, cecilia = members[:3]
+    cards = guild.create_text_channel("cards")
+    other = env.create_guild(LADDER_SERVER_NAME)
+    there = other.create_text_channel(LADDER_CHANNEL_NAME)
+    other.add_member(anna.user)
+    other.add_member(cecilia.user)
+    for where, partner, pace in ((cards, bjorn, "live"), (there, cecilia, "3d")):
+        guild_id = guild.id if where is cards else other.id
+        game = await cog.games.open_lobby(guild_id, where.id, Seat(anna.id, "Anna"),
+                                          GameOptions(pace=pace))  # fmt: skip
+        async with cog.games.session(game.id) as game:
+            await cog.games.join(game, Seat(partner.id, partner.user.global_name or "?"))
+            await cog.games.start(game, anna.id, announce=lambda g=game: cog.table.announce(g))
+    await cog.games.open_lobby(0, anna.user.dm_channel.id, Seat(anna.id, "Anna"), GameOptions())
+    await env.settle()
 
 
 def _ladder(env: Any, patches: Patches, members: Sequence[Any], home: Any) -> Shown:
@@ -225,10 +255,15 @@ def tell_refused(attempts: Sequence[Any]) -> None:
 
 def _channel_handle(env: Any, place: Place) -> Any:
     """SimCord's handle of the place's channel (and of its server, if it has one)."""
+    return _channel_handle_of(env, place.channel_id)
+
+
+def _channel_handle_of(env: Any, channel_id: int) -> Any:
+    """SimCord's handle of a channel (and of its server, if it has one)."""
     from simcord.builders import ChannelHandle, GuildHandle
 
     backend = env.backend
-    channel = backend.get_channel(place.channel_id)
+    channel = backend.get_channel(channel_id)
     guild = backend.get_guild(channel.guild_id) if channel.guild_id is not None else None
     return ChannelHandle(env, GuildHandle(env, guild) if guild else None, channel)
 
@@ -368,3 +403,54 @@ def open_preview(env: Any, shown: Shown, **options: Any) -> Any:
     settings["assets"] = MappingProxyType(dict(settings.get("assets") or {}))
     settings["port"] = settings.get("port") or 0
     return Preview(env, shown.channel, tuple(shown.viewers), **settings)
+
+
+# ------------------------------------------------------------------ the DM place
+
+DM_SCENE_GAMES = (("Bjorn", "kasino"), ("Cecilia", "kasino-2"))  # who hosts, where
+
+
+async def dm_scene(env: Any, guild: Any, channel: Any, members: Sequence[Any], locale: str) -> None:
+    """Anna's DM with the bot as she finds it at her digest hour (``--place dm``): two
+    correspondence matches a move a day in the preview's server wait for her move (Bjorn
+    hosts one in #kasino, Cecilia one in #kasino-2; Anna joins each, so she moves first),
+    she chose the daily digest (Europe/Stockholm, quiet hours 22 to 7, at 18:00), and her
+    digest is sent now, as at her hour. The page then shows the DM, where she may run
+    ``/kasino settings`` and ``/kasino vacation`` herself."""
+    from bot.correspondence import DIGEST, NoticePrefs
+    from bot.i18n import code_of
+    from bot.timers import now
+
+    by_name = {member.user.global_name or member.name: member for member in members}
+    anna = members[0]
+    places = {"kasino": channel}
+    for host_name, where in DM_SCENE_GAMES:
+        place = places.get(where) or guild.create_text_channel(where)
+        host = by_name[host_name]
+        opened = await host.slash(place, "kasino new", pace="1d")
+        lobby = opened.response.message
+        await anna.click(lobby, custom_id=_lobby_button(lobby, "join"))
+        await host.click(lobby, custom_id=_lobby_button(lobby, "start"))
+    cog: Any = env.bot.get_cog("Kasino")
+    prefs = NoticePrefs(
+        how=DIGEST, tz="Europe/Stockholm", quiet_start=22, quiet_end=7, digest_hour=18,
+        locale=code_of(locale),
+    )  # fmt: skip
+    await cog.prefs.save(anna.id, prefs)
+    at = now()
+    await cog.digests.send(anna.id, prefs, at, at)
+
+
+def _lobby_button(message: Any, action: str) -> str:
+    """The custom_id of a lobby's button by its action."""
+    rows = [row if isinstance(row, dict) else row.to_dict() for row in message.components or []]
+    found = [
+        str(c["custom_id"])
+        for row in rows
+        for c in row.get("components", [])
+        if str(c.get("custom_id", "")).startswith("k:lobby:")
+        and str(c["custom_id"]).endswith(f":{action}")
+    ]
+    if len(found) != 1:
+        raise RuntimeError(f"the lobby has no one {action} button: {found}")
+    return found[0]

@@ -92,13 +92,27 @@ async def refuse_error(
     await tell(interaction, t("{error}. Nothing was played.", error=said) if played else said)
 
 
+# The kinds of a seated player's own hand (its menus and its Hint): private to them, so
+# they work from any channel or DM (``/kasino games``, a DM notice's "Your hand"), the
+# move still committed to the game and shown at its table.
+PRIVATE_KINDS = frozenset(("hand", "card", "take", "pick", "which", "hint"))
+
+
+def from_anywhere(interaction: discord.Interaction, game: Game, kind: str) -> bool:
+    """Whether a click on the game is one of its seated player's private kinds, which
+    work wherever it is made."""
+    return kind in PRIVATE_KINDS and game.seat_of(interaction.user.id) is not None
+
+
 async def foreign(interaction: discord.Interaction, game: Game | None, kind: str) -> bool:
     """Refuse (and say ``True``) when there is no such game, the game is not shown in
-    this channel, or a lobby or rematch button comes with another message than the game's
-    own there."""
+    this channel (but for a seated player's own hand and its menus: :data:`PRIVATE_KINDS`),
+    or a lobby or rematch button comes with another message than the game's own there."""
     if game is None:
         await refuse(interaction, GONE)
         return True
+    if from_anywhere(interaction, game, kind):
+        return False
     stage = stage_at(game, interaction.channel_id)  # its channel, or another it is shown in
     if stage is None or stage.guild_id != (interaction.guild_id or 0):
         await refuse(interaction, ELSEWHERE)

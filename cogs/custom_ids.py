@@ -53,6 +53,8 @@ custom_id formats (``k`` for Kasino)::
     k:say:<game>:<line|mute>            a ladder match's table talk (bot.talk): say a
                                         canned line (a key of ``LINES``), or toggle the
                                         clicker's own "Mute table talk"
+    k:games:<page>                      a page of the clicker's own ``/kasino games`` (the
+                                        games they sit in, everywhere)
 
 ``<render>`` (every select's last field) is new at each rendering of a select: 1 to 8 of
 ``0-9a-z``, from :func:`render_tag`. The hand view is one ephemeral message edited in
@@ -133,6 +135,7 @@ BUTTON_KINDS += ("gscores",)  # the global rating board (/kasino scores scope:gl
 TOUR_ACTIONS = ("join", "leave", "start", "cancel", "check")
 BUTTON_KINDS += ("say",)  # a ladder match's table talk: a canned line, or the mute toggle
 SAY_ACTIONS = (*LINES, MUTE)
+BUTTON_KINDS += ("games",)  # a page of one's own /kasino games
 
 
 class BadComponent(ValueError):
@@ -204,7 +207,7 @@ class Click:
     slot: str = ""
     owner: str = ""  # a practice kind's owner (PRACTICE_OWNERS); ``game`` is its id
     seat: int = 0  # an analysis page's seat (whose moves)
-    page: int = 0  # a tournaments board's page (1 first)
+    page: int = 0  # a tournaments board's or one's games' page (1 first)
 
     @property
     def base(self) -> str:
@@ -280,6 +283,11 @@ def parse_click(text: object, values: object = None) -> Click:
         if len(fields) != 2 or fields[1] not in SAY_ACTIONS:
             raise BadComponent(f"not a table talk button: {text!r}")
         return Click("say", number(fields[0], MAX_ID, 1), action=fields[1])
+    if kind == "games":
+        _no_values(values)
+        if len(fields) != 1:
+            raise BadComponent("not a page of one's games")
+        return Click("games", page=number(fields[0], MAX_PAGE, 1))
     if kind == "tboard":
         _no_values(values)
         if len(fields) != 1:

@@ -59,7 +59,12 @@ from cogs.common import (
     tell,
 )
 from cogs.components import KasinoButton, KasinoSelect, dispatched, kasino_ids, offered
+from cogs.correspondence.digest import Digests
+from cogs.correspondence.games_list import GamesList
 from cogs.correspondence.notices import TurnNotices
+from cogs.correspondence.notifier import Notifier
+from cogs.correspondence.prefs import Prefs
+from cogs.correspondence.settings import HOW_CHOICES, Asked, SettingsFlow, zone_choices
 from cogs.custom_ids import MAX_ID, BadComponent, HistoryPage, ScoresPage, parse_click
 from cogs.ladder.choices import LadderChoices
 from cogs.ladder.queue import GAME_NOTICE, LadderFlow
@@ -189,8 +194,12 @@ class Kasino(
             self.games, outbox, self.live, self.timers, self.inks, self.languages
         )
         self.games.compose = self.table.compose
-        # correspondence games: each turn's notice, warning and loss on time
-        self.notices = TurnNotices(self.games, self.table)
+        # correspondence games: each person's notice settings (every process keeps them
+        # all) and their DMs; each turn's notice, warning and loss on time
+        self.prefs = Prefs(bot.storage)
+        self.notifier = Notifier(bot, self.prefs)
+        self.notices = TurnNotices(self.games, self.table, self.prefs, self.notifier.dm)
+        self.games.away_until = self.notices.away_until
         self.table.pings = self.notices.in_table
         self.clock = GameClock(self.games, self.table, self.notices.step)
         # what a game reached only through clicks shows waits for the next click there
@@ -200,6 +209,11 @@ class Kasino(
         self.ladder = LadderFlow(bot, self.games, self.table, self.keep_clock)
         self.ladder_choices = LadderChoices(bot, bot.storage)
         self.hands = HandFlow(self.games, self.table, self.live)
+        # /kasino games: one's games everywhere, each one's hand from the list
+        self.games_list = GamesList(
+            bot.storage, self.hands, self._server_name, command_field("new"),
+            command_field("queue"),
+        )  # fmt: skip
         # a ladder match's table talk: canned lines on both tables, each person's mute
         self.talk = TalkFlow(bot.storage, self.table, lambda posts: self.delivery.posted(posts))
         self.lobby = LobbyFlow(self.games, self.table)
@@ -230,6 +244,15 @@ class Kasino(
         self.privacy = ForgetFlow(
             bot.storage, self.people, stop=self.analysis.forget, after=self.forget_posts.forgot
         )
+        # correspondence games: /kasino settings and vacation, the daily digest (shard 0's)
+        self.people.register("notices", self.prefs.reload)
+        self.settings_flow = SettingsFlow(self.prefs, self.notifier, on_away=self.on_away)
+        self.digests = Digests(bot, bot.storage, self.prefs, self.notifier)
+
+    def _server_name(self, guild_id: int) -> str | None:
+        """A server's name, where the bot is in it."""
+        guild = self.bot.get_guild(guild_id)
+        return guild.name if guild is not None else None
 
     async def _table_posted(
         self, game_id: int, channel_id: int, message_id: int | None, row: int | None = None
@@ -243,6 +266,8 @@ class Kasino(
         await self.people.start()  # before the loads: they are without everyone forgotten
         await self.languages.load()
         await self.inks.load()
+        await self.prefs.load()
+        await self.digests.start()
         # only this process's shards' games: the other processes restart their own
         shards = self.bot.config.shards
         storage = self.games.storage
@@ -264,6 +289,7 @@ class Kasino(
     async def cog_unload(self) -> None:
         """Stop the timers (their deadlines stay in the database)."""
         self.timers.cancel_all()
+        self.digests.close()
         await self.ladder.close()
         await self.rounds.close()
         await self.analysis.close()
@@ -272,6 +298,11 @@ class Kasino(
         await self.live.close()
         self.practice.close()
         self.bot.remove_dynamic_items(KasinoButton, KasinoSelect)
+
+    async def on_away(self, user_id: int, shift: float) -> None:
+        """A person's vacation started (``shift`` > 0 seconds) or ended early (< 0): their
+        running correspondence turns' deadlines move by ``shift`` (the clock's own)."""
+        await self.notices.away(user_id, shift, self.keep_clock)
 
     def keep_clock(self, game: Game) -> None:
         """A match made here whose clock is its home shard's process's: kept here, or that
@@ -456,6 +487,13 @@ class Kasino(
             else:
                 await self.hands.show_hand(interaction, game)
         await self.delivery.after_click(interaction)
+
+    @app_commands.command(
+        name="games", description="Every game you are in, everywhere, with your hand for each"
+    )
+    async def games_command(self, interaction: discord.Interaction) -> None:
+        """The person's games (servers, DMs, the ladder), their turn first, privately."""
+        await self.games_list.command(interaction)
 
     @app_commands.command(
         name="learn", description="A short private lesson: learn a game by playing"
@@ -727,6 +765,49 @@ class Kasino(
         await tell(interaction, f"{text}\n{sample}")
 
     @app_commands.command(
+        name="settings", description="How you are told of your turn in correspondence games"
+    )
+    @app_commands.describe(
+        notices="A mention in the game's channel, a direct message, a daily digest, or nothing",
+        zone="Your time zone (such as Europe/Stockholm), for quiet hours and the digest",
+        quiet_from="Quiet hours start at this hour (0-23, your time): no notices then",
+        quiet_until="Quiet hours end at this hour (0-23, your time)",
+        quiet_off="Turn quiet hours off",
+        digest_hour="The hour of your daily digest (0-23, your time; default 18)",
+    )
+    @app_commands.choices(notices=HOW_CHOICES)
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        notices: app_commands.Choice[str] | None = None,
+        zone: app_commands.Range[str, 1, 64] | None = None,
+        quiet_from: app_commands.Range[int, 0, 23] | None = None,
+        quiet_until: app_commands.Range[int, 0, 23] | None = None,
+        quiet_off: bool = False,
+        digest_hour: app_commands.Range[int, 0, 23] | None = None,
+    ) -> None:
+        """Show (and change) one's notices for correspondence games, privately."""
+        how = notices.value if notices else None
+        asked = Asked(how, zone, quiet_from, quiet_until, quiet_off, digest_hour)
+        await self.settings_flow.settings(interaction, asked)
+
+    @settings.autocomplete("zone")
+    async def _zones(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        return zone_choices(typed)
+
+    @app_commands.command(
+        name="vacation", description="Stop your correspondence clocks for some days (0 ends it)"
+    )
+    @app_commands.describe(days="Days away (a few a month; 0 ends your vacation early)")
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 31]
+    ) -> None:
+        """Take vacation days (or end them early), privately."""
+        await self.settings_flow.vacation(interaction, days)
+
+    @app_commands.command(
         name="stop", description="End this channel's game (host or Manage Channels)"
     )
     async def stop(self, interaction: discord.Interaction) -> None:
@@ -928,6 +1009,9 @@ class Kasino(
                 return
             await self.on_scores_page(interaction, click.scores)
             return
+        if click.kind == "games":
+            await self.games_list.on_page(interaction, click.page)
+            return
         if click.kind == "tboard":
             if any(not c.startswith("k:tboard:") for c in kasino_ids(interaction.message)):
                 await refuse(interaction, NOT_MINE)  # pages turn on the board only
@@ -994,10 +1078,13 @@ class Kasino(
         async with self.games.session(click.game) as game:
             if await foreign(interaction, game, click.kind):
                 return
+            # a seated player's hand opened elsewhere: a game reached only through clicks
+            # has its clock caught up in this click (its table waits for a click there)
+            elsewhere = await self.delivery.before_elsewhere(interaction, game)
             if click.kind == "lobby":
                 await self.lobby.on_lobby(interaction, game, click.action)
             elif click.kind == "hand":
-                await self.hands.show_hand(interaction, game)
+                await self.games_list.show_hand(interaction, game)
             elif click.kind == "rematch":
                 await self.lobby.on_rematch(interaction, game)
             elif click.kind == "cut":
@@ -1010,6 +1097,8 @@ class Kasino(
                 await self.talk.on_click(interaction, game, click.action)
             else:
                 await self.hands.on_move_select(interaction, game, click)
+            if elsewhere:
+                await self.delivery.after_elsewhere(game)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -23,6 +23,7 @@ a test: run it by hand and look at the pictures.
     .venv/bin/python tools/screenshots.py --out /tmp/lesson --lesson casino
     .venv/bin/python tools/screenshots.py --out /tmp/gdm --place group-dm --target 11
     .venv/bin/python tools/screenshots.py --out /tmp/ladder --place ladder
+    .venv/bin/python tools/screenshots.py --out /tmp/dm --place dm
 
 ``--place group-dm`` (or ``foreign-server``) plays the match where the bot is no member
 and only answers clicks (``python -m bot --preview --place``): Bjorn joins too and plays his
@@ -32,6 +33,13 @@ global board.
 ``--place ladder`` pictures a ladder match of Anna and Bjorn, each in their own server and
 browser tab (:class:`Ladder`): the waiting message, both tables, a canned line on both, the
 end on both.
+
+``--place games`` pictures ``/kasino games`` (issue 43): the preview gives Anna a live
+match in ``#cards``, one of 3 days a move in another server and a lobby in her DM; she
+opens one more here with ``/kasino new pace:1d`` against a computer, then her list
+(``G1-games``) and the hand of its first game opened from it (``G2-games-hand``).
+``--place dm`` pictures Anna's DM with the bot instead of a match (:class:`DirectMessages`):
+her daily digest of two correspondence games, ``/kasino settings`` and ``/kasino vacation``.
 
 ``--lesson VARIANT`` pictures ``/kasino learn`` instead of a match: the lesson's first
 step (``L1-lesson-step``), its card menu open (``L2-lesson-menu``) and a wrong move's
@@ -248,6 +256,8 @@ class Words:
                               step="\x00", steps="", round="", k="", n=""))  # fmt: skip
         self.queue_title = pub("🔎 Looking for an opponent").removeprefix("🔎 ")
         self.good_luck = pub("Good luck!")
+        self.your_games = me("Your games")
+        self.first_hand = me("{number}. Your hand", number=1)
         self.puzzle = before(me("Puzzle of the day · {day} · {family}: {variant}",
                                 day="\x00", family="", variant=""))  # fmt: skip
 
@@ -815,6 +825,55 @@ class Match:
             chart.scroll_into_view_if_needed(timeout=3000)
             self.shoot("9b-profile-chart", close_up=chart)
 
+    def games_list(self) -> None:
+        """``--place games``: a correspondence game opened here (``/kasino new pace:1d``
+        against a computer), then Anna's ``/kasino games`` with her games everywhere
+        (``G1-games``) and the first game's hand opened from the list (``G2-games-hand``)."""
+        words = self.words
+        box = self.page.locator("#channel-composer-input")
+        box.click()
+        box.type("/kasino new")
+        time.sleep(0.5)
+        self.page.keyboard.press("Tab")
+        time.sleep(0.4)
+        more = self.page.get_by_text(re.compile(r"^\+\d+ more$"))
+        if not self.page.get_by_text("pace", exact=True).count() and more.count():
+            more.first.click()
+            time.sleep(0.3)
+        self.page.get_by_text("pace", exact=True).click()
+        time.sleep(0.3)
+        self.page.keyboard.type("1 day")  # the choice is found by its name, sent by its value
+        time.sleep(0.5)
+        self.page.locator(".command-suggestion[data-value='1d']").first.click()
+        time.sleep(0.3)
+        self.page.keyboard.press("Enter")
+        time.sleep(2)
+        if not self.messages().count():  # Enter stayed in the option: the send button
+            with contextlib.suppress(PlaywrightError):
+                self.page.locator("#send-message").click(timeout=3000)
+        self.wait(lambda: self.messages().count() > 0, what="the lobby")
+        self.button(self.messages().first, words.add_normal)
+        self.wait(lambda: words.normal_bot in self.messages().first.inner_text(), what="a bot")
+        self.button(self.messages().first, words.start)
+        self.wait(self.latest_table, what="the table")
+        self.settled()
+        self.command("/kasino games")
+        found = self.wait(
+            lambda: (
+                (seen := self.messages().filter(has_text=words.your_games)).count() and seen.last
+            ),
+            30,
+            "the list of games",
+        )
+        assert isinstance(found, Locator)
+        time.sleep(1)
+        self.shoot("G1-games", found)
+        self.button(found, words.first_hand)
+        hand = self.wait(self.hand, 30, "the hand opened from the list")
+        assert isinstance(hand, Locator)
+        time.sleep(1)
+        self.shoot("G2-games-hand", hand)
+
     def board(self) -> None:
         """The rating board against computers after the match (``9c-rating-board``): the
         shown ratings, "?" while provisional, and what a rating means in its footer."""
@@ -1027,6 +1086,70 @@ class Match:
         self.shoot("p3-puzzle-answer", answer)
 
 
+class DirectMessages:
+    """``--place dm``: Anna's DM with the bot (the preview's ``dm`` place): her daily digest
+    of the two correspondence games waiting for her move (``1-digest``), then
+    ``/kasino settings`` there (``2-settings``: the digest at 18:00 in Europe/Stockholm,
+    quiet hours 22 to 7, the vacation days left) and ``/kasino vacation days:3``
+    (``3-vacation``: until when, and the days left)."""
+
+    def __init__(self, anna: Match, me: Lang) -> None:
+        self.anna = anna
+        self.me = me
+
+    def bare(self, text: str) -> None:
+        """A command without options (the composer opens the first option at once: it is
+        closed, and the command sent)."""
+        page = self.anna.page
+        box = page.locator("#channel-composer-input")
+        box.click()
+        box.type(text)
+        time.sleep(0.5)
+        page.keyboard.press("Tab")
+        time.sleep(0.5)
+        page.keyboard.press("Escape")
+        time.sleep(0.3)
+        page.keyboard.press("Enter")
+        time.sleep(2)
+        if not self.latest(self.me("Your correspondence notices")):
+            with contextlib.suppress(PlaywrightError):
+                page.locator("#send-message").click(timeout=3000)
+
+    def latest(self, text: str) -> Locator | None:
+        seen = self.anna.messages().filter(has_text=text)
+        return seen.last if seen.count() else None
+
+    def run(self) -> None:
+        anna, me = self.anna, self.me
+        title = me.ngettext("{n} game waits for you", "{n} games wait for you", 2)
+        digest = anna.wait(lambda: self.latest(title), 30, "the digest")
+        assert isinstance(digest, Locator)
+        anna.settled()
+        anna.shoot("1-digest", digest)
+        self.bare("/kasino settings")
+        heading = me("Your correspondence notices")
+        shown = anna.wait(lambda: self.latest(heading), 30, "/kasino settings")
+        assert isinstance(shown, Locator)
+        anna.settled()
+        anna.shoot("2-settings", shown)
+        page = anna.page  # the composer opens its one option (days) at once
+        box = page.locator("#channel-composer-input")
+        box.click()
+        box.type("/kasino vacation")
+        time.sleep(0.5)
+        page.keyboard.press("Tab")
+        time.sleep(0.5)
+        page.keyboard.type("3")
+        time.sleep(0.3)
+        page.keyboard.press("Enter")
+        away = before(me("You are away until {when}: your correspondence clocks stand still"
+                         " until then. End it early with {end}.", when="\x00", end=""))  # fmt: skip
+        answer = anna.wait(lambda: self.latest(away.strip()), 30, "/kasino vacation")
+        assert isinstance(answer, Locator)
+        anna.settled()
+        anna.shoot("3-vacation", answer)
+
+
 class Ladder:
     """``--place ladder``: a ladder match of Anna (the preview's server) and Bjorn (his own
     server, "Nordic Cards"), each in a tab of their own (the Preview's "Viewing as" shows
@@ -1187,9 +1310,11 @@ def main() -> None:
     parser.add_argument(
         "--place",
         default="server",
-        choices=["server", "group-dm", "foreign-server", "ladder"],
+        choices=["server", "group-dm", "foreign-server", "ladder", "games", "dm"],
         help="where the match is played: the server, or where the bot only answers clicks;"
-        " ladder: a ladder match of Anna and Bjorn, each in their own server",
+        " ladder: a ladder match of Anna and Bjorn, each in their own server; games: Anna's"
+        " /kasino games with her games everywhere; dm: Anna's DM with the bot (her daily"
+        " digest, /kasino settings and vacation), no match",
     )
     parser.add_argument(
         "--analysis",
@@ -1213,7 +1338,7 @@ def main() -> None:
             page.goto(url)
             page.wait_for_selector("#channel-composer-input")
             seats = args.seats or (seat_limit(args.variant) if args.variant == "krypkasino" else 2)
-            friend = "" if args.place in ("server", "ladder") else "Bjorn"  # he plays there too
+            friend = "" if args.place in ("server", "ladder", "dm") else "Bjorn"  # he plays there
             match = Match(page, args.out, args.variant, words, seats, friend, args.place)
             match.target = args.target
             try:
@@ -1224,6 +1349,10 @@ def main() -> None:
                     friend = Match(other, args.out, words=words)
                     friend.saved = match.saved  # one list of pictures
                     Ladder(match, friend).run()
+                elif args.place == "games":
+                    match.games_list()
+                elif args.place == "dm":
+                    DirectMessages(match, lang_of(args.locale)).run()
                 elif args.puzzle:
                     match.puzzle()
                 elif args.lesson:

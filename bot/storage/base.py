@@ -18,7 +18,9 @@ from bot.records import ratings
 from bot.stages import Courier, Stage, stages_of
 from bot.storage.ladder import LadderQueries
 from bot.storage.lessons import LessonQueries
+from bot.storage.notices import NoticeQueries
 from bot.storage.outbox import OutboxQueries, number_posts, queue_posts
+from bot.storage.players import PlayerQueries, new_players_steps, players_of, players_steps
 from bot.storage.privacy import PrivacyQueries
 from bot.storage.puzzles import PuzzleQueries
 from bot.storage.rating_writes import changes, rating_steps, ratings_lock
@@ -71,6 +73,8 @@ class Storage(
     TournamentQueries,
     LadderQueries,
     TalkQueries,
+    PlayerQueries,
+    NoticeQueries,
 ):
     """The bot's database. Open with :meth:`open`, close with :meth:`close`.
 
@@ -157,6 +161,7 @@ class Storage(
             raise ChannelBusy(await self.channel_game(game.channel_id)) from None
         game.created_at = now
         game.stored_version = game.version
+        game.stored_players = players_of(game)
         return game
 
     async def get_game(self, game_id: int) -> Game | None:
@@ -167,6 +172,7 @@ class Storage(
         game = row_to_game(rows[0])
         if game.extra.get("mirrored"):
             game.mirrors = await self.mirrors(game_id)
+        game.stored_players = players_of(game)  # the index holds them (written with it)
         return game
 
     async def mirrors(self, game_id: int) -> list[Stage]:
@@ -246,8 +252,10 @@ class Storage(
         # the report is written only if this statement closes the game (checked: else
         # the whole transaction is rolled back)
         steps = [Statement(sql, (now, game_id), check=bool(posts)), *queue_posts(posts, now)]
+        # nobody sits in it any more (the index of who sits where names active games only)
+        gone = Statement("DELETE FROM game_players WHERE game_id = ?", (game_id,))
         try:
-            (changed, *ids) = await self.write(steps)
+            (changed, *ids, _) = await self.write([*steps, gone])
         except StaleGame:
             return False
         number_posts(posts, steps[1:], ids)
@@ -279,6 +287,8 @@ class Storage(
                 check=True,
             )
         ]
+        seated = players_steps(game)  # who sits in it, when that changed
+        steps += seated
         if move is not None:
             steps.append(
                 Statement(
@@ -318,6 +328,8 @@ class Storage(
         ids = (await self.write([*steps, *queued]))[len(steps) :]
         number_posts(game.outbox, queued, ids)
         game.stored_version = game.version
+        if seated:
+            game.stored_players = players_of(game)
 
     async def move_count(self, game_id: int) -> int:
         """How many moves the log holds for a game."""
@@ -772,12 +784,17 @@ CONVERSATION_GAMES = (
 
 
 def game_steps(game: Game, now: float) -> list[Statement]:
-    """The statements that store a new game (the first returns its id) and its mirrors."""
+    """The statements that store a new game (the first returns its id), its mirrors and
+    who sits in it."""
     values = game_values(game)
     columns = ", ".join(values) + ", created_at, updated_at"
     marks = ", ".join("?" for _ in range(len(values) + 2))
     sql = f"INSERT INTO games ({columns}) VALUES ({marks}) RETURNING id"
-    return [Statement(sql, [*values.values(), now, now], returning=True), *mirror_steps(game)]
+    return [
+        Statement(sql, [*values.values(), now, now], returning=True),
+        *mirror_steps(game),
+        *new_players_steps(game),
+    ]
 
 
 def mirror_steps(game: Game) -> list[Statement]:

@@ -48,6 +48,8 @@ FORGET: tuple[str, ...] = (
     "DELETE FROM ladder_recent WHERE other_id = ?",
     "DELETE FROM ladder_abandons WHERE user_id = ?",
     "DELETE FROM table_talk WHERE user_id = ?",  # their mute and when they last spoke
+    "DELETE FROM game_players WHERE user_id = ?",  # the games they sit in
+    "DELETE FROM notice_prefs WHERE user_id = ?",  # their notice settings and vacation
 )
 
 

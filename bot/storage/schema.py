@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from bot.storage.players import players_build_step
 from bot.storage.rating_writes import global_build_step
 from bot.storage.sql import Computed
 
@@ -440,23 +441,63 @@ MIGRATIONS: tuple[str, ...] = (
         said_at     REAL
     );
     """,
+    # version 20: who sits where: one row per person seated in an active game (a lobby or
+    # a match in play), written in the transaction of the game's save whenever its seats
+    # or status change and deleted when it ends, so ``/kasino games`` reads a person's
+    # games everywhere (servers, DMs, group DMs, the ladder) from one index; COMPUTED[20]
+    # fills it for the games already active
+    """
+    CREATE TABLE game_players (
+        user_id     INTEGER NOT NULL,
+        game_id     INTEGER NOT NULL REFERENCES games(id),
+        PRIMARY KEY (user_id, game_id)
+    );
+    CREATE INDEX game_players_game ON game_players(game_id);
+    """,
+    # version 21: each person's notice settings for correspondence games
+    # (bot.correspondence.prefs, bot.storage.notices), only for people who changed
+    # something: how they are told of their turn, their zone, quiet hours and digest hour
+    # (local), whether Discord refused the bot's DM, their vacation, when their last daily
+    # digest went and in which language (their client's when they last chose)
+    """
+    CREATE TABLE notice_prefs (
+        user_id         INTEGER NOT NULL PRIMARY KEY,
+        how             TEXT    NOT NULL DEFAULT 'mention',
+        tz              TEXT    NOT NULL DEFAULT 'UTC',
+        quiet_start     INTEGER,
+        quiet_end       INTEGER,
+        digest_hour     INTEGER NOT NULL DEFAULT 18,
+        dm_refused      INTEGER NOT NULL DEFAULT 0,
+        away_until      REAL,
+        away_month      TEXT,
+        away_days       INTEGER NOT NULL DEFAULT 0,
+        digest_sent_at  REAL,
+        locale          TEXT,
+        updated_at      REAL    NOT NULL
+    );
+    """,
 )
 
 # Steps of a migration computed in Python, run in its transaction after its statements
-# (by the migration's number): the global ratings of the matches stored before them.
-COMPUTED: dict[int, Callable[[], list[Computed]]] = {15: lambda: [global_build_step()]}
+# (by the migration's number): the global ratings of the matches stored before them; who
+# sits in the games active before the index of seats.
+COMPUTED: dict[int, Callable[[], list[Computed]]] = {
+    15: lambda: [global_build_step()],
+    20: lambda: [players_build_step()],
+}
 
 # The tables in the order a copy must fill them (a move or a result names its game), and the
 # tables whose ``id`` is generated (PostgreSQL's counter must move past copied ids).
 TABLES: tuple[str, ...] = (
-    "games", "moves", "results", "meta", "guild_settings", "outbox", "deck_styles", "stages",
+    "games", "game_players", "moves", "results", "meta", "guild_settings", "outbox",
+    "deck_styles", "stages",
     "ratings", "rating_changes",
     "finished", "finished_players", "forgotten",
     "analyses",
     "puzzle_days", "puzzle_attempts", "lesson_progress",
     "tournaments", "tournament_entrants", "tournament_tables", "tournament_places",
     "ladder_queue", "ladder_blocks", "ladder_recent", "ladder_abandons", "ladder_off",
-    "table_talk",
+    "table_talk", "notice_prefs",
 )  # fmt: skip
 ID_TABLES: tuple[str, ...] = (
     "games", "moves", "results", "outbox", "rating_changes", "forgotten",

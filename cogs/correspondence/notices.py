@@ -28,6 +28,8 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.correspondence.prefs import DIGEST, DM, MENTION, away_at
+from bot.correspondence.quiet import quiet_at, quiet_ends, quiet_starts
 from bot.games import GameService
 from bot.i18n import Lang
 from bot.models import Game, Status, Timer
@@ -36,39 +38,41 @@ from bot.stages import Stage, stages_of
 from bot.timers import now
 from cogs.common import stage_url
 from cogs.components import KasinoButton
+from cogs.correspondence.prefs import Prefs
 from cogs.play.table import TableFlow
 
 log = logging.getLogger(__name__)
 
-MENTION, DM, NONE, DIGEST = "mention", "dm", "none", "digest"
-
-# A person's way of being told (``how``), and the end of the quiet period a moment is in
-# (``None``: not quiet) or its start: answered from the settings kept in memory.
-HowOf = Callable[[int], str]
-QuietUntil = Callable[[int, float], float | None]
-QuietFrom = Callable[[int, float], float | None]
 SendDm = Callable[..., Awaitable[bool]]
 
 
 class TurnNotices:
-    """The notice and warning steps of correspondence turns (inside the game's session)."""
+    """The notice and warning steps of correspondence turns (inside the game's session),
+    each person told as their settings (``prefs``, kept in memory) say."""
 
-    def __init__(
-        self,
-        games: GameService,
-        table: TableFlow,
-        *,
-        how_of: HowOf = lambda user_id: MENTION,
-        quiet_until: QuietUntil = lambda user_id, at: None,
-        quiet_from: QuietFrom = lambda user_id, at: None,
-        send_dm: SendDm | None = None,
-    ) -> None:
+    def __init__(self, games: GameService, table: TableFlow, prefs: Prefs, send_dm: SendDm) -> None:
         self.games = games
         self.table = table
-        self.how_of = how_of
-        self.quiet_until = quiet_until
-        self.quiet_from = quiet_from
+        self.prefs = prefs
         self.send_dm = send_dm
+
+    def how_of(self, user_id: int) -> str:
+        """How a person is told now (a refused DM's: the mention)."""
+        return self.prefs.of(user_id).told_by
+
+    def quiet_until(self, user_id: int, at: float) -> float | None:
+        """The end of the person's quiet period ``at`` is in (``None``: not quiet)."""
+        prefs = self.prefs.of(user_id)
+        return quiet_ends(prefs, at) if quiet_at(prefs, at) else None
+
+    def quiet_from(self, user_id: int, at: float) -> float | None:
+        """The start of the person's quiet period ``at`` is in (``None``: not quiet)."""
+        return quiet_starts(self.prefs.of(user_id), at)
+
+    def away_until(self, user_id: int) -> float | None:
+        """Until when the person is on vacation (``None``: they are not)."""
+        prefs = self.prefs.of(user_id)
+        return prefs.away_until if away_at(prefs, now()) else None
 
     def in_table(self, user_id: int, at: float) -> bool:
         """Whether a fresh table's ping is the person's notice now (they chose mentions
@@ -126,6 +130,28 @@ class TurnNotices:
         self.games.clock_step(game, warned=True)
         await self.games.save(game)
 
+    async def away(self, user_id: int, shift: float, keep_clock: Callable[[Game], None]) -> int:
+        """A person's vacation began (``shift`` seconds later) or ended early (earlier):
+        every running correspondence turn of theirs moves by it, its table posted fresh
+        to say until when; ``keep_clock`` keeps each game's new deadline in the process
+        of its shard. Returns how many turns moved."""
+        moved = 0
+        for listed in await self.games.storage.person_games(user_id):
+            async with self.games.session(listed.id) as game:
+                if game is None or not game.options.correspondence:
+                    continue
+                if game.status is not Status.PLAYING or game.extra.get("paused"):
+                    continue
+                if game.seats[game.match.round.to_move].user_id != user_id:
+                    continue
+                if not self.games.shift_clock(game, shift):
+                    continue
+                self.table.announce(game)
+                await self.games.save(game)
+            keep_clock(game)
+            moved += 1
+        return moved
+
     def _warn_before_quiet(self, game: Game, user: int) -> None:
         """A warning that would fall in the mover's quiet hours comes before they begin."""
         clock = game.extra.get("clock") or {}
@@ -148,8 +174,6 @@ class TurnNotices:
 
     async def _dm(self, game: Game, seat: int, user: int, *, warning: bool) -> bool:
         """Send the notice as a DM; ``False`` when Discord refused it."""
-        if self.send_dm is None:
-            return False
         stage = next((s for s in stages_of(game) if seat in s.seats), stages_of(game)[0])
         t = self.table.lang(game, stage)
         embed = notice_embed(game, seat, stage, warning=warning, t=t)

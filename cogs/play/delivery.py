@@ -22,9 +22,10 @@ from typing import Any
 
 import discord
 
-from bot.stages import Courier
+from bot.models import Game
+from bot.stages import Courier, by_interaction, stage_at
 from bot.storage import Outgoing
-from cogs.play.clock import GameClock
+from cogs.play.clock import CATCH_UP_STEPS, GameClock
 from cogs.play.couriers import ClickCourier, courier_for
 from cogs.play.outbox import NOTICE, Outbox
 
@@ -87,3 +88,27 @@ class Delivery:
             await self.clock.catch_up(interaction.channel_id, computers=True)
         finally:
             await self.courier.carry(interaction)
+
+    async def before_elsewhere(self, interaction: discord.Interaction, game: Game) -> bool:
+        """A click on a game reached only through clicks, made in another place (a seated
+        player's hand from ``/kasino games`` or a DM): inside the game's session, what
+        time has run out is applied first, as a click at its table would (a late move is
+        then out of date); ``True`` for such a click. What it shows waits in the outbox
+        for a click at the game's own table: this click carries only its own channel's
+        posts (:meth:`after_click`)."""
+        if not by_interaction(game.extra) or stage_at(game, interaction.channel_id):
+            return False
+        await self._catch_up(game, computers=False)
+        return True
+
+    async def after_elsewhere(self, game: Game) -> None:
+        """After such a click is answered (still in the game's session): the computers
+        move and the next round is dealt, so the person's next turn can be played from
+        where they are too."""
+        await self._catch_up(game, computers=True)
+
+    async def _catch_up(self, game: Game, *, computers: bool) -> None:
+        for _ in range(CATCH_UP_STEPS):
+            if not self.clock.due(game, computers=computers):
+                return
+            await self.clock.apply(game)

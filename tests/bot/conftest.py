@@ -15,6 +15,7 @@ from bot import timers
 from bot.card_emojis import wanted_names
 from bot.client import KasinoBot
 from bot.config import Config
+from tests.bot.dm_refusals import DMRefusals, dm_refusals
 from tests.bot.kasino_harness import DiscordNonces, Harness, remember_nonces, settle_defaults
 from tests.bot.user_installs import UserInstalls, user_installs
 
@@ -84,6 +85,18 @@ def discord_user_installs(monkeypatch: pytest.MonkeyPatch) -> UserInstalls:
     and group DMs and servers without the bot can be made, where the bot may only answer
     interactions."""
     return user_installs(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def discord_dm_refusals(
+    monkeypatch: pytest.MonkeyPatch,
+    discord_nonces: DiscordNonces,
+    discord_user_installs: UserInstalls,
+) -> DMRefusals:
+    """Every bot test runs against a Discord that refuses a DM to a person who closed
+    their DMs or shares no server with the bot (403, 50007), which SimCord does not
+    (``dm_refusals.DMRefusals``); installed after the nonces' check, so outside it."""
+    return dm_refusals(monkeypatch, discord_user_installs)
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ import simcord
 from simcord.actors import UserHandle
 
 from tests.bot.kasino_harness import Harness, cid, components, custom_ids, select_options
+from tests.bot.test_play_anywhere import PlaceTable
 from tests.bot.user_installs import Place, no_channel_calls
 from tests.dbrows import execute, query
 
@@ -110,6 +111,7 @@ async def test_every_command_answers_here(harness: Harness, where: str) -> None:
             "profile": await me.slash("kasino profile", member=olle),
             "versus": await me.slash("kasino versus", member=olle),
             "history": await me.slash("kasino history"),
+            "games": await me.slash("kasino games"),
             "export": await me.slash("kasino export", game=1),
             "scores": await me.slash("kasino scores"),
             "global": await me.slash("kasino scores", scope="global"),
@@ -139,11 +141,13 @@ async def test_every_command_answers_here(harness: Harness, where: str) -> None:
     assert "four colours" in texts["my deck"]
     assert "Your own deck" in texts["server deck"]
     assert "Forget me?" in texts["forget-me"]
+    assert "You are not in any game right now" in texts["games"]
     assert ("There is no server here" in texts["help"]) is no_server
     assert ("The bot is not a member here" in texts["help"]) is not no_server
     for name in ("board", "tournament", "standings", "drop"):
         assert TOURNAMENTS in texts[name], name
-    private = {"learn", "puzzle", "rules", "help", "profile", "versus", "history", "export"}
+    private = {"learn", "puzzle", "rules", "help", "profile", "versus", "history", "export",
+               "games"}  # fmt: skip
     if where == "forced":  # Discord makes every answer private there
         private = set(answers)
     assert {name for name, answer in answers.items() if answer.ephemeral} >= private
@@ -342,3 +346,25 @@ async def test_lesson_and_puzzle_menus_answer_here(harness: Harness, where: str)
             value = menu["options"][0]["value"]
             chosen = await me.select(shown, [value], custom_id=menu["custom_id"])
             assert chosen.response.ephemeral and chosen.response.content != before, command
+
+
+@pytest.mark.parametrize("where", PLACES)
+async def test_ones_games_and_a_hand_from_here(harness: Harness, where: str) -> None:
+    """``/kasino games`` here lists Sara's match of a group DM (reached only through
+    clicks), and its hand opens here with its menus, through the interaction only; the
+    table there waits for a click there."""
+    env = harness.env
+    sara, olle = env.create_user("sara"), env.create_user("olle")
+    me = person_in(harness, where, sara, olle)
+    table = PlaceTable(harness, harness.group_dm(sara, env.create_user("pia")))
+    game = await table.open_game(table.place.member(sara), computer="easy")
+    installs = harness.installs
+    assert installs is not None
+    with no_channel_calls(installs):
+        listing = await me.slash("kasino games")
+        assert listing.ephemeral or where == "forced"
+        assert f"#{game.id}" in said(listing) and "group DM" in said(listing)
+        opened = await me.click(listing.response, custom_id=cid(listing.response, "k:hand:"))
+        assert opened.ephemeral and "Your hand" in (opened.response.content or "")
+        if game.match.round.to_move == game.seat_of(sara.id):
+            assert any(c.startswith("k:card:") for c in custom_ids(opened.response))

@@ -210,3 +210,44 @@ async def test_a_team_game_warns_the_partner_too(harness: Harness) -> None:
     assert f"<@{partner.user_id}>" in warning[0].content
     others = [s for i, s in enumerate(game.seats) if i not in (mover, (mover + 2) % 4)]
     assert all(f"<@{s.user_id}>" not in warning[0].content for s in others)
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_vacation_stops_the_clock_and_ending_it_early_starts_it_again(
+    harness: Harness,
+) -> None:
+    """The person to move takes two days off: their turn's end moves two days later and a
+    fresh table says until when; the day they had passes without a loss; back early, the
+    turn's end moves back by the days not used, and then the clock runs out."""
+    game = await harness.start_game(pace="1d")
+    mover = harness.member(int(game.seats[game.match.round.to_move].user_id))
+    ends = game.extra["clock"]["ends"]
+    await harness.env.advance_time(HOUR)
+    away = await harness.slash(mover, "kasino vacation", days=2)
+    assert away.ephemeral and "You are away until" in away.response.content
+    assert game.extra["clock"]["ends"] == pytest.approx(ends + 2 * DAY)
+    table = harness.table_message(game)
+    assert "on vacation until" in str(table.embeds[0].to_dict())
+    assert f"<@{mover.id}>" not in (table.content or "")  # told once a turn: no new ping
+    await harness.env.advance_time(DAY)
+    assert game.status is Status.PLAYING  # the day they had is gone, the clock stood still
+    back = await harness.slash(mover, "kasino vacation", days=0)
+    assert "Welcome back" in back.response.content
+    left = game.extra["clock"]["ends"] - harness.env.now().timestamp()
+    assert left == pytest.approx(DAY - HOUR, abs=60)  # what was left when they went away
+    assert "on vacation" not in str(harness.table_message(game).embeds[0].to_dict())
+    await harness.env.advance_time(left + 1)
+    assert game.status is Status.ABANDONED and game.extra["lost_on_time"] is not None
+
+
+@pytest.mark.usefixtures("virtual_waits")
+async def test_a_turn_that_begins_during_a_vacation_starts_when_it_ends(
+    harness: Harness,
+) -> None:
+    game = await harness.start_game(pace="12h")
+    other = harness.member(int(game.seats[1 - game.match.round.to_move].user_id))
+    await harness.slash(other, "kasino vacation", days=1)
+    await harness.play_move(game, pace=0)
+    clock = game.extra["clock"]
+    assert clock["away"] == pytest.approx(harness.env.now().timestamp() + DAY, abs=60)
+    assert clock["ends"] == pytest.approx(clock["away"] + PACES["12h"])

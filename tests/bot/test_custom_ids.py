@@ -250,6 +250,23 @@ def test_tournament_board_pages_are_strict() -> None:
             parse_click(forged, values)
 
 
+def test_pages_of_ones_games_are_strict() -> None:
+    """``/kasino games``'s pages (issue 43): one plain page number, no values."""
+    assert parse_click(custom_id("games", 2)) == Click("games", page=2)
+    for forged, values in [
+        ("k:games:0", None),
+        ("k:games:1001", None),
+        ("k:games:01", None),
+        ("k:games", None),
+        ("k:games:1:2", None),
+        ("k:games:-1", None),
+        ("k:games:٣", None),
+        ("k:games:2", ["1"]),
+    ]:
+        with pytest.raises(BadComponent):
+            parse_click(forged, values)
+
+
 def test_global_board_pages_are_strict() -> None:
     page = parse_click(custom_id("gscores", "mulle", 4, "c")).scores
     assert page == ScoresPage("mulle", None, 4, True, rating=True, everywhere=True)

@@ -145,13 +145,15 @@ def as_version_14(target: Path | str) -> None:
         f" FROM rating_changes WHERE guild_id <> {GLOBAL} ORDER BY id",
         "DROP TABLE rating_changes",
         "ALTER TABLE rating_changes_old RENAME TO rating_changes",
-        # what versions 16 to 19 add, which a version-14 database has not yet
+        # what versions 16 and later add, which a version-14 database has not yet
         "DROP INDEX outbox_courier",
         "ALTER TABLE outbox DROP COLUMN courier",
         "DROP TABLE stages",
         "DROP INDEX games_channel",
         *(f"DROP TABLE ladder_{name}" for name in ("queue", "blocks", "recent", "abandons", "off")),
         "DROP TABLE table_talk",
+        "DROP TABLE game_players",
+        "DROP TABLE notice_prefs",
     ]
     for sql in old:
         execute(target, for_postgres(sql) if is_postgres(target) else sql)

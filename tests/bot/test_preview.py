@@ -279,3 +279,33 @@ async def test_the_preview_shows_a_ladder_match_at_both_tables(
             assert (Preview._prepare_action, Preview._open_page) == untouched
     finally:
         await bot.close_storage()
+
+
+async def test_the_preview_gives_anna_games_everywhere(tmp_path: Path) -> None:
+    """``--place games``: Anna has a live match in ``#cards``, one of 3 days a move in
+    another server and a lobby in her DM, which ``/kasino games`` lists; ``#kasino``
+    stays free for one more."""
+    from bot.preview import MEMBERS
+    from bot.preview_places import LADDER_SERVER_NAME, place_for, seed_games
+
+    config = Config(token=None, db_path=tmp_path / "kasino.db", card_faces=False)
+    bot = KasinoBot(config, seed=20240607)
+    try:
+        async with simcord.run(bot, check_errors=False) as env:
+            guild = env.create_guild("Kasino Preview")
+            here = guild.create_text_channel("kasino")
+            users = [env.create_user(name.lower(), global_name=name) for name in MEMBERS]
+            members = [guild.add_member(user) for user in users]
+            await seed_games(bot, env, guild, members)
+            with place_for(env, "games", members, channel=here) as shown:
+                assert shown is None  # the page shows the server's channel
+            games = await bot.storage.person_games(users[0].id)  # type: ignore[union-attr]
+            assert [g.options.pace for g in games] == ["live", "3d", "live"]
+            assert [g.status.value for g in games] == ["playing", "playing", "lobby"]
+            assert games[1].guild_id != guild.id and games[2].guild_id == 0
+            assert LADDER_SERVER_NAME in {g.name for g in env.bot.guilds}
+            listing = await users[0].slash("kasino games")
+            assert listing.ephemeral and listing.response.embeds[0].title == "Your games"
+            assert await bot.get_cog("Kasino").games.active(here.id) is None  # type: ignore[union-attr]
+    finally:
+        await bot.close_storage()

@@ -34,21 +34,21 @@ Discord: tests/benchmarks/shards.py) start one after the other, and the figures 
 The two processes share one interpreter (and its GIL) on this machine: wall-clock figures
 are those of both on one core, an upper bound of two real processes'. Never asserted in
 the tests. Its figures on the development machine (2 cores shared with other work; the
-defaults, seeds 1 and 2, four runs):
+defaults, seeds 1 and 2, five runs):
 
     (a) cog_load 0.03 to 0.07 s a process, 5,000 deadlines each scheduled again (with the
         former Timers, a min() over every deadline at each schedule: 0.24 to 0.25 s, and
         growing with the square of the games); the whole start 1.5 to 1.7 s for the first
         process (the card faces drawn once), 0.06 to 0.09 s for the second; the timers
         hold about 0.7 MiB a process.
-    (b) 30 s with nothing due: 1 ms of CPU each process's loop thread, 3 to 4 ms the whole
-        interpreter (0.01 % of a core); 6 to 16 KiB allocated and kept meanwhile, RSS
-        +0.0 MiB.
-    (c) (with helper games' branch, 1b27166, merged in a scratch copy) person_games for
-        50 games: p50 16.3 to 16.6 ms, p99 53 to 64 ms, max 80 to 86 ms; /kasino games
-        (its first page of 10) p50 18.5 to 19.2 ms, p99 66 to 67 ms, max 69 to 77 ms.
-    (d) 500 warnings due over 30 s: lateness p50 1.0 to 1.1 ms, p99 4.0 to 11.9 ms, max
-        20 to 71 ms; none missed, none more than 1 s late.
+    (b) 30 s with nothing due: 1 ms of CPU each process's loop thread, 3 to 5 ms the whole
+        interpreter (0.01 to 0.02 % of a core); 6 to 16 KiB allocated and kept meanwhile,
+        RSS +0.0 MiB.
+    (c) (three runs with /kasino games) person_games for 50 games: p50 16 to 18 ms, p99 53
+        to 69 ms, max 80 to 86 ms; /kasino games (its first page of 10) p50 18.5 to 19.2
+        ms, p99 66 to 67 ms, max 68 to 77 ms.
+    (d) 500 warnings due over 30 s: lateness p50 1.0 to 1.1 ms, p99 2.7 to 11.9 ms, max
+        5 to 71 ms; none missed, none more than 1 s late.
 """
 
 from __future__ import annotations

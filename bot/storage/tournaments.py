@@ -477,11 +477,12 @@ class TournamentQueries(Queries):
         take them up again after a restart; with ``shards``, only those shards' guilds'.
         Reads no JSON, so one damaged tournament cannot stop the others."""
         theirs, params = of_shards(shards)
+        # sorted here: an ORDER BY id would have SQLite read every tournament ever held in
+        # id order rather than the partial index of the open ones
         rows = await self.fetch(
-            f"SELECT id, deadline FROM tournaments WHERE {OPEN} AND {theirs} ORDER BY id",
-            params,
+            f"SELECT id, deadline FROM tournaments WHERE {OPEN} AND {theirs}", params
         )
-        return [(int(tid), None if at is None else float(at)) for tid, at in rows]
+        return sorted((int(tid), None if at is None else float(at)) for tid, at in rows)
 
     async def table_of_game(self, game_id: int) -> tuple[int, Table] | None:
         """The tournament and table a match is played at, if it is a tournament's."""

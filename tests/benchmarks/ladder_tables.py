@@ -49,19 +49,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import asyncpg
 import simcord
 
-from bot import timers
 from bot.client import make_bot
 from bot.config import Config
 from bot.ladder import WIDEST_AFTER
 from bot.records.ratings import GLOBAL, PEOPLE, SCALE, START
+from tests.benchmarks.shards import (
+    ENVS,
+    SHARDS,
+    distinct_ids,
+    on_server,
+    quantile,
+    run_processes,
+    virtual_waits,
+)
 from tests.pg_server import fresh_database
 
-SHARDS = 2
 STEP = 1.0  # virtual seconds the two processes step their clocks by, together
 AFTER = WIDEST_AFTER + 60.0  # virtual seconds run after the last queueing
-DAY_MS = 86_400_000
-
-ENVS: dict[asyncio.AbstractEventLoop, simcord.Env] = {}
 
 
 @dataclass
@@ -104,44 +108,6 @@ def plan(count: int, servers: int, minutes: float, seed: int) -> list[Person]:
         for n in range(count)
     ]
     return sorted(people, key=lambda p: p.at)
-
-
-def quantile(values: list[float], q: float) -> float:
-    """The ``q`` quantile (nearest rank) of the values (0 for none)."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
-
-
-def virtual_waits() -> None:
-    """The bot's deliberate waits on the virtual clock of the process that waits (as the
-    tests' ``virtual_waits`` fixture, per event loop)."""
-
-    async def pause(seconds: float) -> None:
-        env = ENVS.get(asyncio.get_running_loop())
-        if env is None:
-            await asyncio.sleep(seconds)
-            return
-        await env.external_wait(asyncio.sleep(seconds), reason="the bot's pause")
-
-    def call_later(delay: float, callback: Any) -> asyncio.Task[None]:
-        async def wait() -> None:
-            await pause(delay)
-            callback()
-
-        return asyncio.get_running_loop().create_task(wait(), name="kasino-deadline")
-
-    timers.pause = pause  # type: ignore[assignment]
-    timers.call_later = call_later  # type: ignore[assignment]
-
-
-def distinct_ids(env: simcord.Env) -> None:
-    """Shard 1's Discord hands out ids from a day back: ids unique across the two
-    Discords, while both keep the same calendar (the pool compares their times)."""
-    backend: Any = env.backend
-    allocate = backend._allocate_at  # SimCord's private allocator (pinned version)
-    backend._allocate_at = lambda ms: allocate(ms - DAY_MS)
 
 
 def tables_seen(env: simcord.Env, seen: Seen) -> None:
@@ -231,33 +197,6 @@ async def one_process(
     return seen
 
 
-def run_processes(url: str, people: list[Person]) -> list[Seen]:
-    """Both processes, each a thread with its own event loop; their results."""
-    barrier = threading.Barrier(SHARDS, timeout=600)
-    startup, clocks = threading.Lock(), {}
-    boxes: list[dict[str, Any]] = [{} for _ in range(SHARDS)]
-
-    def target(shard: int) -> None:
-        try:
-            boxes[shard]["seen"] = asyncio.run(
-                one_process(url, shard, people, barrier.wait, startup, clocks)
-            )
-        except BaseException as error:
-            boxes[shard]["error"] = error
-            barrier.abort()
-
-    threads = [threading.Thread(target=target, args=(s,), daemon=True) for s in range(SHARDS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    errors = [b["error"] for b in boxes if "error" in b]
-    errors.sort(key=lambda e: isinstance(e, threading.BrokenBarrierError))
-    if errors:
-        raise errors[0]
-    return [b["seen"] for b in boxes]
-
-
 async def games_of(url: str) -> tuple[list[tuple[list[int], float]], list[int]]:
     """Every game made (its seats' user ids, when it was made: virtual epoch seconds), and
     the ratings of the people who still wait."""
@@ -334,7 +273,9 @@ def run(args: argparse.Namespace, server_url: str) -> None:
     people = plan(args.people, args.servers, args.minutes, args.seed)
     virtual_waits()
     began = time.perf_counter()
-    seen = run_processes(url, people)
+    seen = run_processes(
+        lambda shard, meet, startup, clocks: one_process(url, shard, people, meet, startup, clocks)
+    )
     games, waiting = asyncio.run(games_of(url))
     print(
         f"{args.people} people, {args.servers} servers on {SHARDS} shard processes, queueing"
@@ -351,16 +292,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None, help="postgresql://… (default: a throwaway one)")
     args = parser.parse_args()
-    if args.db:
-        run(args, args.db)
-        return
-    from tests.pg_server import PostgresServer
-
-    server = PostgresServer().start()
-    try:
-        run(args, server.database_url("postgres"))
-    finally:
-        server.stop()
+    on_server(lambda url: run(args, url), args.db)
 
 
 if __name__ == "__main__":

@@ -27,9 +27,9 @@ from bot.storage import Storage
 from bot.timers import Timers, now
 from bot.translator import command_name
 from cogs.common import jump_url
-from cogs.components import KasinoButton
 from cogs.correspondence.notifier import Notifier
 from cogs.correspondence.prefs import Prefs
+from cogs.play.views import hand_button
 
 log = logging.getLogger(__name__)
 
@@ -81,16 +81,7 @@ def digest_message(
     )
     view = discord.ui.View(timeout=None)
     for number, game in enumerate(games[:MOST_BUTTONS], start=1):
-        view.add_item(
-            KasinoButton(
-                "hand",
-                game.id,
-                game.version,
-                label=t("Your hand · {number}", number=number),
-                emoji="🂠",
-                style=discord.ButtonStyle.primary,
-            )
-        )
+        view.add_item(hand_button(game, t("Your hand · {number}", number=number)))
     return embed, view
 
 

@@ -26,6 +26,7 @@ from bot.storage import Storage
 from cogs.common import NOT_MINE, own_view, private, refuse
 from cogs.components import KasinoButton, kasino_ids
 from cogs.play.hands import HandFlow
+from cogs.play.views import hand_button
 
 PAGE_SIZE = 10  # games a page: two rows of hand buttons, one of pages
 NO_GAMES = N_(
@@ -176,8 +177,7 @@ def games_view(items: Sequence[Listed], page: int, t: Lang) -> discord.ui.View:
             continue
         style = discord.ButtonStyle.primary if item.my_turn else discord.ButtonStyle.secondary
         label = t("{number}. Your hand", number=start + n + 1)
-        view.add_item(KasinoButton("hand", game.id, game.version, label=label, style=style,
-                                   emoji="🂠", row=n // 5))  # fmt: skip
+        view.add_item(hand_button(game, label, style, row=n // 5))
     pages = page_count(items)
     if pages > 1:
         view.add_item(KasinoButton("games", max(page - 1, 1), label=t("Previous"),

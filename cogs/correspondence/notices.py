@@ -37,9 +37,9 @@ from bot.render import TABLE_COLOUR, full_time, relative_time, seat_name, varian
 from bot.stages import Stage, stages_of
 from bot.timers import now
 from cogs.common import stage_url
-from cogs.components import KasinoButton
 from cogs.correspondence.prefs import Prefs
 from cogs.play.table import TableFlow
+from cogs.play.views import hand_button
 
 log = logging.getLogger(__name__)
 
@@ -251,15 +251,6 @@ def notice_view(game: Game, stage: Stage, t: Lang) -> discord.ui.View:
     """ "Your hand" (opens it right here, from a fresh click) and a link to the table."""
     view = discord.ui.View(timeout=None)
     if game.status is Status.PLAYING:
-        view.add_item(
-            KasinoButton(
-                "hand",
-                game.id,
-                game.version,
-                label=t("Your hand"),
-                emoji="🂠",
-                style=discord.ButtonStyle.primary,
-            )
-        )
+        view.add_item(hand_button(game, t("Your hand")))
     view.add_item(discord.ui.Button(label=t("Go to the table"), url=stage_url(stage)))
     return view

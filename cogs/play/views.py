@@ -129,6 +129,17 @@ def lobby_view(game: Game, t: Lang = EN) -> discord.ui.View | None:
     return view
 
 
+def hand_button(
+    game: Game,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    row: int | None = None,
+) -> KasinoButton:
+    """ "Your hand" of a game in play (``k:hand:<game>:<version>``): on its table, a DM
+    notice, the digest and ``/kasino games``; it opens the clicker's hand wherever it is."""
+    return KasinoButton("hand", game.id, game.version, label=label, emoji="🂠", style=style, row=row)
+
+
 def check_button(game_id: int, t: Lang = EN, row: int | None = None) -> KasinoButton:
     """ "How to check": what the 🔒 mark means and this game's values, privately."""
     return KasinoButton("check", game_id, label=t("How to check"), emoji="🔒", row=row)
@@ -213,16 +224,7 @@ def add_talk(view: discord.ui.View, game_id: int, t: Lang = EN) -> None:
 def _table_view(game: Game, t: Lang) -> discord.ui.View | None:
     view = _view()
     if game.status is Status.PLAYING:
-        view.add_item(
-            KasinoButton(
-                "hand",
-                game.id,
-                game.version,
-                label=t("Your hand"),
-                emoji="🂠",
-                style=discord.ButtonStyle.primary,
-            )
-        )
+        view.add_item(hand_button(game, t("Your hand")))
         view.add_item(check_button(game.id, t))
         return view
     if game.status is Status.FINISHED:

@@ -104,6 +104,12 @@ def stages_of(game: Any) -> list[Stage]:
     return [home_stage(game), *game.mirrors]
 
 
+def seat_stage(game: Any, seat: int) -> Stage:
+    """Where a seat's player sits: a mirror that has the seat (a ladder match's second
+    table), else the game's own channel."""
+    return next((s for s in game.mirrors if seat in s.seats), None) or home_stage(game)
+
+
 def stage_at(game: Any, channel_id: int | None) -> Stage | None:
     """The stage of a game in a channel (``None``: the game is not shown there)."""
     return next((s for s in stages_of(game) if s.channel_id == channel_id), None)

@@ -23,10 +23,11 @@ from bot.i18n import Lang, lang
 from bot.models import Game
 from bot.nonces import nonce
 from bot.render import TABLE_COLOUR, variant_name
+from bot.stages import seat_stage
 from bot.storage import Storage
 from bot.timers import Timers, now
 from bot.translator import command_name
-from cogs.common import jump_url
+from cogs.common import stage_url
 from cogs.correspondence.notifier import Notifier
 from cogs.correspondence.prefs import Prefs
 from cogs.play.views import hand_button
@@ -66,7 +67,7 @@ def digest_message(
             number=number,
             variant=variant,
             others=discord.utils.escape_markdown(others),
-            link=jump_url(game),
+            link=stage_url(seat_stage(game, game.seat_of(user_id) or 0)),
         )
         ends = deadline_of(game)
         if ends is not None:

@@ -21,9 +21,9 @@ import discord
 from bot.i18n import N_, Lang
 from bot.models import PACE_NAMES, Game, Status
 from bot.render import variant_name
-from bot.stages import Courier, Stage, stages_of
+from bot.stages import Courier, seat_stage
 from bot.storage import Storage
-from cogs.common import NOT_MINE, own_view, private, refuse
+from cogs.common import NOT_MINE, own_view, private, refuse, stage_url
 from cogs.components import KasinoButton, kasino_ids
 from cogs.play.hands import HandFlow
 from cogs.play.views import hand_button
@@ -78,23 +78,10 @@ def clock_of(game: Game) -> float | None:
     return game.deadline
 
 
-def my_stage(game: Game, seat: int) -> Stage:
-    """Where the seat's player sits: a ladder match's second table for its seats, else
-    the game's own channel."""
-    stages = stages_of(game)
-    return next((s for s in stages[1:] if seat in s.seats), stages[0])
-
-
-def stage_url(stage: Stage) -> str:
-    """A link to a stage's table message (or its channel)."""
-    base = f"https://discord.com/channels/{stage.guild_id or '@me'}/{stage.channel_id}"
-    return f"{base}/{stage.message_id}" if stage.message_id else base
-
-
 def where_text(game: Game, seat: int, t: Lang, server_name: Callable[[int], str | None]) -> str:
     """Where the game is, as a link to the person's table: the server's name (when the
     bot is in it), "a server", "DM" or "group DM"; a ladder match says so."""
-    stage = my_stage(game, seat)
+    stage = seat_stage(game, seat)
     if stage.guild_id:
         place = server_name(stage.guild_id) or t("a server")
     elif stage.courier is Courier.INTERACTION:

@@ -34,7 +34,7 @@ from bot.games import GameService
 from bot.i18n import Lang
 from bot.models import Game, Status, Timer
 from bot.render import TABLE_COLOUR, full_time, relative_time, seat_name, variant_name
-from bot.stages import Stage, stages_of
+from bot.stages import Stage, seat_stage, stages_of
 from bot.timers import now
 from cogs.common import stage_url
 from cogs.correspondence.prefs import Prefs
@@ -174,7 +174,7 @@ class TurnNotices:
 
     async def _dm(self, game: Game, seat: int, user: int, *, warning: bool) -> bool:
         """Send the notice as a DM; ``False`` when Discord refused it."""
-        stage = next((s for s in stages_of(game) if seat in s.seats), stages_of(game)[0])
+        stage = seat_stage(game, seat)
         t = self.table.lang(game, stage)
         embed = notice_embed(game, seat, stage, warning=warning, t=t)
         view = notice_view(game, stage, t)

@@ -44,7 +44,8 @@ from bot.timers import now
 from cogs.common import CANNOT_POST, NOT_MINE, may_post_tables, private, refuse
 from cogs.components import KasinoButton
 from cogs.play.couriers import courier_for
-from cogs.play.table import EDITABLE_FOR, TableFlow
+from cogs.play.outbox import editable
+from cogs.play.table import TableFlow
 
 log = logging.getLogger(__name__)
 
@@ -153,8 +154,8 @@ class LadderFlow:
         shards = self.bot_shards()
         if old.message_id is None or (shards is not None and not shards.owns(old.guild_id)):
             return
-        if not editable(old):
-            return
+        if not editable(old.message_id):
+            return  # an hour old: left as it is
         t = self.table.languages.server(old.guild_id, old.locale)
         said = t("{name} queued again: this wait is over.", name=old.name)
         channel = self.bot.get_partial_messageable(old.channel_id, guild_id=old.guild_id)
@@ -245,7 +246,7 @@ class LadderFlow:
         place in the queue goes, and their waiting message says why (queued with the
         game's next save, which the caller makes)."""
         left = await self.storage.leave_ladder(user_id)
-        if left is None or left.message_id is None or not editable(left):
+        if left is None or left.message_id is None:
             return
         courier = Courier.parse(left.courier)
         stage = Stage(left.guild_id, left.channel_id, courier, locale=left.locale)
@@ -300,8 +301,10 @@ class LadderFlow:
         self._counted = counts
         shown = 0
         for entry in await self.storage.ladder_entries(self.bot_shards()):
-            if entry.message_id is None or shown >= RECOUNT_MOST or not editable(entry):
+            if entry.message_id is None or shown >= RECOUNT_MOST:
                 continue
+            if not editable(entry.message_id):
+                continue  # an hour old: left as it is (its counts of then)
             shown += 1
             await self._redraw(entry, computer=entry.offered_at is not None, counts=counts)
 
@@ -464,8 +467,8 @@ class LadderFlow:
 
     def _paired(self, game: Game, entry: QueueEntry, names: list[str]) -> None:
         """Queue the edit of an entry's waiting message: paired, with whom."""
-        if entry.message_id is None or not editable(entry):
-            return  # an hour old: left as it is (the table below says it all)
+        if entry.message_id is None:
+            return
         stage = next(s for s in stages_of(game) if s.channel_id == entry.channel_id)
         t = self.table.lang(game, stage)
         embed = discord.Embed(
@@ -476,13 +479,6 @@ class LadderFlow:
             )
         )
         self.table.post(game, stage, embeds=[embed], edit=entry.message_id)
-
-
-def editable(entry: QueueEntry) -> bool:
-    """Whether an entry's waiting message may still be edited: made less than an hour
-    ago (Discord caps edits of older messages: cogs.play.table.EDITABLE_FOR). A wait of a
-    correspondence pool can be longer; its message then stays as it was."""
-    return now() - entry.joined_at <= EDITABLE_FOR
 
 
 def _mirrors(group: tuple[QueueEntry, ...], home: QueueEntry) -> list[Stage]:

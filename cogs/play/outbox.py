@@ -203,6 +203,21 @@ TablePosted = Callable[[int, int, int | None, int | None], Awaitable[Iterable[in
 PostDone = Callable[[int], Awaitable[None]]
 
 
+# A message of the bot's is edited only this long after it was made: Discord caps the
+# edits of messages older than an hour (error 30046, "Maximum number of edits to messages
+# older than 1 hour reached", its number undocumented), and a correspondence game or a
+# wait in its pool lasts days. Nothing waits on such an edit: what changes later is said
+# in a fresh message (a game's latest table is always one).
+EDITABLE_FOR = 3600 - 60
+
+
+def editable(message_id: int) -> bool:
+    """Whether a message (by its id, which holds the moment Discord made it) is young
+    enough to edit: told by the clock of the process that edits it."""
+    made = discord.utils.snowflake_time(message_id).timestamp()
+    return now() - made <= EDITABLE_FOR
+
+
 class Outbox:
     """The channel posting of every game; see the module docstring."""
 
@@ -377,7 +392,11 @@ class Outbox:
 
     @staticmethod
     async def _edit(channel: discord.PartialMessageable, post: Post) -> None:
-        """Change a message of the bot's (its view is replaced, or removed)."""
+        """Change a message of the bot's (its view is replaced, or removed); one made an
+        hour ago or more is left as it is (:func:`editable`)."""
+        if not editable(int(post.edit or 0)):
+            log.info("game %s: an hour-old message is left as it is", post.game_id)
+            return
         with contextlib.suppress(discord.NotFound):  # deleted meanwhile: nothing to say
             await channel.get_partial_message(int(post.edit or 0)).edit(
                 content=post.content, embeds=post.embeds, view=post.view

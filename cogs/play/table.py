@@ -59,12 +59,6 @@ def built_hand_view(game: Game, *, seat: int, ink: CardInk, t: Lang) -> discord.
     return hand_view(game, seat, ink, t)
 
 
-# A message of the bot's is edited only this long after it was made: Discord caps the
-# edits of messages older than an hour (error 30046, its number undocumented), and a
-# correspondence game runs for days. Every later change is a fresh message instead.
-EDITABLE_FOR = 3600 - 60
-
-
 class TableFlow:
     """Queues a game's public messages and follows its players' hand views."""
 
@@ -230,8 +224,6 @@ class TableFlow:
     def lobby_ended(self, game: Game) -> None:
         """The game's lobby (kept above its tables) says how the game ended, buttons gone."""
         lobby = game.extra.get("lobby_id") if game.match is not None else game.message_id
-        if now() - game.created_at > EDITABLE_FOR:
-            return  # Discord caps edits of hour-old messages (30046): nothing waits on it
         if isinstance(lobby, int) and not game.status.active:
             self.post(game, embeds=[lobby_embed(game, self.lang(game))], edit=lobby)
 

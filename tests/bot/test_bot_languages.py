@@ -291,7 +291,7 @@ async def test_command_localizations_are_registered(harness: Harness) -> None:
     assert set(subcommands) == {
         "new", "hand", "scores", "rules", "stop", "language", "deck", "forget-me", "profile",
         "versus", "history", "export", "help", "puzzle", "learn",
-        "tournaments", "tournament", "queue", "block", "ladder", "settings", "vacation",
+        "tournaments", "tournament", "queue", "block", "ladder", "settings", "vacation", "games",
     }  # fmt: skip
     expected = {"new": ("ny", "uusi"), "rules": ("regler", "säännöt"), "hand": ("hand", "käsi")}
     for name, (swedish, finnish) in expected.items():

@@ -269,6 +269,9 @@ class SettingsFlow:
         except VacationRefused as refused:
             await tell(interaction, self._refusal(refused.reason, current, days, at, t))
             return
+        # the person's running turns move before the answer (a table each, posted fresh):
+        # answered by a follow-up, however many there are
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.prefs.save(user_id, changed.replace(locale=code_of(interaction.locale)))
         moved = self.on_away(user_id, shift)
         if moved is not None:

@@ -68,6 +68,15 @@ def next_step(clock: dict[str, Any], at: float) -> tuple[float, Timer]:
     return ends, Timer.LATE
 
 
+def turn_ends(game: Any) -> float | None:
+    """When the running turn's clock runs out: a correspondence turn's end, else the
+    game's next deadline (a live turn's reminder or safe move)."""
+    clock = game.extra.get("clock")
+    if valid(clock):
+        return float(clock["ends"])
+    return game.deadline
+
+
 def valid(clock: object) -> bool:
     """Whether a saved clock has what :func:`next_step` reads (a damaged one is replaced)."""
     if not isinstance(clock, dict):

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.correspondence.prefs import HOWS, MENTION, NoticePrefs
-from bot.models import Game, Status
-from bot.storage.records import CorruptGame, StaleGame
-from bot.storage.sql import Queries, Statement, seat_list
+from bot.models import Game
+from bot.storage.records import StaleGame
+from bot.storage.sql import Queries, Statement
 
 _COLUMNS = (
     "user_id, how, tz, quiet_start, quiet_end, digest_hour, dm_refused, away_until,"
@@ -126,21 +126,9 @@ class NoticeQueries(Queries):
     async def games_waiting_for(self, user_id: int) -> list[Game]:
         """The running correspondence games in which it is the person's move, oldest
         first (a damaged row is left out: its own flows close it)."""
-        rows = await self.fetch(
-            "SELECT id, seats FROM games WHERE status = ? AND seats LIKE ? ORDER BY id",
-            (Status.PLAYING.value, f"%{int(user_id)}%"),
-        )
-        waiting = []
-        for game_id, seats in rows:
-            if not any(seat.get("user_id") == user_id for seat in seat_list(seats)):
-                continue
-            try:
-                game = await self.get_game(int(game_id))  # type: ignore[attr-defined]
-            except CorruptGame:
-                continue
-            if game is not None and _to_move(game) == user_id:
-                waiting.append(game)
-        return waiting
+        # the index of who sits where (bot.storage.players), not a scan of every game
+        games = await self.person_games(user_id)  # type: ignore[attr-defined]
+        return [game for game in games if _to_move(game) == user_id]
 
 
 def _to_move(game: Game) -> int | None:

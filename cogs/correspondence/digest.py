@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.correspondence import DIGEST, NoticePrefs, next_digest, quiet_at, quiet_ends
+from bot.correspondence.clock import turn_ends
 from bot.i18n import Lang, lang
 from bot.models import Game
 from bot.nonces import nonce
@@ -37,15 +38,6 @@ log = logging.getLogger(__name__)
 AT_MOST_ONE_IN = 12 * 3600.0  # never two digests within this (a day's, however zones move)
 MOST_BUTTONS = 25  # a message holds 5 rows of 5 buttons
 MOST_LISTED = 25
-
-
-def deadline_of(game: Game) -> float | None:
-    """When the turn is lost on time (the correspondence clock's end), else the game's
-    next deadline."""
-    clock = game.extra.get("clock")
-    if isinstance(clock, dict) and isinstance(clock.get("ends"), int | float):
-        return float(clock["ends"])
-    return game.deadline
 
 
 def digest_message(
@@ -69,7 +61,7 @@ def digest_message(
             others=discord.utils.escape_markdown(others),
             link=stage_url(seat_stage(game, game.seat_of(user_id) or 0)),
         )
-        ends = deadline_of(game)
+        ends = turn_ends(game)
         if ends is not None:
             due = f"<t:{int(ends)}:R>"
             line += " · " + t("your move is due {when}", when=due)

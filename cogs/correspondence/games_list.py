@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.correspondence.clock import turn_ends
 from bot.i18n import N_, Lang
 from bot.models import PACE_NAMES, Game, Status
 from bot.render import variant_name
@@ -64,18 +65,8 @@ def listed(games: Sequence[Game], user_id: int) -> list[Listed]:
             continue
         playing = game.status is Status.PLAYING and game.match is not None
         my_turn = playing and game.match.round.to_move == seat
-        found.append(Listed(game, seat, my_turn, clock_of(game) if playing else None))
+        found.append(Listed(game, seat, my_turn, turn_ends(game) if playing else None))
     return sorted(found, key=lambda item: item.order)
-
-
-def clock_of(game: Game) -> float | None:
-    """When the turn's clock runs out: a correspondence turn's end (``extra["clock"]``),
-    else the game's next deadline."""
-    clock = game.extra.get("clock")
-    ends = clock.get("ends") if isinstance(clock, dict) else None
-    if isinstance(ends, int | float) and not isinstance(ends, bool):
-        return float(ends)
-    return game.deadline
 
 
 def where_text(game: Game, seat: int, t: Lang, server_name: Callable[[int], str | None]) -> str:

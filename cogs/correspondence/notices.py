@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.correspondence.clock import turn_ends
 from bot.correspondence.prefs import DIGEST, DM, MENTION, away_at
 from bot.correspondence.quiet import quiet_at, quiet_ends, quiet_starts
 from bot.games import GameService
@@ -201,8 +202,7 @@ def partners(game: Game, seat: int) -> list[int]:
 def notice_text(game: Game, seats: list[int], *, warning: bool, t: Lang) -> str:
     """The channel's notice: ``🔔 @Anna, your move in game #12: time runs out in 23
     hours.`` or the warning ``⏰ @Anna: 6 hours left to move in game #12 …``."""
-    clock = game.extra.get("clock") or {}
-    when = relative_time(clock.get("ends") or game.deadline or 0)
+    when = relative_time(turn_ends(game) or 0)
     mover = game.match.round.to_move
     people = t.listing(f"<@{int(game.seats[s].user_id or 0)}>" for s in seats)
     if not warning:
@@ -224,8 +224,7 @@ def notice_text(game: Game, seats: list[int], *, warning: bool, t: Lang) -> str:
 
 def notice_embed(game: Game, seat: int, stage: Stage, *, warning: bool, t: Lang) -> discord.Embed:
     """The DM's notice: whose move in which game, against whom, until when."""
-    clock = game.extra.get("clock") or {}
-    ends = int(clock.get("ends") or game.deadline or 0)
+    ends = int(turn_ends(game) or 0)
     variant = variant_name(game.options.variant, t)
     if warning and game.match.round.to_move != seat:
         title = t(

@@ -39,7 +39,7 @@ class GameClock:
         self,
         games: GameService,
         table: TableFlow,
-        turns: Callable[[Game], Awaitable[None]] | None = None,
+        turns: Callable[[Game], Awaitable[None]],
     ) -> None:
         self.games = games
         self.table = table
@@ -65,7 +65,7 @@ class GameClock:
             self.table.timers.schedule(game.id, game.deadline)
         elif game.timer is Timer.COMPUTER:
             await self.computer_turn(game)
-        elif game.timer in CORRESPONDENCE and self.turns is not None:
+        elif game.timer in CORRESPONDENCE:
             await self.turns(game)
         else:
             outcome = await self.games.play_for(game)

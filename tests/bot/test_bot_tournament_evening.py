@@ -293,8 +293,9 @@ async def test_a_sixteen_player_swiss_evening_of_swedish_kasino(harness: Harness
     pairs = [frozenset(tr.table.players) for tr in row.tables]
     assert len(pairs) == 32 == len(set(pairs))
     order = await check_podium(harness, row, lowest_wins=False)
-    # tournament games count on the ratings like any game: four rated matches each, the
-    # one who won all four above the one who lost all four
+    # tournament games count on the ratings like any game: four rated matches each, those
+    # with the most wins above those with the fewest (Swiss pairing may float a 0-3 player
+    # up to a 1-2 one in the last round, so nobody need lose all four)
     storage = harness.cog.games.storage
     guild = harness.guild.id
     mu = {}
@@ -306,9 +307,12 @@ async def test_a_sixteen_player_swiss_evening_of_swedish_kasino(harness: Harness
         mu[user] = rating.mu
     standing = {s.user_id: s for s in final_standings(row.settings, row.entrants,
                                                       results_of(row), seed=row.seed)}  # fmt: skip
-    best = [u for u in people if standing[u].wins == 4]
-    worst = [u for u in people if standing[u].wins == 0]
-    assert best and worst and min(mu[u] for u in best) > max(mu[u] for u in worst)
+    wins = {u: standing[u].wins for u in people}
+    best = [u for u in people if wins[u] == max(wins.values())]
+    worst = [u for u in people if wins[u] == min(wins.values())]
+    # 32 wins among 16: the extremes are two wins apart unless all sixteen won two each
+    assert max(wins.values()) - min(wins.values()) >= 2, wins
+    assert min(mu[u] for u in best) > max(mu[u] for u in worst), (wins, mu)
     # each player's profile lists the evening with their place
     for user in people:
         profile = await harness.slash(harness.member(user), "kasino profile", variant="swedish")

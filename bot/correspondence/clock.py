@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.models import Timer
+from bot.models import Game, Timer
 
 # The warning comes when this share of a turn's time is left (6 hours of a day a move).
 WARN_SHARE = 0.25
@@ -68,7 +68,7 @@ def next_step(clock: dict[str, Any], at: float) -> tuple[float, Timer]:
     return ends, Timer.LATE
 
 
-def turn_ends(game: Any) -> float | None:
+def turn_ends(game: Game) -> float | None:
     """When the running turn's clock runs out: a correspondence turn's end, else the
     game's next deadline (a live turn's reminder or safe move)."""
     clock = game.extra.get("clock")

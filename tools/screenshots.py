@@ -1126,8 +1126,9 @@ class DirectMessages:
         digest = anna.wait(lambda: self.latest(title), 30, "the digest")
         assert isinstance(digest, Locator)
         anna.settled()
-        notice = self.latest(before(me("🔔 Your move in game #{id}", id="\x00")).strip())
-        assert notice is not None, "the turn notice by DM"
+        told = before(me("🔔 Your move in game #{id}", id="\x00")).strip()
+        notice = anna.wait(lambda: self.latest(told), 30, "the turn notice by DM")
+        assert isinstance(notice, Locator)
         anna.shoot("0-notice", notice)
         anna.shoot("1-digest", digest)
         self.bare("/kasino settings")

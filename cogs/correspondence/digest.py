@@ -30,7 +30,7 @@ from bot.timers import Timers, now
 from bot.translator import command_name
 from cogs.common import stage_url
 from cogs.correspondence.notifier import Notifier
-from cogs.correspondence.prefs import Prefs
+from cogs.correspondence.prefs import Prefs, dm_lang
 from cogs.play.views import hand_button
 
 log = logging.getLogger(__name__)
@@ -148,7 +148,7 @@ class Digests:
         games = await self.storage.games_waiting_for(user_id)
         sent = False
         if games:
-            t = lang(prefs.locale) if prefs.locale else lang()
+            t = dm_lang(prefs, lang())
             embed, view = digest_message(games, user_id, t)
             key = nonce(f"digest/{user_id}", int(due))
             sent = await self.notifier.dm(user_id, embed=embed, view=view, nonce=key)

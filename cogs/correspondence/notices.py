@@ -38,7 +38,7 @@ from bot.render import TABLE_COLOUR, full_time, relative_time, seat_name, varian
 from bot.stages import Stage, seat_stage, stages_of
 from bot.timers import now
 from cogs.common import stage_url
-from cogs.correspondence.prefs import Prefs
+from cogs.correspondence.prefs import Prefs, dm_lang
 from cogs.play.table import TableFlow
 from cogs.play.views import hand_button
 
@@ -176,7 +176,7 @@ class TurnNotices:
     async def _dm(self, game: Game, seat: int, user: int, *, warning: bool) -> bool:
         """Send the notice as a DM; ``False`` when Discord refused it."""
         stage = seat_stage(game, seat)
-        t = self.table.lang(game, stage)
+        t = dm_lang(self.prefs.of(user), self.table.lang(game, stage))
         embed = notice_embed(game, seat, stage, warning=warning, t=t)
         view = notice_view(game, stage, t)
         kind = "w" if warning else "n"

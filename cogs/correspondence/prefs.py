@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from bot.correspondence import NoticePrefs
+from bot.i18n import Lang, lang
 from bot.storage import Storage
 from bot.timers import now
 
@@ -97,3 +98,9 @@ class Prefs:
         task = asyncio.get_running_loop().create_task(work)
         self._chores.add(task)
         task.add_done_callback(self._chores.discard)
+
+
+def dm_lang(prefs: NoticePrefs, otherwise: Lang) -> Lang:
+    """The language of a direct message to a person: their client's when they last chose
+    their settings (a DM is theirs alone), else ``otherwise``."""
+    return lang(prefs.locale) if prefs.locale else otherwise

@@ -260,3 +260,21 @@ async def test_a_refused_digest_is_noted_and_said(
     assert said.count("until you open your DMs and choose DM again") == 1
     await harness.env.advance_time(DAY)  # no more tries while refused
     assert discord_dm_refusals.refused == [mover.id]
+
+
+async def test_a_dm_notice_is_in_the_persons_language(
+    harness: Harness, virtual_waits: None
+) -> None:
+    """The turn's DM speaks the language Anna's client had when she chose DMs (Finnish),
+    while the table in the English server stays English."""
+    anna, bjorn = harness.members[:2]
+    for member in (anna, bjorn):
+        await harness.cog.prefs.save(member.id, NoticePrefs(how="dm", locale="fi"))
+    game = await harness.start_game(2, pace="1d")
+    await harness.env.advance_time(60)
+    mover = game.seats[game.match.round.to_move].user_id
+    person = anna if mover == anna.id else bjorn
+    told = [m.embeds[0]["title"] for m in dms(harness, person) if m.embeds]
+    assert told == [f"🔔 Sinun vuorosi pelissä #{game.id}"]
+    table = harness.table_message(game)
+    assert "Swedish Kasino" in str([e.to_dict() for e in table.embeds]), table.embeds

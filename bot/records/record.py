@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import IllegalMove, Match, Move
+from bot.engine.checks import as_score
 from bot.engine.rules import rules_from_dict, rules_to_dict
 from bot.i18n import EN, Lang
 from bot.models import Game, GameOptions, Seat, Status
@@ -363,7 +364,8 @@ class GameRecord:
         if not isinstance(seed, int | float | str) or isinstance(seed, bool):
             raise RecordError('"seed" is a number or text')
         # a known variant's rules, every field written out (none left to a default)
-        if rules_to_dict(rules_from_dict(data["rules"])) != data["rules"]:
+        rules = rules_from_dict(data["rules"])
+        if rules_to_dict(rules) != data["rules"]:
             raise RecordError('"rules" are not a known variant\'s rules, written out whole')
         result = data["result"]
         sealed = data.get("chain") is not None
@@ -395,7 +397,7 @@ class GameRecord:
                 )
                 for m in moves
             ],
-            scores=[_whole(s, "scores") for s in result["scores"]],
+            scores=[_score(s, rules.lowest_wins) for s in result["scores"]],
             winner=None if result["winner"] is None else _whole(result["winner"], "winner"),
             round_scores=list(result.get("round_scores", [])),
             started_at=float(data.get("started_at", 0.0)),
@@ -692,6 +694,16 @@ def _whole(value: object, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise RecordError(f'"{name}" is a whole number, not {value!r}')
     return value
+
+
+def _score(value: object, negative: bool) -> int:
+    """A final score: a whole number, below zero only in a game of penalties (Krypkasino's
+    rewards can take a total there)."""
+    try:
+        return as_score(value, "scores", negative)
+    except ValueError:
+        least = "" if negative else " from 0 up"
+        raise RecordError(f'"scores" are whole numbers{least}, not {value!r}') from None
 
 
 def read(text: str) -> tuple[GameRecord, list[Any]]:

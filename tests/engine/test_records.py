@@ -63,6 +63,19 @@ def test_every_variant_replays_and_verifies(variant: str) -> None:
     assert sum(map(len, middle.game.match.round.hands)) >= 0
 
 
+def test_a_penalty_game_below_zero_reads_and_verifies() -> None:
+    """Krypkasino's reward can take a final score below zero (seed 144 ends [-2, 44]): its
+    record reads and verifies; a game where the highest wins has no such score."""
+    game = played("krypkasino", 144)
+    assert min(game.match.scores) < 0
+    loaded, commitments = read(record_of(game).to_json())
+    assert loaded.scores == game.match.scores and loaded.verify(commitments) == []
+    data = json.loads(record_of(played("swedish", "fixed-seed")).to_json())
+    data["result"]["scores"][0] = -2
+    with pytest.raises(RecordError, match=r'"scores" are whole numbers from 0 up, not -2'):
+        read(json.dumps(data))
+
+
 def test_a_changed_seed_card_or_commitment_fails(tmp_path: Path) -> None:
     record = record_of(played("swedish", "fixed-seed"))
     data = json.loads(record.to_json())

@@ -582,7 +582,7 @@ def _side_field(game: Game, side: int, t: Lang) -> tuple[str, str]:
     if match.rules.lowest_wins:
         value = t(
             "Score **{score}** (limit {target})",
-            score=match.scores[side],
+            score=total(match.scores[side]),
             target=match.rules.target,
         )
         if game.status is Status.PLAYING:
@@ -590,7 +590,9 @@ def _side_field(game: Game, side: int, t: Lang) -> tuple[str, str]:
             value += "\n" + t("This round: {points}", points=signed(taken_so_far(rnd, side)))
     else:
         value = t(
-            "Score **{score}** / {target}", score=match.scores[side], target=match.rules.target
+            "Score **{score}** / {target}",
+            score=total(match.scores[side]),
+            target=match.rules.target,
         )
     value += "\n" + t.ngettext("Captured {n} card", "Captured {n} cards", captured)
     if match.rules.sweeps:  # a count of sweeps that score nothing would only mislead
@@ -605,6 +607,12 @@ def taken_so_far(rnd: Round, side: int) -> int:
     items = rnd.live_items()[side]
     cards = penalty_points(rnd.rules, rnd.side_piles()[side])
     return cards + items["tabbe"] + items["reward"]
+
+
+def total(points: int) -> str:
+    """A score as players read it: ``12``, and below zero (Krypkasino's rewards) ``−2``
+    with a minus sign, as :func:`signed` writes it."""
+    return str(points).replace("-", "−")
 
 
 def signed(points: int) -> str:
@@ -665,7 +673,7 @@ def score_line(game: Game, t: Lang = EN) -> str:
     ``Bjorn **12** · Anna **30** (lowest wins, limit 50)``."""
     match = game.match
     scores = " · ".join(
-        f"{side_name(game, side, t)} **{match.scores[side]}**" for side in side_order(game)
+        f"{side_name(game, side, t)} **{total(match.scores[side])}**" for side in side_order(game)
     )
     if match.rules.lowest_wins:
         return t("{scores} (lowest wins, limit {target})", scores=scores, target=match.rules.target)
@@ -789,18 +797,18 @@ def winner_text(game: Game, t: Lang = EN) -> str:
     winner = match.winner
     if winner is None:
         return t("No winner")
-    others = ", ".join(str(match.scores[i]) for i in side_order(game) if i != winner)
+    others = ", ".join(total(match.scores[i]) for i in side_order(game) if i != winner)
     if match.rules.lowest_wins:
         return t(
             "{name} wins with the lowest total, {score} against {others}",
             name=side_name(game, winner, t),
-            score=match.scores[winner],
+            score=total(match.scores[winner]),
             others=others,
         )
     return t(
         "{name} wins {score} to {others}",
         name=side_name(game, winner, t),
-        score=match.scores[winner],
+        score=total(match.scores[winner]),
         others=others,
     )
 
@@ -930,20 +938,22 @@ def round_summary(
             items = scores[side].items
             lines += [
                 # one form in every game: "Storan (10♦): 6" (a minus sign when it is less)
-                f"{ink.line(item_name(match.rules, k, t))}: {str(v).replace('-', '−')}"
+                f"{ink.line(item_name(match.rules, k, t))}: {total(v)}"
                 for k, v in items.items()
                 if v
             ]
-            lines.append(t("Round: **{total}**", total=scores[side].total))
+            lines.append(t("Round: **{total}**", total=total(scores[side].total)))
         if low:
             match_line = t(
                 "Match: **{score}** (limit {target})",
-                score=match.scores[side],
+                score=total(match.scores[side]),
                 target=match.rules.target,
             )
         else:
             match_line = t(
-                "Match: **{score}** / {target}", score=match.scores[side], target=match.rules.target
+                "Match: **{score}** / {target}",
+                score=total(match.scores[side]),
+                target=match.rules.target,
             )
         lines.append(match_line)
         embed.add_field(name=side_name(game, side, t), value="\n".join(lines), inline=True)
@@ -1035,7 +1045,8 @@ def standings(game: Game, t: Lang = EN) -> str:
     match = game.match
     if match.rules.lowest_wins:
         lines = [
-            f"{side_name(game, side, t)}: **{match.scores[side]}**" for side in side_order(game)
+            f"{side_name(game, side, t)}: **{total(match.scores[side])}**"
+            for side in side_order(game)
         ]
         lines.append(
             t(
@@ -1045,7 +1056,7 @@ def standings(game: Game, t: Lang = EN) -> str:
         )
         return "\n".join(lines)
     return "\n".join(
-        f"{side_name(game, side, t)}: **{match.scores[side]}** / {match.rules.target}"
+        f"{side_name(game, side, t)}: **{total(match.scores[side])}** / {match.rules.target}"
         for side in range(game.sides)
     )
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 from bot.engine import Move, Round
 from bot.i18n import N_, Lang
 from bot.moves import penalty_points
-from bot.render import ITEM_NAMES, KRYP_ITEM_NAMES, item_name, plain, sorted_cards, variant_name
+from bot.render import (
+    ITEM_NAMES,
+    KRYP_ITEM_NAMES,
+    item_name,
+    plain,
+    sorted_cards,
+    total,
+    variant_name,
+)
 from bot.render import cards as cards_text
 from bot.turns import mid_sentence, move_label
 
@@ -126,7 +134,7 @@ def score_words(puzzle: Puzzle, ending: Ending, t: Lang) -> str:
     """How the round ends after a move: ``7–5``, yours first; in Krypkasino ``12–3 in
     penalty points``."""
     side = puzzle.round.side_of(puzzle.seat)
-    mine, theirs = ending.scores[side].total, ending.scores[1 - side].total
+    mine, theirs = total(ending.scores[side].total), total(ending.scores[1 - side].total)
     if puzzle.round.rules.lowest_wins:
         return t("{mine}–{theirs} in penalty points", mine=mine, theirs=theirs)
     return f"{mine}–{theirs}"

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from bot.i18n import EN
 from bot.records.record import GameRecord, RecordError, read
 from bot.records.seal import cuts_in, matches_head, shown
-from bot.render import side_name, signed, variant_name
+from bot.render import side_name, signed, total, variant_name
 
 
 def _load(path: str, out: TextIO) -> tuple[GameRecord, list[Any]] | None:
@@ -237,7 +237,7 @@ def replay_file(path: str, out: TextIO | None = None) -> int:
         rounds[0] = match.rounds_played
         points = [s.total for s in match.round_scores[-1]] if match.round_scores else []
         totals = " · ".join(
-            f"{side_name(game, side, EN)} {score}"
+            f"{side_name(game, side, EN)} {total(score)}"
             + (f" ({signed(points[side])})" if side < len(points) else "")
             for side, score in enumerate(match.scores)
         )
@@ -251,7 +251,7 @@ def replay_file(path: str, out: TextIO | None = None) -> int:
         print(f"FAILED: {error}", file=out)
         return 1
     final = " · ".join(
-        f"{side_name(game, side, EN)} {score}" for side, score in enumerate(match.scores)
+        f"{side_name(game, side, EN)} {total(score)}" for side, score in enumerate(match.scores)
     )
     if record.ended != "won":
         print(f"Final: {final}. {ENDED[record.ended].format(winner='')} (as recorded).", file=out)

@@ -23,6 +23,7 @@ from bot.render import (
     TABLE_COLOUR,
     hinted_mark,
     mention_or_name,
+    total,
     variant_name,
 )
 from bot.storage.records import RatingRow, ResultLine, Totals
@@ -32,11 +33,11 @@ from bot.tournaments.board import tournaments_field
 LAST_RESULTS = 5
 
 
-def total_text(points: int, t: Lang = EN) -> str:
+def total_text(points: int) -> str:
     """A side's final total in bold: ``**16**``, ``**−5**`` (Krypkasino's totals can be
     below zero: a true minus sign). Bold, so that a computer's seat number (``🤖 Normal
     bot 2``) is never read as its total."""
-    return f"**{t.signed(points) if points < 0 else points}**"
+    return f"**{total(points)}**"
 
 
 def rating_meaning(t: Lang = EN) -> str:
@@ -320,7 +321,7 @@ def result_line(line: ResultLine, user_id: int, names: Mapping[int, str], t: Lan
     every other side with its total, in which game and when:
     ``❌ Lost **15** – anna **7**, bjorn **10**, 🤖 Normal bot **3** · Krypkasino``."""
     lineup = ratings.Lineup.loads(line.lineup)
-    mine = total_text(line.points, t)
+    mine = total_text(line.points)
     text = t("Won {score}", score=mine) if line.won else t("Lost {score}", score=mine)
     if lineup is not None:
         me = f"u{user_id}"
@@ -335,7 +336,7 @@ def result_line(line: ResultLine, user_id: int, names: Mapping[int, str], t: Lan
         if partners:
             text += t(" with {names}", names=t.listing(partners))
         others = [
-            f"{' & '.join(labels)} " + total_text(side.points, t)
+            f"{' & '.join(labels)} " + total_text(side.points)
             for side, labels in labelled
             if me not in side.seats
         ]

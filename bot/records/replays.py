@@ -46,7 +46,7 @@ def history_line(row: HistoryRow, t: Lang = EN) -> str:
         sides.setdefault(int(data.get("side", index)), []).append(seat_name(seat, t))
     totals = list(summary.get("scores", []))
     scores = ", ".join(
-        f"{' & '.join(sides.get(side, ['?']))} {total_text(int(points), t)}"
+        f"{' & '.join(sides.get(side, ['?']))} {total_text(int(points))}"
         for side, points in enumerate(totals)
     )
     winner = summary.get("winner")

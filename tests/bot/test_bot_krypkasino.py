@@ -453,3 +453,30 @@ def test_ratings_and_profiles_rank_the_lowest_first() -> None:
     assert after[1].mu > before[1].mu > after[2].mu
     lost = ResultLine(7, "krypkasino", False, 57, True, lineup.dumps(), 0.0)
     assert "Lost **57** – <@1> **12**, 🤖 Easy bot **40** · " in result_line(lost, 2, {}, EN)
+
+
+def test_a_total_below_zero_is_written_with_a_minus_sign() -> None:
+    """A reward can take a Krypkasino total below zero: every place a total is shown writes
+    it ``−2`` (a minus sign, as the signed items are), never a hyphen's ``-2``."""
+    from bot.engine import Match, Score
+    from bot.i18n import lang, languages
+    from bot.render import round_summary, score_line, standings, table_embed
+
+    options = GameOptions(variant="krypkasino", target=40)
+    game = Game(7, 1, 2, 1, options, [Seat(1, "Anna"), Seat(2, "Bjorn")], status=Status.PLAYING)
+    game.match = Match.start(options.rules(2), 2, seed=1, scores=[-2, 30])
+    scores = [Score({"reward": -5, "spades": 3}), Score({"storan": 3})]
+    for code in languages():
+        t = lang(code)
+        table = table_embed(game, t=t)
+        summary = round_summary(game, game.match.round, scores, 1, t=t)
+        texts = [score_line(game, t), standings(game, t)] + [
+            field.value for embed in (table, summary) for field in embed.fields
+        ]
+        for text in texts:
+            assert "-2" not in text and "-5" not in text, text
+        assert all("−2" in text for text in [*texts[:2], table.fields[0].value]), texts
+        assert "−5" in str([field.value for field in summary.fields])
+    game.status = Status.FINISHED
+    game.match.banked, game.match.winner = [-2, 41], 0
+    assert "−2 against 41" in winner_text(game)

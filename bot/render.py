@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.engine import Build, Card, Move, Round, Rules, capture_targets
-from bot.i18n import EN, N_, Lang
+from bot.i18n import EN, MINUS, N_, Lang
 from bot.models import PACE_NAMES, VARIANT_NAMES, Game, GameOptions, Status, lowest_wins, seat_limit
 from bot.moves import Choice, deal_progress, penalty_points
 from bot.records.deals import seed_commitment, short
@@ -612,12 +612,12 @@ def taken_so_far(rnd: Round, side: int) -> int:
 def total(points: int) -> str:
     """A score as players read it: ``12``, and below zero (Krypkasino's rewards) ``−2``
     with a minus sign, as :func:`signed` writes it."""
-    return str(points).replace("-", "−")
+    return str(points).replace("-", MINUS)
 
 
 def signed(points: int) -> str:
     """Penalty points as they add up: ``+3``, ``−5`` (a minus sign, not a hyphen)."""
-    return f"{points:+d}".replace("-", "−")
+    return f"{points:+d}".replace("-", MINUS)
 
 
 def deal_line(game: Game, t: Lang = EN) -> str:
